@@ -1,0 +1,1 @@
+"""Strategies: ``act(view) -> action`` (no I/O)."""

@@ -1,0 +1,872 @@
+"""Hundred and Ten: the pure rules engine (no I/O, no clocks, no randomness of its own).
+
+The rules are ../shared/RULES.md, section Hundred and Ten, which follows the published
+reference engine (``hundredandten`` 3.0.2) wherever its README and code disagree. The
+tests compare this engine with that package move by move.
+
+Shape of the API::
+
+    game = Game(["ann", "bob", "cy", "dee"], seed="some seed")   # deals round 0 at once
+    game.to_act                      # the seat that must act, or None
+    game.legal_actions(seat)         # what that seat may do now
+    events = game.apply(seat, Bid(15))   # all-or-nothing; raises IllegalActionError
+    game.view_for(seat)              # what that seat may know, seat-relative
+
+Chance is an input: without a seed the game waits in ``Phase.DEAL`` for ``deal(deck)``
+with an explicit 53-card order, which is how records replay. With a seed, every round's
+deck is ``seeded_deck(seed, k)``, bit for bit the reference's shuffle.
+
+Who may act in each phase is decided in one place, ``_check_turn``; every action is
+validated in full before any state changes.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from random import Random
+from typing import Any, Final, TypeAlias
+from uuid import UUID
+
+from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
+from hundred_server.errors import IllegalActionError
+
+# ---------------------------------------------------------------------------- constants
+
+PASS: Final = 0
+MOON: Final = 60
+BID_AMOUNTS: Final = (PASS, 15, 20, 25, 30, MOON)
+HAND_SIZE: Final = 5
+TRICKS_PER_ROUND: Final = 5
+TRICK_POINTS: Final = 5
+WINNING_SCORE: Final = 110
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 4
+#: A dealer deals at most this many rounds in a row when rounds are passed out.
+MAX_DEALS_IN_A_ROW: Final = 3
+
+_ACE_OF_HEARTS: Final = 12  # index of AH in the deck order
+_SUIT_INDEX: Final = tuple([c // 13 for c in range(52)] + [4])
+
+# Rank of a card among trumps (higher wins), as the reference's ``trump_value``:
+# 5, J, joker, A of hearts, A, K, Q, then red 10..2 / black 2..10 (no 5 among them).
+_RED_TRUMP: Final = (0, 1, 2, 14, 3, 4, 5, 6, 7, 13, 8, 9, 10)  # 2,3,...,K,A
+_BLACK_TRUMP: Final = (7, 6, 5, 14, 4, 3, 2, 1, 0, 13, 8, 9, 10)
+# Rank within the led suit when no trump is in the trick (``weak_trump_value``).
+_RED_OFF: Final = tuple(range(13))  # 2 low ... A high, 6 above 5 as the reference has it
+_BLACK_OFF: Final = (8, 7, 6, 5, 4, 3, 2, 1, 0, 9, 10, 11, 12)
+
+TRUMP_VALUE: Final[tuple[int, ...]] = (
+    _RED_TRUMP[:12] + (11,) + _RED_TRUMP + _BLACK_TRUMP + _BLACK_TRUMP + (12,)
+)
+OFF_VALUE: Final[tuple[int, ...]] = _RED_OFF + _RED_OFF + _BLACK_OFF + _BLACK_OFF + (12,)
+#: IS_TRUMP[suit][card]: whether ``card`` is a trump when ``suit`` is named.
+IS_TRUMP: Final[dict[Suit, tuple[bool, ...]]] = {
+    suit: tuple(
+        _SUIT_INDEX[c] == i or c in (_ACE_OF_HEARTS, JOKER_INDEX) for c in range(53)
+    )
+    for i, suit in enumerate(DECK_SUITS)
+}
+
+
+class Phase(enum.Enum):
+    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid of 15, 20, 25, 30 or 60 (shoot the moon), or 0 to pass.
+
+    A pass from a seat that is not to act is a pre-pass.
+    """
+
+    amount: int
+
+    def __post_init__(self) -> None:
+        if type(self.amount) is not int or self.amount not in BID_AMOUNTS:
+            raise IllegalActionError(
+                f"no such bid: {self.amount!r} (bids are 0 to pass, 15, 20, 25, 30, 60)",
+                "illegal_bid",
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Unpass:
+    """Take back a pre-pass."""
+
+
+@dataclass(frozen=True, slots=True)
+class SelectTrump:
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Discard these cards (none keeps the hand) and draw as many."""
+
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: Card
+
+
+Action: TypeAlias = Bid | Unpass | SelectTrump | Discard | Play
+
+_BIDS: Final = {a: Bid(a) for a in BID_AMOUNTS}
+_UNPASS: Final = Unpass()
+_TRUMPS: Final = tuple(SelectTrump(s) for s in DECK_SUITS)
+_PLAYS: Final = tuple(Play(c) for c in ALL_CARDS)
+#: Shared instances (actions are immutable values): ``BID_ACTIONS[15]``, ``PLAY_ACTIONS[card]``.
+BID_ACTIONS: Final = _BIDS
+PLAY_ACTIONS: Final = _PLAYS
+
+
+def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
+    """Bids open to the seat to act: pass, or above the high bid (the dealer may hold it)."""
+    if not high:
+        return tuple(_BIDS.values())
+    return tuple(
+        _BIDS[a] for a in BID_AMOUNTS if a == PASS or a > high or (dealer and a == high)
+    )
+
+
+_BID_CHOICES: Final = {(h, d): _bid_choices(h, d) for h in BID_AMOUNTS for d in (False, True)}
+
+
+# ------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    round: int  # 1-based, passed-out rounds counted
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    seat: int
+    amount: int  # 0 = pass
+    automatic: bool = False  # a pre-pass taking effect
+
+
+@dataclass(frozen=True, slots=True)
+class PrePassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Unpassed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingWon:
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class PassedOut:
+    round: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpSelected:
+    seat: int
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    seat: int
+    discarded: tuple[Card, ...]  # private to ``seat``; others learn only the count
+    drawn: tuple[Card, ...]
+    hand: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    seat: int
+    card: Card
+    trick: int  # 1-based within the round
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScored:
+    round: int
+    entries: tuple[tuple[int, int], ...]  # (seat, points) in earning order
+    points: tuple[int, ...]  # this round, by seat
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    winner: int
+    totals: tuple[int, ...]
+
+
+Event: TypeAlias = (
+    Dealt
+    | BidMade
+    | PrePassed
+    | Unpassed
+    | BiddingWon
+    | PassedOut
+    | TrumpSelected
+    | Discarded
+    | Played
+    | TrickWon
+    | RoundScored
+    | GameWon
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal in ``Game.history``: the round (1-based), its dealer and deck order."""
+
+    round: int
+    dealer: int
+    deck: tuple[Card, ...]
+
+
+# -------------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True, slots=True)
+class InHand:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedIn:
+    trick: int  # 0-based index among this round's tricks
+    seat: int  # relative
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardedBy:
+    seat: int  # relative; only ever 0, one's own discards
+
+
+@dataclass(frozen=True, slots=True)
+class Unknown:
+    pass
+
+
+CardStatus: TypeAlias = InHand | PlayedIn | DiscardedBy | Unknown
+_IN_HAND: Final = InHand()
+_UNKNOWN: Final = Unknown()
+
+
+class View:
+    """What one seat may know, seat-relative: the viewer is seat 0, the others clockwise.
+
+    ``seat`` alone is absolute (who is looking). ``legal`` is what the viewer may do now.
+    A view is a snapshot: later moves do not change it. It copies the game's state in a
+    few C-level tuple copies and works out the seat-relative forms only when asked, since
+    bots build one for every decision.
+    """
+
+    __slots__ = (
+        "_bidder",
+        "_bids",
+        "_dealer",
+        "_discards",
+        "_scores",
+        "_to_act",
+        "_trick",
+        "_tricks",
+        "_legal",
+        "_passed",
+        "_winners",
+        "hand",
+        "high_bid",
+        "num_players",
+        "phase",
+        "pre_passed",
+        "round",
+        "seat",
+        "trump",
+    )
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.seat = seat
+        self.num_players = game.num_players
+        self.phase = game.phase
+        self.round = game.round
+        self.hand = tuple(game.hands[seat])
+        self.high_bid = game.high_bid
+        self.pre_passed = game.pre_passed[seat]
+        self.trump = game.trump
+        self._legal: tuple[Action, ...] | None = None  # worked out when first asked
+        self._passed = game.passed[seat]
+        self._scores = tuple(game.scores)
+        self._dealer = game.dealer
+        self._to_act = game.to_act
+        self._bidder = game.bidder
+        self._bids = tuple(game.bids)
+        self._discards = tuple(game.discards)
+        self._tricks = tuple(game.tricks)
+        self._winners = tuple(game.trick_winners)
+        self._trick = tuple(game.trick)
+
+    def _rel(self, seat: int) -> int:
+        return (seat - self.seat) % self.num_players
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """What the viewer may do now (see ``Game.legal_actions``)."""
+        if self._legal is None:
+            self._legal = legal_actions(
+                self.phase,
+                self.seat == self._to_act,
+                self.hand,
+                self.lead,
+                self.trump,
+                self.high_bid,
+                self.is_dealer,
+                self._passed,
+                self.pre_passed,
+            )
+        return self._legal
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Totals by relative seat (index 0 is the viewer)."""
+        return self._scores[self.seat :] + self._scores[: self.seat]
+
+    @property
+    def dealer(self) -> int:
+        return self._rel(self._dealer)
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self._to_act is None else self._rel(self._to_act)
+
+    @property
+    def bidder(self) -> int | None:
+        return None if self._bidder is None else self._rel(self._bidder)
+
+    @property
+    def is_bidder(self) -> bool:
+        return self._bidder == self.seat
+
+    @property
+    def is_dealer(self) -> bool:
+        return self._dealer == self.seat
+
+    @property
+    def bids(self) -> tuple[tuple[int, int], ...]:
+        """(relative seat, amount) in order, passes included."""
+        return tuple((self._rel(s), a) for s, a in self._bids)
+
+    @property
+    def discard_counts(self) -> tuple[int | None, ...]:
+        """How many cards each relative seat exchanged; None if it has not discarded."""
+        counts: list[int | None] = [None] * self.num_players
+        for s, cards in self._discards:
+            counts[self._rel(s)] = len(cards)
+        return tuple(counts)
+
+    @property
+    def discarded(self) -> tuple[Card, ...]:
+        """The viewer's own discards this round (nobody else's are known)."""
+        return next((cards for s, cards in self._discards if s == self.seat), ())
+
+    @property
+    def completed_tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
+        """Each finished trick of the round: ((relative seat, card) ..., winner)."""
+        rel = self._rel
+        return tuple(
+            (tuple((rel(s), c) for s, c in plays), rel(winner[0]))
+            for plays, winner in zip(self._tricks, self._winners, strict=True)
+        )
+
+    @property
+    def current_trick(self) -> tuple[tuple[int, Card], ...]:
+        return tuple((self._rel(s), c) for s, c in self._trick)
+
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, if any."""
+        return self._trick[0][1] if self._trick else None
+
+    def card_knowledge(self) -> tuple[tuple[Card, CardStatus], ...]:
+        """What the viewer knows of each of the 53 cards, in deck order."""
+        known: dict[Card, CardStatus] = dict.fromkeys(self.hand, _IN_HAND)
+        tricks = list(self._tricks)
+        if self._trick:
+            tricks.append(self._trick)
+        for index, plays in enumerate(tricks):
+            for seat, card in plays:
+                known[card] = PlayedIn(index, self._rel(seat))
+        for card in self.discarded:
+            known[card] = DiscardedBy(0)
+        return tuple((c, known.get(c, _UNKNOWN)) for c in ALL_CARDS)
+
+    def __repr__(self) -> str:
+        return (
+            f"View(seat={self.seat}, phase={self.phase.value}, round={self.round}, "
+            f"hand={[str(c) for c in self.hand]}, scores={self.scores}, "
+            f"to_act={self.to_act}, legal={len(self.legal)} actions)"
+        )
+
+
+# ------------------------------------------------------------------------------- decks
+
+
+def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
+    """The deck order of round ``round_index`` (0-based), as the reference shuffles it.
+
+    The loop is ``random.Random.shuffle`` written out (same draws, same order), which
+    halves the cost of a deal; the golden-seed tests pin it to the reference.
+    """
+    digest = hashlib.sha256(f"deck-seed|{seed}|round:{round_index}".encode()).hexdigest()
+    deck_seed = str(UUID(int=Random(digest).getrandbits(128), version=4))
+    getrandbits = Random(deck_seed).getrandbits
+    order = list(ALL_CARDS)
+    for i in range(52, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    """The deck as a tuple if it holds each of the 53 cards once; else ``bad_deck``."""
+    cards = tuple(deck)
+    if len(cards) != 53 or len(set(cards)) != 53 or not all(type(c) is Card for c in cards):
+        raise IllegalActionError(
+            f"a deck is the 53 cards each once, got {len(cards)} cards "
+            f"({len(set(cards))} distinct)",
+            "bad_deck",
+        )
+    return cards
+
+
+def legal_actions(
+    phase: Phase,
+    to_act: bool,
+    hand: Sequence[Card],
+    lead: Card | None,
+    trump: Suit | None,
+    high_bid: int,
+    dealer: bool,
+    passed: bool,
+    pre_passed: bool,
+) -> tuple[Action, ...]:
+    """What a seat may do, from what it can see; ``Game.legal_actions`` explains."""
+    if phase is Phase.TRICKS:
+        if not to_act:
+            return ()
+        assert trump is not None
+        is_trump = IS_TRUMP[trump]
+        if lead is not None and is_trump[lead]:
+            trumps = [c for c in hand if is_trump[c]]
+            if trumps:
+                return tuple(map(_PLAYS.__getitem__, trumps))
+        return tuple(map(_PLAYS.__getitem__, hand))
+    if phase is Phase.BIDDING:
+        if to_act:
+            return _BID_CHOICES[high_bid, dealer]
+        if pre_passed:
+            return (_UNPASS,)
+        return () if passed else (_BIDS[PASS],)
+    if not to_act:
+        return ()
+    if phase is Phase.DISCARD:
+        return discard_choices(hand)
+    if phase is Phase.TRUMP:
+        return _TRUMPS
+    return ()
+
+
+def discard_choices(hand: Sequence[Card]) -> tuple[Discard, ...]:
+    """Every discard open to this hand: each subset, smallest first, in hand order."""
+    return tuple(Discard(sub) for r in range(len(hand) + 1) for sub in combinations(hand, r))
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
+    """The (seat, card) that wins: the highest trump, else the highest of the led suit."""
+    is_trump = IS_TRUMP[trump]
+    best: tuple[int, Card] | None = None
+    best_value = -1
+    for seat, card in plays:
+        if is_trump[card]:
+            value = 100 + TRUMP_VALUE[card]
+        elif _SUIT_INDEX[card] == _SUIT_INDEX[plays[0][1]]:
+            value = OFF_VALUE[card]
+        else:
+            continue
+        if value > best_value:
+            best, best_value = (seat, card), value
+    assert best is not None
+    return best
+
+
+def round_entries(
+    winners: Sequence[tuple[int, Card]], trump: Suit, bidder: int, bid: int
+) -> list[tuple[int, int]]:
+    """A round's score entries (seat, points) in earning order, as RULES.md item 14 says."""
+    is_trump = IS_TRUMP[trump]
+    trump_wins = [i for i, (_, c) in enumerate(winners) if is_trump[c]]
+    bonus = max(trump_wins, key=lambda i: TRUMP_VALUE[winners[i][1]], default=-1)
+    entries = [
+        (seat, TRICK_POINTS * (2 if i == bonus else 1)) for i, (seat, _) in enumerate(winners)
+    ]
+    bidder_points = sum(p for s, p in entries if s == bidder)
+    if bid == MOON and all(s == bidder for s, _ in entries):
+        return [(bidder, MOON)]
+    if bidder_points < bid:
+        return [(bidder, -bid)] + [e for e in entries if e[0] != bidder]
+    return entries
+
+
+# -------------------------------------------------------------------------------- game
+
+
+def _illegal(message: str, code: str) -> IllegalActionError:
+    return IllegalActionError(message, code)
+
+
+class Game:
+    """One game of Hundred and Ten for 2 to 4 players; see the module docstring."""
+
+    def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
+        names = tuple(players)
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise _illegal(
+                f"Hundred and Ten takes 2 to 4 players, got {len(names)}", "bad_players"
+            )
+        if len(set(names)) != len(names):
+            dupes = sorted({n for n in names if names.count(n) > 1})
+            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        self.players: tuple[str, ...] = names
+        self.num_players = len(names)
+        self.seed = seed
+        self.scores: list[int] = [0] * self.num_players
+        self.winner: int | None = None
+        self.dealers: list[int] = []  # the dealer of every round so far
+        self.history: list[DealRecord | tuple[int, Action]] = []
+        self.round_results: list[tuple[int, ...]] = []  # totals after each round
+        self._start_round(0, [])
+
+    # ---------------------------------------------------------------------- queries
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current round (passed-out rounds counted)."""
+        return self.round - 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now. Out of turn: a pre-pass or an unpass while bidding.
+
+        A discard's choices are every subset of the hand (the empty one keeps it).
+        """
+        return legal_actions(
+            self.phase,
+            seat == self.to_act,
+            self.hands[seat],
+            self.trick[0][1] if self.trick else None,
+            self.trump,
+            self.high_bid,
+            seat == self.dealer,
+            self.passed[seat],
+            self.pre_passed[seat],
+        )
+
+    def view_for(self, seat: int) -> View:
+        """What ``seat`` may know now, seat-relative (see ``View``)."""
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise _illegal(f"no seat {seat!r} at a table of {self.num_players}", "bad_seat")
+        return View(self, seat)
+
+    # ---------------------------------------------------------------------- actions
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Deal this round from an explicit 53-card order (``Phase.DEAL`` only)."""
+        if self.phase is not Phase.DEAL:
+            raise _illegal(f"cannot deal now: the game is in {self.phase.value}", "wrong_phase")
+        events: list[Event] = []
+        self._deal(check_deck(deck), events)
+        return events
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out ``action`` for ``seat``; returns what happened, in order.
+
+        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
+        action is not legal now.
+        """
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise _illegal(f"no seat {seat!r} at a table of {self.num_players}", "bad_seat")
+        events: list[Event] = []
+        mark = len(self.history)  # an action that ends a round precedes the next deal
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise _illegal(f"not a Hundred and Ten action: {action!r}", "bad_action")
+        handler(self, seat, action, events)
+        self.history.insert(mark, (seat, action))
+        return events
+
+    # -------------------------------------------------------------------- internals
+
+    def _check_turn(self, seat: int, phase: Phase) -> None:
+        """The one place that says who may act: the seat to act, in the right phase."""
+        if self.phase is not phase:
+            if self.phase is Phase.GAME_OVER:
+                raise _illegal("the game is over", "game_over")
+            raise _illegal(
+                f"cannot {_VERBS[phase]} now: the game is in {self.phase.value}", "wrong_phase"
+            )
+        if seat != self.to_act:
+            raise _illegal(
+                f"it is seat {self.to_act}'s turn to {_VERBS[phase]}, not seat {seat}'s",
+                "not_your_turn",
+            )
+
+    def _bid_amounts(self, seat: int) -> list[int]:
+        return [b.amount for b in _BID_CHOICES[self.high_bid, seat == self.dealer]]
+
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        amount = action.amount
+        if self.phase is Phase.BIDDING and seat != self.to_act:
+            if amount != PASS:
+                raise _illegal(
+                    f"it is seat {self.to_act}'s turn to bid, not seat {seat}'s "
+                    "(out of turn you may only pre-pass with a bid of 0)",
+                    "not_your_turn",
+                )
+            if self.passed[seat] or self.pre_passed[seat]:
+                raise _illegal(f"seat {seat} has already passed", "already_passed")
+            self.pre_passed[seat] = True
+            events.append(PrePassed(seat))
+            return
+        self._check_turn(seat, Phase.BIDDING)
+        allowed = self._bid_amounts(seat)
+        if amount not in allowed:
+            raise _illegal(
+                f"seat {seat} cannot bid {amount} over a high bid of {self.high_bid} "
+                f"(allowed: {allowed})",
+                "illegal_bid",
+            )
+        self._take_bid(seat, amount, events, automatic=False)
+        while self.phase is Phase.BIDDING and self.pre_passed[self.to_act]:  # type: ignore[index]
+            waiting = self.to_act
+            assert waiting is not None
+            self.pre_passed[waiting] = False
+            self._take_bid(waiting, PASS, events, automatic=True)
+
+    def _take_bid(self, seat: int, amount: int, events: list[Event], automatic: bool) -> None:
+        self.bids.append((seat, amount))
+        events.append(BidMade(seat, amount, automatic))
+        if amount == PASS:
+            self.passed[seat] = True
+        else:
+            self.high_bid = amount
+        n = self.num_players
+        remaining = [s for s in range(n) if not self.passed[s]]
+        if self.high_bid and len(remaining) == 1:
+            self.bidder = remaining[0]
+            self.phase, self.to_act = Phase.TRUMP, self.bidder
+            events.append(BiddingWon(self.bidder, self.high_bid))
+        elif not remaining:
+            events.append(PassedOut(self.round))
+            self.round_results.append(tuple(self.scores))
+            dealer = self.dealer
+            recent = self.dealers[-MAX_DEALS_IN_A_ROW:]
+            if len(recent) == MAX_DEALS_IN_A_ROW and all(d == dealer for d in recent):
+                dealer = (dealer + 1) % n
+            self._start_round(dealer, events)
+        else:
+            nxt = (seat + 1) % n
+            while self.passed[nxt]:
+                nxt = (nxt + 1) % n
+            self.to_act = nxt
+
+    def _unpass(self, seat: int, action: Unpass, events: list[Event]) -> None:
+        if self.phase is not Phase.BIDDING:
+            raise _illegal(
+                f"cannot unpass now: the game is in {self.phase.value}", "wrong_phase"
+            )
+        if not self.pre_passed[seat]:
+            raise _illegal(f"seat {seat} has no pre-pass to take back", "not_pre_passed")
+        self.pre_passed[seat] = False
+        events.append(Unpassed(seat))
+
+    def _select_trump(self, seat: int, action: SelectTrump, events: list[Event]) -> None:
+        self._check_turn(seat, Phase.TRUMP)
+        suit = action.suit
+        if not isinstance(suit, Suit):
+            raise _illegal(f"not a suit: {suit!r}", "bad_suit")
+        self.trump = suit
+        self.phase, self.to_act = Phase.DISCARD, (self.dealer + 1) % self.num_players
+        events.append(TrumpSelected(seat, suit))
+
+    def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        self._check_turn(seat, Phase.DISCARD)
+        cards = action.cards
+        hand = self.hands[seat]
+        if len(set(cards)) != len(cards):
+            dupes = sorted({str(c) for c in cards if cards.count(c) > 1})
+            raise _illegal(f"a discard names {dupes} more than once", "duplicate_card")
+        missing = [str(c) for c in cards if c not in hand]
+        if missing:
+            raise _illegal(f"not in seat {seat}'s hand: {missing}", "not_in_hand")
+        kept = [c for c in hand if c not in cards]
+        drawn = self.deck[self._drawn : self._drawn + len(cards)]
+        self._drawn += len(cards)
+        self.hands[seat] = kept + list(drawn)
+        self.discards.append((seat, tuple(cards)))
+        events.append(Discarded(seat, tuple(cards), drawn, tuple(self.hands[seat])))
+        if seat == self.dealer:
+            self.phase = Phase.TRICKS
+            assert self.bidder is not None
+            self.to_act = (self.bidder + 1) % self.num_players
+        else:
+            self.to_act = (seat + 1) % self.num_players
+
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        if self.phase is not Phase.TRICKS or seat != self.to_act:
+            self._check_turn(seat, Phase.TRICKS)
+        card = action.card
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _illegal(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+        trump = self.trump
+        assert trump is not None
+        is_trump = IS_TRUMP[trump]
+        if self.trick and is_trump[self.trick[0][1]] and not is_trump[card]:
+            if any(is_trump[c] for c in hand):
+                raise _illegal(
+                    f"a trump was led: seat {seat} holds a trump and must play one, not {card}",
+                    "must_bleed",
+                )
+        hand.remove(card)
+        self.trick.append((seat, card))
+        events.append(Played(seat, card))
+        n = self.num_players
+        if len(self.trick) < n:
+            self.to_act = (seat + 1) % n
+            return
+        winner = trick_winner(self.trick, trump)
+        self.tricks.append(tuple(self.trick))
+        self.trick_winners.append(winner)
+        self.trick = []
+        events.append(TrickWon(winner[0], winner[1], len(self.tricks)))
+        if len(self.tricks) < TRICKS_PER_ROUND:
+            self.to_act = winner[0]
+        else:
+            self._score_round(events)
+
+    def _score_round(self, events: list[Event]) -> None:
+        assert self.trump is not None and self.bidder is not None
+        entries = round_entries(self.trick_winners, self.trump, self.bidder, self.high_bid)
+        points = [0] * self.num_players
+        first_to_win: int | None = None
+        for seat, value in entries:
+            points[seat] += value
+            self.scores[seat] += value
+            if first_to_win is None and self.scores[seat] >= WINNING_SCORE:
+                first_to_win = seat
+        totals = tuple(self.scores)
+        self.round_results.append(totals)
+        events.append(RoundScored(self.round, tuple(entries), tuple(points), totals))
+        if any(s >= WINNING_SCORE for s in self.scores):
+            winner = self.bidder if self.scores[self.bidder] >= WINNING_SCORE else first_to_win
+            assert winner is not None
+            self.winner = winner
+            self.phase, self.to_act = Phase.GAME_OVER, None
+            events.append(GameWon(winner, totals))
+        else:
+            self._start_round((self.dealer + 1) % self.num_players, events)
+
+    def _start_round(self, dealer: int, events: list[Event]) -> None:
+        n = self.num_players
+        self.dealer = dealer
+        self.dealers.append(dealer)
+        self.round = len(self.dealers)  # 1-based, as records and messages count
+        self.phase: Phase = Phase.DEAL
+        self.to_act: int | None = None
+        self.deck: tuple[Card, ...] = ()
+        self._drawn = 0
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.bids: list[tuple[int, int]] = []
+        self.passed = [False] * n
+        self.pre_passed = [False] * n
+        self.high_bid = 0
+        self.bidder: int | None = None
+        self.trump: Suit | None = None
+        self.discards: list[tuple[int, tuple[Card, ...]]] = []
+        self.tricks: list[tuple[tuple[int, Card], ...]] = []
+        self.trick_winners: list[tuple[int, Card]] = []
+        self.trick: list[tuple[int, Card]] = []
+        if self.seed is not None:
+            self._deal(seeded_deck(self.seed, self.round_index), events)
+
+    def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
+        n = self.num_players
+        self.deck = deck
+        self.hands = [list(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
+        self._drawn = HAND_SIZE * n
+        self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % n
+        self.history.append(DealRecord(self.round, self.dealer, deck))
+        events.append(Dealt(self.round, self.dealer, tuple(map(tuple, self.hands))))
+
+
+_HANDLERS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
+    Bid: Game._bid,
+    Play: Game._play,
+    Discard: Game._discard,
+    SelectTrump: Game._select_trump,
+    Unpass: Game._unpass,
+}
+
+_VERBS: Final = {
+    Phase.DEAL: "deal",
+    Phase.BIDDING: "bid",
+    Phase.TRUMP: "name trump",
+    Phase.DISCARD: "discard",
+    Phase.TRICKS: "play",
+    Phase.GAME_OVER: "act",
+}
+
+_RELATIVE: Final = {
+    (seat, n): tuple((s - seat) % n for s in range(n))
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+    for seat in range(n)
+}
+
+
+def _relative(seat: int, n: int) -> tuple[int, ...]:
+    """rel[s] is absolute seat ``s`` as seen from ``seat``."""
+    return _RELATIVE[(seat, n)]
