@@ -317,8 +317,12 @@ def _status_of(status: engine.CardStatus) -> CardStatus:
     return Unknown()
 
 
+def _trick_plays(plays: Sequence[tuple[int, Card]]) -> tuple[TrickPlay, ...]:
+    return tuple(TrickPlay(s, c) for s, c in plays)
+
+
 def game_state_from_view(view: engine.View, identifier: str, active: bool) -> GameState:
-    plays = lambda ps: tuple(TrickPlay(s, c) for s, c in ps)  # noqa: E731
+    plays = _trick_plays
     return GameState(
         status=_STATUS.get(view.phase, RoundStatus.BIDDING),
         table=TableInfo(view.num_players, view.dealer, view.bidder, view.scores),
@@ -370,7 +374,7 @@ class _NaiveInputs:
 
 
 @dataclass
-class Player(ABC):  # noqa: B024 - abstract in the reference too, without abstract methods
+class Player(ABC):
     identifier: str
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final, Protocol
 
-from hundred_server.cards import Card, Suit
+from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import HundredError
 from hundred_server.games.hundredandten import (
     BID_ACTIONS,
@@ -26,11 +26,13 @@ from hundred_server.games.hundredandten import (
     OFF_VALUE,
     PASS,
     PLAY_ACTIONS,
+    SUIT_INDEX,
     TRUMP_VALUE,
     Action,
     Bid,
     Discard,
     Phase,
+    Play,
     SelectTrump,
 )
 
@@ -41,16 +43,26 @@ _FIVES: Final = frozenset(Card.parse(f"5{s.value}") for s in Suit)
 _BID_STEPS: Final = ((50, MOON), (40, 30), (30, 25), (25, 20), (20, 15))
 
 
+# Per card, for each suit of SUIT_PREFERENCE: its trump rank if it would be a trump
+# (else 0), and whether it is a trump five. Summing columns values a hand in C loops.
+_WORTH: Final = tuple(
+    tuple(TRUMP_VALUE[c] if IS_TRUMP[s][c] else 0 for s in SUIT_PREFERENCE) for c in ALL_CARDS
+)
+_FIVE: Final = tuple(
+    tuple(IS_TRUMP[s][c] and c in _FIVES for s in SUIT_PREFERENCE) for c in ALL_CARDS
+)
+
+
 def suit_values(hand: Sequence[Card]) -> list[tuple[Suit, int]]:
-    values = []
-    for suit in SUIT_PREFERENCE:
-        is_trump = IS_TRUMP[suit]
-        trumps = [c for c in hand if is_trump[c]]
-        value = sum(TRUMP_VALUE[c] for c in trumps)
-        if not any(c in _FIVES for c in trumps):
-            value -= 10
-        values.append((suit, value))
-    return values
+    """Each suit's worth as trump: its trumps' ranks summed, 10 less without a trump five."""
+    if not hand:
+        return [(suit, -10) for suit in SUIT_PREFERENCE]
+    worth = map(sum, zip(*map(_WORTH.__getitem__, hand), strict=True))
+    fives = map(any, zip(*map(_FIVE.__getitem__, hand), strict=True))
+    return [
+        (suit, value if five else value - 10)
+        for suit, value, five in zip(SUIT_PREFERENCE, worth, fives, strict=True)
+    ]
 
 
 def best_suit(hand: Sequence[Card]) -> tuple[Suit, int]:
@@ -85,11 +97,9 @@ def cheapest_beating(cards: Sequence[Card], target: Card, trump: Suit) -> Card |
     if is_trump[target]:
         beating = [c for c in cards if is_trump[c] and TRUMP_VALUE[c] > TRUMP_VALUE[target]]
     else:
-        suit = target.suit
-        beating = trumps(cards, trump) + [
-            c
-            for c in cards
-            if not is_trump[c] and c.suit is suit and OFF_VALUE[c] > OFF_VALUE[target]
+        suit, floor = SUIT_INDEX[target], OFF_VALUE[target]
+        beating = [c for c in cards if is_trump[c]] + [
+            c for c in cards if not is_trump[c] and SUIT_INDEX[c] == suit and OFF_VALUE[c] > floor
         ]
     return worst_card(beating, trump) if beating else None
 
@@ -117,27 +127,30 @@ class NaiveBot:
     name = "naive"
 
     def act(self, view: NaiveInputs) -> Action:
-        if view.phase is Phase.BIDDING:
+        phase, trump = view.phase, view.trump
+        if phase is _TRICKS and trump is not None:  # most decisions: tested first
+            return self._play(view.hand, view.lead, trump, view.is_bidder)
+        if phase is _BIDDING:
             ceiling = max_bid(view.hand)
             amounts = [a.amount for a in view.legal if isinstance(a, Bid)]
             return BID_ACTIONS[next((a for a in amounts if a and a <= ceiling), PASS)]
-        if view.phase is Phase.TRUMP:
+        if phase is Phase.TRUMP:
             return SelectTrump(best_suit(view.hand)[0])
-        trump = view.trump
-        if trump is None:
-            raise HundredError(f"the naive bot cannot act in phase {view.phase.value}")
-        if view.phase is Phase.DISCARD:
+        if phase is Phase.DISCARD and trump is not None:
             is_trump = IS_TRUMP[trump]
             return Discard(tuple(c for c in view.hand if not is_trump[c]))
-        if view.phase is not Phase.TRICKS:
-            raise HundredError(f"the naive bot cannot act in phase {view.phase.value}")
-        cards: Sequence[Card] = view.hand
-        lead = view.lead
-        if lead is not None:
-            if IS_TRUMP[trump][lead]:
-                cards = trumps(cards, trump) or cards
-            beating = cheapest_beating(cards, lead, trump)  # a Card is an int: 2H is 0
-            return PLAY_ACTIONS[worst_card(cards, trump) if beating is None else beating]
-        if view.is_bidder:
-            return PLAY_ACTIONS[best_card(cards, trump)]
-        return PLAY_ACTIONS[worst_card(cards, trump)]
+        raise HundredError(f"the naive bot cannot act in phase {phase.value}")
+
+    @staticmethod
+    def _play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Play:
+        if lead is None:
+            return PLAY_ACTIONS[best_card(hand, trump) if is_bidder else worst_card(hand, trump)]
+        cards = hand
+        if IS_TRUMP[trump][lead]:
+            cards = trumps(hand, trump) or hand
+        beating = cheapest_beating(cards, lead, trump)  # a Card is an int: 2H is 0
+        return PLAY_ACTIONS[worst_card(cards, trump) if beating is None else beating]
+
+
+_TRICKS: Final = Phase.TRICKS
+_BIDDING: Final = Phase.BIDDING

@@ -49,7 +49,9 @@ MAX_PLAYERS: Final = 4
 MAX_DEALS_IN_A_ROW: Final = 3
 
 _ACE_OF_HEARTS: Final = 12  # index of AH in the deck order
-_SUIT_INDEX: Final = tuple([c // 13 for c in range(52)] + [4])
+#: SUIT_INDEX[card]: 0..3 in deck suit order, 4 for the joker (a table beats ``card.suit``).
+SUIT_INDEX: Final = tuple([c // 13 for c in range(52)] + [4])
+_SUIT_INDEX: Final = SUIT_INDEX
 
 # Rank of a card among trumps (higher wins), as the reference's ``trump_value``:
 # 5, J, joker, A of hearts, A, K, Q, then red 10..2 / black 2..10 (no 5 among them).
@@ -60,14 +62,17 @@ _RED_OFF: Final = tuple(range(13))  # 2 low ... A high, 6 above 5 as the referen
 _BLACK_OFF: Final = (8, 7, 6, 5, 4, 3, 2, 1, 0, 9, 10, 11, 12)
 
 TRUMP_VALUE: Final[tuple[int, ...]] = (
-    _RED_TRUMP[:12] + (11,) + _RED_TRUMP + _BLACK_TRUMP + _BLACK_TRUMP + (12,)
+    *_RED_TRUMP[:12],
+    11,
+    *_RED_TRUMP,
+    *_BLACK_TRUMP,
+    *_BLACK_TRUMP,
+    12,
 )
-OFF_VALUE: Final[tuple[int, ...]] = _RED_OFF + _RED_OFF + _BLACK_OFF + _BLACK_OFF + (12,)
+OFF_VALUE: Final[tuple[int, ...]] = (*_RED_OFF, *_RED_OFF, *_BLACK_OFF, *_BLACK_OFF, 12)
 #: IS_TRUMP[suit][card]: whether ``card`` is a trump when ``suit`` is named.
 IS_TRUMP: Final[dict[Suit, tuple[bool, ...]]] = {
-    suit: tuple(
-        _SUIT_INDEX[c] == i or c in (_ACE_OF_HEARTS, JOKER_INDEX) for c in range(53)
-    )
+    suit: tuple(_SUIT_INDEX[c] == i or c in (_ACE_OF_HEARTS, JOKER_INDEX) for c in range(53))
     for i, suit in enumerate(DECK_SUITS)
 }
 
@@ -140,9 +145,7 @@ def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
     """Bids open to the seat to act: pass, or above the high bid (the dealer may hold it)."""
     if not high:
         return tuple(_BIDS.values())
-    return tuple(
-        _BIDS[a] for a in BID_AMOUNTS if a == PASS or a > high or (dealer and a == high)
-    )
+    return tuple(_BIDS[a] for a in BID_AMOUNTS if a == PASS or a > high or (dealer and a == high))
 
 
 _BID_CHOICES: Final = {(h, d): _bid_choices(h, d) for h in BID_AMOUNTS for d in (False, True)}
@@ -295,12 +298,12 @@ class View:
         "_bids",
         "_dealer",
         "_discards",
+        "_legal",
+        "_passed",
         "_scores",
         "_to_act",
         "_trick",
         "_tricks",
-        "_legal",
-        "_passed",
         "_winners",
         "hand",
         "high_bid",
@@ -312,6 +315,26 @@ class View:
         "trump",
     )
 
+    seat: int
+    num_players: int
+    phase: Phase
+    round: int
+    hand: tuple[Card, ...]
+    high_bid: int
+    pre_passed: bool
+    trump: Suit | None
+    _legal: tuple[Action, ...] | None
+    _passed: bool
+    _scores: tuple[int, ...]
+    _dealer: int
+    _to_act: int | None
+    _bidder: int | None
+    _bids: tuple[tuple[int, int], ...]
+    _discards: tuple[tuple[int, tuple[Card, ...]], ...]
+    _tricks: tuple[tuple[tuple[int, Card], ...], ...]
+    _winners: tuple[tuple[int, Card], ...]
+    _trick: tuple[tuple[int, Card], ...]
+
     def __init__(self, game: Game, seat: int) -> None:
         self.seat = seat
         self.num_players = game.num_players
@@ -321,7 +344,7 @@ class View:
         self.high_bid = game.high_bid
         self.pre_passed = game.pre_passed[seat]
         self.trump = game.trump
-        self._legal: tuple[Action, ...] | None = None  # worked out when first asked
+        self._legal = None  # worked out when first asked
         self._passed = game.passed[seat]
         self._scores = tuple(game.scores)
         self._dealer = game.dealer
@@ -438,6 +461,10 @@ class View:
 # ------------------------------------------------------------------------------- decks
 
 
+# (i, i + 1, bits) for the swaps of a Fisher-Yates shuffle of 53 cards, last to first.
+_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(52, 0, -1))
+
+
 def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
     """The deck order of round ``round_index`` (0-based), as the reference shuffles it.
 
@@ -448,9 +475,7 @@ def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
     deck_seed = str(UUID(int=Random(digest).getrandbits(128), version=4))
     getrandbits = Random(deck_seed).getrandbits
     order = list(ALL_CARDS)
-    for i in range(52, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    for i, n, k in _SHUFFLE_STEPS:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -558,12 +583,29 @@ def _illegal(message: str, code: str) -> IllegalActionError:
 class Game:
     """One game of Hundred and Ten for 2 to 4 players; see the module docstring."""
 
+    # The state of the current round (``_start_round`` resets it).
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    round: int  # 1-based, passed-out rounds counted, as records and messages count
+    deck: tuple[Card, ...]
+    _drawn: int  # cards of ``deck`` dealt or drawn so far
+    hands: list[list[Card]]
+    bids: list[tuple[int, int]]  # (seat, amount) in order, passes included
+    passed: list[bool]
+    pre_passed: list[bool]
+    high_bid: int
+    bidder: int | None
+    trump: Suit | None
+    discards: list[tuple[int, tuple[Card, ...]]]
+    tricks: list[tuple[tuple[int, Card], ...]]  # completed, this round
+    trick_winners: list[tuple[int, Card]]
+    trick: list[tuple[int, Card]]  # the trick being played
+
     def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
         names = tuple(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise _illegal(
-                f"Hundred and Ten takes 2 to 4 players, got {len(names)}", "bad_players"
-            )
+            raise _illegal(f"Hundred and Ten takes 2 to 4 players, got {len(names)}", "bad_players")
         if len(set(names)) != len(names):
             dupes = sorted({n for n in names if names.count(n) > 1})
             raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
@@ -680,9 +722,11 @@ class Game:
                 "illegal_bid",
             )
         self._take_bid(seat, amount, events, automatic=False)
-        while self.phase is Phase.BIDDING and self.pre_passed[self.to_act]:  # type: ignore[index]
+        while self.phase is Phase.BIDDING:
             waiting = self.to_act
             assert waiting is not None
+            if not self.pre_passed[waiting]:
+                break
             self.pre_passed[waiting] = False
             self._take_bid(waiting, PASS, events, automatic=True)
 
@@ -715,9 +759,7 @@ class Game:
 
     def _unpass(self, seat: int, action: Unpass, events: list[Event]) -> None:
         if self.phase is not Phase.BIDDING:
-            raise _illegal(
-                f"cannot unpass now: the game is in {self.phase.value}", "wrong_phase"
-            )
+            raise _illegal(f"cannot unpass now: the game is in {self.phase.value}", "wrong_phase")
         if not self.pre_passed[seat]:
             raise _illegal(f"seat {seat} has no pre-pass to take back", "not_pre_passed")
         self.pre_passed[seat] = False
@@ -756,7 +798,7 @@ class Game:
             self.to_act = (seat + 1) % self.num_players
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
-        if self.phase is not Phase.TRICKS or seat != self.to_act:
+        if self.phase is not _TRICKS or seat != self.to_act:
             self._check_turn(seat, Phase.TRICKS)
         card = action.card
         hand = self.hands[seat]
@@ -765,12 +807,16 @@ class Game:
         trump = self.trump
         assert trump is not None
         is_trump = IS_TRUMP[trump]
-        if self.trick and is_trump[self.trick[0][1]] and not is_trump[card]:
-            if any(is_trump[c] for c in hand):
-                raise _illegal(
-                    f"a trump was led: seat {seat} holds a trump and must play one, not {card}",
-                    "must_bleed",
-                )
+        if (
+            self.trick
+            and is_trump[self.trick[0][1]]
+            and not is_trump[card]
+            and any(is_trump[c] for c in hand)
+        ):
+            raise _illegal(
+                f"a trump was led: seat {seat} holds a trump and must play one, not {card}",
+                "must_bleed",
+            )
         hand.remove(card)
         self.trick.append((seat, card))
         events.append(Played(seat, card))
@@ -789,7 +835,8 @@ class Game:
             self._score_round(events)
 
     def _score_round(self, events: list[Event]) -> None:
-        assert self.trump is not None and self.bidder is not None
+        assert self.trump is not None
+        assert self.bidder is not None
         entries = round_entries(self.trick_winners, self.trump, self.bidder, self.high_bid)
         points = [0] * self.num_players
         first_to_win: int | None = None
@@ -814,22 +861,22 @@ class Game:
         n = self.num_players
         self.dealer = dealer
         self.dealers.append(dealer)
-        self.round = len(self.dealers)  # 1-based, as records and messages count
-        self.phase: Phase = Phase.DEAL
-        self.to_act: int | None = None
-        self.deck: tuple[Card, ...] = ()
+        self.round = len(self.dealers)
+        self.phase = Phase.DEAL
+        self.to_act = None
+        self.deck = ()
         self._drawn = 0
-        self.hands: list[list[Card]] = [[] for _ in range(n)]
-        self.bids: list[tuple[int, int]] = []
+        self.hands = [[] for _ in range(n)]
+        self.bids = []
         self.passed = [False] * n
         self.pre_passed = [False] * n
         self.high_bid = 0
-        self.bidder: int | None = None
-        self.trump: Suit | None = None
-        self.discards: list[tuple[int, tuple[Card, ...]]] = []
-        self.tricks: list[tuple[tuple[int, Card], ...]] = []
-        self.trick_winners: list[tuple[int, Card]] = []
-        self.trick: list[tuple[int, Card]] = []
+        self.bidder = None
+        self.trump = None
+        self.discards = []
+        self.tricks = []
+        self.trick_winners = []
+        self.trick = []
         if self.seed is not None:
             self._deal(seeded_deck(self.seed, self.round_index), events)
 
@@ -842,6 +889,8 @@ class Game:
         self.history.append(DealRecord(self.round, self.dealer, deck))
         events.append(Dealt(self.round, self.dealer, tuple(map(tuple, self.hands))))
 
+
+_TRICKS: Final = Phase.TRICKS
 
 _HANDLERS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
     Bid: Game._bid,

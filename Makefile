@@ -1,0 +1,42 @@
+# The two commands a new user runs: `make run` and `make test`.
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 7110
+
+.PHONY: run test lint format bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Stamp files: reinstall only when the package metadata changes.
+$(VENV)/.run-deps: setup.cfg pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
+	touch $@
+
+$(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,lint]'
+	touch $@ $(VENV)/.run-deps
+
+run: $(VENV)/.run-deps
+	$(BIN)/python -m hundred_server demo
+
+test: $(VENV)/.dev-deps
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.dev-deps
+	$(BIN)/ruff check hundred_server tests bench clients
+	$(BIN)/ruff format --check hundred_server tests bench clients
+	$(BIN)/mypy
+
+format: $(VENV)/.dev-deps
+	$(BIN)/ruff format hundred_server tests bench clients
+	$(BIN)/ruff check --fix hundred_server tests bench clients
+
+bench: $(VENV)/.dev-deps
+	$(BIN)/python bench/selfplay_bench.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

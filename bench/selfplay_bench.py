@@ -1,0 +1,89 @@
+"""Self-play speed: our engine and naive bots against the reference package's, one run.
+
+Both sides play the same seeds (so the very same games: our naive bot makes the
+reference's choices) with four naive players. Each side plays ``--games`` games per
+repetition; repetitions alternate between the sides so that machine noise hits both
+alike, and the figures are the medians. Not a test: timings flake on shared machines.
+
+    make bench                      # or: python bench/selfplay_bench.py --games 40 --reps 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+
+def ours(seeds: list[str]) -> list[tuple[int, ...]]:
+    from hundred_server.bots.naive import NaiveBot
+    from hundred_server.games.hundredandten import Game
+
+    bot = NaiveBot()
+    results = []
+    for seed in seeds:
+        game = Game(["0", "1", "2", "3"], seed=seed)
+        while not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            game.apply(seat, bot.act(game.view_for(seat)))
+        results.append(tuple(game.scores))
+    return results
+
+
+def reference(seeds: list[str]) -> list[tuple[int, ...]]:
+    from hundredandten import HundredAndTen
+    from hundredandten.player import NaiveAutomatedPlayer
+
+    results = []
+    for seed in seeds:
+        game = HundredAndTen([NaiveAutomatedPlayer(str(i)) for i in range(4)], seed=seed)
+        results.append(tuple(game.scores[str(i)] for i in range(4)))
+    return results
+
+
+def timed(run: Callable[[list[str]], list[tuple[int, ...]]], seeds: list[str]) -> float:
+    gc.collect()
+    start = time.perf_counter()
+    run(seeds)
+    return len(seeds) / (time.perf_counter() - start)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=40, help="games per side per repetition")
+    parser.add_argument("--reps", type=int, default=5, help="repetitions (medians reported)")
+    parser.add_argument("--seed", default="bench", help="game i of repetition r: SEED-r-i")
+    args = parser.parse_args()
+
+    # Same games on both sides, or the comparison means nothing.
+    check = [f"{args.seed}-check-{i}" for i in range(5)]
+    if ours(check) != reference(check):
+        print("our naive games differ from the reference's: not comparable", file=sys.stderr)
+        return 1
+
+    ours_rates, ref_rates = [], []
+    for rep in range(args.reps):
+        seeds = [f"{args.seed}-{rep}-{i}" for i in range(args.games)]
+        ref_rates.append(timed(reference, seeds))
+        ours_rates.append(timed(ours, seeds))
+    ours_gps, ref_gps = statistics.median(ours_rates), statistics.median(ref_rates)
+    summary = {
+        "games_per_rep": args.games,
+        "reps": args.reps,
+        "ours_games_per_s": round(ours_gps, 1),
+        "reference_games_per_s": round(ref_gps, 1),
+        "ratio": round(ours_gps / ref_gps, 1),
+        "ratios_by_rep": [round(o / r, 1) for o, r in zip(ours_rates, ref_rates, strict=True)],
+        "python": sys.version.split()[0],
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
