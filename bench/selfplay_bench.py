@@ -20,19 +20,10 @@ from collections.abc import Callable
 
 
 def ours(seeds: list[str]) -> list[tuple[int, ...]]:
-    from hundred_server.bots.naive import NaiveBot
-    from hundred_server.games.hundredandten import Game
+    """Our self-play: the very loop ``python -m hundred_server selfplay`` runs."""
+    from hundred_server.selfplay import play_game
 
-    bot = NaiveBot()
-    results = []
-    for seed in seeds:
-        game = Game(["0", "1", "2", "3"], seed=seed)
-        while not game.is_over:
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, bot.act(game.view_for(seat)))
-        results.append(tuple(game.scores))
-    return results
+    return [tuple(play_game(4, seed).scores) for seed in seeds]
 
 
 def reference(seeds: list[str]) -> list[tuple[int, ...]]:

@@ -101,10 +101,9 @@ class Card(int):
     __slots__ = ()
 
     def __new__(cls, index: int) -> Card:
-        try:
-            return _CARDS[index]
-        except (IndexError, TypeError):
-            raise CardCodeError(f"no card has index {index!r}") from None
+        if (type(index) is not int and not isinstance(index, Card)) or not 0 <= index < 53:
+            raise CardCodeError(f"no card has index {index!r}")
+        return _CARDS[index]
 
     @classmethod
     def _make(cls, index: int) -> Card:

@@ -17,18 +17,17 @@ import enum
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 from uuid import uuid4
 
+from hundred_server import cards as engine_cards
 from hundred_server.bots.naive import NaiveBot
-from hundred_server.cards import Card, Rank, Suit
-from hundred_server.errors import HundredError
+from hundred_server.cards import Rank, Suit
+from hundred_server.errors import CardCodeError, HundredError
 from hundred_server.games import hundredandten as engine
 from hundred_server.games.hundredandten import Phase
 
 HundredAndTenError = HundredError
-SelectableSuit = Suit
-CardNumber = Rank
 
 __all__ = [
     "Action",
@@ -63,6 +62,7 @@ __all__ = [
     "TrickState",
     "Unknown",
     "Unpass",
+    "UnselectableSuit",
 ]
 
 
@@ -100,6 +100,92 @@ _STATUS = {
     Phase.TRICKS: RoundStatus.TRICKS,
 }
 
+# -------------------------------------------------------------------------------- cards
+
+
+class SelectableSuit(enum.Enum):
+    """The suits a bidder may name, numbered and ordered as the reference has them."""
+
+    HEARTS = 0
+    CLUBS = 1
+    SPADES = 2
+    DIAMONDS = 3
+
+
+class UnselectableSuit(enum.Enum):
+    JOKER = 1
+
+
+#: The reference's card numbers (``JOKER`` 1, ``TWO`` 2 ... ``ACE`` 14): our ``Rank``.
+CardNumber = Rank
+
+
+CardSuit: TypeAlias = SelectableSuit | UnselectableSuit
+
+_SUIT_TO_ENGINE: Final = {s: Suit[s.name] for s in SelectableSuit}
+_SUIT_FROM_ENGINE: Final = {e: s for s, e in _SUIT_TO_ENGINE.items()}
+
+
+@dataclass(frozen=True)
+class Card:
+    """A card as the reference has it: ``Card(CardNumber.ACE, SelectableSuit.SPADES)``."""
+
+    number: CardNumber
+    suit: CardSuit
+
+    def __repr__(self) -> str:
+        return f"{self.number.name} of {self.suit.name}"
+
+    @property
+    def engine_card(self) -> engine_cards.Card:
+        """This card in our notation (``AS``)."""
+        try:
+            return _TO_ENGINE_CARD[self]
+        except KeyError:
+            raise CardCodeError(f"no such card: {self!r}") from None
+
+    @property
+    def trump_value(self) -> int:
+        """Rank among trumps (higher wins)."""
+        return engine.TRUMP_VALUE[self.engine_card]
+
+    @property
+    def weak_trump_value(self) -> int:
+        """Rank within the led suit when no trump is played."""
+        return engine.OFF_VALUE[self.engine_card]
+
+    @property
+    def always_trump(self) -> bool:
+        """The ace of hearts and the joker are trumps whatever the suit named."""
+        return self.engine_card in (_ACE_OF_HEARTS, engine_cards.JOKER)
+
+
+def _card_of(card: engine_cards.Card) -> Card:
+    engine_suit = card.suit
+    if engine_suit is None:
+        return Card(CardNumber.JOKER, UnselectableSuit.JOKER)
+    return Card(CardNumber(int(card.rank)), _SUIT_FROM_ENGINE[engine_suit])
+
+
+_ACE_OF_HEARTS: Final = engine_cards.Card.parse("AH")
+_FROM_ENGINE_CARD: Final = tuple(_card_of(c) for c in engine_cards.ALL_CARDS)
+_TO_ENGINE_CARD: Final = {
+    c: e for e, c in zip(engine_cards.ALL_CARDS, _FROM_ENGINE_CARD, strict=True)
+}
+#: Every card, in the reference's deck order.
+defined_cards: Final = list(_FROM_ENGINE_CARD)
+
+
+def _cards(cards: Sequence[engine_cards.Card]) -> list[Card]:
+    return [_FROM_ENGINE_CARD[c] for c in cards]
+
+
+def _engine_card(card: Card) -> engine_cards.Card:
+    if not isinstance(card, Card):
+        raise CardCodeError(f"not a card: {card!r}")
+    return card.engine_card
+
+
 # ------------------------------------------------------------------------------ actions
 
 
@@ -123,7 +209,7 @@ class Bid(Action):
 
 @dataclass
 class SelectTrump(Action):
-    suit: Suit
+    suit: SelectableSuit
 
 
 @dataclass
@@ -142,11 +228,14 @@ def _to_engine(action: Action) -> engine.Action:
     if isinstance(action, Unpass):
         return engine.Unpass()
     if isinstance(action, SelectTrump):
-        return engine.SelectTrump(action.suit)
+        suit = _SUIT_TO_ENGINE.get(action.suit)
+        if suit is None:
+            raise HundredAndTenError(f"not a suit to name: {action.suit!r}", "bad_suit")
+        return engine.SelectTrump(suit)
     if isinstance(action, Discard):
-        return engine.Discard(tuple(action.cards))
+        return engine.Discard(tuple(_engine_card(c) for c in action.cards))
     if isinstance(action, Play):
-        return engine.Play(action.card)
+        return engine.Play(_engine_card(action.card))
     raise HundredAndTenError(f"not an action: {action!r}", "bad_action")
 
 
@@ -154,12 +243,19 @@ def _from_engine(identifier: str, action: engine.Action) -> Action:
     if isinstance(action, engine.Bid):
         return Bid(identifier, BidAmount(action.amount))
     if isinstance(action, engine.SelectTrump):
-        return SelectTrump(identifier, action.suit)
+        return SelectTrump(identifier, _SUIT_FROM_ENGINE[action.suit])
     if isinstance(action, engine.Discard):
-        return Discard(identifier, list(action.cards))
+        return Discard(identifier, _cards(action.cards))
     if isinstance(action, engine.Play):
-        return Play(identifier, action.card)
+        return Play(identifier, _FROM_ENGINE_CARD[action.card])
     return Unpass(identifier)
+
+
+def _available(identifier: str, legal: Sequence[engine.Action]) -> tuple[Action, ...]:
+    actions = [_from_engine(identifier, a) for a in legal]
+    if actions and isinstance(actions[0], SelectTrump):  # the reference's suit order
+        actions.sort(key=lambda a: a.suit.value if isinstance(a, SelectTrump) else 0)
+    return tuple(actions)
 
 
 # ------------------------------------------------------------------------- game state
@@ -225,7 +321,7 @@ class TableInfo:
 class BiddingState:
     bid_history: tuple[BidEvent, ...]
     active_bid: BidAmount | None
-    trump: Suit | None
+    trump: SelectableSuit | None
 
 
 @dataclass(frozen=True)
@@ -295,7 +391,7 @@ class GameState:
         return self.bidding.active_bid
 
     @property
-    def trump(self) -> Suit | None:
+    def trump(self) -> SelectableSuit | None:
         return self.bidding.trump
 
     @property
@@ -317,29 +413,36 @@ def _status_of(status: engine.CardStatus) -> CardStatus:
     return Unknown()
 
 
-def _trick_plays(plays: Sequence[tuple[int, Card]]) -> tuple[TrickPlay, ...]:
-    return tuple(TrickPlay(s, c) for s, c in plays)
+def _trick_plays(plays: Sequence[tuple[int, engine_cards.Card]]) -> tuple[TrickPlay, ...]:
+    return tuple(TrickPlay(s, _FROM_ENGINE_CARD[c]) for s, c in plays)
+
+
+def _suit(suit: Suit | None) -> SelectableSuit | None:
+    return None if suit is None else _SUIT_FROM_ENGINE[suit]
 
 
 def game_state_from_view(view: engine.View, identifier: str, active: bool) -> GameState:
-    plays = _trick_plays
+    """The reference's ``GameState`` for the viewer of ``view``."""
+    over = view.phase is Phase.GAME_OVER
     return GameState(
-        status=_STATUS.get(view.phase, RoundStatus.BIDDING),
+        status=RoundStatus.COMPLETED if over else _STATUS[view.phase],
         table=TableInfo(view.num_players, view.dealer, view.bidder, view.scores),
-        hand=view.hand,
+        hand=tuple(_cards(view.hand)),
         bidding=BiddingState(
             bid_history=tuple(BidEvent(s, BidAmount(a)) for s, a in view.bids),
             active_bid=BidAmount(view.high_bid) if view.bids else None,
-            trump=view.trump,
+            trump=_suit(view.trump),
         ),
         tricks=TrickState(
-            completed_tricks=tuple(CompletedTrick(plays(p), w) for p, w in view.completed_tricks),
-            current_trick_plays=plays(view.current_trick),
+            completed_tricks=tuple(
+                CompletedTrick(_trick_plays(p), w) for p, w in view.completed_tricks
+            ),
+            current_trick_plays=_trick_plays(view.current_trick),
         ),
-        cards=tuple(CardKnowledge(c, _status_of(s)) for c, s in view.card_knowledge()),
-        available_actions=tuple(_from_engine(identifier, a) for a in view.legal)
-        if active and view.phase is not Phase.GAME_OVER
-        else (),
+        cards=tuple(
+            CardKnowledge(_FROM_ENGINE_CARD[c], _status_of(s)) for c, s in view.card_knowledge()
+        ),
+        available_actions=_available(identifier, view.legal) if active and not over else (),
     )
 
 
@@ -351,10 +454,10 @@ class _NaiveInputs:
     """A reference-style observation in the shape the naive bot reads."""
 
     phase: Phase
-    hand: tuple[Card, ...]
+    hand: tuple[engine_cards.Card, ...]
     legal: tuple[engine.Action, ...]
     trump: Suit | None
-    lead: Card | None
+    lead: engine_cards.Card | None
     is_bidder: bool
 
     @classmethod
@@ -362,10 +465,10 @@ class _NaiveInputs:
         plays = state.current_trick_plays
         return cls(
             phase=_PHASE.get(state.status, Phase.GAME_OVER),
-            hand=state.hand,
+            hand=tuple(_engine_card(c) for c in state.hand),
             legal=tuple(_to_engine(a) for a in state.available_actions),
-            trump=state.trump,
-            lead=plays[0].card if plays else None,
+            trump=None if state.trump is None else _SUIT_TO_ENGINE[state.trump],
+            lead=_engine_card(plays[0].card) if plays else None,
             is_bidder=state.is_bidder,
         )
 
@@ -427,7 +530,7 @@ class Round:
                 roles.add(RoundRole.DEALER)
             if g.pre_passed[seat]:
                 roles.add(RoundRole.PRE_PASSED)
-            players.append(RoundPlayer(name, roles, list(g.hands[seat])))
+            players.append(RoundPlayer(name, roles, _cards(g.hands[seat])))
         return players
 
     @property
@@ -447,8 +550,8 @@ class Round:
         return RoundStatus.COMPLETED if g.is_over else _STATUS[g.phase]
 
     @property
-    def trump(self) -> Suit | None:
-        return self._game._engine.trump
+    def trump(self) -> SelectableSuit | None:
+        return _suit(self._game._engine.trump)
 
     @property
     def bids(self) -> list[Bid]:

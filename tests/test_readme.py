@@ -34,6 +34,7 @@ def test_engine_example_states() -> None:
 
 
 def test_compat_example_states() -> None:
+    from hundred_server.compat import Bid as CBid
     from hundred_server.compat import (
         BidAmount,
         HumanPlayer,
@@ -42,7 +43,6 @@ def test_compat_example_states() -> None:
         RoundRole,
         RoundStatus,
     )
-    from hundred_server.compat import Bid as CBid
     from hundred_server.compat import Unpass as CUnpass
 
     game = HundredAndTen(

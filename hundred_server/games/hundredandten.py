@@ -32,7 +32,7 @@ from typing import Any, Final, TypeAlias
 from uuid import UUID
 
 from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
-from hundred_server.errors import IllegalActionError
+from hundred_server.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -117,6 +117,10 @@ class Unpass:
 class SelectTrump:
     suit: Suit
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+
 
 @dataclass(frozen=True, slots=True)
 class Discard:
@@ -124,10 +128,23 @@ class Discard:
 
     cards: tuple[Card, ...]
 
+    def __post_init__(self) -> None:
+        cards = self.cards
+        if type(cards) is not tuple:
+            cards = tuple(cards)
+            object.__setattr__(self, "cards", cards)
+        for card in cards:
+            if type(card) is not Card:
+                raise CardCodeError(f"not a card: {card!r}")
+
 
 @dataclass(frozen=True, slots=True)
 class Play:
     card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
 
 
 Action: TypeAlias = Bid | Unpass | SelectTrump | Discard | Play
@@ -152,50 +169,52 @@ _BID_CHOICES: Final = {(h, d): _bid_choices(h, d) for h in BID_AMOUNTS for d in 
 
 
 # ------------------------------------------------------------------------------- events
+# Events are values: treat them as immutable. They are not frozen dataclasses because
+# a frozen __init__ costs twice as much, and the engine makes one or two every move.
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Dealt:
     round: int  # 1-based, passed-out rounds counted
     dealer: int
     hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BidMade:
     seat: int
     amount: int  # 0 = pass
     automatic: bool = False  # a pre-pass taking effect
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PrePassed:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Unpassed:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class BiddingWon:
     seat: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class PassedOut:
     round: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrumpSelected:
     seat: int
     suit: Suit
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Discarded:
     seat: int
     discarded: tuple[Card, ...]  # private to ``seat``; others learn only the count
@@ -203,20 +222,20 @@ class Discarded:
     hand: tuple[Card, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Played:
     seat: int
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TrickWon:
     seat: int
     card: Card
     trick: int  # 1-based within the round
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RoundScored:
     round: int
     entries: tuple[tuple[int, int], ...]  # (seat, points) in earning order
@@ -224,7 +243,7 @@ class RoundScored:
     totals: tuple[int, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class GameWon:
     winner: int
     totals: tuple[int, ...]
@@ -297,8 +316,9 @@ class View:
         "_bidder",
         "_bids",
         "_dealer",
-        "_discards",
+        "_exchanged",
         "_legal",
+        "_own_discard",
         "_passed",
         "_scores",
         "_to_act",
@@ -330,7 +350,8 @@ class View:
     _to_act: int | None
     _bidder: int | None
     _bids: tuple[tuple[int, int], ...]
-    _discards: tuple[tuple[int, tuple[Card, ...]], ...]
+    _exchanged: tuple[int | None, ...]
+    _own_discard: tuple[Card, ...]
     _tricks: tuple[tuple[tuple[int, Card], ...], ...]
     _winners: tuple[tuple[int, Card], ...]
     _trick: tuple[tuple[int, Card], ...]
@@ -351,7 +372,8 @@ class View:
         self._to_act = game.to_act
         self._bidder = game.bidder
         self._bids = tuple(game.bids)
-        self._discards = tuple(game.discards)
+        self._exchanged = tuple(game.exchanged)
+        self._own_discard = game.discarded[seat]
         self._tricks = tuple(game.tricks)
         self._winners = tuple(game.trick_winners)
         self._trick = tuple(game.trick)
@@ -409,15 +431,12 @@ class View:
     @property
     def discard_counts(self) -> tuple[int | None, ...]:
         """How many cards each relative seat exchanged; None if it has not discarded."""
-        counts: list[int | None] = [None] * self.num_players
-        for s, cards in self._discards:
-            counts[self._rel(s)] = len(cards)
-        return tuple(counts)
+        return self._exchanged[self.seat :] + self._exchanged[: self.seat]
 
     @property
     def discarded(self) -> tuple[Card, ...]:
         """The viewer's own discards this round (nobody else's are known)."""
-        return next((cards for s, cards in self._discards if s == self.seat), ())
+        return self._own_discard
 
     @property
     def completed_tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
@@ -597,7 +616,9 @@ class Game:
     high_bid: int
     bidder: int | None
     trump: Suit | None
-    discards: list[tuple[int, tuple[Card, ...]]]
+    discards: list[tuple[int, tuple[Card, ...]]]  # (seat, cards) in order
+    discarded: list[tuple[Card, ...]]  # by seat: what it discarded this round
+    exchanged: list[int | None]  # by seat: how many it exchanged (public), None: not yet
     tricks: list[tuple[tuple[int, Card], ...]]  # completed, this round
     trick_winners: list[tuple[int, Card]]
     trick: list[tuple[int, Card]]  # the trick being played
@@ -635,6 +656,7 @@ class Game:
 
         A discard's choices are every subset of the hand (the empty one keeps it).
         """
+        self._check_seat(seat)
         return legal_actions(
             self.phase,
             seat == self.to_act,
@@ -650,15 +672,19 @@ class Game:
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now, seat-relative (see ``View``)."""
         if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise _illegal(f"no seat {seat!r} at a table of {self.num_players}", "bad_seat")
+            self._check_seat(seat)
         return View(self, seat)
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < self.num_players:
+            raise _illegal(f"no seat {seat!r} at a table of {self.num_players}", "bad_seat")
 
     # ---------------------------------------------------------------------- actions
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         """Deal this round from an explicit 53-card order (``Phase.DEAL`` only)."""
         if self.phase is not Phase.DEAL:
-            raise _illegal(f"cannot deal now: the game is in {self.phase.value}", "wrong_phase")
+            self._check_turn(None, Phase.DEAL)
         events: list[Event] = []
         self._deal(check_deck(deck), events)
         return events
@@ -670,25 +696,30 @@ class Game:
         action is not legal now.
         """
         if type(seat) is not int or not 0 <= seat < self.num_players:
-            raise _illegal(f"no seat {seat!r} at a table of {self.num_players}", "bad_seat")
-        events: list[Event] = []
-        mark = len(self.history)  # an action that ends a round precedes the next deal
+            self._check_seat(seat)
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise _illegal(f"not a Hundred and Ten action: {action!r}", "bad_action")
-        handler(self, seat, action, events)
-        self.history.insert(mark, (seat, action))
+        events: list[Event] = []
+        # Recorded first: an action that ends a round comes before the next round's deal.
+        self.history.append((seat, action))
+        try:
+            handler(self, seat, action, events)
+        except BaseException:
+            self.history.pop()  # handlers raise before they change anything
+            raise
         return events
 
     # -------------------------------------------------------------------- internals
 
-    def _check_turn(self, seat: int, phase: Phase) -> None:
+    def _check_turn(self, seat: int | None, phase: Phase, verb: str = "") -> None:
         """The one place that says who may act: the seat to act, in the right phase."""
         if self.phase is not phase:
             if self.phase is Phase.GAME_OVER:
                 raise _illegal("the game is over", "game_over")
             raise _illegal(
-                f"cannot {_VERBS[phase]} now: the game is in {self.phase.value}", "wrong_phase"
+                f"cannot {verb or _VERBS[phase]} now: the game is in {self.phase.value}",
+                "wrong_phase",
             )
         if seat != self.to_act:
             raise _illegal(
@@ -759,7 +790,7 @@ class Game:
 
     def _unpass(self, seat: int, action: Unpass, events: list[Event]) -> None:
         if self.phase is not Phase.BIDDING:
-            raise _illegal(f"cannot unpass now: the game is in {self.phase.value}", "wrong_phase")
+            self._check_turn(seat, Phase.BIDDING, "unpass")
         if not self.pre_passed[seat]:
             raise _illegal(f"seat {seat} has no pre-pass to take back", "not_pre_passed")
         self.pre_passed[seat] = False
@@ -789,6 +820,8 @@ class Game:
         self._drawn += len(cards)
         self.hands[seat] = kept + list(drawn)
         self.discards.append((seat, tuple(cards)))
+        self.discarded[seat] = tuple(cards)
+        self.exchanged[seat] = len(cards)
         events.append(Discarded(seat, tuple(cards), drawn, tuple(self.hands[seat])))
         if seat == self.dealer:
             self.phase = Phase.TRICKS
@@ -874,6 +907,8 @@ class Game:
         self.bidder = None
         self.trump = None
         self.discards = []
+        self.discarded = [()] * n
+        self.exchanged = [None] * n
         self.tricks = []
         self.trick_winners = []
         self.trick = []

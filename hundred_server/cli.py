@@ -1,0 +1,127 @@
+"""The ``hundred-server`` command (also ``python -m hundred_server``).
+
+Subcommands::
+
+    replay FILE        replay a game record (FILE or - for stdin); Score lines, or an
+                       Error line and exit status 2 at the first bad line
+    selfplay           naive bots play many games; prints one JSON summary line
+    demo               one game of naive bots, told for people
+
+Exit status: 0 on success, 2 for a bad record, a file that cannot be read, or a bad
+command line (argparse's own convention).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterable, Sequence
+
+from hundred_server import __version__
+from hundred_server.demo import run_demo
+from hundred_server.records import dumps_line, replay
+from hundred_server.selfplay import selfplay
+
+EXIT_OK = 0
+EXIT_ERROR = 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hundred-server",
+        description="Trick-taking card games (Hundred and Ten): records, self-play, demo.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    rep = commands.add_parser(
+        "replay",
+        help="replay a game record and print its scores",
+        description="Replay a JSON-lines game record. Prints a Score line after every "
+        "round and a GameOver line at the end; at the first bad line prints an Error "
+        "line and exits with status 2.",
+    )
+    rep.add_argument("file", metavar="FILE", help="the record, or - to read standard input")
+
+    play = commands.add_parser(
+        "selfplay",
+        help="naive bots play many games; prints a JSON summary",
+        description="Naive bots play GAMES games; prints one JSON summary line. Game i "
+        "(from 1) of a run with seed S is seeded S-i.",
+    )
+    play.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    play.add_argument("--games", type=_positive, default=100, help="games to play (default 100)")
+    play.add_argument("--seed", help="run seed (default: a random one, shown in the summary)")
+    play.add_argument(
+        "--record", metavar="DIR", help="write each game's record to DIR/game-NNNNN.jsonl"
+    )
+    play.add_argument(
+        "--progress", action="store_true", help="show a progress bar (only on a terminal)"
+    )
+
+    demo = commands.add_parser(
+        "demo",
+        help="watch one game of naive bots",
+        description="Plays one game of naive bots and tells it round by round.",
+    )
+    demo.add_argument("--seed", help="deal seed (default: a random one, shown at the top)")
+    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    return parser
+
+
+def _replay(path: str) -> int:
+    if path == "-":
+        stdin = sys.stdin
+        return _print_replay(getattr(stdin, "buffer", stdin))
+    try:
+        file = open(path, "rb")  # noqa: SIM115 - closed below; only opening is guarded
+    except OSError as error:
+        reason = error.strerror or str(error)
+        print(f"hundred-server replay: cannot read {path!r}: {reason}", file=sys.stderr)
+        return EXIT_ERROR
+    with file:
+        return _print_replay(file)
+
+
+def _print_replay(lines: Iterable[str | bytes]) -> int:
+    status = EXIT_OK
+    for obj in replay(lines):
+        print(dumps_line(obj))
+        if obj["Type"] == "Error":
+            status = EXIT_ERROR
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        if args.command == "replay":
+            return _replay(args.file)
+        if args.command == "selfplay":
+            summary = selfplay(
+                num_players=args.players,
+                games=args.games,
+                seed=args.seed,
+                record_dir=args.record,
+                progress=args.progress,
+            )
+            print(dumps_line(summary))
+            return EXIT_OK
+        run_demo(args.seed, args.players)
+        return EXIT_OK
+    except BrokenPipeError:
+        # The reader went away (| head): stop quietly, as cat does.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1

@@ -1,0 +1,193 @@
+"""The command line: replay, selfplay and demo, in-process and as a real process."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hundred_server.cli import main
+from hundred_server.records import dumps_line, record_lines, replay
+from hundred_server.selfplay import play_game
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "game.jsonl"
+    path.write_text("\n".join(record_lines(play_game(3, "cli"))) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def bad_record(tmp_path: Path) -> Path:
+    lines = record_lines(play_game(3, "cli"))
+    lines[5] = '{"Type":"Play","Playerid":0,"PlayedCard":"1X"}'
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_replay_prints_scores(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record)]) == 0
+    out, err = capsys.readouterr()
+    expected = [dumps_line(o) for o in replay(record_lines(play_game(3, "cli")))]
+    assert out.splitlines() == expected
+    assert json.loads(out.splitlines()[-1])["GameOver"] is True
+    assert err == ""
+
+
+def test_replay_stops_at_the_first_error(
+    bad_record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(bad_record)]) == 2
+    out, _ = capsys.readouterr()
+    last = json.loads(out.splitlines()[-1])
+    assert last == {
+        "Type": "Error",
+        "Line": 6,
+        "Code": "bad_card",
+        "Message": last["Message"],
+    }
+    assert "'1X'" in last["Message"]
+
+
+def test_replay_of_a_truncated_record_is_not_an_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = record_lines(play_game(2, "cut"))
+    path = tmp_path / "cut.jsonl"
+    path.write_text("\n".join(lines[: len(lines) // 2]), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    out, _ = capsys.readouterr()
+    assert out
+    assert all(json.loads(line)["Type"] == "Score" for line in out.splitlines())
+
+
+def test_replay_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nope.jsonl"
+    assert main(["replay", str(missing)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert "cannot read" in err
+    assert str(missing) in err
+    assert "No such file" in err
+
+
+def test_replay_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(tmp_path)]) == 2
+    assert "cannot read" in capsys.readouterr().err
+
+
+def test_replay_stdin(
+    record: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(record.read_bytes())))
+    assert main(["replay", "-"]) == 0
+    out, _ = capsys.readouterr()
+    assert json.loads(out.splitlines()[-1])["GameOver"] is True
+
+
+def test_replay_stdin_without_a_buffer(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("not json\n"))
+    assert main(["replay", "-"]) == 2
+    assert json.loads(capsys.readouterr().out)["Code"] == "bad_json"
+
+
+def test_selfplay_prints_one_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target = tmp_path / "records"
+    code = main(
+        ["selfplay", "--players", "2", "--games", "3", "--seed", "s", "--record", str(target)]
+    )
+    assert code == 0
+    out, err = capsys.readouterr()
+    (line,) = out.splitlines()
+    summary = json.loads(line)
+    assert summary["games"] == 3
+    assert summary["players"] == 2
+    assert summary["seed"] == "s"
+    assert sorted(p.name for p in target.iterdir()) == [
+        "game-00001.jsonl",
+        "game-00002.jsonl",
+        "game-00003.jsonl",
+    ]
+    assert err == ""
+
+
+def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--games", "2", "--progress"]) == 0
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert summary["players"] == 4
+    assert len(summary["seed"]) == 36  # a uuid4
+    assert err == ""  # stderr is not a terminal here
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["selfplay", "--players", "5"],
+        ["selfplay", "--games", "0"],
+        ["selfplay", "--games", "many"],
+        ["demo", "--players", "1"],
+        ["replay"],
+        ["fly"],
+    ],
+)
+def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert "usage:" in capsys.readouterr().err
+
+
+def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["--help"])
+    assert caught.value.code == 0
+    out = capsys.readouterr().out
+    for command in ("replay", "selfplay", "demo"):
+        assert command in out
+
+
+def test_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["demo", "--seed", "show", "--players", "2"]) == 0
+    out = capsys.readouterr().out
+    game = play_game(2, "show")
+    assert "Seed show" in out
+    assert "Round 1 · ann deals" in out
+    assert f"Round {game.round} ·" in out
+    winner = game.players[game.winner or 0]
+    assert f"🏆 {winner} wins with {max(game.scores)} after {game.round} rounds" in out
+
+
+# ------------------------------------------------------------------ a real process
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "hundred_server", *args],
+        input=stdin,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_process_replay_exit_codes(record: Path, bad_record: Path) -> None:
+    good = run("replay", str(record))
+    assert good.returncode == 0, good.stderr
+    assert json.loads(good.stdout.splitlines()[-1])["GameOver"] is True
+    bad = run("replay", "-", stdin=bad_record.read_bytes())
+    assert bad.returncode == 2
+    assert json.loads(bad.stdout.splitlines()[-1])["Code"] == "bad_card"
+    missing = run("replay", str(record) + ".missing")
+    assert missing.returncode == 2
+    assert missing.stdout == b""
+    assert b"cannot read" in missing.stderr
