@@ -4,6 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 7110
+LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
 .PHONY: run test lint format bench clean
 
@@ -27,13 +28,13 @@ test: $(VENV)/.dev-deps
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.dev-deps
-	$(BIN)/ruff check hundred_server tests bench clients
-	$(BIN)/ruff format --check hundred_server tests bench clients
+	$(BIN)/ruff check $(LINT_PATHS)
+	$(BIN)/ruff format --check $(LINT_PATHS)
 	$(BIN)/mypy
 
 format: $(VENV)/.dev-deps
-	$(BIN)/ruff format hundred_server tests bench clients
-	$(BIN)/ruff check --fix hundred_server tests bench clients
+	$(BIN)/ruff format $(LINT_PATHS)
+	$(BIN)/ruff check --fix $(LINT_PATHS)
 
 bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py

@@ -3,7 +3,9 @@
 Both sides play the same seeds (so the very same games: our naive bot makes the
 reference's choices) with four naive players. Each side plays ``--games`` games per
 repetition; repetitions alternate between the sides so that machine noise hits both
-alike, and the figures are the medians. Not a test: timings flake on shared machines.
+alike, and the figures are medians. The like-for-like figure is one process each;
+``selfplay --jobs`` on every core is reported beside it. Not a test: timings flake on
+shared machines.
 
     make bench                      # or: python bench/selfplay_bench.py --games 40 --reps 5
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import gc
 import json
+import os
 import statistics
 import sys
 import time
@@ -57,19 +60,32 @@ def main() -> int:
         print("our naive games differ from the reference's: not comparable", file=sys.stderr)
         return 1
 
-    ours_rates, ref_rates = [], []
+    ours_rates, ref_rates, ratios = [], [], []
     for rep in range(args.reps):
         seeds = [f"{args.seed}-{rep}-{i}" for i in range(args.games)]
         ref_rates.append(timed(reference, seeds))
         ours_rates.append(timed(ours, seeds))
+        ratios.append(ours_rates[-1] / ref_rates[-1])
     ours_gps, ref_gps = statistics.median(ours_rates), statistics.median(ref_rates)
+
+    from hundred_server.selfplay import selfplay
+
+    cores = os.cpu_count() or 1
+    parallel = [
+        selfplay(4, games=args.games * 10, seed=f"{args.seed}-jobs-{rep}", jobs=cores)
+        for rep in range(args.reps)
+    ]
+    jobs_gps = statistics.median(p["games_per_second"] for p in parallel)
     summary = {
         "games_per_rep": args.games,
         "reps": args.reps,
         "ours_games_per_s": round(ours_gps, 1),
         "reference_games_per_s": round(ref_gps, 1),
-        "ratio": round(ours_gps / ref_gps, 1),
-        "ratios_by_rep": [round(o / r, 1) for o, r in zip(ours_rates, ref_rates, strict=True)],
+        "ratio_of_medians": round(ours_gps / ref_gps, 1),
+        "median_ratio": round(statistics.median(ratios), 1),
+        "ratios_by_rep": [round(r, 1) for r in ratios],
+        f"ours_selfplay_jobs_{cores}_games_per_s": round(jobs_gps, 1),
+        f"ratio_jobs_{cores}_vs_reference": round(jobs_gps / ref_gps, 1),
         "python": sys.version.split()[0],
     }
     print(json.dumps(summary))

@@ -69,6 +69,12 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--progress", action="store_true", help="show a progress bar (only on a terminal)"
     )
+    play.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        help="processes to play in (default 1; the games are the same whatever it is)",
+    )
 
     demo = commands.add_parser(
         "demo",
@@ -115,6 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 seed=args.seed,
                 record_dir=args.record,
                 progress=args.progress,
+                jobs=args.jobs,
             )
             print(dumps_line(summary))
             return EXIT_OK

@@ -14,6 +14,7 @@ import sys
 import time
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Final, Protocol, TextIO
 
 from hundred_server.bots.naive import NaiveBot
@@ -42,10 +43,11 @@ def play_game(num_players: int, seed: str, bots: Sequence[Bot] | None = None) ->
     if len(bots) != num_players:
         raise ValueError(f"{len(bots)} bots for {num_players} seats")
     acts = [bot.act for bot in bots]
-    apply, view_for = game.apply, game.view_for
+    apply = game.apply
     # A seeded game deals itself, so only the end of the game leaves nobody to act.
+    # (View(game, seat) is game.view_for(seat) without the seat check: seat is to_act.)
     while (seat := game.to_act) is not None:
-        apply(seat, acts[seat](view_for(seat)))
+        apply(seat, acts[seat](View(game, seat)))
     return game
 
 
@@ -75,6 +77,24 @@ class _Progress:
         self.stream.flush()
 
 
+def _play_games(
+    num_players: int,
+    run_seed: str,
+    indices: range,
+    record_dir: str | os.PathLike[str] | None,
+) -> list[tuple[int, int]]:
+    """Games ``indices`` of a run: (winner, rounds) for each, recorded if asked."""
+    bots = [NaiveBot()] * num_players
+    results = []
+    for index in indices:
+        game = play_game(num_players, f"{run_seed}-{index}", bots)
+        assert game.winner is not None
+        results.append((game.winner, len(game.round_results)))
+        if record_dir is not None:
+            write_record(game, record_path(record_dir, index))
+    return results
+
+
 def selfplay(
     num_players: int = 4,
     games: int = 100,
@@ -82,10 +102,13 @@ def selfplay(
     record_dir: str | os.PathLike[str] | None = None,
     progress: bool = False,
     progress_stream: TextIO | None = None,
+    jobs: int = 1,
 ) -> dict[str, Any]:
     """Play ``games`` games of naive bots; returns the summary (see the module docstring).
 
-    ``seconds`` is the wall time of the whole run, recording included.
+    ``jobs`` > 1 plays in that many processes; the games, and so the summary but for
+    ``seconds``, are the same whatever ``jobs`` is. ``seconds`` is the wall time of the
+    whole run, recording included.
     """
     run_seed = str(uuid.uuid4()) if seed is None else seed
     if record_dir is not None:
@@ -93,16 +116,30 @@ def selfplay(
     bar = _Progress(games, (progress_stream or sys.stderr) if progress else None)
     wins = [0] * num_players
     rounds = 0
-    bots = [NaiveBot()] * num_players
     start = time.perf_counter()
-    for index in range(1, games + 1):
-        game = play_game(num_players, f"{run_seed}-{index}", bots)
-        assert game.winner is not None
-        wins[game.winner] += 1
-        rounds += len(game.round_results)
-        if record_dir is not None:
-            write_record(game, record_path(record_dir, index))
-        bar.update(index)
+
+    def tally(results: list[tuple[int, int]], done: int) -> None:
+        nonlocal rounds
+        for winner, game_rounds in results:
+            wins[winner] += 1
+            rounds += game_rounds
+        bar.update(done)
+
+    if jobs <= 1:
+        for index in range(1, games + 1):
+            tally(_play_games(num_players, run_seed, range(index, index + 1), record_dir), index)
+    else:
+        chunk = max(1, min(50, games // (jobs * 8)))
+        chunks = [range(i, min(i + chunk, games + 1)) for i in range(1, games + 1, chunk)]
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            futures = {
+                pool.submit(_play_games, num_players, run_seed, r, record_dir): len(r)
+                for r in chunks
+            }
+            done = 0
+            for future in as_completed(futures):
+                done += futures[future]
+                tally(future.result(), done)
     seconds = time.perf_counter() - start
     return {
         "games": games,
@@ -113,4 +150,5 @@ def selfplay(
         "seconds": seconds,
         "games_per_second": games / seconds if seconds > 0 else 0.0,
         "seed": run_seed,
+        "jobs": max(1, jobs),
     }

@@ -30,6 +30,7 @@ SUMMARY_KEYS = {
     "seconds",
     "games_per_second",
     "seed",
+    "jobs",
 }
 
 
@@ -157,3 +158,16 @@ def test_progress_bar_redraws_sparingly() -> None:
         bar.update(done)
     assert terminal.getvalue().count("\r") <= 201
     assert terminal.getvalue().endswith(f"[{'#' * 30}] 10000/10000\n")
+
+
+def test_jobs_play_the_same_games_in_processes(tmp_path: Path) -> None:
+    one = selfplay(num_players=3, games=12, seed="jobs", record_dir=tmp_path / "one")
+    two = selfplay(num_players=3, games=12, seed="jobs", record_dir=tmp_path / "two", jobs=2)
+    for key in ("games", "players", "rounds", "wins", "mean_rounds", "seed"):
+        assert one[key] == two[key], key
+    assert (one["jobs"], two["jobs"]) == (1, 2)
+    names = sorted(p.name for p in (tmp_path / "one").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "two").iterdir())
+    assert len(names) == 12
+    for name in names:
+        assert (tmp_path / "one" / name).read_text() == (tmp_path / "two" / name).read_text()

@@ -32,7 +32,6 @@ from hundred_server.games.hundredandten import (
     Bid,
     Discard,
     Phase,
-    Play,
     SelectTrump,
 )
 
@@ -74,34 +73,37 @@ def max_bid(hand: Sequence[Card]) -> int:
     return next((amount for floor, amount in _BID_STEPS if value > floor), PASS)
 
 
-def trumps(cards: Sequence[Card], trump: Suit) -> list[Card]:
-    is_trump = IS_TRUMP[trump]
-    return [c for c in cards if is_trump[c]]
-
-
-def worst_card(cards: Sequence[Card], trump: Suit) -> Card:
+def _worst(cards: Sequence[Card], is_trump: Sequence[bool]) -> Card:
     """The lowest non-trump by off-suit rank, else the lowest trump (first on ties)."""
-    is_trump = IS_TRUMP[trump]
     plain = [c for c in cards if not is_trump[c]]
     if plain:
         return min(plain, key=OFF_VALUE.__getitem__)
     return min(cards, key=TRUMP_VALUE.__getitem__)
 
 
-def best_card(cards: Sequence[Card], trump: Suit) -> Card:
-    return max(trumps(cards, trump), key=TRUMP_VALUE.__getitem__, default=cards[0])
-
-
-def cheapest_beating(cards: Sequence[Card], target: Card, trump: Suit) -> Card | None:
+def naive_play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Card:
+    """The reference's card choice, with its helpers (``best_card``, ``worst_card``,
+    ``worst_card_beating``) folded into one pass over the hand: this runs for most of a
+    game's decisions. Note the card to beat is the one *led*."""
     is_trump = IS_TRUMP[trump]
-    if is_trump[target]:
-        beating = [c for c in cards if is_trump[c] and TRUMP_VALUE[c] > TRUMP_VALUE[target]]
-    else:
-        suit, floor = SUIT_INDEX[target], OFF_VALUE[target]
-        beating = [c for c in cards if is_trump[c]] + [
-            c for c in cards if not is_trump[c] and SUIT_INDEX[c] == suit and OFF_VALUE[c] > floor
-        ]
-    return worst_card(beating, trump) if beating else None
+    trumps = [c for c in hand if is_trump[c]]
+    if lead is None:
+        if is_bidder:  # lead the best trump (the first card if none)
+            return max(trumps, key=TRUMP_VALUE.__getitem__) if trumps else hand[0]
+        return _worst(hand, is_trump)
+    if is_trump[lead]:  # bleeding: trumps only, if any; beat the lead cheaply if possible
+        floor = TRUMP_VALUE[lead]
+        beating = [c for c in trumps if TRUMP_VALUE[c] > floor]
+        if beating:
+            return min(beating, key=TRUMP_VALUE.__getitem__)
+        return _worst(trumps or hand, is_trump)
+    suit, floor = SUIT_INDEX[lead], OFF_VALUE[lead]
+    higher = [c for c in hand if not is_trump[c] and SUIT_INDEX[c] == suit and OFF_VALUE[c] > floor]
+    if higher:  # a higher card of the led suit is "worse" than any trump
+        return min(higher, key=OFF_VALUE.__getitem__)
+    if trumps:
+        return min(trumps, key=TRUMP_VALUE.__getitem__)
+    return _worst(hand, is_trump)
 
 
 class NaiveInputs(Protocol):
@@ -129,7 +131,7 @@ class NaiveBot:
     def act(self, view: NaiveInputs) -> Action:
         phase, trump = view.phase, view.trump
         if phase is _TRICKS and trump is not None:  # most decisions: tested first
-            return self._play(view.hand, view.lead, trump, view.is_bidder)
+            return PLAY_ACTIONS[naive_play(view.hand, view.lead, trump, view.is_bidder)]
         if phase is _BIDDING:
             ceiling = max_bid(view.hand)
             amounts = [a.amount for a in view.legal if isinstance(a, Bid)]
@@ -140,16 +142,6 @@ class NaiveBot:
             is_trump = IS_TRUMP[trump]
             return Discard(tuple(c for c in view.hand if not is_trump[c]))
         raise HundredError(f"the naive bot cannot act in phase {phase.value}")
-
-    @staticmethod
-    def _play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Play:
-        if lead is None:
-            return PLAY_ACTIONS[best_card(hand, trump) if is_bidder else worst_card(hand, trump)]
-        cards = hand
-        if IS_TRUMP[trump][lead]:
-            cards = trumps(hand, trump) or hand
-        beating = cheapest_beating(cards, lead, trump)  # a Card is an int: 2H is 0
-        return PLAY_ACTIONS[worst_card(cards, trump) if beating is None else beating]
 
 
 _TRICKS: Final = Phase.TRICKS
