@@ -22,7 +22,7 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/python -m hundred_server demo
+	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev-deps
 	$(BIN)/python -m pytest

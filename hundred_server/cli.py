@@ -2,6 +2,8 @@
 
 Subcommands::
 
+    serve              run the server (the default): 127.0.0.1:7110, --host/--port or
+                       HUNDRED_HOST/HUNDRED_PORT; Ctrl-C or SIGTERM stops it
     replay FILE        replay a game record (FILE or - for stdin); Score lines, or an
                        Error line and exit status 2 at the first bad line
     selfplay           naive bots play many games; prints one JSON summary line
@@ -14,6 +16,8 @@ command line (argparse's own convention).
 from __future__ import annotations
 
 import argparse
+import asyncio
+import logging
 import os
 import sys
 from collections.abc import Iterable, Sequence
@@ -40,10 +44,35 @@ def _positive(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hundred-server",
-        description="Trick-taking card games (Hundred and Ten): records, self-play, demo.",
+        description="Trick-taking card games (Hundred and Ten) over a line protocol: "
+        "the server (the default command), records, self-play, demo.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the server (the default command)",
+        description="Run the game server. People connect with nc or telnet, bots with "
+        "newline-delimited JSON (protocol.md). Ctrl-C or SIGTERM stops it.",
+    )
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("HUNDRED_HOST", "127.0.0.1"),
+        help="address to listen on (default 127.0.0.1, or $HUNDRED_HOST)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("HUNDRED_PORT") or 7110),
+        help="port (default 7110, or $HUNDRED_PORT; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--log-level",
+        default="INFO",
+        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        help="what to log on stderr (default INFO: a line per connection and table event)",
+    )
 
     rep = commands.add_parser(
         "replay",
@@ -109,9 +138,28 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
     return status
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def _serve(host: str, port: int, level: str) -> int:
+    from hundred_server.server import run
+
+    logging.basicConfig(
+        level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
+    )
     try:
+        asyncio.run(run(host, port))
+    except OSError as error:
+        print(f"hundred-server: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+        return EXIT_ERROR
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:  # the default command: serve with its defaults
+        args = parser.parse_args(["serve", *(argv or sys.argv[1:])])
+    try:
+        if args.command == "serve":
+            return _serve(args.host, args.port, args.log_level)
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "selfplay":

@@ -52,7 +52,7 @@ def test_narrator_tells_a_round() -> None:
             PrePassed(0),
             BidMade(1, 0),
             BidMade(0, 0, automatic=True),
-            PassedOut(1),
+            PassedOut(1, (0, 0, 0, 0)),
             Dealt(2, 0, hands),
             BidMade(1, 20),
             BidMade(0, 0),

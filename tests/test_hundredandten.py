@@ -635,7 +635,7 @@ def test_all_pass_passes_the_round_out():
     game = dealt(*HANDS_A)
     for seat in (1, 2, 3):
         assert game.apply(seat, Bid(0)) == [BidMade(seat, 0)]
-    assert game.apply(0, Bid(0)) == [BidMade(0, 0), PassedOut(1)]
+    assert game.apply(0, Bid(0)) == [BidMade(0, 0), PassedOut(1, (0, 0, 0, 0))]
     assert game.phase is Phase.DEAL
     assert (game.round, game.round_index, game.dealer) == (2, 1, 0)
     assert game.scores == [0, 0, 0, 0]
@@ -656,7 +656,7 @@ def test_all_pass_in_a_seeded_game_deals_the_next_round():
         BidMade(2, 0),
         BidMade(3, 0),
         BidMade(0, 0),
-        PassedOut(1),
+        PassedOut(1, (0, 0, 0, 0)),
         Dealt(2, 0, hands),
     ]
     assert game.history[-5:] == [
@@ -728,7 +728,7 @@ def test_pre_passes_chain_into_a_passed_out_round():
         BidMade(2, 0, automatic=True),
         BidMade(3, 0, automatic=True),
         BidMade(0, 0, automatic=True),
-        PassedOut(1),
+        PassedOut(1, (0, 0, 0, 0)),
     ]
     assert (game.phase, game.round, game.dealer) == (Phase.DEAL, 2, 0)
     assert game.pre_passed == [False] * 4
@@ -740,7 +740,7 @@ def test_pre_passes_take_effect_one_turn_at_a_time():
     game.apply(2, Bid(0))
     assert game.apply(1, Bid(0)) == [BidMade(1, 0), BidMade(2, 0, automatic=True)]
     assert game.to_act == 3
-    assert game.apply(3, Bid(0)) == [BidMade(3, 0), BidMade(0, 0, automatic=True), PassedOut(1)]
+    assert game.apply(3, Bid(0)) == [BidMade(3, 0), BidMade(0, 0, automatic=True), PassedOut(1, (0, 0, 0, 0))]
     assert (game.phase, game.round) == (Phase.DEAL, 2)
 
 

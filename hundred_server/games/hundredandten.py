@@ -206,6 +206,7 @@ class BiddingWon:
 @dataclass(slots=True)
 class PassedOut:
     round: int
+    totals: tuple[int, ...]  # unchanged by the round, for the scoreboard
 
 
 @dataclass(slots=True)
@@ -775,7 +776,7 @@ class Game:
             self.phase, self.to_act = Phase.TRUMP, self.bidder
             events.append(BiddingWon(self.bidder, self.high_bid))
         elif not remaining:
-            events.append(PassedOut(self.round))
+            events.append(PassedOut(self.round, tuple(self.scores)))
             self.round_results.append(tuple(self.scores))
             dealer = self.dealer
             recent = self.dealers[-MAX_DEALS_IN_A_ROW:]

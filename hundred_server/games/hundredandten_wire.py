@@ -1,0 +1,219 @@
+"""Hundred and Ten on the wire: answers to actions, prompts, and events to messages.
+
+What each seat is told is decided here and nowhere else: ``messages_for(events, seat)``
+builds one seat's messages from the engine's events, and ``prompt(game, seat, seq)``
+builds the prompt as one seat sees it (``Legal`` only for the seat that must answer).
+Another seat's cards never enter a message unless they were played to a trick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from hundred_server.cards import Suit, format_cards
+from hundred_server.games.hundredandten import (
+    BID_AMOUNTS,
+    Action,
+    Bid,
+    BiddingWon,
+    BidMade,
+    Dealt,
+    Discard,
+    Discarded,
+    Event,
+    Game,
+    GameWon,
+    PassedOut,
+    Phase,
+    Play,
+    Played,
+    PrePassed,
+    RoundScored,
+    SelectTrump,
+    TrickWon,
+    TrumpSelected,
+    Unpass,
+    Unpassed,
+    trick_winner,
+)
+from hundred_server.protocol import (
+    Message,
+    ProtocolError,
+    field_card,
+    field_cards,
+    field_suit,
+    quote,
+    require_int,
+)
+
+GAME: Final = "hundredandten"
+#: The message Types that answer a prompt (or pre-pass / unpass).
+ANSWER_TYPES: Final = frozenset({"Bid", "Unpass", "Trump", "Discard", "Play"})
+_PROMPT_TYPE: Final = {
+    Phase.BIDDING: "Bid",
+    Phase.TRUMP: "Trump",
+    Phase.DISCARD: "Discard",
+    Phase.TRICKS: "Play",
+}
+
+
+def parse_action(msg: Message) -> Action:
+    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
+    kind = msg["Type"]
+    if kind == "Bid":
+        amount = require_int(msg, "Bid")
+        if amount not in BID_AMOUNTS:
+            raise ProtocolError(
+                f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"
+            )
+        return Bid(amount)
+    if kind == "Unpass":
+        return Unpass()
+    if kind == "Trump":
+        return SelectTrump(field_suit(msg, "Trump"))
+    if kind == "Discard":
+        return Discard(tuple(field_cards(msg, "Cards")))
+    if kind == "Play":
+        return Play(field_card(msg, "PlayedCard"))
+    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
+
+
+def legal_to_wire(actions: Sequence[Action]) -> list[object]:
+    """``Legal`` in wire form: bid amounts, suit letters, card codes (the hand for a discard)."""
+    wire: list[object] = []
+    for action in actions:
+        if isinstance(action, Bid):
+            wire.append(action.amount)
+        elif isinstance(action, SelectTrump):
+            wire.append(action.suit.value)
+        elif isinstance(action, Play):
+            wire.append(action.card.code)
+    return wire
+
+
+def prompt(game: Game, seat: int, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it, or None if nobody is to act."""
+    actor = game.to_act
+    kind = _PROMPT_TYPE.get(game.phase)
+    if actor is None or kind is None:
+        return None
+    msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
+    if game.phase is Phase.TRICKS:
+        assert game.trump is not None
+        msg["Trump"] = game.trump.value
+        if game.trick:
+            lead = game.trick[0][1]
+            lead_suit = lead.suit or game.trump  # the joker leads as a trump
+            msg["Lead"] = lead_suit.value
+            msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
+    if seat == actor:
+        if game.phase is Phase.DISCARD:
+            msg["Legal"] = format_cards(game.hands[seat])
+        else:
+            msg["Legal"] = legal_to_wire(game.legal_actions(seat))
+    return msg
+
+
+def describe_seat(players: Sequence[str], seat: int) -> str:
+    return f"Player {seat} ({players[seat]})"
+
+
+def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
+    """What ``seat`` is told of ``events``."""
+    out: list[Message] = []
+    for event in events:
+        if isinstance(event, Played):
+            out.append({"Type": "Play", "Playerid": event.seat, "PlayedCard": event.card.code})
+        elif isinstance(event, BidMade):
+            bid: Message = {"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}
+            if event.automatic:
+                bid["Auto"] = True
+            out.append(bid)
+        elif isinstance(event, TrickWon):
+            out.append(
+                {
+                    "Type": "Trick",
+                    "Playerid": event.seat,
+                    "WinningCard": event.card.code,
+                    "Trick": event.trick,
+                }
+            )
+            out.append(
+                _text(
+                    f"{describe_seat(players, event.seat)} wins trick #{event.trick} "
+                    f"with {event.card.code}"
+                )
+            )
+        elif isinstance(event, Discarded):
+            msg: Message = {"Type": "Discard", "Playerid": event.seat}
+            msg["Count"] = len(event.discarded)
+            if event.seat == seat:
+                msg["Cards"] = format_cards(event.discarded)
+                msg["Hand"] = format_cards(event.hand)
+            out.append(msg)
+        elif isinstance(event, Dealt):
+            out.append(
+                {
+                    "Type": "Deal",
+                    "Playerid": seat,
+                    "Hand": format_cards(event.hands[seat]),
+                    "Dealer": event.dealer,
+                    "Round": event.round,
+                    "Players": list(players),
+                }
+            )
+        elif isinstance(event, TrumpSelected):
+            out.append({"Type": "Trump", "Playerid": event.seat, "Trump": event.suit.value})
+        elif isinstance(event, BiddingWon):
+            out.append(_text(f"{players[event.seat]} wins the bid at {event.amount}"))
+        elif isinstance(event, PrePassed):
+            if event.seat == seat:
+                out.append({"Type": "Bid", "Playerid": seat, "Bid": 0, "PrePass": True})
+        elif isinstance(event, Unpassed):
+            if event.seat == seat:
+                out.append({"Type": "Unpass", "Playerid": seat})
+        elif isinstance(event, PassedOut):
+            out.append(_text("Everybody passed: no score this round"))
+            out.append(
+                {
+                    "Type": "Score",
+                    "Round": event.round,
+                    "Score": list(event.totals),
+                    "Points": [0] * len(event.totals),
+                    "PassedOut": True,
+                }
+            )
+        elif isinstance(event, RoundScored):
+            out.append(
+                {
+                    "Type": "Score",
+                    "Round": event.round,
+                    "Score": list(event.totals),
+                    "Points": list(event.points),
+                }
+            )
+        elif isinstance(event, GameWon):
+            out.append(
+                _text(
+                    f"{describe_seat(players, event.winner)} wins the game with "
+                    f"{event.totals[event.winner]}"
+                )
+            )
+            out.append(
+                {
+                    "Type": "Score",
+                    "GameOver": True,
+                    "Winner": event.winner,
+                    "Score": list(event.totals),
+                    "Win": event.winner == seat,
+                }
+            )
+    return out
+
+
+def _text(text: str) -> Message:
+    return {"Type": "Message", "Message": text}
+
+
+SUIT_NAMES: Final = {s: s.name.lower() for s in Suit}

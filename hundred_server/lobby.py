@@ -1,0 +1,387 @@
+"""The lobby: connections, their state, and the tables (no I/O).
+
+``Hub`` is the server's whole behaviour without sockets, as h11 is HTTP without them:
+``connect()``, ``receive(conn, line)`` and ``disconnect(conn)`` take what happened on a
+connection and return what to do, as ``Send(conn, bytes)`` and ``Close(conn)``. The
+asyncio layer (server.py) only moves bytes. Each connection renders its messages as
+JSON lines or, in text mode, as text (see textmode.py).
+
+A connection walks: the lobby question (``Hello``) → options (``Game``) or the open
+tables (``Join``) → seated, waiting → playing → back to the lobby question.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from hundred_server.errors import HundredError
+from hundred_server.protocol import (
+    LOBBY_QUESTION,
+    MAX_LINE,
+    Message,
+    ProtocolError,
+    check_client_type,
+    decode,
+    encode,
+    error,
+    field_int,
+    field_str,
+    message,
+    quote,
+    require_int,
+    strip_line,
+)
+from hundred_server.table import Outgoing, Table, TableState
+from hundred_server.textmode import TextCodec, strip_telnet
+
+log = logging.getLogger("hundred_server")
+
+NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
+TABLE_NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\-' ]{1,30}$")
+OPTIONS: Final = (
+    "Option 1 - Play against three AI players and start immediately",
+    "Option 2 - Play against two AI players and start immediately",
+    "Option 3 - Play against one AI player and start immediately",
+    "Option 4 - Open a 4-seat table for people only",
+    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name",
+    "Option 6 - Go back",
+)
+#: Option -> (seats, bots) for the ready-made tables.
+_PRESETS: Final = {1: (4, 3), 2: (3, 2), 3: (2, 1), 4: (4, 0)}
+
+
+@dataclass(frozen=True)
+class Send:
+    conn: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Close:
+    conn: int
+
+
+Command = Send | Close
+
+
+class Where(enum.Enum):
+    QUESTION = "question"  # asked: join, create or quit
+    OPTIONS = "options"  # asked: which option
+    TABLES = "tables"  # shown the open tables
+    SEATED = "seated"  # at a table that waits for players
+    PLAYING = "playing"
+    CLOSED = "closed"
+
+
+@dataclass
+class Session:
+    conn: int
+    name: str
+    where: Where = Where.QUESTION
+    text: TextCodec | None = None
+    mode_known: bool = False
+    table: Table | None = None
+    peer: str = ""
+
+
+class Hub:
+    """Every connection and table; see the module docstring."""
+
+    def __init__(self, seed_source: Callable[[], str] | None = None) -> None:
+        self.sessions: dict[int, Session] = {}
+        self.tables: dict[int, Table] = {}
+        self._next_conn = 1
+        self._next_table = 1
+        self._seed_source = seed_source or (lambda: secrets.token_hex(16))
+
+    # ----------------------------------------------------------- connection events
+
+    def connect(self, peer: str = "") -> tuple[int, list[Command]]:
+        conn = self._next_conn
+        self._next_conn += 1
+        session = Session(conn, f"player{conn}", peer=peer)
+        self.sessions[conn] = session
+        log.info("connection %d opened from %s", conn, peer or "?")
+        return conn, self._render(self._ask(session))
+
+    def receive(self, conn: int, raw: bytes) -> list[Command]:
+        """One line from ``conn`` (with or without its line ending)."""
+        session = self.sessions.get(conn)
+        if session is None or session.where is Where.CLOSED:
+            return []
+        line = strip_line(raw)
+        if len(line) > MAX_LINE:
+            return self.line_too_long(conn)
+        if not session.mode_known:
+            line = strip_telnet(line)
+            if not line.strip():
+                return []
+            session.mode_known = True
+            if not line.lstrip().startswith(b"{"):
+                session.text = TextCodec()
+                log.info("connection %d speaks text", conn)
+        elif session.text is not None:
+            line = strip_telnet(line)
+        if not line.strip():
+            return []
+        try:
+            messages = self._read(session, line)
+        except ProtocolError as exc:
+            return self._render(self._refuse(session, exc))
+        if messages and isinstance(messages[0], str):  # text mode help: shown as is
+            return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
+        out: Outgoing = []
+        for msg in messages:
+            assert isinstance(msg, dict)
+            try:
+                out += self._dispatch(session, msg)
+            except ProtocolError as exc:
+                out += self._refuse(session, exc)
+                break
+            if _closed(session):  # quit: the rest of the line's commands are moot
+                break
+        return self._render(out)
+
+    def line_too_long(self, conn: int) -> list[Command]:
+        session = self.sessions.get(conn)
+        if session is None:
+            return []
+        msg = error("line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
+        out = self._render([(conn, msg)])
+        out += self.disconnect(conn)
+        return [*out, Close(conn)]
+
+    def disconnect(self, conn: int) -> list[Command]:
+        """The connection is gone (or is being closed): free its seat."""
+        session = self.sessions.pop(conn, None)
+        if session is None:
+            return []
+        session.where = Where.CLOSED
+        log.info("connection %d (%s) closed", conn, session.name)
+        return self._render(self._leave_table(session))
+
+    def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
+        """Tell everyone, then close every connection; the hub is empty afterwards."""
+        out: list[Command] = []
+        for conn in list(self.sessions):
+            out += self._render([(conn, message(reason))])
+            out.append(Close(conn))
+        self.sessions.clear()
+        self.tables.clear()
+        return out
+
+    # -------------------------------------------------------------------- reading
+
+    def _read(self, session: Session, line: bytes) -> list[Message] | list[str]:
+        if session.text is None:
+            msg = decode(line)
+            check_client_type(msg)
+            return [msg]
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProtocolError(f"not UTF-8: {quote(line)}", "bad_json") from None
+        return session.text.parse(text)
+
+    def _dispatch(self, session: Session, msg: Message) -> Outgoing:
+        kind = msg["Type"]
+        if kind == "Hello":
+            return self._hello(session, msg)
+        if kind == "Game":
+            return self._game(session, msg)
+        if kind == "Join":
+            return self._join(session, msg)
+        # A game answer.
+        if session.where is not Where.PLAYING or session.table is None:
+            raise ProtocolError(f"{kind} answers a game prompt; you are not in a game", "not_now")
+        table = session.table
+        out = table.answer(session.conn, msg)
+        if table.state is TableState.OVER:
+            out += self._finish(table)
+        return out
+
+    # -------------------------------------------------------------------- lobby
+
+    def _ask(self, session: Session) -> Outgoing:
+        session.where = Where.QUESTION
+        return [(session.conn, message(LOBBY_QUESTION)), (session.conn, {"Type": "Hello"})]
+
+    def _hello(self, session: Session, msg: Message) -> Outgoing:
+        if session.where in (Where.PLAYING, Where.SEATED):
+            choice = field_str(msg, "Message")
+            if choice != "quit":
+                raise ProtocolError("you are at a table; only quit leaves it", "not_now")
+        name = field_str(msg, "Name")
+        if name is not None:
+            name = name.strip()
+            if not NAME_RE.match(name):
+                raise ProtocolError(
+                    f"a name is 1-20 letters, digits, spaces, _ - . : not {quote(name)}",
+                    "bad_name",
+                )
+            session.name = name
+        choice = field_str(msg, "Message")
+        if choice is None:
+            if name is None:
+                raise ProtocolError("Hello needs Message: create, join or quit", "bad_message")
+            return [(session.conn, message(f"Hello, {name}.")), *self._ask(session)]
+        choice = choice.strip().lower()
+        if choice == "quit":
+            out = self._leave_table(session)
+            session.where = Where.CLOSED
+            return [*out, (session.conn, message("Ok, bye bye!"))]
+        if choice == "create":
+            session.where = Where.OPTIONS
+            return [(session.conn, message(o)) for o in OPTIONS] + [
+                (session.conn, {"Type": "Game"})
+            ]
+        if choice == "join":
+            session.where = Where.TABLES
+            return [(session.conn, self._tables())]
+        raise ProtocolError(
+            f"Message must be create, join or quit, not {quote(msg.get('Message'))}", "bad_choice"
+        )
+
+    def _tables(self) -> Message:
+        open_tables = [
+            t.info() for t in self.tables.values() if t.state is TableState.WAITING and t.free
+        ]
+        for info in open_tables:
+            del info["Type"]
+        return {"Type": "Tables", "Tables": open_tables}
+
+    def _game(self, session: Session, msg: Message) -> Outgoing:
+        if session.where is not Where.OPTIONS:
+            raise ProtocolError(
+                "Game answers the create options; say Hello create first", "not_now"
+            )
+        option = require_int(msg, "Option", lo=1, hi=len(OPTIONS), code="bad_option")
+        if option == len(OPTIONS):
+            return self._ask(session)
+        if option in _PRESETS:
+            seats, bots = _PRESETS[option]
+            name = None
+        else:
+            seats = field_int(msg, "Seats", lo=2, hi=4, code="bad_option") or 4
+            bots = field_int(msg, "Bots", lo=0, hi=seats - 1, code="bad_option") or 0
+            name = field_str(msg, "Name")
+            if name is not None:
+                name = name.strip()
+                if not TABLE_NAME_RE.match(name):
+                    raise ProtocolError(
+                        f"a table name is 1-30 letters, digits, spaces, _ - . ': not {quote(name)}",
+                        "bad_name",
+                    )
+        table_id = self._next_table
+        self._next_table += 1
+        table = Table(table_id, name or f"table {table_id}", seats, bots, self._seed_source())
+        self.tables[table_id] = table
+        log.info(
+            "table %d (%s) created by connection %d: %d seats, %d AI",
+            table_id, table.name, session.conn, seats, bots,
+        )  # fmt: skip
+        return self._sit(session, table)
+
+    def _join(self, session: Session, msg: Message) -> Outgoing:
+        if session.where not in (Where.TABLES, Where.QUESTION):
+            raise ProtocolError("Join answers the list of tables; say Hello join first", "not_now")
+        table_id = require_int(msg, "Table")
+        table = self.tables.get(table_id)
+        if table is None or table.state is not TableState.WAITING:
+            raise ProtocolError(f"no open table {table_id}", "no_such_table")
+        return self._sit(session, table)
+
+    def _sit(self, session: Session, table: Table) -> Outgoing:
+        seat, out = table.sit(session.conn, session.name)
+        session.table = table
+        log.info(
+            "connection %d (%s) sits at table %d, seat %d",
+            session.conn,
+            session.name,
+            table.id,
+            seat,
+        )
+        if table.state is TableState.PLAYING:
+            log.info("table %d starts: %s", table.id, ", ".join(str(n) for n in table.names()))
+            for _, conn in table.people():
+                self.sessions[conn].where = Where.PLAYING
+        else:
+            session.where = Where.SEATED
+        return out
+
+    def _leave_table(self, session: Session) -> Outgoing:
+        table = session.table
+        if table is None:
+            return []
+        session.table = None
+        out = table.leave(session.conn)
+        log.info("connection %d (%s) leaves table %d", session.conn, session.name, table.id)
+        if table.state is TableState.OVER:
+            out += self._finish(table)
+        elif table.state is TableState.WAITING and not table.people():
+            del self.tables[table.id]
+            log.info("table %d closed: nobody waiting", table.id)
+        return out
+
+    def _finish(self, table: Table) -> Outgoing:
+        """The game is over: everyone at the table goes back to the lobby question."""
+        self.tables.pop(table.id, None)
+        game = table.game
+        if game is not None and game.winner is not None:
+            log.info(
+                "table %d finished: %s (seat %d) wins, scores %s",
+                table.id, game.players[game.winner], game.winner, game.scores,
+            )  # fmt: skip
+        else:
+            log.info("table %d abandoned: no person left at it", table.id)
+        out: Outgoing = []
+        for _, conn in table.people():
+            session = self.sessions.get(conn)
+            if session is not None and session.where is not Where.CLOSED:
+                session.table = None
+                out += self._ask(session)
+        return out
+
+    # ------------------------------------------------------------------ replies
+
+    def _refuse(self, session: Session, exc: HundredError) -> Outgoing:
+        out: Outgoing = [(session.conn, error(exc.code, exc.message))]
+        table = session.table
+        if table is not None and session.where is Where.PLAYING:
+            again = table.pending_prompt(session.conn)
+            if again is not None:
+                out.append((session.conn, again))
+        elif session.where is Where.QUESTION:
+            out.append((session.conn, {"Type": "Hello"}))
+        elif session.where is Where.OPTIONS:
+            out.append((session.conn, {"Type": "Game"}))
+        return out
+
+    def _render(self, out: Outgoing) -> list[Command]:
+        commands: list[Command] = []
+        for conn, msg in out:
+            session = self.sessions.get(conn)
+            if session is None:
+                continue
+            if session.text is None:
+                commands.append(Send(conn, encode(msg)))
+            else:
+                lines = session.text.render(msg)
+                if lines:
+                    commands.append(Send(conn, "".join(f"{x}\r\n" for x in lines).encode()))
+        for conn in {conn for conn, _ in out}:
+            session = self.sessions.get(conn)
+            if session is not None and session.where is Where.CLOSED:
+                commands.append(Close(conn))
+                self.disconnect(conn)
+        return commands
+
+
+def _closed(session: Session) -> bool:
+    return session.where is Where.CLOSED

@@ -1,0 +1,166 @@
+"""Wire messages: one JSON object per line (see protocol.md).
+
+``decode(line) -> dict`` turns a line into a message with a string ``Type`` or raises
+``ProtocolError`` with the wire ``code``; ``encode(message) -> bytes`` is its inverse.
+The ``field_*`` readers check one field each and quote the bad input in their errors.
+Nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any, Final
+
+from hundred_server.cards import Card, Suit
+from hundred_server.errors import CardCodeError, MalformedError
+
+#: The longest line a client may send, in bytes, without its line ending.
+MAX_LINE: Final = 8192
+LOBBY_QUESTION: Final = (
+    "Do you want to join a game, create a new game, or quit? (join, create, quit)"
+)
+#: Every ``Type`` a client may send.
+CLIENT_TYPES: Final = frozenset(
+    {"Hello", "Game", "Join", "Bid", "Unpass", "Trump", "Discard", "Play"}
+)
+
+Message = dict[str, Any]
+
+
+class ProtocolError(MalformedError):
+    """A line or field that breaks protocol.md; ``code`` is the wire code."""
+
+
+def quote(value: object, limit: int = 60) -> str:
+    """``repr`` of a client's input, cut short so an error line stays small."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def encode(message: Mapping[str, Any]) -> bytes:
+    """One line of compact JSON, UTF-8, ending in a newline."""
+    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+
+
+def strip_line(line: bytes) -> bytes:
+    """The line without its ``\\n`` or ``\\r\\n``."""
+    if line.endswith(b"\n"):
+        line = line[:-1]
+    if line.endswith(b"\r"):
+        line = line[:-1]
+    return line
+
+
+def decode(line: bytes) -> Message:
+    """Parse one line (without its ending) into a message with a string ``Type``."""
+    if len(line) > MAX_LINE:
+        raise ProtocolError(f"a line is at most {MAX_LINE} bytes", "line_too_long")
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError(f"not UTF-8: {quote(line)}", "bad_json") from None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError(f"not JSON: {quote(text)}", "bad_json") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"not a JSON object: {quote(text)}", "bad_json")
+    kind = message.get("Type")
+    if not isinstance(kind, str):
+        raise ProtocolError(f"a message needs a string Type, got {quote(kind)}", "bad_message")
+    return message
+
+
+def check_client_type(message: Message) -> str:
+    kind: str = message["Type"]
+    if kind not in CLIENT_TYPES:
+        raise ProtocolError(
+            f"unknown Type {quote(kind)} (clients send {', '.join(sorted(CLIENT_TYPES))})",
+            "unknown_type",
+        )
+    return kind
+
+
+def error(code: str, text: str) -> Message:
+    return {"Type": "Error", "Code": code, "Message": text}
+
+
+def message(text: str) -> Message:
+    return {"Type": "Message", "Message": text}
+
+
+# ---------------------------------------------------------------------- field readers
+
+_MISSING: Final = object()
+
+
+def field_int(
+    msg: Message, key: str, *, lo: int | None = None, hi: int | None = None, code: str = ""
+) -> int | None:
+    """``msg[key]`` as an int in [lo, hi], or None if absent. Booleans are not ints."""
+    value = msg.get(key, _MISSING)
+    if value is _MISSING or value is None:
+        return None
+    if type(value) is not int:
+        raise ProtocolError(f"{key} must be a whole number, got {quote(value)}", "bad_message")
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        raise ProtocolError(
+            f"{key} must be from {lo} to {hi}, got {quote(value)}", code or "bad_message"
+        )
+    return value
+
+
+def require_int(
+    msg: Message, key: str, *, lo: int | None = None, hi: int | None = None, code: str = ""
+) -> int:
+    value = field_int(msg, key, lo=lo, hi=hi, code=code)
+    if value is None:
+        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+    return value
+
+
+def field_str(msg: Message, key: str) -> str | None:
+    value = msg.get(key, _MISSING)
+    if value is _MISSING or value is None:
+        return None
+    if not isinstance(value, str):
+        raise ProtocolError(f"{key} must be a string, got {quote(value)}", "bad_message")
+    return value
+
+
+def require_str(msg: Message, key: str) -> str:
+    value = field_str(msg, key)
+    if value is None:
+        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+    return value
+
+
+def field_card(msg: Message, key: str) -> Card:
+    return parse_card(require_str(msg, key))
+
+
+def parse_card(code: object) -> Card:
+    if not isinstance(code, str):
+        raise ProtocolError(f'a card is a string such as "AS", got {quote(code)}', "bad_card")
+    try:
+        return Card.parse(code)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_card") from None
+
+
+def field_cards(msg: Message, key: str) -> list[Card]:
+    value = msg.get(key, _MISSING)
+    if value is _MISSING or value is None:
+        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+    if not isinstance(value, list):
+        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+    return [parse_card(c) for c in value]
+
+
+def field_suit(msg: Message, key: str) -> Suit:
+    value = require_str(msg, key)
+    try:
+        return Suit.parse(value)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_suit") from None
