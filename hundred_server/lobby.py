@@ -128,6 +128,9 @@ class Hub:
                 log.info("connection %d speaks text", conn)
         elif session.text is not None:
             line = strip_telnet(line)
+        if session.text is not None:
+            # telnet ends a line "\r\0" when its input is not a terminal
+            line = line.replace(b"\x00", b"").rstrip(b"\r")
         if not line.strip():
             return []
         try:
@@ -227,10 +230,9 @@ class Hub:
                 )
             session.name = name
         choice = field_str(msg, "Message")
-        if choice is None:
-            if name is None:
-                raise ProtocolError("Hello needs Message: create, join or quit", "bad_message")
-            return [(session.conn, message(f"Hello, {name}.")), *self._ask(session)]
+        if choice is None:  # a bare Hello (or one that only names you): the question again
+            greeting = [(session.conn, message(f"Hello, {name}."))] if name is not None else []
+            return [*greeting, *self._ask(session)]
         choice = choice.strip().lower()
         if choice == "quit":
             out = self._leave_table(session)
@@ -361,6 +363,8 @@ class Hub:
             out.append((session.conn, {"Type": "Hello"}))
         elif session.where is Where.OPTIONS:
             out.append((session.conn, {"Type": "Game"}))
+        elif session.where is Where.TABLES:
+            out.append((session.conn, self._tables()))
         return out
 
     def _render(self, out: Outgoing) -> list[Command]:

@@ -42,9 +42,9 @@ from hundred_server.protocol import (
     ProtocolError,
     field_card,
     field_cards,
+    field_int,
     field_suit,
     quote,
-    require_int,
 )
 
 GAME: Final = "hundredandten"
@@ -62,7 +62,10 @@ def parse_action(msg: Message) -> Action:
     """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
     kind = msg["Type"]
     if kind == "Bid":
-        amount = require_int(msg, "Bid")
+        # The pinochle seed's clients pass by leaving Bid out; so may ours.
+        amount = field_int(msg, "Bid")
+        if amount is None:
+            amount = 0
         if amount not in BID_AMOUNTS:
             raise ProtocolError(
                 f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"

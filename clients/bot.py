@@ -1,0 +1,495 @@
+#!/usr/bin/env python3
+"""A Hundred and Ten bot for hundred_server, in one file, standard library only.
+
+It speaks the line protocol of ``protocol.md`` (one JSON object per line over TCP), so
+it also shows how little a client in any language needs.
+
+Usage::
+
+    python clients/bot.py --create 4                 # open a 4-seat table for people
+    python clients/bot.py --create 1                 # play against three AI seats
+    python clients/bot.py --create 5 --seats 3 --bots 1 --table-name friday
+    python clients/bot.py --join 7                   # join table 7
+    python clients/bot.py --join any --wait 30       # join the first open table
+    python clients/bot.py --create 1 --games 5 --strategy random --seed 42 --verbose
+
+Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
+games back to back, answering the lobby question again with the same choice after each),
+``--wait S`` (how long ``--join`` looks for a table, default 30), ``--seed``,
+``--strategy naive|random`` (naive, the default: bid by the trumps of the best suit,
+name it, discard the rest, play the cheapest card that takes the trick, else the
+lowest; random: any legal answer, and since random moon bids sink every score a table
+of four random bots may never finish), ``--timeout S`` (give up when the server says
+nothing for S seconds; default: wait for ever), ``--verbose`` (every line received
+``-->`` and sent ``<--`` on stderr).
+
+How it plays: its seat is ``Playerid`` in ``Deal``; it answers only prompts (messages
+with ``Seq``) addressed to its seat that carry ``Legal``, always echoing ``Seq``, and
+each ``Seq`` once. After an ``Error`` it waits for the prompt the server sends again;
+after three errors for the same ``Seq`` it falls back to the first legal answer, and
+after six it gives up. A lobby error while joining (the table filled up meanwhile) is
+followed, if the server says nothing more within a second, by a fresh look at the list.
+
+At the end it prints one JSON line on stdout, ``{"name":..,"games":..,"wins":..,
+"scores":[..]}`` (``scores``: its final total in each game), and exits 0. It exits 1
+with a message on stderr when it cannot connect, the server closes the connection
+unexpectedly, or the server says something it cannot follow.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+MAX_LINE = 8192
+FALLBACK_AFTER = 3  # errors for one Seq before falling back to the first legal answer
+GIVE_UP_AFTER = 6  # errors for one Seq before giving up
+MAX_LOBBY_ERRORS = 10  # lobby errors in a row before giving up
+RETRY_DELAY = 0.5  # seconds between looks for an open table
+QUIT_WAIT = 5.0  # seconds to wait for the server to close after quit
+NUDGE_AFTER = 1.0  # seconds after a lobby error with no new prompt before asking again
+
+
+class Surprise(Exception):
+    """The server did something this bot cannot follow; the message says what."""
+
+
+class Silence(Surprise):
+    """The server said nothing for the time allowed."""
+
+
+# --- cards and the naive strategy --------------------------------------------------
+
+SUITS = ("H", "D", "S", "C")
+RED_TRUMP_LOW = "T9876432"  # trump ranks below the queen, high to low
+BLACK_TRUMP_LOW = "2346789T"
+RED_PLAIN = "AKQJT98765432"  # off-trump ranks, high to low
+BLACK_PLAIN = "AKQJ23456789T"
+
+
+def is_trump(card: str, trump: str) -> bool:
+    return card in ("JK", "AH") or card[1] == trump
+
+
+def trump_order(trump: str) -> list[str]:
+    """Trump cards from high to low: 5, J, joker, AH, A, K, Q, then the rest."""
+    top = [f"5{trump}", f"J{trump}", "JK", "AH"] + ([f"A{trump}"] if trump != "H" else [])
+    low = RED_TRUMP_LOW if trump in "HD" else BLACK_TRUMP_LOW
+    return top + [f"K{trump}", f"Q{trump}"] + [rank + trump for rank in low]
+
+
+def power(card: str, trump: str, lead: str) -> int:
+    """How strong ``card`` is in a trick led in ``lead``; 0 when it cannot win it."""
+    if is_trump(card, trump):
+        order = trump_order(trump)
+        return 100 + len(order) - order.index(card)
+    if card[1] == lead:
+        plain = RED_PLAIN if lead in "HD" else BLACK_PLAIN
+        return 1 + len(plain) - plain.index(card[0])
+    return 0
+
+
+def best_suit(hand: list[str]) -> tuple[str, int]:
+    """The suit that would make the most (then the strongest) trumps, and how many."""
+
+    def merit(suit: str) -> tuple[int, int]:
+        trumps = [card for card in hand if is_trump(card, suit)]
+        return len(trumps), sum(power(card, suit, suit) for card in trumps)
+
+    suit = max(SUITS, key=merit)
+    return suit, merit(suit)[0]
+
+
+class Strategy:
+    """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit."""
+
+    def __init__(self, kind: str, rng: random.Random) -> None:
+        self.kind = kind
+        self.rng = rng
+
+    def bid(self, legal: list[int], hand: list[str]) -> int:
+        if self.kind == "random":
+            return self.rng.choice(legal)
+        wanted = {3: 15, 4: 20, 5: 25}.get(best_suit(hand)[1], 0)  # by trumps held
+        bids = [amount for amount in legal if 0 < amount <= wanted]
+        if bids:
+            return min(bids)
+        return 0 if 0 in legal else min(legal)
+
+    def trump(self, legal: list[str], hand: list[str]) -> str:
+        if self.kind == "random":
+            return self.rng.choice(legal)
+        suit = best_suit(hand)[0]
+        return suit if suit in legal else legal[0]
+
+    def discard(self, legal: list[str], trump: str | None) -> list[str]:
+        if self.kind == "random":
+            return self.rng.sample(legal, self.rng.randint(0, len(legal)))
+        return [card for card in legal if trump and not is_trump(card, trump)]
+
+    def play(self, legal: list[str], prompt: Json) -> str:
+        if self.kind == "random":
+            return self.rng.choice(legal)
+        trump = str(prompt.get("Trump", ""))
+        lead = prompt.get("Lead")
+        winning = prompt.get("WinningCard")
+        if not isinstance(lead, str) or not isinstance(winning, str) or len(winning) != 2:
+            lead = winning = None
+
+        def key(card: str) -> tuple[int, int]:
+            return power(card, trump, lead or card[1]), power(card, trump, card[1])
+
+        if lead and winning:
+            beats = [card for card in legal if key(card)[0] > power(winning, trump, lead)]
+            if beats:
+                return min(beats, key=key)
+        return min(legal, key=key)
+
+
+# --- the connection ----------------------------------------------------------------
+
+
+class Connection:
+    """Newline-delimited JSON over TCP; ``\\r\\n`` and partial lines handled."""
+
+    def __init__(self, host: str, port: int, label: str, verbose: bool) -> None:
+        try:
+            self.sock = socket.create_connection((host, port), timeout=10)
+        except OSError as exc:
+            raise Surprise(f"cannot connect to {host}:{port}: {exc}") from None
+        self.buffer = b""
+        self.label = label
+        self.verbose = verbose
+
+    def log(self, arrow: str, line: str) -> None:
+        if self.verbose:
+            print(f"[{self.label}] {arrow} {line}", file=sys.stderr, flush=True)
+
+    def receive(self, timeout: float | None) -> Json | None:
+        """The next message; ``None`` when the server has closed the connection."""
+        self.sock.settimeout(timeout)
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                raw, self.buffer = self.buffer[:newline], self.buffer[newline + 1 :]
+                line = raw.rstrip(b"\r").decode("utf-8", errors="replace")
+                if not line.strip():
+                    continue
+                self.log("-->", line)
+                try:
+                    message = json.loads(line)
+                except json.JSONDecodeError:
+                    raise Surprise(f"the server sent a line that is not JSON: {line!r}") from None
+                if not isinstance(message, dict):
+                    raise Surprise(f"the server sent JSON that is not an object: {line!r}")
+                return message
+            if len(self.buffer) > 1 << 20:
+                raise Surprise("the server sent a line longer than 1 MiB")
+            try:
+                chunk = self.sock.recv(65536)
+            except TimeoutError:
+                raise Silence(f"the server said nothing for {timeout:g} s") from None
+            except ConnectionResetError:
+                return None
+            except OSError as exc:
+                raise Surprise(f"connection lost: {exc}") from None
+            if not chunk:
+                return None
+            self.buffer += chunk
+
+    def send(self, message: Json) -> None:
+        line = json.dumps(message, separators=(",", ":"))
+        self.log("<--", line)
+        data = line.encode() + b"\n"
+        if len(data) > MAX_LINE:
+            raise Surprise(f"refusing to send a line over {MAX_LINE} bytes")
+        try:
+            self.sock.sendall(data)
+        except OSError as exc:
+            raise Surprise(f"connection lost while sending: {exc}") from None
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+# --- the bot -----------------------------------------------------------------------
+
+
+@dataclass
+class Bot:
+    """The client's state machine: lobby, waiting at a table, playing, quitting."""
+
+    conn: Connection
+    strategy: Strategy
+    name: str | None
+    create: int | None
+    join: str | None
+    games: int
+    wait: float
+    timeout: float | None
+    seats: int | None = None
+    bots: int | None = None
+    table_name: str | None = None
+    played: int = 0
+    wins: int = 0
+    scores: list[int] = field(default_factory=list)
+    seat: int | None = None
+    hand: list[str] = field(default_factory=list)
+    trump: str | None = None
+    quitting: bool = False
+    went_back: bool = False  # answered option 6: quit at the next lobby question
+    join_deadline: float | None = None
+    lobby_errors: int = 0
+    errors_by_seq: dict[int, int] = field(default_factory=dict)
+    nudge_at: float | None = None  # when to ask for the tables again after a lobby error
+    last_seq: int | None = None  # the Seq of our last answer
+    may_repeat: bool = False  # an Error came after that answer: its prompt comes again
+
+    def run(self) -> None:
+        while True:
+            # After quit the server says goodbye and closes; don't wait for ever.
+            timeout = QUIT_WAIT if self.quitting else self.timeout
+            if self.nudge_at is not None:
+                left = max(0.01, self.nudge_at - time.monotonic())  # 0 would not block
+                timeout = left if timeout is None else min(timeout, left)
+            try:
+                message = self.conn.receive(timeout)
+            except Silence:
+                if self.quitting:
+                    return
+                if self.nudge_at is not None and time.monotonic() >= self.nudge_at:
+                    self.nudge_at = None
+                    self.hello("join")  # nothing came after a lobby error: ask again
+                    continue
+                raise
+            if message is None:
+                if self.quitting:
+                    return
+                where = "in a game" if self.seat is not None else "in the lobby"
+                raise Surprise(f"the server closed the connection unexpectedly ({where})")
+            self.handle(message)
+
+    def handle(self, msg: Json) -> None:
+        kind = msg.get("Type")
+        if kind in ("Hello", "Game", "Tables", "Table", "Deal"):
+            self.nudge_at = None
+        if kind == "Hello":
+            self.on_lobby_question()
+        elif kind == "Game":
+            self.on_game_options()
+        elif kind == "Tables":
+            self.on_tables(msg.get("Tables"))
+        elif kind == "Error":
+            self.on_error(msg)
+        elif kind == "Deal":
+            self.seat = self.int_field(msg, "Playerid")
+            self.hand = [str(card) for card in msg.get("Hand", [])]
+            self.trump = None
+        elif kind == "Score" and msg.get("GameOver"):
+            self.on_game_over(msg)
+        elif kind == "Trump" and "Seq" not in msg:
+            self.trump = msg.get("Trump")
+        elif kind == "Discard" and "Hand" in msg and msg.get("Playerid") == self.seat:
+            self.hand = [str(card) for card in msg["Hand"]]
+        elif "Seq" in msg and "Legal" in msg:
+            self.on_prompt(msg)
+        # Anything else (Message, Table, announcements, other seats' prompts) is news.
+
+    def int_field(self, msg: Json, key: str) -> int:
+        value = msg.get(key)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise Surprise(f"{msg.get('Type')} without an integer {key}: {msg}")
+        return value
+
+    # lobby
+
+    def hello(self, choice: str) -> None:
+        answer: Json = {"Type": "Hello", "Message": choice}
+        if self.name:
+            answer["Name"] = self.name
+        self.conn.send(answer)
+
+    def on_lobby_question(self) -> None:
+        self.seat = None
+        if self.played >= self.games or self.went_back:
+            self.quitting = True
+            self.conn.send({"Type": "Hello", "Message": "quit"})
+        elif self.create is not None:
+            self.hello("create")
+        else:
+            self.hello("join")
+
+    def on_game_options(self) -> None:
+        if self.create is None:
+            raise Surprise("the server offered table options to a bot that joins")
+        answer: Json = {"Type": "Game", "Option": self.create}
+        if self.create == 5:
+            for key, value in (("Seats", self.seats), ("Bots", self.bots)):
+                if value is not None:
+                    answer[key] = value
+            if self.table_name:
+                answer["Name"] = self.table_name
+        self.went_back = self.create == 6
+        self.conn.send(answer)
+
+    def on_tables(self, tables: object) -> None:
+        if not isinstance(tables, list):
+            raise Surprise(f"Tables is not a list: {tables!r}")
+        for table in tables:
+            if not isinstance(table, dict) or table.get("Free", 1) < 1:
+                continue
+            if table.get("Game", "hundredandten") != "hundredandten":
+                continue
+            if self.join in ("any", str(table.get("Table"))):
+                self.join_deadline = None
+                self.conn.send({"Type": "Join", "Table": table["Table"]})
+                return
+        if self.join_deadline is None:
+            self.join_deadline = time.monotonic() + self.wait
+        if time.monotonic() >= self.join_deadline:
+            wanted = "no table" if self.join == "any" else f"table {self.join} not"
+            raise Surprise(f"{wanted} open within {self.wait:g} s (--wait)")
+        time.sleep(RETRY_DELAY)
+        self.hello("join")  # back to the lobby, and ask for the list again
+
+    # the game
+
+    def on_prompt(self, msg: Json) -> None:
+        if msg.get("Playerid") != self.seat:
+            return
+        if self.seat is None:
+            raise Surprise(f"a prompt with Legal before any Deal: {msg}")
+        seq = self.int_field(msg, "Seq")
+        legal = msg["Legal"]
+        kind = msg["Type"]
+        if not isinstance(legal, list) or (not legal and kind != "Discard"):
+            raise Surprise(f"a prompt with no legal answer: {msg}")
+        wanted_type = int if kind == "Bid" else str
+        if not all(type(item) is wanted_type for item in legal):
+            raise Surprise(f"Legal is not a list of {wanted_type.__name__}: {msg}")
+        if seq == self.last_seq and not self.may_repeat:
+            return  # answered already; a prompt comes again only after an Error
+        self.may_repeat = False
+        errors = self.errors_by_seq.get(seq, 0)
+        if errors >= GIVE_UP_AFTER:
+            raise Surprise(f"the server refused {errors} answers to prompt Seq {seq}")
+        fallback = errors >= FALLBACK_AFTER
+        answer: Json = {"Type": kind, "Playerid": self.seat, "Seq": seq}
+        if kind == "Bid":
+            answer["Bid"] = legal[0] if fallback else self.strategy.bid(legal, self.hand)
+        elif kind == "Trump":
+            answer["Trump"] = legal[0] if fallback else self.strategy.trump(legal, self.hand)
+        elif kind == "Discard":
+            answer["Cards"] = [] if fallback else self.strategy.discard(legal, self.trump)
+        elif kind == "Play":
+            self.trump = msg.get("Trump", self.trump)
+            answer["PlayedCard"] = legal[0] if fallback else self.strategy.play(legal, msg)
+        else:
+            raise Surprise(f"a prompt of unknown Type: {msg}")
+        self.last_seq = seq
+        self.conn.send(answer)
+
+    def on_error(self, msg: Json) -> None:
+        code = msg.get("Code")
+        text = f"{code}: {msg.get('Message')}"
+        if self.seat is not None and self.last_seq is not None:
+            count = self.errors_by_seq.get(self.last_seq, 0) + 1
+            self.errors_by_seq[self.last_seq] = count
+            self.may_repeat = True
+            print(f"bot: error for Seq {self.last_seq} ({count}): {text}", file=sys.stderr)
+            return  # the server sends the prompt again
+        if code in ("bad_name", "bad_option", "line_too_long"):
+            raise Surprise(f"the server refused us: {text}")
+        self.lobby_errors += 1
+        if self.lobby_errors >= MAX_LOBBY_ERRORS:
+            raise Surprise(f"{self.lobby_errors} lobby errors in a row, the last {text}")
+        print(f"bot: lobby error: {text}", file=sys.stderr)
+        if self.join is not None:  # e.g. the table filled up: look at the list again
+            self.nudge_at = time.monotonic() + NUDGE_AFTER
+
+    def on_game_over(self, msg: Json) -> None:
+        score = msg.get("Score")
+        if self.seat is None or not isinstance(score, list) or len(score) <= self.seat:
+            raise Surprise(f"GameOver that does not fit our seat {self.seat}: {msg}")
+        self.played += 1
+        self.wins += bool(msg.get("Win"))
+        self.scores.append(score[self.seat])
+        self.seat = None
+        self.last_seq = None
+        self.lobby_errors = 0
+        self.errors_by_seq.clear()
+
+
+# --- command line ------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        description="A Hundred and Ten bot for hundred_server.",
+        epilog="Prints a JSON summary line at the end; exit status 1 on a failure, "
+        "2 on a bad command line.",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--create", type=int, choices=range(1, 7), metavar="1..6")
+    mode.add_argument("--join", metavar="ID|any", help="a table id, or any open table")
+    parser.add_argument("--seats", type=int, help="option 5: seats, 2-4")
+    parser.add_argument("--bots", type=int, help="option 5: AI seats")
+    parser.add_argument("--table-name", help="option 5: the table's name")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=7110)
+    parser.add_argument("--name", help="player name, 1-20 of letters, digits, space _ - .")
+    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument("--wait", type=float, default=30.0, help="seconds to find a table (30)")
+    parser.add_argument("--timeout", type=float, help="give up after S silent seconds")
+    parser.add_argument("--seed", help="seed for the bot's random choices")
+    parser.add_argument("--strategy", choices=("naive", "random"), default="naive")
+    parser.add_argument("--verbose", action="store_true", help="log every line to stderr")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.join is not None and args.join != "any" and not args.join.isdigit():
+        parser.error(f"--join takes a table id or 'any', not {args.join!r}")  # exits 2
+    label = args.name or (f"create {args.create}" if args.create else f"join {args.join}")
+    conn: Connection | None = None
+    try:
+        conn = Connection(args.host, args.port, label, args.verbose)
+        bot = Bot(
+            conn=conn,
+            strategy=Strategy(args.strategy, random.Random(args.seed)),
+            name=args.name,
+            create=args.create,
+            join=args.join,
+            games=args.games,
+            wait=args.wait,
+            timeout=args.timeout,
+            seats=args.seats,
+            bots=args.bots,
+            table_name=args.table_name,
+        )
+        bot.run()
+    except Surprise as exc:
+        print(f"bot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 1
+    finally:
+        if conn is not None:
+            conn.close()
+    summary = {"name": args.name, "games": bot.played, "wins": bot.wins, "scores": bot.scores}
+    print(json.dumps(summary))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,524 @@
+"""Every JSON example in protocol.md is valid against protocol.schema.json, as the kind
+its place on the page says it is; the error table and the schema's Code enum agree; and
+the schema refuses what the contract rules out.
+
+Where an example sits decides what it must be:
+- ``--> {...}`` lines are server messages, ``<-- {...}`` lines client messages;
+- in a table, the column decides: ``prompt`` and ``message`` (what everyone is told) are
+  server messages, ``answer`` client messages. A ``Legal`` cell's list is checked as the
+  ``Legal`` of its row's prompt, and a ``"Key":value`` fragment in a ``when`` cell as an
+  optional key of a server message of its row's ``Type``;
+- an object in the prose (a backticked ``{...}`` outside both) has no direction, so it
+  must be valid at least one way; the sketches that are not JSON on purpose are listed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+
+from hundred_server.schema import (
+    is_valid_client_message,
+    is_valid_server_message,
+    load_schema,
+    validate_client_message,
+    validate_server_message,
+)
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "protocol.md"
+DOC = DOC_PATH.read_text(encoding="utf-8")
+LINES = DOC.splitlines()
+
+SERVER = "server"
+CLIENT = "client"
+EITHER = "either"
+
+ARROW = re.compile(r"^\s*(-->|<--)\s*(\{.*\})\s*$")
+TICKED = re.compile(r"`([^`]*)`")
+FRAGMENT = re.compile(r'^"(\w+)":(.+)$')
+# The table columns whose JSON objects are messages, and which way they go.
+COLUMN_DIRECTION = {"prompt": SERVER, "message": SERVER, "answer": CLIENT}
+
+# Objects in the prose that are sketches, not JSON: the text and why.
+SKETCHES = {
+    '{"Type":"Error","Code":"line_too_long",...}': "elides the Message",
+    '{"Type":"Bid","Playerid":m,"Bid":0}': "m stands for the sender's seat",
+}
+
+
+@dataclass(frozen=True)
+class Example:
+    line: int  # 1-based line in protocol.md
+    direction: str
+    message: dict[str, Any]
+    text: str
+
+    @property
+    def id(self) -> str:
+        return f"L{self.line}-{self.direction}-{self.message.get('Type')}"
+
+
+def parse_object(text: str, line: int) -> dict[str, Any]:
+    value = json.loads(text)
+    assert isinstance(value, dict), f"protocol.md line {line}: not a JSON object: {text}"
+    return value
+
+
+def split_row(line: str) -> list[str]:
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def is_table_row(line: str) -> bool:
+    return line.lstrip().startswith("|")
+
+
+def arrow_examples() -> list[Example]:
+    found = []
+    for number, line in enumerate(LINES, 1):
+        match = ARROW.match(line)
+        if match:
+            direction = SERVER if match[1] == "-->" else CLIENT
+            found.append(Example(number, direction, parse_object(match[2], number), match[2]))
+    return found
+
+
+@dataclass(frozen=True)
+class Fragment:
+    line: int
+    kind: str  # the Type of the row's message
+    key: str
+    value: Any
+
+
+@dataclass
+class TableFindings:
+    examples: list[Example]
+    legal: list[Example]  # a prompt with its row's Legal list added
+    fragments: list[Fragment]  # a "Key":value in a row's "when" cell
+    stray: list[str]  # JSON objects in a column that names no direction
+
+
+def table_findings() -> TableFindings:
+    findings = TableFindings([], [], [], [])
+    header: list[str] = []
+    for number, line in enumerate(LINES, 1):
+        if not is_table_row(line):
+            header = []
+            continue
+        cells = split_row(line)
+        if not header:
+            header = [c.strip("`").lower() for c in cells]
+            continue
+        if all(set(c) <= set("-: ") for c in cells):
+            continue
+        row: dict[str, Example] = {}
+        for column, cell in zip(header, cells, strict=True):
+            for text in TICKED.findall(cell):
+                if not text.startswith("{"):
+                    continue
+                if column not in COLUMN_DIRECTION:
+                    findings.stray.append(f"line {number}, column {column!r}: {text}")
+                    continue
+                example = Example(
+                    number, COLUMN_DIRECTION[column], parse_object(text, number), text
+                )
+                findings.examples.append(example)
+                row.setdefault(column, example)
+        columns = dict(zip(header, cells, strict=True))
+        if "prompt" in row and "legal" in columns:
+            for text in TICKED.findall(columns["legal"]):
+                if text.startswith("["):
+                    prompt = row["prompt"]
+                    message = {**prompt.message, "Legal": json.loads(text)}
+                    findings.legal.append(Example(number, SERVER, message, text))
+        if "message" in row and "when" in columns:
+            kind = row["message"].message["Type"]
+            for text in TICKED.findall(columns["when"]):
+                fragment = FRAGMENT.match(text)
+                if fragment:
+                    value = json.loads(fragment[2])
+                    findings.fragments.append(Fragment(number, kind, fragment[1], value))
+    return findings
+
+
+def prose_objects() -> list[tuple[int, str]]:
+    found = []
+    for number, line in enumerate(LINES, 1):
+        if is_table_row(line) or ARROW.match(line):
+            continue
+        found += [(number, t) for t in TICKED.findall(line) if t.startswith("{")]
+    return found
+
+
+ARROWS = arrow_examples()
+TABLES = table_findings()
+PROSE = prose_objects()
+DOC_EXAMPLES = ARROWS + TABLES.examples + TABLES.legal
+
+
+def check(example: Example) -> None:
+    if example.direction == SERVER:
+        validate_server_message(example.message)
+    else:
+        validate_client_message(example.message)
+
+
+# ---------------------------------------------------------------- the examples are found
+
+
+def test_the_extraction_finds_the_examples() -> None:
+    # Counts as of writing; a floor, so the page may grow but the extraction can't go blind.
+    assert len([e for e in ARROWS if e.direction == SERVER]) >= 15
+    assert len([e for e in ARROWS if e.direction == CLIENT]) >= 6
+    assert len([e for e in TABLES.examples if e.direction == SERVER]) >= 14
+    assert len([e for e in TABLES.examples if e.direction == CLIENT]) >= 4
+    assert len(TABLES.legal) >= 2
+    assert len(TABLES.fragments) >= 2
+    assert len(DOC_EXAMPLES) >= 41
+    kinds = {(e.direction, e.message["Type"]) for e in DOC_EXAMPLES}
+    for kind in ["Message", "Hello", "Game", "Table", "Tables", "Deal", "Bid", "Trump"]:
+        assert (SERVER, kind) in kinds
+    for kind in ["Discard", "Play", "Trick", "Score", "Error"]:
+        assert (SERVER, kind) in kinds
+    for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play"]:
+        assert (CLIENT, kind) in kinds
+
+
+def test_every_json_object_in_a_table_has_a_direction() -> None:
+    assert TABLES.stray == []
+
+
+# ---------------------------------------------------------------- ... and are valid
+
+
+@pytest.mark.parametrize("example", DOC_EXAMPLES, ids=lambda e: e.id)
+def test_doc_example_is_valid(example: Example) -> None:
+    check(example)
+
+
+@pytest.mark.parametrize("example", DOC_EXAMPLES, ids=lambda e: e.id)
+def test_doc_example_with_an_unknown_key(example: Example) -> None:
+    # Server messages are closed, so the tests catch an undocumented key; the server
+    # ignores keys it does not know, so client messages are open.
+    message = {**example.message, "Extra": 1}
+    if example.direction == SERVER:
+        assert not is_valid_server_message(message)
+    else:
+        assert is_valid_client_message(message)
+
+
+def server_definitions(kind: str) -> list[dict[str, Any]]:
+    """The closed definitions of server messages of this Type."""
+    return [
+        d
+        for d in load_schema()["$defs"].values()
+        if d.get("additionalProperties") is False and d["properties"]["Type"] == {"const": kind}
+    ]
+
+
+@pytest.mark.parametrize("fragment", TABLES.fragments, ids=lambda f: f"L{f.line}-{f.key}")
+def test_doc_fragment_is_an_optional_key_of_its_message(fragment: Fragment) -> None:
+    # "Auto":true goes with a pass, not with the row's bid of 20, so the fragment is
+    # checked against the message kind, not merged into the row's example.
+    defs = load_schema()["$defs"]
+    fitting = [
+        d
+        for d in server_definitions(fragment.kind)
+        if fragment.key in d["properties"] and fragment.key not in d["required"]
+    ]
+    assert fitting, f"no {fragment.kind} message has an optional {fragment.key}"
+    for definition in fitting:
+        value_schema = {"$defs": defs, **definition["properties"][fragment.key]}
+        jsonschema.Draft202012Validator(value_schema).validate(fragment.value)
+
+
+@pytest.mark.parametrize(("line", "text"), PROSE, ids=[f"L{n}" for n, _ in PROSE])
+def test_prose_object_is_valid_or_a_known_sketch(line: int, text: str) -> None:
+    if text in SKETCHES:
+        return
+    message = parse_object(text, line)
+    assert is_valid_server_message(message) or is_valid_client_message(message), text
+
+
+def test_the_sketches_are_still_on_the_page() -> None:
+    assert {text for _, text in PROSE} >= set(SKETCHES)
+
+
+# ---------------------------------------------------------------- error codes
+
+
+def doc_error_codes() -> list[str]:
+    section = DOC.split("\n## Errors\n", 1)[1].split("\n## ", 1)[0]
+    codes = []
+    header_seen = False
+    for line in section.splitlines():
+        if not is_table_row(line):
+            continue
+        first = split_row(line)[0]
+        if not header_seen:
+            assert first == "Code"
+            header_seen = True
+            continue
+        if set(first) <= set("-: "):
+            continue
+        match = re.fullmatch(r"`([a-z_]+)`", first)
+        assert match, f"not a code: {first}"
+        codes.append(match[1])
+    return codes
+
+
+def test_error_codes_in_the_doc_and_the_schema_agree() -> None:
+    documented = doc_error_codes()
+    in_schema = load_schema()["$defs"]["ErrorCode"]["enum"]
+    assert len(documented) >= 20
+    assert len(set(documented)) == len(documented)
+    assert len(set(in_schema)) == len(in_schema)
+    assert set(documented) == set(in_schema)
+
+
+@pytest.mark.parametrize("code", doc_error_codes())
+def test_every_documented_code_makes_a_valid_error(code: str) -> None:
+    validate_server_message({"Type": "Error", "Code": code, "Message": "why"})
+
+
+# ---------------------------------------------------------------- the schema itself
+
+
+def test_the_schema_is_a_valid_draft_2020_12_schema() -> None:
+    schema = load_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+def test_every_definition_has_a_description() -> None:
+    defs = load_schema()["$defs"]
+    assert [name for name, d in defs.items() if not d.get("description")] == []
+
+
+def test_the_root_accepts_either_direction() -> None:
+    validator = jsonschema.Draft202012Validator(load_schema())
+    assert validator.is_valid({"Type": "Hello"})  # a server prompt
+    assert validator.is_valid({"Type": "Join", "Table": 7})  # a client answer
+    assert validator.is_valid({"Type": "Trump", "Playerid": 1, "Trump": "H"})  # both
+    assert not validator.is_valid({"Type": "Nope"})
+    assert not validator.is_valid({"Playerid": 1})
+
+
+# ---------------------------------------------------------------- what is refused
+
+BID_PROMPT = {"Type": "Bid", "Playerid": 1, "Seq": 1}
+TABLE = {
+    "Type": "Table",
+    "Table": 7,
+    "Name": "friday",
+    "Game": "hundredandten",
+    "Seats": 3,
+    "Free": 1,
+    "Players": ["ann", "AI 1", None],
+}
+HAND = ["5H", "JK", "AD", "9C", "TS"]
+DEAL = {
+    "Type": "Deal",
+    "Playerid": 2,
+    "Hand": HAND,
+    "Dealer": 0,
+    "Round": 1,
+    "Players": ["ann", "bob", "cy", "dee"],
+}
+
+SERVER_REFUSED = {
+    "bid prompt with an unknown key": {**BID_PROMPT, "Bids": [0, 20]},
+    "card 1X played": {"Type": "Play", "Playerid": 3, "PlayedCard": "1X"},
+    "card 1X in a hand": {**DEAL, "Hand": ["1X", "JK", "AD", "9C", "TS"]},
+    "lower case card from the server": {"Type": "Play", "Playerid": 3, "PlayedCard": "5h"},
+    "10 for T from the server": {"Type": "Play", "Playerid": 3, "PlayedCard": "10H"},
+    "round score without Score": {"Type": "Score", "Round": 1, "Points": [20, -15, 5, 0]},
+    "game over without Score": {"Type": "Score", "GameOver": True, "Winner": 0, "Win": True},
+    "game over without Win": {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [115, 4]},
+    "round score with Win": {
+        "Type": "Score",
+        "Round": 1,
+        "Score": [5, 0],
+        "Points": [5, 0],
+        "Win": True,
+    },
+    "no Type": {"Playerid": 1, "Seq": 1},
+    "Type not a string": {"Type": 1},
+    "unknown Type": {"Type": "Meld", "Playerid": 1},
+    "not an object": ["Type", "Bid"],
+    "unknown error code": {"Type": "Error", "Code": "oops", "Message": "why"},
+    "error without Message": {"Type": "Error", "Code": "bad_json"},
+    "bid of 17": {"Type": "Bid", "Playerid": 1, "Bid": 17},
+    "Auto on a bid that is not a pass": {"Type": "Bid", "Playerid": 1, "Bid": 20, "Auto": True},
+    "pre-pass ack of a bid": {"Type": "Bid", "Playerid": 3, "Bid": 20, "PrePass": True},
+    "seat 4": {"Type": "Bid", "Playerid": 4, "Seq": 1},
+    "Seq 0": {"Type": "Bid", "Playerid": 1, "Seq": 0},
+    "Seq not a whole number": {"Type": "Bid", "Playerid": 1, "Seq": "1"},
+    "Legal with a bid of 17": {**BID_PROMPT, "Legal": [0, 17]},
+    "Legal empty": {**BID_PROMPT, "Legal": []},
+    "Legal twice the same": {"Type": "Trump", "Playerid": 1, "Seq": 5, "Legal": ["H", "H"]},
+    "trump that is not a suit": {"Type": "Trump", "Playerid": 1, "Trump": "X"},
+    "trump as a word": {"Type": "Trump", "Playerid": 1, "Trump": "hearts"},
+    "play prompt without Trump": {"Type": "Play", "Playerid": 3, "Seq": 9},
+    "Lead without WinningCard": {
+        "Type": "Play",
+        "Playerid": 3,
+        "Seq": 9,
+        "Trump": "H",
+        "Lead": "D",
+    },
+    "WinningCard without Lead": {
+        "Type": "Play",
+        "Playerid": 3,
+        "Seq": 9,
+        "Trump": "H",
+        "WinningCard": "AD",
+    },
+    "a four-card hand": {**DEAL, "Hand": HAND[:4]},
+    "a hand with a card twice": {**DEAL, "Hand": ["5H", "5H", "AD", "9C", "TS"]},
+    "a deal for one player": {**DEAL, "Players": ["ann"]},
+    "a deal with a round 0": {**DEAL, "Round": 0},
+    "private discard without Hand": {"Type": "Discard", "Playerid": 2, "Count": 1, "Cards": ["2C"]},
+    "discard count 6": {"Type": "Discard", "Playerid": 2, "Count": 6},
+    "trick 6": {"Type": "Trick", "Playerid": 3, "WinningCard": "5H", "Trick": 6},
+    "table with fewer players than seats": {**TABLE, "Players": ["ann", None]},
+    "table whose Free does not count the empty seats": {**TABLE, "Free": 2},
+    "table of another game": {**TABLE, "Game": "whist"},
+    "table name of 31 characters": {**TABLE, "Name": "x" * 31},
+    "player name of 21 characters": {**TABLE, "Players": ["a" * 21, "AI 1", None]},
+    "player name with a comma": {**TABLE, "Players": ["ann,bob", "AI 1", None]},
+    "a full table in Tables": {
+        "Type": "Tables",
+        "Tables": [
+            {k: v for k, v in TABLE.items() if k != "Type"}
+            | {"Free": 0, "Players": ["ann", "AI 1", "bob"]}
+        ],
+    },
+    "a Table message in Tables": {"Type": "Tables", "Tables": [TABLE]},
+    "Hello prompt with a Message": {"Type": "Hello", "Message": "hi"},
+    "Unpass echo without Playerid": {"Type": "Unpass"},
+}
+
+SERVER_ACCEPTED = {
+    "a deal": DEAL,
+    "bid prompt with Legal": {**BID_PROMPT, "Legal": [0, 15, 20, 25, 30, 60]},
+    "auto pass": {"Type": "Bid", "Playerid": 1, "Bid": 0, "Auto": True},
+    "trump prompt with Legal": {
+        "Type": "Trump",
+        "Playerid": 1,
+        "Seq": 5,
+        "Legal": ["H", "D", "S", "C"],
+    },
+    "discard prompt with Legal": {"Type": "Discard", "Playerid": 2, "Seq": 6, "Legal": HAND},
+    "private discard of nothing": {
+        "Type": "Discard",
+        "Playerid": 2,
+        "Count": 0,
+        "Cards": [],
+        "Hand": HAND,
+    },
+    "first play prompt": {"Type": "Play", "Playerid": 3, "Seq": 9, "Trump": "H", "Legal": ["JK"]},
+    "passed-out round": {
+        "Type": "Score",
+        "Round": 2,
+        "Score": [0, 0],
+        "Points": [0, 0],
+        "PassedOut": True,
+    },
+    "a full table": {**TABLE, "Free": 0, "Players": ["ann", "AI 1", "bob"]},
+    "a two-seat table": {**TABLE, "Seats": 2, "Free": 0, "Players": ["ann", "AI 1"]},
+    "no open tables": {"Type": "Tables", "Tables": []},
+    "unpass echo": {"Type": "Unpass", "Playerid": 3},
+}
+
+CLIENT_REFUSED = {
+    "card 1X played": {"Type": "Play", "PlayedCard": "1X"},
+    "card 1X discarded": {"Type": "Discard", "Cards": ["2C", "1X"]},
+    "card 11H": {"Type": "Play", "PlayedCard": "11H"},
+    "no Type": {"PlayedCard": "5H"},
+    "unknown Type": {"Type": "Pass"},
+    "a server-only Type": {"Type": "Deal"},
+    "Type in lower case": {"Type": "bid", "Bid": 0},
+    "bid of 17": {"Type": "Bid", "Bid": 17},
+    "bid as a string": {"Type": "Bid", "Bid": "20"},
+    "Hello with another choice": {"Type": "Hello", "Message": "Create"},
+    "Hello with an unknown choice": {"Type": "Hello", "Message": "dance"},
+    "a name of 21 characters": {"Type": "Hello", "Message": "create", "Name": "a" * 21},
+    "an empty name": {"Type": "Hello", "Message": "create", "Name": ""},
+    "option 7": {"Type": "Game", "Option": 7},
+    "option 0": {"Type": "Game", "Option": 0},
+    "one seat": {"Type": "Game", "Option": 5, "Seats": 1},
+    "as many bots as seats": {"Type": "Game", "Option": 5, "Seats": 3, "Bots": 3},
+    "four bots": {"Type": "Game", "Option": 5, "Bots": 4},
+    "join without a table": {"Type": "Join"},
+    "trump that is not a suit": {"Type": "Trump", "Trump": "X"},
+    "discard without Cards": {"Type": "Discard"},
+    "discard of a card, not a list": {"Type": "Discard", "Cards": "2C"},
+    "Playerid 4": {"Type": "Play", "Playerid": 4, "PlayedCard": "5H"},
+    "Seq 0": {"Type": "Play", "Seq": 0, "PlayedCard": "5H"},
+}
+
+CLIENT_ACCEPTED = {
+    "a bare Hello asks the question again": {"Type": "Hello"},
+    "a Bid without Bid is a pass, as the seed's clients send it": {"Type": "Bid", "Playerid": 1},
+    "trump by name": {"Type": "Trump", "Trump": "hearts"},
+    "lower case card": {"Type": "Play", "PlayedCard": "5h"},
+    "10 for T": {"Type": "Play", "PlayedCard": "10H"},
+    "lower case joker": {"Type": "Play", "PlayedCard": "jk"},
+    "discard of nothing": {"Type": "Discard", "Cards": []},
+    "answer without Playerid": {"Type": "Bid", "Bid": 0},
+    "answer echoing Seq": {"Type": "Bid", "Playerid": 1, "Seq": 12, "Bid": 60},
+    "unpass": {"Type": "Unpass"},
+    "unpass with Seq": {"Type": "Unpass", "Playerid": 3, "Seq": 4},
+    "two seats, one bot": {"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Name": "x"},
+    "four bots' worth of defaults": {"Type": "Game", "Option": 5, "Bots": 3},
+    "name with every allowed kind of character": {
+        "Type": "Hello",
+        "Message": "join",
+        "Name": "Ann_B-2 .x",
+    },
+    "unknown keys": {"Type": "Join", "Table": 7, "Token": "abc", "Version": 2},
+}
+
+
+@pytest.mark.parametrize("message", SERVER_REFUSED.values(), ids=SERVER_REFUSED.keys())
+def test_server_message_refused(message: Any) -> None:
+    assert not is_valid_server_message(message)
+    with pytest.raises(jsonschema.ValidationError):
+        validate_server_message(message)
+
+
+@pytest.mark.parametrize("message", SERVER_ACCEPTED.values(), ids=SERVER_ACCEPTED.keys())
+def test_server_message_accepted(message: Any) -> None:
+    validate_server_message(message)
+
+
+@pytest.mark.parametrize("message", CLIENT_REFUSED.values(), ids=CLIENT_REFUSED.keys())
+def test_client_message_refused(message: Any) -> None:
+    assert not is_valid_client_message(message)
+    with pytest.raises(jsonschema.ValidationError):
+        validate_client_message(message)
+
+
+@pytest.mark.parametrize("message", CLIENT_ACCEPTED.values(), ids=CLIENT_ACCEPTED.keys())
+def test_client_message_accepted(message: Any) -> None:
+    validate_client_message(message)
+
+
+def test_the_error_names_what_is_wrong() -> None:
+    # Variants of one Type are told apart by a key, so the error is about the variant
+    # meant, not "valid under none of the given schemas".
+    with pytest.raises(jsonschema.ValidationError, match="'Bids' was unexpected"):
+        validate_server_message(SERVER_REFUSED["bid prompt with an unknown key"])
+    with pytest.raises(jsonschema.ValidationError, match="'Score' is a required property"):
+        validate_server_message(SERVER_REFUSED["round score without Score"])
+    with pytest.raises(jsonschema.ValidationError, match="'1X' does not match"):
+        validate_client_message(CLIENT_REFUSED["card 1X played"])
+    with pytest.raises(jsonschema.ValidationError, match="'Type' is a required property"):
+        validate_client_message(CLIENT_REFUSED["no Type"])
