@@ -6,7 +6,7 @@ HOST   ?= 127.0.0.1
 PORT   ?= 7110
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench load clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ format: $(VENV)/.dev-deps
 
 bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py
+
+# A real server and 400 bot clients at 100 people-only tables over loopback.
+load: $(VENV)/.run-deps
+	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -295,8 +295,10 @@ class Hub:
             raise ProtocolError("Join answers the list of tables; say Hello join first", "not_now")
         table_id = require_int(msg, "Table")
         table = self.tables.get(table_id)
-        if table is None or table.state is not TableState.WAITING:
+        if table is None or table.state is TableState.OVER:
             raise ProtocolError(f"no open table {table_id}", "no_such_table")
+        if table.state is not TableState.WAITING:
+            raise ProtocolError(f"table {table_id} is full: its game is under way", "table_full")
         return self._sit(session, table)
 
     def _sit(self, session: Session, table: Table) -> Outgoing:
@@ -369,12 +371,16 @@ class Hub:
 
     def _render(self, out: Outgoing) -> list[Command]:
         commands: list[Command] = []
+        encoded: dict[int, bytes] = {}  # a message sent to many is encoded once
         for conn, msg in out:
             session = self.sessions.get(conn)
             if session is None:
                 continue
             if session.text is None:
-                commands.append(Send(conn, encode(msg)))
+                data = encoded.get(id(msg))
+                if data is None:
+                    data = encoded[id(msg)] = encode(msg)
+                commands.append(Send(conn, data))
             else:
                 lines = session.text.render(msg)
                 if lines:

@@ -33,8 +33,12 @@ class ProtocolError(MalformedError):
 
 
 def quote(value: object, limit: int = 60) -> str:
-    """``repr`` of a client's input, cut short so an error line stays small."""
-    text = repr(value)
+    """A client's input as JSON (``"9Z"``, ``true``, ``null``), cut short so an error
+    line stays small; ``repr`` for what JSON cannot show (bytes)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 

@@ -1,9 +1,11 @@
 """The asyncio TCP server: accept, read lines, write lines, shut down. Thin glue.
 
 Everything the server decides is decided by ``Hub`` (lobby.py) without I/O; this
-module reads lines into it and writes what it returns. Each connection has its own
-bounded outgoing queue and writer task, so a client that stops reading only ever waits
-on itself; when its queue is full it is dropped (and treated as a disconnect).
+module reads lines into it and writes what it returns. Writes never wait: what the
+hub returns for a connection is joined and handed to that connection's transport,
+whose buffer is the connection's outgoing queue. It is bounded: a client that stops
+reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped (and treated
+as a disconnect), so it never delays its table or anyone else.
 """
 
 from __future__ import annotations
@@ -11,20 +13,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Final
 
-from hundred_server.lobby import Close, Command, Hub, Send
+from hundred_server.lobby import Command, Hub, Send
 from hundred_server.protocol import MAX_LINE
 
 log = logging.getLogger("hundred_server")
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 7110
-#: Messages waiting for one client before it counts as not reading, and is dropped.
-OUTGOING_QUEUE: Final = 1024
+#: Bytes waiting for one client before it counts as not reading, and is dropped.
+OUTGOING_LIMIT: Final = 1 << 20
 #: How long shutdown waits for goodbyes to be written.
 SHUTDOWN_GRACE: Final = 3.0
 
@@ -33,9 +34,7 @@ SHUTDOWN_GRACE: Final = 3.0
 class _Connection:
     conn: int
     writer: asyncio.StreamWriter
-    queue: asyncio.Queue[bytes | None]
     closing: bool = False
-    writer_task: asyncio.Task[None] | None = field(default=None, repr=False)
 
 
 class Server:
@@ -46,12 +45,12 @@ class Server:
         hub: Hub | None = None,
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
-        queue_size: int = OUTGOING_QUEUE,
+        outgoing_limit: int = OUTGOING_LIMIT,
     ) -> None:
         self.hub = hub or Hub()
         self.host = host
         self.requested_port = port
-        self.queue_size = queue_size
+        self.outgoing_limit = outgoing_limit
         self._server: asyncio.Server | None = None
         self._connections: dict[int, _Connection] = {}
         self._handlers: set[asyncio.Task[None]] = set()
@@ -76,16 +75,15 @@ class Server:
             return
         self._closed = True
         self._server.close()
-        self._dispatch(self.hub.shutdown())
-        writers = [c.writer_task for c in self._connections.values() if c.writer_task]
-        if writers:
-            await asyncio.wait(writers, timeout=SHUTDOWN_GRACE)
+        transports = [c.writer.transport for c in self._connections.values()]
+        self._dispatch(self.hub.shutdown())  # goodbyes, then every transport closes
+        if self._handlers:  # each ends when its transport has flushed and closed
+            await asyncio.wait(self._handlers, timeout=SHUTDOWN_GRACE)
         for task in list(self._handlers):
             task.cancel()
-        if self._handlers:
-            await asyncio.wait(self._handlers, timeout=SHUTDOWN_GRACE)
-        for connection in list(self._connections.values()):
-            connection.writer.transport.abort()
+        for transport in transports:
+            if not transport.is_closing():
+                transport.abort()
         log.info("stopped")
 
     # ------------------------------------------------------------------ a client
@@ -96,8 +94,7 @@ class Server:
         self._handlers.add(task)
         peer = writer.get_extra_info("peername")
         conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "")
-        connection = _Connection(conn, writer, asyncio.Queue(self.queue_size))
-        connection.writer_task = asyncio.create_task(self._write_loop(connection))
+        connection = _Connection(conn, writer)
         self._connections[conn] = connection
         self._dispatch(commands)
         try:
@@ -118,69 +115,47 @@ class Server:
             self._dispatch(self.hub.disconnect(conn))
             self._close(connection)
             self._handlers.discard(task)
-
-    async def _write_loop(self, connection: _Connection) -> None:
-        writer, queue = connection.writer, connection.queue
-        try:
-            while True:
-                data = await queue.get()
-                if data is None:
-                    break
-                chunks = [data]
-                while not queue.empty():  # send what is waiting in one write
-                    more = queue.get_nowait()
-                    if more is None:
-                        connection.closing = True
-                        break
-                    chunks.append(more)
-                writer.write(b"".join(chunks))
-                await writer.drain()
-                if connection.closing and queue.empty():
-                    break
-        except (ConnectionError, OSError):
-            pass
-        finally:
-            writer.close()
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
-            self._connections.pop(connection.conn, None)
 
     def _dispatch(self, commands: list[Command]) -> None:
+        """Hand each connection its bytes in one write; then close whom the hub closes."""
+        batches: dict[int, list[bytes]] = {}
+        closes: list[int] = []
         for command in commands:
-            connection = self._connections.get(command.conn)
-            if connection is None:
+            if isinstance(command, Send):
+                batches.setdefault(command.conn, []).append(command.data)
+            else:
+                closes.append(command.conn)
+        for conn, chunks in batches.items():
+            connection = self._connections.get(conn)
+            if connection is None or connection.closing:
                 continue
-            if isinstance(command, Close):
+            transport = connection.writer.transport
+            if transport.is_closing():
+                continue
+            transport.write(b"".join(chunks))
+            if transport.get_write_buffer_size() > self.outgoing_limit:
+                log.warning("connection %d is not reading: dropped", conn)
+                self._drop(connection)
+        for conn in closes:
+            connection = self._connections.get(conn)
+            if connection is not None:
                 self._close(connection)
-            elif isinstance(command, Send) and not connection.closing:
-                try:
-                    connection.queue.put_nowait(command.data)
-                except asyncio.QueueFull:
-                    log.warning("connection %d is not reading: dropped", command.conn)
-                    self._drop(connection)
 
     def _close(self, connection: _Connection) -> None:
-        """Close after what is queued has been written."""
+        """Close once what is buffered has been written (the transport flushes first)."""
         if connection.closing:
             return
         connection.closing = True
-        try:
-            connection.queue.put_nowait(None)
-        except asyncio.QueueFull:
-            self._drop(connection)
+        self._connections.pop(connection.conn, None)
+        connection.writer.transport.close()
 
     def _drop(self, connection: _Connection) -> None:
         connection.closing = True
-        connection.writer.transport.abort()
-        if connection.writer_task is not None:
-            connection.writer_task.cancel()
         self._connections.pop(connection.conn, None)
+        connection.writer.transport.abort()
         self._dispatch(self.hub.disconnect(connection.conn))
-
-
-def _env_port(default: int) -> int:
-    value = os.environ.get("HUNDRED_PORT")
-    return int(value) if value else default
 
 
 async def run(host: str, port: int) -> None:

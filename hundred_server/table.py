@@ -46,7 +46,7 @@ class Seat:
 
 
 class Table:
-    """A table of ``seats`` seats, ``bots`` of them AI (the last ones)."""
+    """A table of ``seats`` seats, ``bots`` of them AI (seats 1 to ``bots``)."""
 
     def __init__(self, table_id: int, name: str, seats: int, bots: int, seed: str) -> None:
         if not MIN_SEATS <= seats <= MAX_SEATS or not 0 <= bots < seats:
@@ -57,8 +57,8 @@ class Table:
         self.seed = seed
         self.state = TableState.WAITING
         self.seats: list[Seat | None] = [None] * seats
-        for i in range(bots):
-            self.seats[seats - bots + i] = Seat(f"AI {i + 1}", bot=NaiveBot())
+        for i in range(bots):  # the creator sits at 0; the AI seats follow
+            self.seats[1 + i] = Seat(f"AI {i + 1}", bot=NaiveBot())
         self.game: Game | None = None
         self.seq = 0
 
@@ -209,8 +209,9 @@ class Table:
             self.state = TableState.OVER
             return out
         self.seq += 1
+        public = wire.prompt(game, None, self.seq)  # one object for all but the actor
         for seat, conn in self.people():
-            prompt = wire.prompt(game, seat, self.seq)
+            prompt = wire.prompt(game, seat, self.seq) if seat == game.to_act else public
             assert prompt is not None
             out.append((conn, prompt))
         return out
@@ -220,9 +221,10 @@ class Table:
         if not events:
             return out
         assert self.game is not None
-        players = self.game.players
-        for seat, conn in self.people():
-            out.extend((conn, m) for m in wire.messages_for(events, seat, players))
+        people = self.people()
+        told = wire.tell(events, [seat for seat, _ in people], self.game.players)
+        for seat, conn in people:
+            out.extend((conn, m) for m in told[seat])
         return out
 
     def _to_people(self, msg: Message) -> Outgoing:

@@ -283,7 +283,10 @@ class TextCodec:
     @staticmethod
     def _number(args: list[str], example: str) -> int:
         if len(args) != 1 or not args[0].isdigit() or len(args[0]) > 6:
-            raise ProtocolError(f"expected a number, as in: {example}", "bad_message")
+            typed = " ".join(args) or "nothing"
+            raise ProtocolError(
+                f"expected a number, as in: {example} (not {quote(typed)})", "bad_message"
+            )
         return int(args[0])
 
     def _card(self, word: str) -> str:

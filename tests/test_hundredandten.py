@@ -740,7 +740,11 @@ def test_pre_passes_take_effect_one_turn_at_a_time():
     game.apply(2, Bid(0))
     assert game.apply(1, Bid(0)) == [BidMade(1, 0), BidMade(2, 0, automatic=True)]
     assert game.to_act == 3
-    assert game.apply(3, Bid(0)) == [BidMade(3, 0), BidMade(0, 0, automatic=True), PassedOut(1, (0, 0, 0, 0))]
+    assert game.apply(3, Bid(0)) == [
+        BidMade(3, 0),
+        BidMade(0, 0, automatic=True),
+        PassedOut(1, (0, 0, 0, 0)),
+    ]
     assert (game.phase, game.round) == (Phase.DEAL, 2)
 
 

@@ -49,6 +49,7 @@ COLUMN_DIRECTION = {"prompt": SERVER, "message": SERVER, "answer": CLIENT}
 SKETCHES = {
     '{"Type":"Error","Code":"line_too_long",...}': "elides the Message",
     '{"Type":"Bid","Playerid":m,"Bid":0}': "m stands for the sender's seat",
+    "{": "the first character of a JSON line, not a message",
 }
 
 

@@ -95,8 +95,9 @@ def legal_to_wire(actions: Sequence[Action]) -> list[object]:
     return wire
 
 
-def prompt(game: Game, seat: int, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it, or None if nobody is to act."""
+def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
+    or None if nobody is to act."""
     actor = game.to_act
     kind = _PROMPT_TYPE.get(game.phase)
     if actor is None or kind is None:
@@ -120,6 +121,23 @@ def prompt(game: Game, seat: int, seq: int) -> Message | None:
 
 def describe_seat(players: Sequence[str], seat: int) -> str:
     return f"Player {seat} ({players[seat]})"
+
+
+def tell(
+    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
+) -> dict[int, list[Message]]:
+    """What each of ``seats`` is told of ``events``. A message that is the same for
+    everyone is one object in every list, so it can be encoded once."""
+    told: dict[int, list[Message]] = {seat: [] for seat in seats}
+    for event in events:
+        if isinstance(event, (Played, BidMade, TrumpSelected, TrickWon, BiddingWon)):
+            public = messages_for((event,), -1, players)
+            for seat in seats:
+                told[seat].extend(public)
+        else:
+            for seat in seats:
+                told[seat].extend(messages_for((event,), seat, players))
+    return told
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:

@@ -1,0 +1,285 @@
+"""Load benchmark (not a test): a real server process and N bot clients over loopback.
+
+    make load                                   # 400 clients at 100 tables
+    python bench/load.py --clients 400 --tables 100 --games 1 --timeout 300
+
+The server runs as its own process (``python -m hundred_server serve``) on a free port
+of 127.0.0.1. Every client is a person at a people-only table (``Seats`` = clients /
+tables): one creates the table (option 5), the others join it. They answer every
+prompt from ``Legal`` with the naive strategy of ``clients/bot.py``, echoing ``Seq``,
+play ``--games`` games, then quit. Bounded in count (games) and time (``--timeout``).
+
+Printed as one JSON line:
+- games completed (of those expected), seconds, messages per second (lines the
+  clients received, and lines they sent);
+- latency: for each answer a client sends, the time until that client receives the
+  next prompt at its table, which is the server's turnaround as a client feels it
+  (p50, p99 and max, in ms);
+- errors: Error messages received, connections that failed or closed early;
+- the server's peak memory (VmHWM) and CPU seconds, from /proc.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_strategy() -> Any:
+    spec = importlib.util.spec_from_file_location("bot_client", ROOT / "clients" / "bot.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bot_client"] = module
+    spec.loader.exec_module(module)
+    return module.Strategy
+
+
+Strategy = _load_strategy()
+
+
+@dataclass
+class Stats:
+    received: int = 0
+    sent: int = 0
+    errors: int = 0
+    failures: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+    error_codes: dict[str, int] = field(default_factory=dict)
+
+
+class LoadClient:
+    """One person at a table: answers prompts for its seat from Legal."""
+
+    def __init__(self, name: str, stats: Stats, games: int, rng: random.Random) -> None:
+        self.name = name
+        self.stats = stats
+        self.games_left = games
+        self.strategy = Strategy("naive", rng)
+        self.seat: int | None = None
+        self.hand: list[str] = []
+        self.trump: str | None = None
+        self.answered_seq = 0
+        self.sent_at: float | None = None
+        self.table_id: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self.reader: asyncio.StreamReader
+        self.writer: asyncio.StreamWriter
+
+    async def connect(self, port: int) -> None:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        self.writer.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+        self.stats.sent += 1
+
+    async def run(self, first: list[dict[str, Any]]) -> None:
+        """Send ``first`` after the greeting, then play until the games are done."""
+        try:
+            greeted = False
+            while True:
+                line = await self.reader.readline()
+                if not line:
+                    if self.games_left > 0:
+                        self.stats.failures += 1
+                    return
+                self.stats.received += 1
+                msg = json.loads(line)
+                kind = msg.get("Type")
+                if kind == "Hello":
+                    if not greeted:
+                        greeted = True
+                        for m in first:
+                            self.send(m)
+                    else:  # back at the lobby after a game
+                        self.send({"Type": "Hello", "Message": "quit"})
+                elif kind == "Table" and not self.table_id.done():
+                    self.table_id.set_result(msg["Table"])
+                elif kind == "Error":
+                    self.stats.errors += 1
+                    code = msg.get("Code", "?")
+                    self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+                else:
+                    self.on_game(kind, msg)
+                await self.writer.drain()
+        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            self.stats.failures += 1
+        finally:
+            self.writer.close()
+
+    def on_game(self, kind: str, msg: dict[str, Any]) -> None:
+        if "Seq" in msg and msg["Seq"] > self.answered_seq and self.sent_at is not None:
+            self.stats.latencies.append(time.perf_counter() - self.sent_at)
+            self.sent_at = None
+        if kind == "Deal":
+            self.seat, self.hand, self.trump = msg["Playerid"], list(msg["Hand"]), None
+        elif kind == "Trump" and "Trump" in msg:
+            self.trump = msg["Trump"]
+        elif kind == "Discard" and "Hand" in msg:
+            self.hand = list(msg["Hand"])
+        elif kind == "Play" and "PlayedCard" in msg and msg["Playerid"] == self.seat:
+            if msg["PlayedCard"] in self.hand:
+                self.hand.remove(msg["PlayedCard"])
+        elif kind == "Score" and msg.get("GameOver"):
+            self.games_left -= 1
+            self.stats.games += 1
+        if "Legal" in msg and msg["Seq"] > self.answered_seq:
+            self.answer(kind, msg)
+
+    def answer(self, kind: str, msg: dict[str, Any]) -> None:
+        legal, seq = msg["Legal"], msg["Seq"]
+        answer: dict[str, Any] = {"Type": kind, "Playerid": self.seat, "Seq": seq}
+        if kind == "Bid":
+            answer["Bid"] = self.strategy.bid(legal, self.hand)
+        elif kind == "Trump":
+            answer["Trump"] = self.strategy.trump(legal, self.hand)
+        elif kind == "Discard":
+            answer["Cards"] = self.strategy.discard(legal, self.trump)
+        else:
+            answer["PlayedCard"] = self.strategy.play(legal, msg)
+        self.answered_seq = seq
+        self.sent_at = time.perf_counter()
+        self.send(answer)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def proc_status(pid: int) -> tuple[float, float]:
+    """(peak resident MB, CPU seconds) of a process, from /proc."""
+    peak = 0.0
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return peak, (int(fields[11]) + int(fields[12])) / ticks
+
+
+async def wait_for_port(port: int, deadline: float) -> None:
+    while True:
+        try:
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.05)
+
+
+async def drive(port: int, args: argparse.Namespace, stats: Stats) -> float:
+    seats = args.clients // args.tables
+    rng = random.Random(args.seed)
+    loop_start = time.perf_counter()
+    creators = [
+        LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()))
+        for t in range(args.tables)
+    ]
+    tasks = []
+    for i, creator in enumerate(creators):
+        await creator.connect(port)
+        game = {"Type": "Game", "Option": 5, "Seats": seats, "Bots": 0, "Name": f"load {i}"}
+        hello = {"Type": "Hello", "Message": "create", "Name": creator.name}
+        tasks.append(asyncio.create_task(creator.run([hello, game])))
+    ids = await asyncio.wait_for(asyncio.gather(*(c.table_id for c in creators)), args.timeout)
+    for t, table_id in enumerate(ids):
+        for j in range(1, seats):
+            joiner = LoadClient(f"j{t}-{j}", stats, args.games, random.Random(rng.random()))
+            await joiner.connect(port)
+            hello = {"Type": "Hello", "Message": "join", "Name": joiner.name}
+            tasks.append(
+                asyncio.create_task(joiner.run([hello, {"Type": "Join", "Table": table_id}]))
+            )
+    _, pending = await asyncio.wait(tasks, timeout=args.timeout)
+    for task in pending:
+        task.cancel()
+    return time.perf_counter() - loop_start
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def run_once(args: argparse.Namespace, server_args: list[str]) -> dict[str, Any]:
+    port = free_port()
+    command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
+    command += ["--log-level", "WARNING", *server_args]
+    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+    stats = Stats()
+    try:
+        asyncio.run(wait_for_port(port, time.monotonic() + 20))
+        seconds = asyncio.run(drive(port, args, stats))
+        peak_mb, cpu = proc_status(server.pid)
+    finally:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+    lat = stats.latencies
+    return {
+        "clients": args.clients,
+        "tables": args.tables,
+        "server_args": server_args,
+        "games_completed": stats.games // (args.clients // args.tables),
+        "games_expected": args.tables * args.games,
+        "seconds": round(seconds, 2),
+        "messages_received": stats.received,
+        "messages_received_per_s": round(stats.received / seconds),
+        "messages_sent_per_s": round(stats.sent / seconds),
+        "latency_ms_p50": round(1000 * percentile(lat, 0.50), 2),
+        "latency_ms_p99": round(1000 * percentile(lat, 0.99), 2),
+        "latency_ms_max": round(1000 * max(lat, default=float("nan")), 2),
+        "latency_samples": len(lat),
+        "latency_ms_mean": round(1000 * statistics.fmean(lat), 2) if lat else None,
+        "errors": stats.errors,
+        "error_codes": stats.error_codes,
+        "connection_failures": stats.failures,
+        "server_peak_rss_mb": round(peak_mb, 1),
+        "server_cpu_s": round(cpu, 2),
+        "server_exit": server.returncode,
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=400)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--games", type=int, default=1, help="games per table (default 1)")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds at most")
+    parser.add_argument("--seed", default="load")
+    args = parser.parse_args()
+    seats = args.clients // args.tables
+    if args.clients % args.tables or not 2 <= seats <= 4:
+        parser.error("clients must be 2, 3 or 4 times tables")
+    print(json.dumps(run_once(args, [])))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

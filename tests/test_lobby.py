@@ -1,0 +1,681 @@
+"""The lobby through ``Hub`` alone (no sockets): greeting, create, join, quit, names,
+and every error the lobby can give, with its exact Code and the prompt again."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hub_harness import HELLO, QUESTION, Client, Harness
+
+from hundred_server.lobby import OPTIONS, Close, Send
+from hundred_server.protocol import MAX_LINE
+from hundred_server.schema import is_valid_server_message
+from hundred_server.table import TableState
+
+GAME = {"Type": "Game"}
+OPTION_LINES = [{"Type": "Message", "Message": text} for text in OPTIONS]
+DOC_OPTION_LINES = [
+    "Option 1 - Play against three AI players and start immediately",
+    "Option 2 - Play against two AI players and start immediately",
+    "Option 3 - Play against one AI player and start immediately",
+    "Option 4 - Open a 4-seat table for people only",
+    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name",
+    "Option 6 - Go back",
+]
+
+
+def table(tid: int, seats: int, players: list[str | None], name: str = "") -> dict[str, Any]:
+    return {
+        "Type": "Table",
+        "Table": tid,
+        "Name": name or f"table {tid}",
+        "Game": "hundredandten",
+        "Seats": seats,
+        "Free": players.count(None),
+        "Players": players,
+    }
+
+
+def entry(tid: int, seats: int, players: list[str | None], name: str = "") -> dict[str, Any]:
+    info = table(tid, seats, players, name)
+    del info["Type"]
+    return info
+
+
+def at_options(h: Harness, name: str | None = "ann") -> Client:
+    client = h.json_client(name)
+    assert client.send({"Type": "Hello", "Message": "create"})[-1] == GAME
+    return client
+
+
+def error_of(replies: list[dict[str, Any]]) -> dict[str, Any]:
+    assert replies, "no reply"
+    assert replies[0]["Type"] == "Error", replies
+    return replies[0]
+
+
+# ---------------------------------------------------------------------- greeting
+
+
+def test_greeting_is_the_lobby_question_then_hello() -> None:
+    h = Harness()
+    conn, commands = h.hub.connect("127.0.0.1:5555")
+    assert commands == [
+        Send(
+            conn,
+            b'{"Type":"Message","Message":"Do you want to join a game, create a new game, '
+            b'or quit? (join, create, quit)"}\n',
+        ),
+        Send(conn, b'{"Type":"Hello"}\n'),
+    ]
+
+
+def test_each_connection_gets_its_own_greeting() -> None:
+    h = Harness()
+    a, b = h.connect(), h.connect()
+    assert a.conn != b.conn
+    assert a.messages == b.messages == [QUESTION, HELLO]
+
+
+def test_a_bare_hello_asks_again() -> None:
+    h = Harness()
+    client = h.json_client("ann")
+    assert client.send({"Type": "Hello"}) == [QUESTION, HELLO]
+    client.send({"Type": "Hello", "Message": "join"})
+    assert client.send({"Type": "Hello"}) == [QUESTION, HELLO]  # back from the tables
+
+
+def test_hello_with_a_name_only_greets_and_asks_again() -> None:
+    h = Harness()
+    client = h.json_client()
+    assert client.send({"Type": "Hello", "Name": "ann"}) == [
+        {"Type": "Message", "Message": "Hello, ann."},
+        QUESTION,
+        HELLO,
+    ]
+
+
+# ------------------------------------------------------------------------ create
+
+
+def test_create_lists_the_options_then_the_game_prompt() -> None:
+    h = Harness()
+    client = h.json_client()
+    replies = client.send({"Type": "Hello", "Message": "create", "Name": "ann"})
+    assert replies == [*({"Type": "Message", "Message": t} for t in DOC_OPTION_LINES), GAME]
+    assert replies[:-1] == OPTION_LINES
+
+
+@pytest.mark.parametrize(("option", "seats"), [(1, 4), (2, 3), (3, 2)])
+def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> None:
+    h = Harness()
+    client = at_options(h)
+    replies = client.send({"Type": "Game", "Option": option})
+    ais = [f"AI {i}" for i in range(1, seats)]
+    players: list[str | None] = ["ann", *ais]
+    assert replies[0] == table(1, seats, players)
+    roster = ", ".join(["ann", *(f"{ai} (AI)" for ai in ais)])
+    assert replies[1] == {"Type": "Message", "Message": f"Table 1 (table 1) starts: {roster}"}
+    deal = replies[2]
+    assert deal["Type"] == "Deal"
+    assert {k: deal[k] for k in ("Playerid", "Dealer", "Round", "Players")} == {
+        "Playerid": 0,
+        "Dealer": 0,
+        "Round": 1,
+        "Players": players,
+    }
+    assert len(deal["Hand"]) == 5
+    # Seat 0 deals, so the AI seats bid first, at once; then the person is asked.
+    bids = [m for m in replies[3:-1] if m["Type"] == "Bid"]
+    assert [b["Playerid"] for b in bids] == list(range(1, seats))
+    assert replies[3:-1] == bids
+    prompt = replies[-1]
+    assert {k: prompt[k] for k in ("Type", "Playerid", "Seq")} == {
+        "Type": "Bid",
+        "Playerid": 0,
+        "Seq": 1,
+    }
+    assert set(prompt["Legal"]) <= {0, 15, 20, 25, 30, 60}
+    assert 0 in prompt["Legal"]
+    assert h.hub.tables[1].state is TableState.PLAYING
+
+
+def test_option_4_waits_and_joiners_see_the_tables_and_updates() -> None:
+    h = Harness()
+    ann = at_options(h)
+    assert ann.send({"Type": "Game", "Option": 4}) == [table(1, 4, ["ann", None, None, None])]
+
+    bob = h.json_client("bob")
+    assert bob.send({"Type": "Hello", "Message": "join"}) == [
+        {"Type": "Tables", "Tables": [entry(1, 4, ["ann", None, None, None])]}
+    ]
+    assert bob.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "bob", None, None])]
+    assert ann.take() == [table(1, 4, ["ann", "bob", None, None])]
+
+    cy = h.json_client("cy")
+    cy.send({"Type": "Hello", "Message": "join"})
+    assert cy.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "bob", "cy", None])]
+    assert ann.take() == bob.take() == [table(1, 4, ["ann", "bob", "cy", None])]
+
+    dee = h.json_client("dee")
+    assert dee.send({"Type": "Hello", "Message": "join"}) == [
+        {"Type": "Tables", "Tables": [entry(1, 4, ["ann", "bob", "cy", None])]}
+    ]
+    replies = {dee.conn: dee.send({"Type": "Join", "Table": 1})}
+    full = table(1, 4, ["ann", "bob", "cy", "dee"])
+    start = {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob, cy, dee"}
+    for seat, person in enumerate((ann, bob, cy, dee)):
+        got = replies.get(person.conn) or person.take()
+        assert got[:2] == [full, start]
+        assert got[2]["Type"] == "Deal"
+        assert got[2]["Playerid"] == seat
+        assert got[2]["Players"] == ["ann", "bob", "cy", "dee"]
+        prompt = {"Type": "Bid", "Playerid": 1, "Seq": 1}
+        if seat == 1:
+            prompt["Legal"] = [0, 15, 20, 25, 30, 60]
+        assert got[3:] == [prompt]
+    # A started table is no longer open.
+    eve = h.json_client("eve")
+    assert eve.send({"Type": "Hello", "Message": "join"}) == [{"Type": "Tables", "Tables": []}]
+
+
+def test_join_may_come_straight_from_the_lobby_question() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 5, "Seats": 2})
+    bob = h.json_client("bob")
+    replies = bob.send({"Type": "Join", "Table": 1})
+    assert replies[0] == table(1, 2, ["ann", "bob"])
+    assert replies[2]["Type"] == "Deal"
+
+
+def test_tables_lists_only_open_tables_and_may_be_empty() -> None:
+    h = Harness()
+    lookers = h.json_client("zed")
+    assert lookers.send({"Type": "Hello", "Message": "join"}) == [{"Type": "Tables", "Tables": []}]
+    at_options(h, "ann").send({"Type": "Game", "Option": 1})  # starts at once: not open
+    at_options(h, "bob").send({"Type": "Game", "Option": 5, "Seats": 3, "Name": "friday"})
+    at_options(h, "cy").send({"Type": "Game", "Option": 4})
+    listing = h.json_client("dee").send({"Type": "Hello", "Message": "join"})
+    assert listing == [
+        {
+            "Type": "Tables",
+            "Tables": [
+                entry(2, 3, ["bob", None, None], "friday"),
+                entry(3, 4, ["cy", None, None, None]),
+            ],
+        }
+    ]
+
+
+def test_hello_goes_back_from_the_tables() -> None:
+    h = Harness()
+    client = h.json_client()
+    client.send({"Type": "Hello", "Message": "join"})
+    assert client.send({"Type": "Hello", "Message": "create"})[-1] == GAME
+
+
+def test_option_5_makes_the_table_asked_for() -> None:
+    h = Harness()
+    ann = at_options(h)
+    replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
+    assert len(replies) == 1
+    info = replies[0]
+    assert {k: info[k] for k in ("Type", "Table", "Name", "Game", "Seats", "Free")} == {
+        "Type": "Table",
+        "Table": 1,
+        "Name": "friday",
+        "Game": "hundredandten",
+        "Seats": 3,
+        "Free": 1,
+    }
+    assert info["Players"][0] == "ann"
+    assert sorted(info["Players"][1:], key=str) == ["AI 1", None]
+    bob = h.json_client("bob")
+    replies = bob.send({"Type": "Join", "Table": 1})
+    assert replies[0]["Free"] == 0
+    assert "bob" in replies[0]["Players"]
+    assert replies[1] == {
+        "Type": "Message",
+        "Message": "Table 1 (friday) starts: "
+        + ", ".join(p if p != "AI 1" else "AI 1 (AI)" for p in replies[0]["Players"]),
+    }
+
+
+def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
+    h = Harness()
+    ann = at_options(h)
+    replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
+    assert replies == [
+        {
+            "Type": "Table",
+            "Table": 1,
+            "Name": "friday",
+            "Game": "hundredandten",
+            "Seats": 3,
+            "Free": 1,
+            "Players": ["ann", "AI 1", None],
+        }
+    ]
+
+
+def test_options_1_to_4_ignore_seats_bots_and_name() -> None:
+    h = Harness()
+    ann = at_options(h)
+    replies = ann.send({"Type": "Game", "Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"})
+    assert replies == [table(1, 4, ["ann", None, None, None])]
+
+
+def test_option_5_defaults_to_four_seats_no_ai_and_table_id_name() -> None:
+    h = Harness()
+    ann = at_options(h)
+    assert ann.send({"Type": "Game", "Option": 5}) == [table(1, 4, ["ann", None, None, None])]
+
+
+@pytest.mark.parametrize(
+    ("extra", "code", "quoted"),
+    [
+        ({"Option": 7}, "bad_option", "7"),
+        ({"Option": 0}, "bad_option", "0"),
+        ({"Option": 5, "Seats": 5}, "bad_option", "5"),
+        ({"Option": 5, "Seats": 1}, "bad_option", "1"),
+        ({"Option": 5, "Seats": 3, "Bots": 3}, "bad_option", "3"),
+        ({"Option": 5, "Bots": 4}, "bad_option", "4"),
+        ({"Option": 5, "Bots": -1}, "bad_option", "-1"),
+        ({"Option": 5, "Name": ""}, "bad_name", '""'),
+        ({"Option": 5, "Name": "x" * 31}, "bad_name", "xxxx"),
+        ({"Option": 5, "Name": "a<b>"}, "bad_name", '"a<b>"'),
+        ({"Option": 5, "Seats": "3"}, "bad_message", '"3"'),
+        ({"Option": "1"}, "bad_message", '"1"'),
+        ({}, "bad_message", "Option"),
+    ],
+)
+def test_game_errors_then_the_game_prompt_again(
+    extra: dict[str, Any], code: str, quoted: str
+) -> None:
+    h = Harness()
+    client = at_options(h)
+    replies = client.send({"Type": "Game", **extra})
+    assert [m["Type"] for m in replies] == ["Error", "Game"]
+    assert replies[0]["Code"] == code
+    assert quoted in replies[0]["Message"]
+    assert replies[1] == GAME
+    assert h.hub.tables == {}
+    # Nothing changed: a good answer still works.
+    assert client.send({"Type": "Game", "Option": 4})[0]["Type"] == "Table"
+
+
+def test_option_5_refuses_bots_equal_to_seats_exactly() -> None:
+    h = Harness()
+    client = at_options(h)
+    assert client.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 3}) == [
+        {"Type": "Error", "Code": "bad_option", "Message": "Bots must be from 0 to 2, got 3"},
+        GAME,
+    ]
+    assert client.send({"Type": "Game", "Option": 5, "Seats": 5}) == [
+        {"Type": "Error", "Code": "bad_option", "Message": "Seats must be from 2 to 4, got 5"},
+        GAME,
+    ]
+    assert client.send({"Type": "Game", "Option": 7}) == [
+        {"Type": "Error", "Code": "bad_option", "Message": "Option must be from 1 to 6, got 7"},
+        GAME,
+    ]
+
+
+def test_table_names_may_be_30_characters() -> None:
+    h = Harness()
+    client = at_options(h)
+    name = "Friday's table no. 7 - all in_"
+    assert len(name) == 30
+    assert client.send({"Type": "Game", "Option": 5, "Name": name})[0]["Name"] == name
+
+
+def test_option_6_goes_back_to_the_lobby_question() -> None:
+    h = Harness()
+    client = at_options(h)
+    assert client.send({"Type": "Game", "Option": 6}) == [QUESTION, HELLO]
+    assert h.hub.tables == {}
+    # Back at the question, Game is out of place again.
+    assert error_of(client.send({"Type": "Game", "Option": 1}))["Code"] == "not_now"
+
+
+# -------------------------------------------------------------------------- join
+
+
+def test_join_a_table_that_does_not_exist() -> None:
+    h = Harness()
+    client = h.json_client()
+    client.send({"Type": "Hello", "Message": "join"})
+    assert client.send({"Type": "Join", "Table": 99}) == [
+        {"Type": "Error", "Code": "no_such_table", "Message": "no open table 99"},
+        {"Type": "Tables", "Tables": []},  # the prompt again: the open tables
+    ]
+    # Still looking at the tables: a Join to a real table works.
+    at_options(h, "bob").send({"Type": "Game", "Option": 4})
+    assert client.send({"Type": "Join", "Table": 1})[0]["Type"] == "Table"
+
+
+def test_join_a_full_table_is_refused() -> None:
+    """A table starts when full, so it is no longer open: ``no_such_table``.
+
+    (``table_full`` is in protocol.md's error table but a Join cannot reach it.)
+    """
+    h = Harness()
+    at_options(h, "ann").send({"Type": "Game", "Option": 5, "Seats": 2})
+    h.json_client("bob").send({"Type": "Join", "Table": 1})  # full now, and playing
+    cy = h.json_client("cy")
+    cy.send({"Type": "Hello", "Message": "join"})
+    assert cy.send({"Type": "Join", "Table": 1}) == [
+        {
+            "Type": "Error",
+            "Code": "table_full",
+            "Message": "table 1 is full: its game is under way",
+        },
+        {"Type": "Tables", "Tables": []},
+    ]
+    assert h.hub.tables[1].names() == ["ann", "bob"]
+
+
+def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 4})
+    bob = h.json_client("bob")
+    bob.send({"Type": "Join", "Table": 1})
+    ann.take()
+    bob.disconnect()
+    assert ann.take() == [table(1, 4, ["ann", None, None, None])]
+    cy = h.json_client("cy")
+    assert cy.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "cy", None, None])]
+    # The last person leaving closes the table.
+    ann.send({"Type": "Hello", "Message": "quit"})
+    cy.disconnect()
+    assert h.hub.tables == {}
+
+
+def test_seated_waiting_only_quit_leaves() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 4})
+    for msg in (
+        {"Type": "Hello", "Message": "create"},
+        {"Type": "Hello", "Message": "join"},
+        {"Type": "Join", "Table": 1},
+        {"Type": "Game", "Option": 1},
+        {"Type": "Bid", "Bid": 0},
+    ):
+        replies = ann.send(msg)
+        assert [m["Code"] for m in replies] == ["not_now"], msg
+    assert ann.send({"Type": "Hello", "Message": "quit"}) == [
+        {"Type": "Message", "Message": "Ok, bye bye!"}
+    ]
+    assert ann.closed
+
+
+# -------------------------------------------------------------------------- quit
+
+
+def test_quit_says_bye_bye_then_closes() -> None:
+    h = Harness()
+    conn, _ = h.hub.connect()
+    commands = h.hub.receive(conn, b'{"Type":"Hello","Message":"quit"}\n')
+    assert commands == [
+        Send(conn, b'{"Type":"Message","Message":"Ok, bye bye!"}\n'),
+        Close(conn),
+    ]
+    assert conn not in h.hub.sessions
+    assert h.hub.receive(conn, b'{"Type":"Hello","Message":"create"}\n') == []
+    assert h.hub.disconnect(conn) == []
+
+
+def test_quit_from_the_options() -> None:
+    h = Harness()
+    client = at_options(h)
+    assert client.send({"Type": "Hello", "Message": "quit"}) == [
+        {"Type": "Message", "Message": "Ok, bye bye!"}
+    ]
+    assert client.closed
+
+
+# -------------------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 21, "ann!", "a\tb", "<b>", "ann\u00e9"])
+def test_bad_names(name: str) -> None:
+    h = Harness()
+    client = h.json_client()
+    replies = client.send({"Type": "Hello", "Message": "create", "Name": name})
+    assert replies[0]["Code"] == "bad_name"
+    assert json.dumps(name.strip(), ensure_ascii=False)[:20] in replies[0]["Message"]
+    assert replies[1:] == [HELLO]
+    # The name was not taken: the default is used.
+    client.send({"Type": "Hello", "Message": "create"})
+    assert client.send({"Type": "Game", "Option": 4})[0]["Players"][0] == f"player{client.conn}"
+
+
+@pytest.mark.parametrize("name", ["a", "x" * 20, "Ann Lee", "a_b-c.d", "007"])
+def test_good_names_are_kept_for_later(name: str) -> None:
+    h = Harness()
+    client = h.json_client()
+    client.send({"Type": "Hello", "Message": "create", "Name": name})
+    assert client.send({"Type": "Game", "Option": 4})[0]["Players"][0] == name
+
+
+def test_default_name_is_player_n() -> None:
+    h = Harness()
+    client = at_options(h, name=None)
+    assert client.send({"Type": "Game", "Option": 4})[0]["Players"][0] == f"player{client.conn}"
+
+
+def test_duplicate_names_at_a_table_get_a_suffix() -> None:
+    h = Harness()
+    at_options(h, "ann").send({"Type": "Game", "Option": 5, "Seats": 3})
+    bob = h.json_client("ann")
+    assert bob.send({"Type": "Join", "Table": 1})[0]["Players"] == ["ann", "ann (2)", None]
+    # An AI's name is taken too.
+    h2 = Harness()
+    replies = at_options(h2, "AI 1").send({"Type": "Game", "Option": 3})
+    assert replies[0]["Players"][1] == "AI 1"
+    assert replies[0]["Players"][0] not in ("AI 1", None)
+
+
+@pytest.mark.parametrize("name", ["ann", "x" * 20])
+def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
+    h = Harness()
+    at_options(h, name).send({"Type": "Game", "Option": 5, "Seats": 3})
+    h.json_client(name).send({"Type": "Join", "Table": 1})
+    replies = h.json_client(name).send({"Type": "Join", "Table": 1})
+    assert replies[0]["Players"] == [name, f"{name} (2)", f"{name} (3)"]
+    assert replies[2]["Players"] == [name, f"{name} (2)", f"{name} (3)"]  # the Deal
+    for msg in replies:
+        assert is_valid_server_message(msg), msg
+
+
+# -------------------------------------------------------------------- lobby errors
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "message"),
+    [
+        (b"{not json", "bad_json", 'not JSON: "{not json"'),
+        (b"[1, 2]", "bad_json", 'not a JSON object: "[1, 2]"'),
+        (b'"create"', "bad_json", 'not a JSON object: "\\"create\\""'),
+        (b"\xff\xfe{}", "bad_json", "not UTF-8: b'\\xff\\xfe{}'"),
+        (
+            b'{"a":' * 1300 + b"1" + b"}" * 1300,  # too deep for json, not too long
+            "bad_json",
+            "not JSON: " + json.dumps('{"a":' * 12)[:57] + "...",  # quoted, cut short
+        ),
+        (b'{"Type":5}', "bad_message", "a message needs a string Type, got 5"),
+        (b'{"Message":"create"}', "bad_message", "a message needs a string Type, got null"),
+        (b'{"Type":"Hello","Message":5}', "bad_message", "Message must be a string, got 5"),
+        (b'{"Type":"Join"}', "bad_message", "Join needs Table"),
+        (b'{"Type":"Join","Table":"7"}', "bad_message", 'Table must be a whole number, got "7"'),
+        (
+            b'{"Type":"Dance"}',
+            "unknown_type",
+            'unknown Type "Dance" (clients send Bid, Discard, Game, Hello, Join, Play, Trump, '
+            "Unpass)",
+        ),
+        (
+            b'{"Type":"Hello","Message":"dance"}',
+            "bad_choice",
+            'Message must be create, join or quit, not "dance"',
+        ),
+        (
+            b'{"Type":"Hello","Message":"create","Name":"ann!"}',
+            "bad_name",
+            'a name is 1-20 letters, digits, spaces, _ - . : not "ann!"',
+        ),
+        (
+            b'{"Type":"Bid","Bid":20}',
+            "not_now",
+            "Bid answers a game prompt; you are not in a game",
+        ),
+        (
+            b'{"Type":"Play","PlayedCard":"AS"}',
+            "not_now",
+            "Play answers a game prompt; you are not in a game",
+        ),
+        (
+            b'{"Type":"Game","Option":1}',
+            "not_now",
+            "Game answers the create options; say Hello create first",
+        ),
+        (b'{"Type":"Join","Table":3}', "no_such_table", "no open table 3"),
+    ],
+)
+def test_lobby_errors_are_exact_and_the_question_comes_again(
+    line: bytes, code: str, message: str
+) -> None:
+    h = Harness()
+    client = h.json_client("ann")  # the first line, JSON, has set JSON mode
+    assert client.send(line) == [{"Type": "Error", "Code": code, "Message": message}, HELLO]
+    # Nothing changed: the lobby still works.
+    assert client.send({"Type": "Hello", "Message": "create"})[-1] == GAME
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"Type": "Bid", "Bid": 0},
+        {"Type": "Unpass"},
+        {"Type": "Trump", "Trump": "H"},
+        {"Type": "Discard", "Cards": []},
+        {"Type": "Join", "Table": 1},
+    ],
+)
+def test_not_now_at_the_options_then_the_game_prompt(msg: dict[str, Any]) -> None:
+    h = Harness()
+    client = at_options(h)
+    replies = client.send(msg)
+    assert [m["Type"] for m in replies] == ["Error", "Game"]
+    assert replies[0]["Code"] == "not_now"
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [
+        {"Type": "Hello", "Message": "create"},
+        {"Type": "Hello", "Message": "join"},
+        {"Type": "Hello", "Name": "bob"},
+        {"Type": "Game", "Option": 1},
+        {"Type": "Join", "Table": 1},
+    ],
+)
+def test_lobby_answers_mid_game_are_not_now_then_the_prompt_again(msg: dict[str, Any]) -> None:
+    h = Harness()
+    client = at_options(h)
+    client.send({"Type": "Game", "Option": 1})
+    prompt = client.messages[-1]
+    assert prompt["Seq"] == 1
+    replies = client.send(msg)
+    assert replies[0]["Type"] == "Error"
+    assert replies[0]["Code"] == "not_now"
+    assert replies[1:] == [prompt]
+
+
+def test_first_line_that_looks_like_json_sets_json_mode_even_if_broken() -> None:
+    h = Harness()
+    client = h.connect()
+    client.take()
+    assert client.send(b'{"Type":') == [
+        {"Type": "Error", "Code": "bad_json", "Message": 'not JSON: "{\\"Type\\":"'},
+        HELLO,
+    ]
+    assert client.send({"Type": "Hello", "Message": "create"})[-1] == GAME
+
+
+def test_unknown_keys_are_ignored() -> None:
+    h = Harness()
+    client = h.json_client()
+    replies = client.send({"Type": "Hello", "Message": "create", "Colour": "blue", "x": [1]})
+    assert replies[-1] == GAME
+
+
+# ------------------------------------------------------------------ line framing
+
+
+def test_line_too_long_gets_an_error_and_closes() -> None:
+    h = Harness()
+    conn, _ = h.hub.connect()
+    assert h.hub.receive(conn, b"x" * (MAX_LINE + 1) + b"\n") == [
+        Send(
+            conn,
+            b'{"Type":"Error","Code":"line_too_long",'
+            b'"Message":"a line is at most 8192 bytes; goodbye"}\n',
+        ),
+        Close(conn),
+    ]
+    assert conn not in h.hub.sessions
+
+
+def test_line_too_long_frees_the_seat() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 4})
+    bob = h.json_client("bob")
+    bob.send({"Type": "Join", "Table": 1})
+    ann.take()
+    h.apply(h.hub.line_too_long(bob.conn))
+    assert bob.closed
+    assert bob.messages[-1]["Code"] == "line_too_long"
+    assert ann.take() == [table(1, 4, ["ann", None, None, None])]
+
+
+@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"])
+def test_a_line_of_exactly_max_bytes_is_read(ending: bytes) -> None:
+    h = Harness()
+    client = h.json_client()
+    head = b'{"Type":"Hello","Message":"create"'
+    line = head + b" " * (MAX_LINE - len(head) - 1) + b"}"
+    assert len(line) == MAX_LINE
+    assert client.send(line + ending)[-1] == GAME
+
+
+def test_blank_lines_are_ignored_and_crlf_accepted() -> None:
+    h = Harness()
+    client = h.connect()
+    client.take()
+    for blank in (b"\n", b"\r\n", b"   \r\n", b"", b"\t\n"):
+        assert h.hub.receive(client.conn, blank) == []
+    assert client.send(b'{"Type":"Hello","Message":"create"}\r\n')[-1] == GAME
+    for blank in (b"\n", b"\r\n", b"  \n"):
+        assert h.hub.receive(client.conn, blank) == []
+    assert client.send(b'{"Type":"Game","Option":6}\r\n') == [QUESTION, HELLO]
+
+
+def test_every_lobby_message_is_valid_against_the_schema() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Name": "friday"})
+    bob = h.json_client("bob")
+    for line in (b"{x", b'{"Type":"Dance"}', b'{"Type":"Hello","Message":"join"}'):
+        bob.send(line)
+    bob.send({"Type": "Join", "Table": 1})
+    bob.send({"Type": "Hello", "Message": "quit"})
+    for client in (ann, bob):
+        for msg in client.messages:
+            assert is_valid_server_message(msg), json.dumps(msg)

@@ -1,0 +1,406 @@
+"""The asyncio server over real sockets on 127.0.0.1 (port 0), and the command line's
+``serve`` in a subprocess. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt, text_answer
+
+from hundred_server.lobby import Hub
+from hundred_server.protocol import MAX_LINE
+from hundred_server.server import Server
+
+SEED = "over-sockets"
+SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every table is dealt from SEED
+READ_TIMEOUT = 5.0
+GAME_TIMEOUT = 20.0
+BYE = {"Type": "Message", "Message": "The server is shutting down. Bye!"}
+REPO = Path(__file__).resolve().parent.parent
+
+Message = dict[str, Any]
+
+
+@contextlib.asynccontextmanager
+async def running() -> AsyncIterator[Server]:
+    server = Server(Hub(seed_source=lambda: SEED), "127.0.0.1", 0)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+class Peer:
+    """A client over a socket; ``messages`` is everything it has read, decoded."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.messages: list[Message] = []
+
+    @classmethod
+    async def open(cls, port: int) -> Peer:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def send(self, msg: Message | bytes) -> None:
+        data = msg if isinstance(msg, bytes) else json.dumps(msg).encode() + b"\n"
+        self.writer.write(data)
+        await self.writer.drain()
+
+    async def line(self) -> bytes:
+        data = await asyncio.wait_for(self.reader.readline(), READ_TIMEOUT)
+        if not data:
+            raise EOFError
+        return data
+
+    async def recv(self) -> Message:
+        msg: Message = json.loads(await self.line())
+        self.messages.append(msg)
+        return msg
+
+    async def until(self, done: Callable[[Message], bool]) -> Message:
+        while not done(msg := await self.recv()):
+            pass
+        return msg
+
+    async def text_until_prompt(self) -> list[str]:
+        """Text mode: the lines up to and including the next ``> `` prompt."""
+        lines: list[str] = []
+        while True:
+            raw = await self.line()
+            assert raw.endswith(b"\r\n"), raw
+            lines.append(raw.decode().removesuffix("\r\n"))
+            if lines[-1].startswith("> "):
+                return lines
+
+    async def at_eof(self) -> bytes:
+        """What is left to read before the server closes (fails if it does not)."""
+        rest = b""
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := await asyncio.wait_for(self.reader.read(65536), READ_TIMEOUT):
+                rest += chunk
+        return rest
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+async def greeted(port: int, name: str) -> Peer:
+    peer = await Peer.open(port)
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    await peer.send({"Type": "Hello", "Name": name})
+    assert await peer.recv() == {"Type": "Message", "Message": f"Hello, {name}."}
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    return peer
+
+
+async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None = None) -> int:
+    """Answer from Legal until the game is over and the lobby question is back (or,
+    with ``stop_after``, until that many answers are given). Returns the answers given."""
+    answers = 0
+    while True:
+        msg = await peer.recv()
+        if msg.get("GameOver"):
+            break
+        if is_prompt(msg) and "Legal" in msg:
+            await peer.send(answer_from_legal(msg, rng))
+            answers += 1
+            if answers == stop_after:
+                return answers
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    return answers
+
+
+# ------------------------------------------------------------------ whole games
+
+
+@pytest.mark.asyncio
+async def test_one_json_client_against_three_ai_finishes_a_game() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await greeted(server.port, "ann")
+        await ann.send({"Type": "Hello", "Message": "create"})
+        await ann.until(lambda m: m == {"Type": "Game"})
+        await ann.send(b'{"Type":"Game","Option":1}\r\n')
+        assert await play_to_the_end(ann, random.Random(1)) > 0
+        assert check_stream(ann.messages, SEEDS) == 1
+        await ann.send({"Type": "Hello", "Message": "quit"})
+        assert await ann.recv() == {"Type": "Message", "Message": "Ok, bye bye!"}
+        assert await ann.at_eof() == b""
+        await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        names = ["ann", "bob", "cy", "dee"]
+        people = [await greeted(server.port, name) for name in names]
+        await people[0].send({"Type": "Hello", "Message": "create"})
+        await people[0].until(lambda m: m == {"Type": "Game"})
+        await people[0].send({"Type": "Game", "Option": 4})
+        await people[0].until(lambda m: m["Type"] == "Table")
+        for peer in people[1:]:
+            await peer.send({"Type": "Join", "Table": 1})
+            await peer.until(lambda m: m["Type"] == "Table")
+        answers = await asyncio.gather(
+            *(play_to_the_end(p, random.Random(i)) for i, p in enumerate(people))
+        )
+        assert all(n > 0 for n in answers)
+        wins = []
+        for seat, peer in enumerate(people):
+            assert check_stream(peer.messages, SEEDS) == 1
+            deal = next(m for m in peer.messages if m["Type"] == "Deal")
+            assert (deal["Playerid"], deal["Players"]) == (seat, names)
+            over = next(m for m in peer.messages if m.get("GameOver"))
+            wins.append(over["Win"])
+        assert wins.count(True) == 1
+        for peer in people:
+            await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_a_text_mode_session_over_a_raw_socket() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await Peer.open(server.port)
+        # The greeting comes before the server knows the mode: JSON.
+        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        # A telnet client's first line: negotiation bytes, then the command.
+        await peer.send(b"\xff\xfd\x03\xff\xfb\x18\xff\xfa\x18\x00xterm\xff\xf0create\r\n")
+        options = await peer.text_until_prompt()
+        assert options[0] == "Option 1 - Play against three AI players and start immediately"
+        assert options[-1].startswith("> choose an option: 1-6")
+        await peer.send(b"1\r\n")
+        shown = await peer.text_until_prompt()
+        assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3"
+        rng = random.Random(3)
+        prompts = 1
+        while not any(line.startswith("Game over.") for line in shown):
+            command = text_answer(shown, rng)
+            assert command is not None, shown
+            await peer.send(command.encode() + b"\r\n")
+            shown = await peer.text_until_prompt()
+            assert not any(line.startswith("! ") for line in shown), (command, shown)
+            prompts += 1
+        assert prompts > 5
+        assert shown[-1] == "> create, join, quit (or help)"
+        await peer.send(b"quit\r\n")
+        assert await peer.line() == b"Ok, bye bye!\r\n"
+        assert await peer.at_eof() == b""
+        await peer.close()
+
+
+# ---------------------------------------------------------------------- framing
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [MAX_LINE + 1, MAX_LINE + 2, 100_000])
+async def test_a_line_over_the_limit_is_refused_and_the_connection_closed(size: int) -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await greeted(server.port, "ann")
+        await peer.send(b"{" + b" " * (size - 2) + b"}\n")
+        # Past the stream limit the server stops reading mid-line; closing with unread
+        # data may reset the connection, which can drop the error line on its way.
+        may_reset = size > MAX_LINE + 2
+        with contextlib.suppress(*((ConnectionResetError,) if may_reset else ())):
+            assert await peer.recv() == {
+                "Type": "Error",
+                "Code": "line_too_long",
+                "Message": "a line is at most 8192 bytes; goodbye",
+            }
+            assert await peer.at_eof() == b""
+        await peer.close()
+        assert server.hub.sessions == {}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
+async def test_a_line_of_exactly_8192_bytes_is_not_refused(ending: bytes) -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await greeted(server.port, "ann")
+        head = b'{"Type":"Hello","Message":"create"'
+        line = head + b" " * (MAX_LINE - len(head) - 1) + b"}"
+        assert len(line) == MAX_LINE
+        await peer.send(line + ending)
+        assert (await peer.recv())["Message"].startswith("Option 1 - ")
+        await peer.until(lambda m: m == {"Type": "Game"})
+        # Still connected and usable.
+        await peer.send({"Type": "Game", "Option": 6})
+        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_malformed_lines_keep_the_connection_usable() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await greeted(server.port, "ann")
+        for bad, code in [
+            (b"{not json\n", "bad_json"),
+            (b"[1, 2, 3]\n", "bad_json"),
+            (b"\xff\xfe\xfd\n", "bad_json"),
+            (b'{"Type":"Nope"}\n', "unknown_type"),
+            (b'{"Type":7}\r\n', "bad_message"),
+            (b'{"Type":"Bid","Bid":20}\n', "not_now"),
+        ]:
+            await peer.send(b"\n\r\n" + bad)  # blank lines are ignored
+            error = await peer.recv()
+            assert (error["Type"], error["Code"]) == ("Error", code), bad
+            assert await peer.recv() == HELLO
+        await peer.send({"Type": "Hello", "Message": "create"})
+        assert (await peer.until(lambda m: m["Type"] == "Game")) == {"Type": "Game"}
+        await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_a_last_line_without_a_newline_is_read_at_end_of_stream() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await greeted(server.port, "ann")
+        await peer.send(b'{"Type":"Hello","Message":"quit"}')
+        peer.writer.write_eof()
+        assert await peer.recv() == {"Type": "Message", "Message": "Ok, bye bye!"}
+        assert await peer.at_eof() == b""
+        await peer.close()
+
+
+# ------------------------------------------------------------ leaving, shutdown
+
+
+@pytest.mark.asyncio
+async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann, bob = await greeted(server.port, "ann"), await greeted(server.port, "bob")
+        await ann.send({"Type": "Hello", "Message": "create"})
+        await ann.until(lambda m: m == {"Type": "Game"})
+        await ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
+        await ann.until(lambda m: m["Type"] == "Table")
+        await bob.send({"Type": "Join", "Table": 1})
+        await bob.until(lambda m: m["Type"] == "Table")
+
+        async def bob_plays_a_little_then_goes() -> None:
+            assert await play_to_the_end(bob, random.Random(2), stop_after=3) == 3
+            bob.writer.transport.abort()  # gone, without a goodbye
+
+        await asyncio.gather(play_to_the_end(ann, random.Random(1)), bob_plays_a_little_then_goes())
+        assert {"Type": "Message", "Message": "bob left; an AI plays seat 2 now"} in ann.messages
+        assert check_stream(ann.messages, SEEDS) == 1
+        await ann.close()
+        await bob.close()
+        assert server.hub.tables == {}
+
+
+@pytest.mark.asyncio
+async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> None:
+    server = Server(Hub(seed_source=lambda: SEED), "127.0.0.1", 0)
+    await server.start()
+    port = server.port
+    async with asyncio.timeout(GAME_TIMEOUT):
+        lobby = await greeted(port, "ann")
+        playing = await greeted(port, "bob")
+        await playing.send({"Type": "Hello", "Message": "create"})
+        await playing.until(lambda m: m == {"Type": "Game"})
+        await playing.send({"Type": "Game", "Option": 1})
+        await playing.until(lambda m: is_prompt(m) and "Legal" in m)
+        texter = await Peer.open(port)
+        await texter.recv()
+        await texter.recv()
+        await texter.send(b"help\r\n")
+        assert await texter.line() == b"Commands:\r\n"
+
+        started = time.monotonic()
+        await server.close()
+        await server.close()  # again: nothing to do
+        assert time.monotonic() - started < 5
+        for peer in (lobby, playing):
+            assert (
+                await peer.until(lambda m: m["Type"] == "Message" and "shutting" in m["Message"])
+                == BYE
+            )
+            assert await peer.at_eof() == b""
+        assert (await texter.at_eof()).endswith(b"The server is shutting down. Bye!\r\n")
+        assert server.hub.sessions == {}
+        with pytest.raises(ConnectionRefusedError):  # no longer listening
+            await asyncio.open_connection("127.0.0.1", port)
+        for peer in (lobby, playing, texter):
+            await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_close_before_start_and_with_nobody_connected() -> None:
+    server = Server(Hub(), "127.0.0.1", 0)
+    await server.close()  # never started: nothing to do
+    await server.start()
+    async with asyncio.timeout(READ_TIMEOUT):
+        await server.close()
+        await server.close()
+
+
+# ------------------------------------------------------------ the command line
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def test_serve_in_a_subprocess_stops_cleanly_on_sigterm() -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                sock = socket.create_connection(("127.0.0.1", port), timeout=READ_TIMEOUT)
+                break
+            except OSError:
+                assert proc.poll() is None, proc.communicate(timeout=5)
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.05)
+        with sock, sock.makefile("rb") as lines:
+
+            def recv() -> Message:
+                msg: Message = json.loads(lines.readline())
+                return msg
+
+            assert [recv(), recv()] == [QUESTION, HELLO]
+            sock.sendall(b'{"Type":"Hello","Message":"create","Name":"ann"}\n')
+            while recv() != {"Type": "Game"}:
+                pass
+            sock.sendall(b'{"Type":"Game","Option":2}\n')
+            rng = random.Random(5)
+            for _ in range(3):  # a few answers
+                while not (is_prompt(msg := recv()) and "Legal" in msg):
+                    pass
+                sock.sendall(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+            proc.send_signal(signal.SIGTERM)
+            started = time.monotonic()
+            assert proc.wait(timeout=5) == 0
+            assert time.monotonic() - started < 5
+            rest = [json.loads(line) for line in lines.read().splitlines()]
+            assert rest[-1] == BYE
+        out, _err = proc.communicate(timeout=5)
+        assert f"hundred_server listening on 127.0.0.1:{port}".encode() in out
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate(timeout=5)
