@@ -1,0 +1,93 @@
+"""The bots in clients/ finish real games against a real server, alone and together.
+
+The server runs in its own process on a free port of 127.0.0.1; every client has a
+time limit. Node.js is part of the machine image this project runs on (CI included).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+NODE = shutil.which("node")
+LIMIT = 120  # seconds any one client may take
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def server() -> Iterator[int]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            assert process.poll() is None, "the server died"
+            assert time.monotonic() < deadline, "the server never listened"
+            time.sleep(0.05)
+    yield port
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(10) == 0
+
+
+def bot(language: str, port: int, *args: str) -> subprocess.Popen[str]:
+    if language == "python":
+        command = [sys.executable, str(ROOT / "clients" / "bot.py")]
+    else:
+        assert NODE is not None, "node is not installed"
+        command = [NODE, str(ROOT / "clients" / "bot.js")]
+    command += ["--port", str(port), "--timeout", "30", *args]
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def finish(process: subprocess.Popen[str]) -> dict[str, object]:
+    out, err = process.communicate(timeout=LIMIT)
+    assert process.returncode == 0, err
+    summary: dict[str, object] = json.loads(out.strip().splitlines()[-1])
+    return summary
+
+
+@pytest.mark.parametrize("language", ["python", "node"])
+def test_a_bot_against_three_ai_seats_finishes_two_games(server: int, language: str) -> None:
+    summary = finish(bot(language, server, "--create", "1", "--games", "2", "--name", "solo"))
+    assert summary["name"] == "solo"
+    assert summary["games"] == 2
+    scores = summary["scores"]
+    assert isinstance(scores, list)
+    assert len(scores) == 2
+
+
+def test_python_and_node_bots_at_one_table_finish_a_game(server: int) -> None:
+    creator = bot("python", server, "--create", "4", "--name", "py0")
+    time.sleep(0.3)  # the table exists before the others look for it
+    joiners = [
+        bot("node", server, "--join", "any", "--name", "js1"),
+        bot("python", server, "--join", "any", "--name", "py2"),
+        bot("node", server, "--join", "any", "--name", "js3"),
+    ]
+    summaries = [finish(p) for p in [creator, *joiners]]
+    assert [s["games"] for s in summaries] == [1, 1, 1, 1]
+    assert sum(int(str(s["wins"])) for s in summaries) == 1  # exactly one winner
