@@ -156,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:  # the default command: serve with its defaults
-        args = parser.parse_args(["serve", *(argv or sys.argv[1:])])
+        args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
         if args.command == "serve":
             return _serve(args.host, args.port, args.log_level)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from hundred_server import cli
 from hundred_server.cli import main
 from hundred_server.records import dumps_line, record_lines, replay
 from hundred_server.selfplay import play_game
@@ -131,7 +132,7 @@ def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     "argv",
     [
-        [],
+        ["serve", "--port", "nope"],
         ["selfplay", "--players", "5"],
         ["selfplay", "--games", "0"],
         ["selfplay", "--games", "many"],
@@ -145,6 +146,24 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
         main(argv)
     assert caught.value.code == 2
     assert "usage:" in capsys.readouterr().err
+
+
+def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, int, str]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
+    monkeypatch.delenv("HUNDRED_HOST", raising=False)
+    monkeypatch.delenv("HUNDRED_PORT", raising=False)
+    assert main([]) == 0
+    assert calls == [("127.0.0.1", 7110, "INFO")]
+
+
+def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, int, str]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
+    monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
+    monkeypatch.setenv("HUNDRED_PORT", "7200")
+    assert main(["serve", "--log-level", "WARNING"]) == 0
+    assert calls == [("127.0.0.2", 7200, "WARNING")]
 
 
 def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
