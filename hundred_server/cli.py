@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 
 from hundred_server import __version__
 from hundred_server.demo import run_demo
+from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
 
@@ -66,6 +67,26 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=int(os.environ.get("HUNDRED_PORT") or 7110),
         help="port (default 7110, or $HUNDRED_PORT; 0 picks a free one)",
+    )
+    limits = Limits()
+    serve.add_argument(
+        "--max-connections",
+        type=_positive,
+        default=limits.max_connections,
+        help=f"connections at once (default {limits.max_connections}); more are told server_full",
+    )
+    serve.add_argument(
+        "--rate",
+        type=float,
+        default=limits.rate,
+        help=f"lines a second a client may send that do not play a turn (default {limits.rate:g}; "
+        f"bursts of {limits.burst})",
+    )
+    serve.add_argument(
+        "--idle-timeout",
+        type=float,
+        default=limits.idle_timeout,
+        help=f"seconds a client may stay silent in the lobby (default {limits.idle_timeout:g})",
     )
     serve.add_argument(
         "--log-level",
@@ -138,14 +159,14 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
     return status
 
 
-def _serve(host: str, port: int, level: str) -> int:
+def _serve(host: str, port: int, level: str, limits: Limits | None = None) -> int:
     from hundred_server.server import run
 
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
     try:
-        asyncio.run(run(host, port))
+        asyncio.run(run(host, port, limits))
     except OSError as error:
         print(f"hundred-server: cannot listen on {host}:{port}: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -159,7 +180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
         if args.command == "serve":
-            return _serve(args.host, args.port, args.log_level)
+            limits = Limits(
+                max_connections=args.max_connections,
+                rate=args.rate,
+                burst=max(1, round(2 * args.rate)),
+                idle_timeout=args.idle_timeout,
+            )
+            return _serve(args.host, args.port, args.log_level, limits)
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "selfplay":

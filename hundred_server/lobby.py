@@ -79,6 +79,27 @@ class Where(enum.Enum):
     CLOSED = "closed"
 
 
+_LOBBY: Final = frozenset({Where.QUESTION, Where.OPTIONS, Where.TABLES})
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one client may do (protocol.md, Limits)."""
+
+    #: Connections at once; one more is told ``server_full`` and closed (server.py).
+    max_connections: int = 1000
+    #: Lines that do not move a game on (errors, lobby talk, pre-pass and unpass): a
+    #: connection may send ``rate`` a second on average and ``burst`` at once. A line
+    #: over that is not read and gets ``rate_limited``; an answer that plays a turn is
+    #: never counted, so a fast bot is never slowed.
+    rate: float = 20.0
+    burst: int = 40
+    #: Lines refused for the rate that a connection may send in all before it is closed.
+    max_refused: int = 100
+    #: Seconds a connection may stay silent in the lobby, not at a table (server.py).
+    idle_timeout: float = 600.0
+
+
 @dataclass
 class Session:
     conn: int
@@ -88,12 +109,18 @@ class Session:
     mode_known: bool = False
     table: Table | None = None
     peer: str = ""
+    tokens: float = 0.0  # the rate limit's bucket (see Limits)
+    last: float | None = None
+    refused: int = 0
 
 
 class Hub:
     """Every connection and table; see the module docstring."""
 
-    def __init__(self, seed_source: Callable[[], str] | None = None) -> None:
+    def __init__(
+        self, seed_source: Callable[[], str] | None = None, limits: Limits | None = None
+    ) -> None:
+        self.limits = limits or Limits()
         self.sessions: dict[int, Session] = {}
         self.tables: dict[int, Table] = {}
         self._next_conn = 1
@@ -105,16 +132,41 @@ class Hub:
     def connect(self, peer: str = "") -> tuple[int, list[Command]]:
         conn = self._next_conn
         self._next_conn += 1
-        session = Session(conn, f"player{conn}", peer=peer)
+        session = Session(conn, f"player{conn}", peer=peer, tokens=float(self.limits.burst))
         self.sessions[conn] = session
         log.info("connection %d opened from %s", conn, peer or "?")
         return conn, self._render(self._ask(session))
 
-    def receive(self, conn: int, raw: bytes) -> list[Command]:
-        """One line from ``conn`` (with or without its line ending)."""
+    def receive(self, conn: int, raw: bytes, now: float | None = None) -> list[Command]:
+        """One line from ``conn`` (with or without its line ending), received at ``now``
+        (seconds on any steady clock; None: no rate limit, as in most tests)."""
         session = self.sessions.get(conn)
         if session is None or session.where is Where.CLOSED:
             return []
+        if now is None:
+            return self._receive(session, raw)
+        limits = self.limits
+        if session.last is not None:
+            elapsed = max(0.0, now - session.last)
+            session.tokens = min(float(limits.burst), session.tokens + elapsed * limits.rate)
+        session.last = now
+        if session.tokens < 1 and strip_line(raw).strip():
+            session.refused += 1
+            if session.refused > limits.max_refused:
+                text = f"over {limits.rate:g} lines a second for too long; goodbye"
+                return self.notice(conn, "rate_limited", text)
+            text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
+            return self.notice(conn, "rate_limited", text, close=False)
+        table = session.table
+        seq = table.seq if table is not None else None
+        out = self._receive(session, raw)
+        moved_on = table is not None and (table.seq != seq or table.state is TableState.OVER)
+        if not moved_on:
+            session.tokens -= 1
+        return out
+
+    def _receive(self, session: Session, raw: bytes) -> list[Command]:
+        conn = session.conn
         line = strip_line(raw)
         if len(line) > MAX_LINE:
             return self.line_too_long(conn)
@@ -152,13 +204,27 @@ class Hub:
         return self._render(out)
 
     def line_too_long(self, conn: int) -> list[Command]:
+        return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
+
+    def notice(self, conn: int, code: str, text: str, close: bool = True) -> list[Command]:
+        """An Error that the server layer raises (a limit), in the connection's mode.
+
+        Closing: the Error, then the connection closes. Not closing: the line that broke
+        the limit was not read; what the connection was being asked comes again.
+        """
         session = self.sessions.get(conn)
         if session is None:
             return []
-        msg = error("line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
-        out = self._render([(conn, msg)])
+        if not close:
+            return self._render(self._refuse(session, ProtocolError(text, code)))
+        out = self._render([(conn, error(code, text))])
         out += self.disconnect(conn)
         return [*out, Close(conn)]
+
+    def in_lobby(self, conn: int) -> bool:
+        """Whether ``conn`` is in the lobby (not at a table), where idling is limited."""
+        session = self.sessions.get(conn)
+        return session is not None and session.where in _LOBBY
 
     def disconnect(self, conn: int) -> list[Command]:
         """The connection is gone (or is being closed): free its seat."""

@@ -17,8 +17,8 @@ import signal
 from dataclasses import dataclass
 from typing import Final
 
-from hundred_server.lobby import Command, Hub, Send
-from hundred_server.protocol import MAX_LINE
+from hundred_server.lobby import Command, Hub, Limits, Send
+from hundred_server.protocol import MAX_LINE, encode, error
 
 log = logging.getLogger("hundred_server")
 
@@ -46,8 +46,10 @@ class Server:
         host: str = DEFAULT_HOST,
         port: int = DEFAULT_PORT,
         outgoing_limit: int = OUTGOING_LIMIT,
+        limits: Limits | None = None,
     ) -> None:
-        self.hub = hub or Hub()
+        self.limits = limits or Limits()
+        self.hub = hub or Hub(limits=self.limits)
         self.host = host
         self.requested_port = port
         self.outgoing_limit = outgoing_limit
@@ -93,22 +95,37 @@ class Server:
         assert task is not None
         self._handlers.add(task)
         peer = writer.get_extra_info("peername")
+        limits = self.limits
+        if len(self._connections) >= limits.max_connections:
+            log.warning("refused %s: %d connections already", peer, len(self._connections))
+            full = f"the server is full ({limits.max_connections} connections); try later"
+            writer.write(encode(error("server_full", full)))
+            writer.close()
+            self._handlers.discard(task)
+            return
         conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "")
         connection = _Connection(conn, writer)
         self._connections[conn] = connection
         self._dispatch(commands)
+        clock = asyncio.get_running_loop().time
         try:
             while not connection.closing:
+                idle = limits.idle_timeout if self.hub.in_lobby(conn) else None
                 try:
-                    line = await reader.readuntil(b"\n")
+                    async with asyncio.timeout(idle):
+                        line = await reader.readuntil(b"\n")
+                except TimeoutError:
+                    text = f"silent for {idle:g} s in the lobby; goodbye"
+                    self._dispatch(self.hub.notice(conn, "idle_timeout", text))
+                    break
                 except asyncio.IncompleteReadError as exc:  # end of stream
                     if exc.partial.strip():
-                        self._dispatch(self.hub.receive(conn, exc.partial))
+                        self._dispatch(self.hub.receive(conn, exc.partial, clock()))
                     break
                 except asyncio.LimitOverrunError:
                     self._dispatch(self.hub.line_too_long(conn))
                     break
-                self._dispatch(self.hub.receive(conn, line))
+                self._dispatch(self.hub.receive(conn, line, clock()))
         except (ConnectionError, OSError) as exc:
             log.info("connection %d: %s", conn, exc)
         finally:
@@ -158,9 +175,9 @@ class Server:
         self._dispatch(self.hub.disconnect(connection.conn))
 
 
-async def run(host: str, port: int) -> None:
+async def run(host: str, port: int, limits: Limits | None = None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order."""
-    server = Server(host=host, port=port)
+    server = Server(host=host, port=port, limits=limits)
     await server.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -12,6 +12,7 @@ import pytest
 
 from hundred_server import cli
 from hundred_server.cli import main
+from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, record_lines, replay
 from hundred_server.selfplay import play_game
 
@@ -149,21 +150,22 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str]] = []
+    calls: list[tuple[str, int, str, Limits]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     assert main([]) == 0
-    assert calls == [("127.0.0.1", 7110, "INFO")]
+    assert calls == [("127.0.0.1", 7110, "INFO", Limits())]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str]] = []
+    calls: list[tuple[str, int, str, Limits]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
-    assert main(["serve", "--log-level", "WARNING"]) == 0
-    assert calls == [("127.0.0.2", 7200, "WARNING")]
+    assert main(["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]) == 0
+    limits = Limits(rate=5.0, burst=10, idle_timeout=9.0)
+    assert calls == [("127.0.0.2", 7200, "WARNING", limits)]
 
 
 def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
