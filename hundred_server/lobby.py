@@ -294,12 +294,19 @@ class Hub:
                     f"a name is 1-20 letters, digits, spaces, _ - . : not {quote(name)}",
                     "bad_name",
                 )
-            session.name = name
         choice = field_str(msg, "Message")
+        if choice is not None:
+            choice = choice.strip().lower()
+            if choice not in ("create", "join", "quit"):
+                raise ProtocolError(
+                    f"Message must be create, join or quit, not {quote(msg.get('Message'))}",
+                    "bad_choice",
+                )
+        if name is not None:  # only once the whole Hello is known to be good
+            session.name = name
         if choice is None:  # a bare Hello (or one that only names you): the question again
             greeting = [(session.conn, message(f"Hello, {name}."))] if name is not None else []
             return [*greeting, *self._ask(session)]
-        choice = choice.strip().lower()
         if choice == "quit":
             out = self._leave_table(session)
             session.where = Where.CLOSED
@@ -309,12 +316,8 @@ class Hub:
             return [(session.conn, message(o)) for o in OPTIONS] + [
                 (session.conn, {"Type": "Game"})
             ]
-        if choice == "join":
-            session.where = Where.TABLES
-            return [(session.conn, self._tables())]
-        raise ProtocolError(
-            f"Message must be create, join or quit, not {quote(msg.get('Message'))}", "bad_choice"
-        )
+        session.where = Where.TABLES  # join
+        return [(session.conn, self._tables())]
 
     def _tables(self) -> Message:
         open_tables = [

@@ -39,12 +39,17 @@ def quote(value: object, limit: int = 60) -> str:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         text = repr(value)
+    except RecursionError:  # JSON nested almost as deep as the parser allows
+        text = "(a value nested too deeply to show)"
+    # A lone surrogate ("\ud800" in the client's JSON) cannot be UTF-8: show it escaped.
+    text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
     """One line of compact JSON, UTF-8, ending in a newline."""
-    return json.dumps(message, ensure_ascii=False, separators=(",", ":")).encode() + b"\n"
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    return text.encode("utf-8", "backslashreplace") + b"\n"
 
 
 def strip_line(line: bytes) -> bytes:

@@ -42,6 +42,11 @@ _SUIT_WORDS: Final = {
 }
 
 
+def _number_word(word: str) -> bool:
+    """0-9 only: ``"²".isdigit()`` is true, but ``int("²")`` fails."""
+    return word.isascii() and word.isdigit()
+
+
 def strip_telnet(line: bytes) -> bytes:
     """The line without telnet negotiation (IAC WILL/WONT/DO/DONT x, IAC SB ... IAC SE)."""
     if IAC not in line:
@@ -238,7 +243,7 @@ class TextCodec:
             return self._lobby(head, args)
         if head == "name":
             return [{"Type": "Hello", "Name": " ".join(args)}]
-        if head.isdigit():
+        if _number_word(head):
             return [self._option(words)]
         if head in ("pass", "moon", "unpass"):
             if head == "unpass":
@@ -282,7 +287,7 @@ class TextCodec:
 
     @staticmethod
     def _number(args: list[str], example: str) -> int:
-        if len(args) != 1 or not args[0].isdigit() or len(args[0]) > 6:
+        if len(args) != 1 or not _number_word(args[0]) or len(args[0]) > 6:
             typed = " ".join(args) or "nothing"
             raise ProtocolError(
                 f"expected a number, as in: {example} (not {quote(typed)})", "bad_message"
@@ -290,7 +295,7 @@ class TextCodec:
         return int(args[0])
 
     def _card(self, word: str) -> str:
-        if word.isdigit():
+        if _number_word(word):
             index = int(word) - 1
             if not 0 <= index < len(self.hand):
                 raise ProtocolError(
