@@ -284,7 +284,7 @@ class Hub:
     def _hello(self, session: Session, msg: Message) -> Outgoing:
         if session.where in (Where.PLAYING, Where.SEATED):
             choice = field_str(msg, "Message")
-            if choice != "quit":
+            if choice is None or choice.strip().lower() != "quit":
                 raise ProtocolError("you are at a table; only quit leaves it", "not_now")
         name = field_str(msg, "Name")
         if name is not None:

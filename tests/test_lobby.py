@@ -679,3 +679,13 @@ def test_every_lobby_message_is_valid_against_the_schema() -> None:
     for client in (ann, bob):
         for msg in client.messages:
             assert is_valid_server_message(msg), json.dumps(msg)
+
+
+def test_quit_at_a_table_reads_the_choice_as_the_lobby_does() -> None:
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 4})
+    assert ann.send({"Type": "Hello", "Message": " QUIT "}) == [
+        {"Type": "Message", "Message": "Ok, bye bye!"}
+    ]
+    assert h.hub.tables == {}
