@@ -479,7 +479,8 @@ def expected_code(line: bytes, where: Where, fresh: bool) -> str | None:
         or (
             kind == "Hello"
             and where in (Where.SEATED, Where.PLAYING)
-            and (choice is None or (isinstance(choice, str) and choice != "quit"))
+            # At a table only quit (trimmed, in any case, as in the lobby) is heard.
+            and (choice is None or (isinstance(choice, str) and choice.strip().lower() != "quit"))
         )
     ):
         return "not_now"
@@ -947,7 +948,8 @@ async def game_fuzzer(
             line = line_ending(line, crlf=rng.random() < 0.5)
             with contextlib.suppress(ValueError, RecursionError):
                 msg = json.loads(line)
-                if isinstance(msg, dict) and msg.get("Message") == "quit":
+                choice = msg.get("Message") if isinstance(msg, dict) else None
+                if isinstance(choice, str) and choice.strip().lower() == "quit":
                     continue  # it would leave
             if blank(line, False) or len(line) > MAX_LINE:
                 continue
