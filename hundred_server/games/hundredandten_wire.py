@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import Suit, format_cards
+from hundred_server.cards import format_cards
 from hundred_server.games.hundredandten import (
     BID_AMOUNTS,
     Action,
@@ -235,6 +235,3 @@ def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> 
 
 def _text(text: str) -> Message:
     return {"Type": "Message", "Message": text}
-
-
-SUIT_NAMES: Final = {s: s.name.lower() for s in Suit}
