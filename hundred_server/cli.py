@@ -42,6 +42,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= value <= 86400:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hundred-server",
@@ -87,6 +97,20 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=limits.idle_timeout,
         help=f"seconds a client may stay silent in the lobby (default {limits.idle_timeout:g})",
+    )
+    serve.add_argument(
+        "--grace",
+        type=_seconds,
+        default=limits.grace,
+        help=f"seconds a seat waits for a person whose connection is lost before an AI "
+        f"plays it (default {limits.grace:g}; they can take it back later with their token)",
+    )
+    serve.add_argument(
+        "--turn-timeout",
+        type=_seconds,
+        default=0.0,
+        help="seconds a person has for each answer before the AI's move is played for "
+        "them (default 0: no clock; option 5 tables may set their own)",
     )
     serve.add_argument(
         "--log-level",
@@ -185,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 rate=args.rate,
                 burst=max(1, round(2 * args.rate)),
                 idle_timeout=args.idle_timeout,
+                grace=args.grace,
+                turn_timeout=args.turn_timeout or None,
             )
             return _serve(args.host, args.port, args.log_level, limits)
         if args.command == "replay":

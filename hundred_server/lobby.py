@@ -7,16 +7,25 @@ asyncio layer (server.py) only moves bytes. Each connection renders its messages
 JSON lines or, in text mode, as text (see textmode.py).
 
 A connection walks: the lobby question (``Hello``) → options (``Game``) or the open
-tables (``Join``) → seated, waiting → playing → back to the lobby question.
+tables (``Join``) → seated, waiting → playing → back to the lobby question. A person
+who sits gets a ``Seat`` message with a token; ``Hello`` with that token, on any
+connection in the lobby, takes the seat back while its game goes on.
+
+Time is an input: the hub reads its ``clock`` and the caller calls ``tick()`` at
+``next_deadline()`` (grace periods of lost connections, turn clocks).
 """
 
 from __future__ import annotations
 
 import enum
+import hashlib
+import heapq
 import logging
 import re
 import secrets
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
@@ -44,12 +53,15 @@ log = logging.getLogger("hundred_server")
 
 NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
 TABLE_NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\-' ]{1,30}$")
+TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
+#: The longest turn clock a table may ask for, in seconds.
+MAX_CLOCK: Final = 3600
 OPTIONS: Final = (
     "Option 1 - Play against three AI players and start immediately",
     "Option 2 - Play against two AI players and start immediately",
     "Option 3 - Play against one AI player and start immediately",
     "Option 4 - Open a 4-seat table for people only",
-    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name",
+    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
     "Option 6 - Go back",
 )
 #: Option -> (seats, bots) for the ready-made tables.
@@ -98,6 +110,21 @@ class Limits:
     max_refused: int = 100
     #: Seconds a connection may stay silent in the lobby, not at a table (server.py).
     idle_timeout: float = 600.0
+    #: Seconds a seat waits for its owner after their connection is lost mid-game,
+    #: before an AI plays it (they may still take it back later with their token).
+    grace: float = 60.0
+    #: Seconds a person has for each answer (None: no clock). When it runs out the AI's
+    #: move is played for them. A table made with option 5 may set its own (``Clock``).
+    turn_timeout: float | None = None
+
+
+class TableFailed(Exception):
+    """A table raised something unexpected (a bug): it is closed; ``out`` tells its
+    people so."""
+
+    def __init__(self, out: Outgoing) -> None:
+        super().__init__("table failed")
+        self.out = out
 
 
 @dataclass
@@ -118,11 +145,19 @@ class Hub:
     """Every connection and table; see the module docstring."""
 
     def __init__(
-        self, seed_source: Callable[[], str] | None = None, limits: Limits | None = None
+        self,
+        seed_source: Callable[[], str] | None = None,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        token_source: Callable[[], str] | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        self.clock = clock
+        self._token_source = token_source or (lambda: secrets.token_hex(16))  # 128 bits
         self.sessions: dict[int, Session] = {}
         self.tables: dict[int, Table] = {}
+        self.tokens: dict[str, Table] = {}  # token hash -> its table, while it plays
+        self._timers: list[tuple[float, int]] = []  # (deadline, table id), a heap
         self._next_conn = 1
         self._next_table = 1
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
@@ -144,7 +179,7 @@ class Hub:
         if session is None or session.where is Where.CLOSED:
             return []
         if now is None:
-            return self._receive(session, raw)
+            return self._watching(session, self._receive, session, raw)
         limits = self.limits
         if session.last is not None:
             elapsed = max(0.0, now - session.last)
@@ -159,11 +194,65 @@ class Hub:
             return self.notice(conn, "rate_limited", text, close=False)
         table = session.table
         seq = table.seq if table is not None else None
-        out = self._receive(session, raw)
+        out = self._watching(session, self._receive, session, raw)
         moved_on = table is not None and (table.seq != seq or table.state is TableState.OVER)
         if not moved_on:
             session.tokens -= 1
         return out
+
+    def _watching(
+        self, session: Session, step: Callable[..., list[Command]], *args: object
+    ) -> list[Command]:
+        """Run ``step``; then note when the session's tables (before and after) next
+        need a tick."""
+        before = session.table
+        out = step(*args)
+        for table in {before, session.table}:
+            if table is not None:
+                self._watch(table)
+        return out
+
+    def _watch(self, table: Table) -> None:
+        deadline = table.deadline
+        if deadline is not None and table.id in self.tables:
+            heapq.heappush(self._timers, (deadline, table.id))
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` is next due (on ``clock``), or None."""
+        timers = self._timers
+        while timers:
+            deadline, table_id = timers[0]
+            table = self.tables.get(table_id)
+            if table is not None and table.deadline is not None:
+                return min(deadline, table.deadline)
+            heapq.heappop(timers)
+        return None
+
+    def tick(self) -> list[Command]:
+        """Let the tables whose deadline has come act: grace periods that ran out hand
+        seats to the AI, turn clocks that ran out play the AI's move."""
+        now = self.clock()
+        out: Outgoing = []
+        due: set[int] = set()
+        while self._timers and self._timers[0][0] <= now:
+            due.add(heapq.heappop(self._timers)[1])
+        for table_id in sorted(due):
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            deadline = table.deadline
+            if deadline is not None and deadline <= now:
+                try:
+                    with self._guard(table):
+                        out += table.tick()
+                except TableFailed as failed:
+                    out += failed.out
+                    continue
+                if table.state is TableState.OVER:
+                    out += self._finish(table)
+                    continue
+            self._watch(table)
+        return self._render(out)
 
     def _receive(self, session: Session, raw: bytes) -> list[Command]:
         conn = session.conn
@@ -199,6 +288,9 @@ class Hub:
             except ProtocolError as exc:
                 out += self._refuse(session, exc)
                 break
+            except TableFailed as failed:
+                out += failed.out
+                break
             if _closed(session):  # quit: the rest of the line's commands are moot
                 break
         return self._render(out)
@@ -233,7 +325,11 @@ class Hub:
             return []
         session.where = Where.CLOSED
         log.info("connection %d (%s) closed", conn, session.name)
-        return self._render(self._leave_table(session))
+        table = session.table
+        out = self._render(self._leave_table(session, lost=True))
+        if table is not None:
+            self._watch(table)
+        return out
 
     def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
         """Tell everyone, then close every connection; the hub is empty afterwards."""
@@ -243,6 +339,8 @@ class Hub:
             out.append(Close(conn))
         self.sessions.clear()
         self.tables.clear()
+        self.tokens.clear()
+        self._timers.clear()
         return out
 
     # -------------------------------------------------------------------- reading
@@ -270,7 +368,8 @@ class Hub:
         if session.where is not Where.PLAYING or session.table is None:
             raise ProtocolError(f"{kind} answers a game prompt; you are not in a game", "not_now")
         table = session.table
-        out = table.answer(session.conn, msg)
+        with self._guard(table, session):
+            out = table.answer(session.conn, msg)
         if table.state is TableState.OVER:
             out += self._finish(table)
         return out
@@ -282,6 +381,8 @@ class Hub:
         return [(session.conn, message(LOBBY_QUESTION)), (session.conn, {"Type": "Hello"})]
 
     def _hello(self, session: Session, msg: Message) -> Outgoing:
+        if "Token" in msg:
+            return self._reclaim(session, msg)
         if session.where in (Where.PLAYING, Where.SEATED):
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":
@@ -319,6 +420,44 @@ class Hub:
         session.where = Where.TABLES  # join
         return [(session.conn, self._tables())]
 
+    def _reclaim(self, session: Session, msg: Message) -> Outgoing:
+        """``Hello`` with a token: take the seat it owns back, on this connection."""
+        token = field_str(msg, "Token")
+        if token is not None:
+            token = token.strip().lower()
+        if token is None or not TOKEN_RE.match(token):
+            raise ProtocolError(
+                f"a token is the 32 hex digits of your Seat message, not {quote(token)}",
+                "bad_token",
+            )
+        if session.where not in _LOBBY:
+            raise ProtocolError("you are at a table; quit it before taking a seat back", "not_now")
+        digest = hash_token(token)
+        table = self.tokens.get(digest)
+        if table is None or table.owner_of(digest) is None:
+            raise ProtocolError(
+                f"no game under way has a seat for token {quote(token)} (it may be over)",
+                "bad_token",
+            )
+        with self._guard(table, session):
+            seat, previous, out = table.reclaim(session.conn, digest)
+            rejoin = table.rejoin(seat)
+        if previous is not None:  # the seat's old connection, still open, loses it
+            old = self.sessions.get(previous)
+            if old is not None:
+                old.table = None
+                text = f"your seat {seat} at table {table.id} was taken back with its token"
+                out += [(previous, message(text)), *self._ask(old)]
+        session.table = table
+        session.where = Where.PLAYING
+        session.name = table.names()[seat] or session.name
+        log.info(
+            "connection %d (%s) takes back table %d, seat %d",
+            session.conn, session.name, table.id, seat,
+        )  # fmt: skip
+        seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
+        return [*out, (session.conn, seat_msg)] + [(session.conn, m) for m in rejoin]
+
     def _tables(self) -> Message:
         open_tables = [
             t.info() for t in self.tables.values() if t.state is TableState.WAITING and t.free
@@ -335,12 +474,16 @@ class Hub:
         option = require_int(msg, "Option", lo=1, hi=len(OPTIONS), code="bad_option")
         if option == len(OPTIONS):
             return self._ask(session)
+        turn_timeout = self.limits.turn_timeout
         if option in _PRESETS:
             seats, bots = _PRESETS[option]
             name = None
         else:
             seats = field_int(msg, "Seats", lo=2, hi=4, code="bad_option") or 4
             bots = field_int(msg, "Bots", lo=0, hi=seats - 1, code="bad_option") or 0
+            clock = field_int(msg, "Clock", lo=0, hi=MAX_CLOCK, code="bad_option")
+            if clock is not None:
+                turn_timeout = float(clock) if clock else None
             name = field_str(msg, "Name")
             if name is not None:
                 name = name.strip()
@@ -351,7 +494,16 @@ class Hub:
                     )
         table_id = self._next_table
         self._next_table += 1
-        table = Table(table_id, name or f"table {table_id}", seats, bots, self._seed_source())
+        table = Table(
+            table_id,
+            name or f"table {table_id}",
+            seats,
+            bots,
+            self._seed_source(),
+            grace=self.limits.grace,
+            turn_timeout=turn_timeout,
+            clock=self.clock,
+        )
         self.tables[table_id] = table
         log.info(
             "table %d (%s) created by connection %d: %d seats, %d AI",
@@ -371,7 +523,15 @@ class Hub:
         return self._sit(session, table)
 
     def _sit(self, session: Session, table: Table) -> Outgoing:
-        seat, out = table.sit(session.conn, session.name)
+        token = self._token_source()
+        digest = hash_token(token)
+        with self._guard(table, session):
+            seat, out = table.sit(session.conn, session.name, digest)
+        self.tokens[digest] = table
+        seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
+        # Right after the table (the first message to the sitter): where you sit in it.
+        first = next((i for i, (c, _) in enumerate(out) if c == session.conn), len(out) - 1)
+        out.insert(first + 1, (session.conn, seat_msg))
         session.table = table
         log.info(
             "connection %d (%s) sits at table %d, seat %d",
@@ -388,23 +548,70 @@ class Hub:
             session.where = Where.SEATED
         return out
 
-    def _leave_table(self, session: Session) -> Outgoing:
+    def _leave_table(self, session: Session, lost: bool = False) -> Outgoing:
+        """The session leaves its table: it quit, or (``lost``) its connection is gone."""
         table = session.table
         if table is None:
             return []
         session.table = None
-        out = table.leave(session.conn)
-        log.info("connection %d (%s) leaves table %d", session.conn, session.name, table.id)
+        try:
+            with self._guard(table):
+                out = table.drop(session.conn) if lost else table.leave(session.conn)
+        except TableFailed as failed:
+            return failed.out
+        log.info(
+            "connection %d (%s) %s table %d",
+            session.conn, session.name, "lost at" if lost else "leaves", table.id,
+        )  # fmt: skip
         if table.state is TableState.OVER:
             out += self._finish(table)
-        elif table.state is TableState.WAITING and not table.people():
-            del self.tables[table.id]
-            log.info("table %d closed: nobody waiting", table.id)
+        elif table.state is TableState.WAITING:
+            self._forget_tokens(table)
+            if not table.people():
+                del self.tables[table.id]
+                log.info("table %d closed: nobody waiting", table.id)
+        return out
+
+    def _forget_tokens(self, table: Table, every: bool = False) -> None:
+        """Drop the table's tokens that no longer own a seat (``every``: all of them)."""
+        owned = set() if every else set(table.tokens())
+        for digest in [d for d, t in self.tokens.items() if t is table and d not in owned]:
+            del self.tokens[digest]
+
+    @contextmanager
+    def _guard(self, table: Table, session: Session | None = None) -> Iterator[None]:
+        """Run a step of ``table``. A client's mistake (``HundredError``) passes through;
+        anything else is a bug: it is logged with the table's id and the table is
+        closed, its people (and ``session``) told why and sent back to the lobby."""
+        try:
+            yield
+        except HundredError:
+            raise
+        except Exception:
+            log.exception("table %d failed; closing it", table.id)
+            raise TableFailed(self._close_broken(table, session)) from None
+
+    def _close_broken(self, table: Table, session: Session | None) -> Outgoing:
+        self.tables.pop(table.id, None)
+        self._forget_tokens(table, every=True)
+        table.state = TableState.OVER
+        conns = {conn for _, conn in table.people()}
+        if session is not None:
+            conns.add(session.conn)
+        text = f"table {table.id} stopped on an internal error (it is logged); its game is over"
+        out: Outgoing = []
+        for conn in sorted(conns):
+            other = self.sessions.get(conn)
+            if other is None or other.where is Where.CLOSED:
+                continue
+            other.table = None
+            out += [(conn, error("internal_error", text)), *self._ask(other)]
         return out
 
     def _finish(self, table: Table) -> Outgoing:
         """The game is over: everyone at the table goes back to the lobby question."""
         self.tables.pop(table.id, None)
+        self._forget_tokens(table, every=True)
         game = table.game
         if game is not None and game.winner is not None:
             log.info(
@@ -460,6 +667,12 @@ class Hub:
                 commands.append(Close(conn))
                 self.disconnect(conn)
         return commands
+
+
+def hash_token(token: str) -> str:
+    """What is kept of a seat token: its SHA-256, so a leaked table state or store
+    holds no token that could take a seat."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def _closed(session: Session) -> bool:

@@ -57,6 +57,8 @@ class Server:
         self._connections: dict[int, _Connection] = {}
         self._handlers: set[asyncio.Task[None]] = set()
         self._closed = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
 
     @property
     def port(self) -> int:
@@ -76,6 +78,8 @@ class Server:
         if self._closed or self._server is None:
             return
         self._closed = True
+        if self._timer is not None:
+            self._timer.cancel()
         self._server.close()
         transports = [c.writer.transport for c in self._connections.values()]
         self._dispatch(self.hub.shutdown())  # goodbyes, then every transport closes
@@ -128,6 +132,11 @@ class Server:
                 self._dispatch(self.hub.receive(conn, line, clock()))
         except (ConnectionError, OSError) as exc:
             log.info("connection %d: %s", conn, exc)
+        except Exception:  # a bug: this connection ends, the server goes on
+            log.exception("connection %d: internal error; closing it", conn)
+            text = "the server hit an internal error (it is logged); goodbye"
+            with contextlib.suppress(Exception):
+                self._dispatch(self.hub.notice(conn, "internal_error", text))
         finally:
             self._dispatch(self.hub.disconnect(conn))
             self._close(connection)
@@ -159,6 +168,24 @@ class Server:
             connection = self._connections.get(conn)
             if connection is not None:
                 self._close(connection)
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Have the hub's ``tick`` called when its next deadline comes (one timer)."""
+        deadline = None if self._closed else self.hub.next_deadline()
+        if deadline == self._timer_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        self._timer_at = deadline
+        if deadline is not None:
+            delay = max(0.0, deadline - self.hub.clock())
+            self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer, self._timer_at = None, None
+        self._dispatch(self.hub.tick())
 
     def _close(self, connection: _Connection) -> None:
         """Close once what is buffered has been written (the transport flushes first)."""

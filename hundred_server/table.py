@@ -1,8 +1,17 @@
 """One table: seats, the game, prompts and re-prompts, AI seats (no I/O).
 
-A table is fed with what connections say (``sit``, ``answer``, ``leave``) and returns
-what each connection must be told, as ``(conn, message)`` pairs; the caller delivers
-them. Chance is an input: each round's deck comes from the table's seed.
+A table is fed with what connections say (``sit``, ``answer``, ``leave``, ``drop``,
+``reclaim``) and with the passing of time (``tick``), and returns what each connection
+must be told, as ``(conn, message)`` pairs; the caller delivers them. Chance is an
+input: each round's deck comes from the table's seed. Time is an input too: the table
+reads its ``clock`` and says when it next needs a ``tick`` (``deadline``).
+
+A person's seat is held by a connection and owned by a token (its SHA-256 here; the
+token itself only ever goes to its owner). When the connection is lost mid-game, the
+seat waits for its owner for ``grace`` seconds (the table waits too, if it is that
+seat's turn); then an AI plays it until the owner reclaims it with the token. With a
+turn clock (``turn_timeout``), a person who does not answer in time has the AI's move
+played for them.
 
 Who is told what is decided by the game's wire module (``messages_for``, ``prompt``),
 so a seat's cards reach only that seat.
@@ -11,7 +20,8 @@ so a seat's cards reach only that seat.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -34,23 +44,50 @@ class TableState(enum.Enum):
 
 @dataclass
 class Seat:
-    """A seat's occupant: a person (``conn``) or an AI (``bot``)."""
+    """A seat's occupant: a person (``conn``, ``token``) or an AI (``bot``).
+
+    A person's seat whose connection is lost keeps its ``token``; it waits for them
+    (``away_until``), then an AI plays it (``bot``) until they reclaim it.
+    """
 
     name: str
     conn: int | None = None
     bot: NaiveBot | None = None
+    token: str | None = None  # the SHA-256 (hex) of the owner's token
+    away_until: float | None = None
 
     @property
     def is_person(self) -> bool:
         return self.conn is not None
 
+    @property
+    def owned(self) -> bool:
+        """A person's seat (held, waiting for its owner, or played for them by an AI)."""
+        return self.token is not None
+
 
 class Table:
     """A table of ``seats`` seats, ``bots`` of them AI (seats 1 to ``bots``)."""
 
-    def __init__(self, table_id: int, name: str, seats: int, bots: int, seed: str) -> None:
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        seats: int,
+        bots: int,
+        seed: str,
+        *,
+        grace: float = 60.0,
+        turn_timeout: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         if not MIN_SEATS <= seats <= MAX_SEATS or not 0 <= bots < seats:
             raise HundredError(f"a table has 2-4 seats and fewer bots, got {seats}/{bots}")
+        self.grace = grace
+        self.turn_timeout = turn_timeout
+        self.clock = clock
+        #: When the person to act runs out of time (None: no clock, or an AI's turn).
+        self.turn_deadline: float | None = None
         self.id = table_id
         self.name = name
         self.game_name = wire.GAME
@@ -96,12 +133,35 @@ class Table:
         seat = self.seat_of(conn)
         if seat is None or self.game is None or self.state is not TableState.PLAYING:
             return None
-        return wire.prompt(self.game, seat, self.seq)
+        return self._prompt(seat)
+
+    @property
+    def deadline(self) -> float | None:
+        """When the table next needs a ``tick`` (None: only when a connection acts)."""
+        if self.state is not TableState.PLAYING:
+            return None
+        times = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
+        if self.turn_deadline is not None:
+            times.append(self.turn_deadline)
+        return min(times, default=None)
+
+    def tokens(self) -> list[str]:
+        """The token hashes of the table's person seats."""
+        return [s.token for s in self.seats if s is not None and s.token is not None]
+
+    def owner_of(self, token: str) -> int | None:
+        """The seat whose token hash is ``token``, while its game goes on."""
+        if self.state is not TableState.PLAYING:
+            return None
+        return next(
+            (i for i, s in enumerate(self.seats) if s is not None and s.token == token), None
+        )
 
     # ------------------------------------------------------------------ seating
 
-    def sit(self, conn: int, name: str) -> tuple[int, Outgoing]:
-        """Seat a person in the lowest free seat; starts the game when the table is full."""
+    def sit(self, conn: int, name: str, token: str | None = None) -> tuple[int, Outgoing]:
+        """Seat a person (owning the seat by ``token``, a hash) in the lowest free seat;
+        starts the game when the table is full."""
         if self.state is not TableState.WAITING or self.free == 0:
             raise ProtocolError(f"table {self.id} has no free seat", "table_full")
         taken = {s.name for s in self.seats if s is not None}
@@ -109,13 +169,15 @@ class Table:
         while unique in taken:
             unique, n = f"{name} ({n})", n + 1
         seat = self.seats.index(None)
-        self.seats[seat] = Seat(unique, conn=conn)
+        self.seats[seat] = Seat(unique, conn=conn, token=token)
         if self.free:
             return seat, self._to_people(self.info())
         return seat, self._start()
 
     def leave(self, conn: int) -> Outgoing:
-        """A person leaves. Waiting: the seat is freed. Playing: an AI takes it over."""
+        """A person quits. Waiting: the seat is freed. Playing: an AI takes it over at
+        once (the token can still reclaim it); if no person holds or awaits a seat any
+        more, the game is abandoned."""
         seat = self.seat_of(conn)
         if seat is None:
             return []
@@ -124,17 +186,104 @@ class Table:
         if self.state is TableState.WAITING:
             self.seats[seat] = None
             return self._to_people(self.info())
+        occupant.conn = None
         if self.state is TableState.OVER:
-            occupant.conn = None
             return []
-        occupant.conn, occupant.bot = None, NaiveBot()
-        if not self.people():
+        awaited = (s for s in self.seats if s is not None and s.away_until is not None)
+        if not self.people() and next(awaited, None) is None:
             self.state = TableState.OVER  # nobody left to play for
             return []
-        out = self._to_people(message(f"{occupant.name} left; an AI plays seat {seat} now"))
-        if self.game is not None and self.game.to_act == seat:
+        return self._hand_to_ai(seat, f"{occupant.name} left; an AI plays seat {seat} now")
+
+    def drop(self, conn: int) -> Outgoing:
+        """A person's connection is lost. Waiting: the seat is freed. Playing: the seat
+        waits ``grace`` seconds for its owner to reclaim it, then an AI plays it."""
+        seat = self.seat_of(conn)
+        if seat is None:
+            return []
+        occupant = self.seats[seat]
+        assert occupant is not None
+        if self.state is not TableState.PLAYING or self.grace <= 0:
+            return self.leave(conn)
+        occupant.conn = None
+        occupant.away_until = self.clock() + self.grace
+        return self._to_people(
+            message(
+                f"{occupant.name} lost their connection; seat {seat} waits {self.grace:g} s "
+                "for them to come back"
+            )
+        )
+
+    def reclaim(self, conn: int, token: str) -> tuple[int, int | None, Outgoing]:
+        """The owner of ``token`` (a hash) takes their seat back on connection ``conn``.
+
+        Returns the seat, the connection that held it until now (if any; it no longer
+        does), and what the others are told. The new holder's snapshot and prompt come
+        from ``rejoin``.
+        """
+        seat = self.owner_of(token)
+        if seat is None:
+            raise ProtocolError("no game under way has a seat for that token", "bad_token")
+        occupant = self.seats[seat]
+        assert occupant is not None
+        previous = occupant.conn
+        occupant.conn, occupant.bot, occupant.away_until = conn, None, None
+        if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
+            self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
+        text = message(f"{occupant.name} is back at seat {seat}")
+        return seat, previous, [(c, text) for s, c in self.people() if s != seat]
+
+    def rejoin(self, seat: int) -> list[Message]:
+        """What the holder of ``seat`` needs to carry on: the table, a snapshot of the
+        game as the seat knows it, and the pending prompt."""
+        assert self.game is not None
+        out = [self.info(), wire.snapshot(self.game, seat, self.id)]
+        prompt = self._prompt(seat)
+        if prompt is not None:
+            out.append(prompt)
+        return out
+
+    def tick(self) -> Outgoing:
+        """Time has passed: hand waiting seats whose grace is over to an AI, and play
+        the AI's move for a person whose turn clock ran out."""
+        if self.state is not TableState.PLAYING or self.game is None:
+            return []
+        now = self.clock()
+        out: Outgoing = []
+        for seat, occupant in enumerate(self.seats):
+            away_until = None if occupant is None else occupant.away_until
+            if occupant is not None and away_until is not None and away_until <= now:
+                occupant.away_until = None
+                text = (
+                    f"{occupant.name} did not come back in {self.grace:g} s; an AI "
+                    f"plays seat {seat} until they do"
+                )
+                out += self._hand_to_ai(seat, text)
+                if self.game.is_over:
+                    return out
+        if self.turn_deadline is not None and self.turn_deadline <= now:
+            actor = self._actor()
+            assert actor is not None
+            game = self.game
+            events = game.apply(actor, NaiveBot().act(game.view_for(actor)))
+            name = self.names()[actor]
+            out += self._to_people(
+                message(f"{name} ran out of time; the server played for seat {actor}")
+            )
+            out += self._advance(events)
+        return out
+
+    def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
+        occupant = self.seats[seat]
+        assert occupant is not None
+        occupant.bot = NaiveBot()
+        out = self._to_people(message(text))
+        if self._actor() == seat:
             out += self._advance([])
         return out
+
+    def _actor(self) -> int | None:
+        return None if self.game is None else self.game.to_act
 
     # ------------------------------------------------------------------ playing
 
@@ -171,11 +320,18 @@ class Table:
 
     def _refuse(self, conn: int, seat: int, exc: HundredError) -> Outgoing:
         out: Outgoing = [(conn, error(exc.code, exc.message))]
-        assert self.game is not None
-        again = wire.prompt(self.game, seat, self.seq)
+        again = self._prompt(seat)
         if again is not None:
             out.append((conn, again))
         return out
+
+    def _prompt(self, seat: int | None) -> Message | None:
+        """The pending prompt as ``seat`` sees it, with the time left on the clock."""
+        assert self.game is not None
+        msg = wire.prompt(self.game, seat, self.seq)
+        if msg is not None and self.turn_deadline is not None:
+            msg["TimeLeft"] = max(0.0, round(self.turn_deadline - self.clock(), 1))
+        return msg
 
     def _start(self) -> Outgoing:
         self.state = TableState.PLAYING
@@ -205,13 +361,16 @@ class Table:
                 break
             events += game.apply(seat, occupant.bot.act(game.view_for(seat)))
         out = self._tell(events)
+        self.turn_deadline = None
         if game.is_over:
             self.state = TableState.OVER
             return out
         self.seq += 1
-        public = wire.prompt(game, None, self.seq)  # one object for all but the actor
+        if self.turn_timeout is not None:
+            self.turn_deadline = self.clock() + self.turn_timeout
+        public = self._prompt(None)  # one object for all but the actor
         for seat, conn in self.people():
-            prompt = wire.prompt(game, seat, self.seq) if seat == game.to_act else public
+            prompt = self._prompt(seat) if seat == game.to_act else public
             assert prompt is not None
             out.append((conn, prompt))
         return out

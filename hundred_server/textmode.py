@@ -31,6 +31,7 @@ HELP: Final = """Commands:
   discard 2 5       discard by position in your hand (from 1) or by card (2C 3D); discard none
   play 5H, play 3   play by card or by position
   hand              your hand and what you are asked now
+  token TOKEN       take your seat back after a lost connection (the token you were given)
   help              this list
   quit              leave"""
 
@@ -133,6 +134,34 @@ class TextCodec:
         if msg["Free"]:
             line += f". Waiting for {msg['Free']} more (others type: join {msg['Table']})"
         return [line]
+
+    def _render_Seat(self, msg: Message) -> list[str]:
+        self.seat = msg["Playerid"]
+        return [
+            f"You sit at table {msg['Table']}, seat {msg['Playerid']}. If your connection "
+            f"drops, reconnect and type: token {msg['Token']}"
+        ]
+
+    def _render_Snapshot(self, msg: Message) -> list[str]:
+        self.seat = msg["Playerid"]
+        self.players = list(msg["Players"])
+        self.hand = list(msg["Hand"])
+        board = ", ".join(f"{self.name(i)} {v}" for i, v in enumerate(msg["Score"]))
+        lines = [
+            f"── Back at seat {self.seat}, round {msg['Round']} ({msg['Phase']}); "
+            f"{self.name(msg['Dealer'])} dealt. Scores: {board}",
+            f"Your hand: {_pretty(self.hand)}",
+        ]
+        if "Trump" in msg:
+            suit = Suit.parse(msg["Trump"])
+            lines.append(f"Trump is {suit.symbol} {suit.name.lower()}, bid {msg['Bid']}")
+        if msg["Trick"]:
+            played = ", ".join(
+                f"{self.name(p['Playerid'])} {Card.parse(p['PlayedCard']).pretty}"
+                for p in msg["Trick"]
+            )
+            lines.append(f"This trick so far: {played}")
+        return lines
 
     def _render_Deal(self, msg: Message) -> list[str]:
         self.seat = msg["Playerid"]
@@ -243,6 +272,8 @@ class TextCodec:
             return self._lobby(head, args)
         if head == "name":
             return [{"Type": "Hello", "Name": " ".join(args)}]
+        if head == "token":
+            return [{"Type": "Hello", "Token": " ".join(args)}]
         if _number_word(head):
             return [self._option(words)]
         if head in ("pass", "moon", "unpass"):

@@ -123,7 +123,9 @@ class Harness:
 
     def __init__(self, prefix: str = "seed") -> None:
         self.seeds: list[str] = []
-        self.hub = Hub(seed_source=self._seed)
+        self.now = 1000.0  # the hub's clock: tests move it on with ``advance``
+        self.hub = Hub(seed_source=self._seed, clock=lambda: self.now, token_source=self._token)
+        self.tokens: list[str] = []  # every token handed out, in order
         self.prefix = prefix
         self.clients: dict[int, Client] = {}
         self.stray: list[Command] = []  # commands for connections we do not know
@@ -132,6 +134,18 @@ class Harness:
         seed = f"{self.prefix}-{len(self.seeds) + 1}"
         self.seeds.append(seed)
         return seed
+
+    def _token(self) -> str:
+        token = f"{len(self.tokens) + 1:032x}"  # 000...01, 000...02, ...
+        self.tokens.append(token)
+        return token
+
+    def advance(self, seconds: float) -> None:
+        """Move the hub's clock on and run its timers, as the server would."""
+        self.now += seconds
+        deadline = self.hub.next_deadline()
+        if deadline is not None and deadline <= self.now:
+            self.apply(self.hub.tick())
 
     def table_seeds(self) -> dict[int, str]:
         """Table id -> seed (tables are numbered from 1 in the order they are made)."""
@@ -316,6 +330,27 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
             rnd = _Round(deck, set(dealt), list(dealt), msg["Round"], drawn=HAND_SIZE * n)
             if msg["Hand"] != dealt:
                 raise fail(f"the hand dealt to seat {seat} is {dealt}")
+        elif kind == "Snapshot":  # a seat taken back mid-game: pick the game up here
+            if table != msg["Table"]:
+                raise fail(f"a Snapshot of table {msg['Table']} at table {table}")
+            if seat is None:
+                games += 1
+            seat, n = msg["Playerid"], len(msg["Players"])
+            deck = seeded_deck(seeds[table], msg["Round"] - 1)
+            dealt = [c.code for c in deck[HAND_SIZE * seat : HAND_SIZE * (seat + 1)]]
+            pile = {c.code for c in deck[HAND_SIZE * n :]}
+            mine = set(msg["Hand"]) | set(msg.get("Discarded", []))
+            if mine - set(dealt) - pile:
+                raise fail(f"seat {seat} was dealt {dealt} and drew from the pile")
+            exchanged = sum(x for x in msg["Exchanged"] if x)
+            rnd = _Round(deck, mine | set(dealt), list(msg["Hand"]), msg["Round"])
+            rnd.drawn = HAND_SIZE * n + exchanged
+            rnd.tricks = msg["Tricks"]
+            rnd.trump = Suit.parse(msg["Trump"]) if "Trump" in msg else None
+            rnd.trick = [(p["Playerid"], Card.parse(p["PlayedCard"])) for p in msg["Trick"]]
+            rnd.played = {p["PlayedCard"] for p in msg["Trick"]}
+            totals = list(msg["Score"])
+            last_seq = -1  # the next prompt's Seq is whatever the table is at
         elif kind == "Trump" and "Trump" in msg and rnd is not None:
             rnd.trump = Suit.parse(msg["Trump"])
         elif kind == "Discard" and "Count" in msg and rnd is not None:
@@ -378,7 +413,7 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
             leaked = [c for c in cards_in(msg) if c not in allowed]
             if leaked:
                 raise fail(f"seat {seat} sees {leaked}: neither its own nor played")
-        elif kind not in ("Table", "Tables", "Message", "Hello", "Game", "Error", "Score"):
+        elif kind not in ("Table", "Tables", "Message", "Hello", "Game", "Error", "Score", "Seat"):
             raise fail("a game message outside a game")
         # Prompts: Legal for the seat to act only, Seq one up (the same after an Error).
         if is_prompt(msg):
@@ -386,7 +421,9 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
                 raise fail("a prompt outside a game")
             if ("Legal" in msg) != (msg["Playerid"] == seat):
                 raise fail(f"Legal must be in seat {msg['Playerid']}'s copy only (I am {seat})")
-            if msg["Seq"] == last_seq:
+            if last_seq == -1:
+                pass
+            elif msg["Seq"] == last_seq:
                 if previous is None or previous.get("Type") != "Error":
                     raise fail(f"Seq {last_seq} again without an Error before it")
             elif msg["Seq"] != last_seq + 1:

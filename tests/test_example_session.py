@@ -22,7 +22,10 @@ def test_the_session_is_long_enough_to_mean_something() -> None:
 def test_the_example_session_replays_exactly() -> None:
     """Each client line is sent when the transcript shows it; the whole transcript,
     client lines in place, must come out the same."""
-    hub = Hub(seed_source=lambda: "protocol-example")
+    hub = Hub(
+        seed_source=lambda: "protocol-example",
+        token_source=lambda: "9b3e4d2a7c1f0e8d6b5a493827160f5e",
+    )
     conn, commands = hub.connect("example")
     transcript: list[str] = []
 

@@ -4,12 +4,13 @@ and every error the lobby can give, with its exact Code and the prompt again."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
-from hundred_server.lobby import OPTIONS, Close, Send
+from hundred_server.lobby import OPTIONS, Close, Hub, Send
 from hundred_server.protocol import MAX_LINE
 from hundred_server.schema import is_valid_server_message
 from hundred_server.table import TableState
@@ -21,7 +22,7 @@ DOC_OPTION_LINES = [
     "Option 2 - Play against two AI players and start immediately",
     "Option 3 - Play against one AI player and start immediately",
     "Option 4 - Open a 4-seat table for people only",
-    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name",
+    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
     "Option 6 - Go back",
 ]
 
@@ -36,6 +37,11 @@ def table(tid: int, seats: int, players: list[str | None], name: str = "") -> di
         "Free": players.count(None),
         "Players": players,
     }
+
+
+def seat(tid: int, playerid: int, n: int) -> dict[str, Any]:
+    """The Seat message of the ``n``-th sitting in a harness (its token is the n-th)."""
+    return {"Type": "Seat", "Table": tid, "Playerid": playerid, "Token": f"{n:032x}"}
 
 
 def entry(tid: int, seats: int, players: list[str | None], name: str = "") -> dict[str, Any]:
@@ -116,9 +122,11 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
     ais = [f"AI {i}" for i in range(1, seats)]
     players: list[str | None] = ["ann", *ais]
     assert replies[0] == table(1, seats, players)
+    assert replies[1] == seat(1, 0, 1)
+    assert h.tokens == [f"{1:032x}"]
     roster = ", ".join(["ann", *(f"{ai} (AI)" for ai in ais)])
-    assert replies[1] == {"Type": "Message", "Message": f"Table 1 (table 1) starts: {roster}"}
-    deal = replies[2]
+    assert replies[2] == {"Type": "Message", "Message": f"Table 1 (table 1) starts: {roster}"}
+    deal = replies[3]
     assert deal["Type"] == "Deal"
     assert {k: deal[k] for k in ("Playerid", "Dealer", "Round", "Players")} == {
         "Playerid": 0,
@@ -128,9 +136,9 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
     }
     assert len(deal["Hand"]) == 5
     # Seat 0 deals, so the AI seats bid first, at once; then the person is asked.
-    bids = [m for m in replies[3:-1] if m["Type"] == "Bid"]
+    bids = [m for m in replies[4:-1] if m["Type"] == "Bid"]
     assert [b["Playerid"] for b in bids] == list(range(1, seats))
-    assert replies[3:-1] == bids
+    assert replies[4:-1] == bids
     prompt = replies[-1]
     assert {k: prompt[k] for k in ("Type", "Playerid", "Seq")} == {
         "Type": "Bid",
@@ -145,18 +153,27 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
 def test_option_4_waits_and_joiners_see_the_tables_and_updates() -> None:
     h = Harness()
     ann = at_options(h)
-    assert ann.send({"Type": "Game", "Option": 4}) == [table(1, 4, ["ann", None, None, None])]
+    assert ann.send({"Type": "Game", "Option": 4}) == [
+        table(1, 4, ["ann", None, None, None]),
+        seat(1, 0, 1),
+    ]
 
     bob = h.json_client("bob")
     assert bob.send({"Type": "Hello", "Message": "join"}) == [
         {"Type": "Tables", "Tables": [entry(1, 4, ["ann", None, None, None])]}
     ]
-    assert bob.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "bob", None, None])]
+    assert bob.send({"Type": "Join", "Table": 1}) == [
+        table(1, 4, ["ann", "bob", None, None]),
+        seat(1, 1, 2),
+    ]
     assert ann.take() == [table(1, 4, ["ann", "bob", None, None])]
 
     cy = h.json_client("cy")
     cy.send({"Type": "Hello", "Message": "join"})
-    assert cy.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "bob", "cy", None])]
+    assert cy.send({"Type": "Join", "Table": 1}) == [
+        table(1, 4, ["ann", "bob", "cy", None]),
+        seat(1, 2, 3),
+    ]
     assert ann.take() == bob.take() == [table(1, 4, ["ann", "bob", "cy", None])]
 
     dee = h.json_client("dee")
@@ -166,16 +183,21 @@ def test_option_4_waits_and_joiners_see_the_tables_and_updates() -> None:
     replies = {dee.conn: dee.send({"Type": "Join", "Table": 1})}
     full = table(1, 4, ["ann", "bob", "cy", "dee"])
     start = {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob, cy, dee"}
-    for seat, person in enumerate((ann, bob, cy, dee)):
+    for at, person in enumerate((ann, bob, cy, dee)):
         got = replies.get(person.conn) or person.take()
+        # Only dee, who sits now, is told a seat and token (right after the table).
+        if person is dee:
+            assert got[:2] == [full, seat(1, 3, 4)]
+            got = [got[0], *got[2:]]
         assert got[:2] == [full, start]
         assert got[2]["Type"] == "Deal"
-        assert got[2]["Playerid"] == seat
+        assert got[2]["Playerid"] == at
         assert got[2]["Players"] == ["ann", "bob", "cy", "dee"]
         prompt = {"Type": "Bid", "Playerid": 1, "Seq": 1}
-        if seat == 1:
+        if at == 1:
             prompt["Legal"] = [0, 15, 20, 25, 30, 60]
         assert got[3:] == [prompt]
+    assert h.tokens == [f"{n:032x}" for n in range(1, 5)]
     # A started table is no longer open.
     eve = h.json_client("eve")
     assert eve.send({"Type": "Hello", "Message": "join"}) == [{"Type": "Tables", "Tables": []}]
@@ -188,7 +210,9 @@ def test_join_may_come_straight_from_the_lobby_question() -> None:
     bob = h.json_client("bob")
     replies = bob.send({"Type": "Join", "Table": 1})
     assert replies[0] == table(1, 2, ["ann", "bob"])
-    assert replies[2]["Type"] == "Deal"
+    assert replies[1] == seat(1, 1, 2)
+    assert replies[2] == {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob"}
+    assert replies[3]["Type"] == "Deal"
 
 
 def test_tables_lists_only_open_tables_and_may_be_empty() -> None:
@@ -221,7 +245,8 @@ def test_option_5_makes_the_table_asked_for() -> None:
     h = Harness()
     ann = at_options(h)
     replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
-    assert len(replies) == 1
+    assert len(replies) == 2
+    assert replies[1] == seat(1, 0, 1)
     info = replies[0]
     assert {k: info[k] for k in ("Type", "Table", "Name", "Game", "Seats", "Free")} == {
         "Type": "Table",
@@ -237,7 +262,8 @@ def test_option_5_makes_the_table_asked_for() -> None:
     replies = bob.send({"Type": "Join", "Table": 1})
     assert replies[0]["Free"] == 0
     assert "bob" in replies[0]["Players"]
-    assert replies[1] == {
+    assert replies[1] == seat(1, replies[0]["Players"].index("bob"), 2)
+    assert replies[2] == {
         "Type": "Message",
         "Message": "Table 1 (friday) starts: "
         + ", ".join(p if p != "AI 1" else "AI 1 (AI)" for p in replies[0]["Players"]),
@@ -257,21 +283,26 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
             "Seats": 3,
             "Free": 1,
             "Players": ["ann", "AI 1", None],
-        }
+        },
+        {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]},
     ]
+    assert h.tokens == ["00000000000000000000000000000001"]
 
 
 def test_options_1_to_4_ignore_seats_bots_and_name() -> None:
     h = Harness()
     ann = at_options(h)
     replies = ann.send({"Type": "Game", "Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"})
-    assert replies == [table(1, 4, ["ann", None, None, None])]
+    assert replies == [table(1, 4, ["ann", None, None, None]), seat(1, 0, 1)]
 
 
 def test_option_5_defaults_to_four_seats_no_ai_and_table_id_name() -> None:
     h = Harness()
     ann = at_options(h)
-    assert ann.send({"Type": "Game", "Option": 5}) == [table(1, 4, ["ann", None, None, None])]
+    assert ann.send({"Type": "Game", "Option": 5}) == [
+        table(1, 4, ["ann", None, None, None]),
+        seat(1, 0, 1),
+    ]
 
 
 @pytest.mark.parametrize(
@@ -388,7 +419,11 @@ def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
     bob.disconnect()
     assert ann.take() == [table(1, 4, ["ann", None, None, None])]
     cy = h.json_client("cy")
-    assert cy.send({"Type": "Join", "Table": 1}) == [table(1, 4, ["ann", "cy", None, None])]
+    # cy takes bob's freed seat 1, with a token of its own (the third handed out).
+    assert cy.send({"Type": "Join", "Table": 1}) == [
+        table(1, 4, ["ann", "cy", None, None]),
+        seat(1, 1, 3),
+    ]
     # The last person leaving closes the table.
     ann.send({"Type": "Hello", "Message": "quit"})
     cy.disconnect()
@@ -412,6 +447,103 @@ def test_seated_waiting_only_quit_leaves() -> None:
         {"Type": "Message", "Message": "Ok, bye bye!"}
     ]
     assert ann.closed
+
+
+# ------------------------------------------------------------- seats and tokens
+
+
+def seats_told(client: Client) -> list[dict[str, Any]]:
+    return [m for m in client.messages if m["Type"] == "Seat"]
+
+
+def test_every_person_who_sits_gets_one_seat_message_with_their_own_token() -> None:
+    h = Harness()
+    ann = at_options(h, "ann")
+    ann.send({"Type": "Game", "Option": 4})
+    others = [h.json_client(name) for name in ("bob", "cy", "dee")]
+    for person in others:
+        person.send({"Type": "Join", "Table": 1})
+    eve = at_options(h, "eve")
+    eve.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
+    fay = h.json_client("fay")
+    fay.send({"Type": "Join", "Table": 2})
+    gus = at_options(h, "gus")
+    gus.send({"Type": "Game", "Option": 1})
+    expected = [
+        (ann, seat(1, 0, 1)),
+        (others[0], seat(1, 1, 2)),
+        (others[1], seat(1, 2, 3)),
+        (others[2], seat(1, 3, 4)),
+        (eve, seat(2, 0, 5)),
+        (fay, seat(2, 2, 6)),  # the AI seat follows eve: fay sits after it
+        (gus, seat(3, 0, 7)),
+    ]
+    for person, told in expected:
+        assert seats_told(person) == [told]
+        # The seat is the person's own: the one the Deal gives them.
+        assert person.last("Deal")["Playerid"] == told["Playerid"]
+        # Right after the first Table message of that sitting.
+        at = person.messages.index(told)
+        assert person.messages[at - 1]["Type"] == "Table"
+        assert person.messages[at - 1]["Table"] == told["Table"]
+    tokens = [told["Token"] for _, told in expected]
+    assert len(set(tokens)) == len(tokens)
+    assert tokens == h.tokens == [f"{n:032x}" for n in range(1, 8)]
+
+
+def test_the_seat_message_goes_only_to_the_sitter() -> None:
+    h = Harness()
+    ann = at_options(h, "ann")
+    ann.send({"Type": "Game", "Option": 5, "Seats": 3})
+    bob, cy = h.json_client("bob"), h.json_client("cy")
+    # ann is told of bob sitting down, but not bob's seat and token.
+    assert bob.send({"Type": "Join", "Table": 1}) == [
+        table(1, 3, ["ann", "bob", None]),
+        seat(1, 1, 2),
+    ]
+    assert ann.take() == [table(1, 3, ["ann", "bob", None])]
+    # cy fills the table: the game starts for all, and only cy is told a seat.
+    full = table(1, 3, ["ann", "bob", "cy"])
+    start = {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob, cy"}
+    cy_got = cy.send({"Type": "Join", "Table": 1})
+    assert cy_got[:3] == [full, seat(1, 2, 3), start]
+    ann_got, bob_got = ann.take(), bob.take()
+    assert ann_got[:2] == bob_got[:2] == [full, start]
+    assert "Seat" not in {m["Type"] for m in ann_got + bob_got + cy_got[2:]}
+    people = [(ann, 0), (bob, 1), (cy, 2)]
+    for person, at in people:
+        assert seats_told(person) == [seat(1, at, at + 1)]
+        # No one else's token reaches this connection, in any message.
+        stream = b"".join(person.raw)
+        for _, other in people:
+            assert (h.tokens[other].encode() in stream) is (other == at)
+
+
+def test_a_real_hub_hands_out_random_hex_tokens() -> None:
+    hub = Hub()  # no token_source: the tokens are random
+    told: list[dict[str, Any]] = []
+    for _ in range(2):
+        conn, _ = hub.connect("test")
+        hub.receive(conn, b'{"Type":"Hello","Message":"create","Name":"ann"}\n')
+        commands = hub.receive(conn, b'{"Type":"Game","Option":4}\n')
+        replies = [
+            json.loads(line)
+            for command in commands
+            if isinstance(command, Send)
+            for line in command.data.splitlines()
+        ]
+        assert [m["Type"] for m in replies] == ["Table", "Seat"]
+        assert {k: v for k, v in replies[1].items() if k != "Token"} == {
+            "Type": "Seat",
+            "Table": replies[0]["Table"],
+            "Playerid": 0,
+        }
+        told.append(replies[1])
+    assert [m["Table"] for m in told] == [1, 2]
+    for msg in told:
+        assert re.fullmatch(r"[0-9a-f]{32}", msg["Token"]), msg
+        assert is_valid_server_message(msg)
+    assert told[0]["Token"] != told[1]["Token"]
 
 
 # -------------------------------------------------------------------------- quit
@@ -488,7 +620,8 @@ def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
     h.json_client(name).send({"Type": "Join", "Table": 1})
     replies = h.json_client(name).send({"Type": "Join", "Table": 1})
     assert replies[0]["Players"] == [name, f"{name} (2)", f"{name} (3)"]
-    assert replies[2]["Players"] == [name, f"{name} (2)", f"{name} (3)"]  # the Deal
+    assert replies[1] == seat(1, 2, 3)
+    assert replies[3]["Players"] == [name, f"{name} (2)", f"{name} (3)"]  # the Deal
     for msg in replies:
         assert is_valid_server_message(msg), msg
 

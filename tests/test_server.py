@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt, text_answer
 
-from hundred_server.lobby import Hub
+from hundred_server.lobby import Hub, Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
 
@@ -35,8 +35,8 @@ Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
-async def running() -> AsyncIterator[Server]:
-    server = Server(Hub(seed_source=lambda: SEED), "127.0.0.1", 0)
+async def running(limits: Limits | None = None) -> AsyncIterator[Server]:
+    server = Server(Hub(seed_source=lambda: SEED, limits=limits), "127.0.0.1", 0, limits=limits)
     await server.start()
     try:
         yield server
@@ -281,7 +281,7 @@ async def test_a_last_line_without_a_newline_is_read_at_end_of_stream() -> None:
 
 @pytest.mark.asyncio
 async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> None:
-    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+    async with running(Limits(grace=0.2)) as server, asyncio.timeout(GAME_TIMEOUT):
         ann, bob = await greeted(server.port, "ann"), await greeted(server.port, "bob")
         await ann.send({"Type": "Hello", "Message": "create"})
         await ann.until(lambda m: m == {"Type": "Game"})
@@ -295,7 +295,10 @@ async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> Non
             bob.writer.transport.abort()  # gone, without a goodbye
 
         await asyncio.gather(play_to_the_end(ann, random.Random(1)), bob_plays_a_little_then_goes())
-        assert {"Type": "Message", "Message": "bob left; an AI plays seat 2 now"} in ann.messages
+        said = [m["Message"] for m in ann.messages if m["Type"] == "Message"]
+        lost = said.index("bob lost their connection; seat 2 waits 0.2 s for them to come back")
+        back = "bob did not come back in 0.2 s; an AI plays seat 2 until they do"
+        assert said.index(back) > lost
         assert check_stream(ann.messages, SEEDS) == 1
         await ann.close()
         await bob.close()
@@ -404,3 +407,36 @@ def test_serve_in_a_subprocess_stops_cleanly_on_sigterm() -> None:
         if proc.poll() is None:
             proc.kill()
             proc.communicate(timeout=5)
+
+
+@pytest.mark.asyncio
+async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await greeted(server.port, "ann")
+        await ann.send({"Type": "Hello", "Message": "create"})
+        await ann.until(lambda m: m == {"Type": "Game"})
+        await ann.send({"Type": "Game", "Option": 2})
+        seat = await ann.until(lambda m: m["Type"] == "Seat")
+        rng = random.Random(4)
+        while True:  # to a trick with a card on it, ann to play
+            prompt = await ann.until(lambda m: is_prompt(m) and "Legal" in m)
+            if prompt["Type"] == "Play" and "Lead" in prompt:
+                break
+            await ann.send(answer_from_legal(prompt, rng))
+        ann.writer.transport.abort()  # the connection is lost, mid-trick
+
+        again = await greeted(server.port, "someone")
+        await again.send({"Type": "Hello", "Token": seat["Token"]})
+        assert await again.recv() == seat
+        assert (await again.recv())["Type"] == "Table"
+        snapshot = await again.recv()
+        assert snapshot["Type"] == "Snapshot"
+        assert snapshot["Phase"] == "tricks"
+        assert snapshot["Trick"]
+        assert set(prompt["Legal"]) <= set(snapshot["Hand"])
+        assert await again.recv() == prompt  # the same prompt, the same Seq
+        await again.send(answer_from_legal(prompt, rng))
+        await play_to_the_end(again, rng)
+        assert check_stream(again.messages, SEEDS) == 1
+        await again.close()
+        assert server.hub.tables == {}

@@ -107,6 +107,16 @@ def test_a_person_against_ai_plays_whole_games(option: int, seats: int, seed: in
     play_until_over([ann], random.Random(seed + 100))
     assert check_stream(ann.messages, h.table_seeds()) == 2
     assert ann.messages[-2:] == [QUESTION, HELLO]
+    # Each sitting told ann her seat and a new token, right after the table.
+    seat_msgs = [m for m in ann.messages if m["Type"] == "Seat"]
+    assert seat_msgs == [
+        {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": f"{1:032x}"},
+        {"Type": "Seat", "Table": 2, "Playerid": 0, "Token": f"{2:032x}"},
+    ]
+    assert h.tokens == [f"{1:032x}", f"{2:032x}"]
+    for msg in seat_msgs:
+        before = ann.messages[ann.messages.index(msg) - 1]
+        assert (before["Type"], before["Table"]) == ("Table", msg["Table"])
 
 
 def test_seq_goes_up_by_one_per_prompt() -> None:
@@ -273,6 +283,12 @@ def test_illegal_answers_change_nothing(option: int) -> None:
         else:
             kept.append(msg)
     assert kept == clean.messages
+    # One sitting, one Seat message (right after the table): the mistakes, Game and
+    # Hello create among them, seat nobody again and hand out no token.
+    told = {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": f"{1:032x}"}
+    for client in (clean, messy):
+        assert [m for m in client.messages if m["Type"] == "Seat"] == [told]
+        assert client.messages[client.messages.index(told) - 1]["Type"] == "Table"
     expected = {
         "stale_seq",
         "not_your_seat",
@@ -456,11 +472,26 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
             {"Type": "Message", "Message": "Ok, bye bye!"}
         ]
         assert bob.closed
+        told = ann.take()
+        # ann sits at 0, the AI seat follows her at 1, and bob joined at 2.
+        assert told[0] == {"Type": "Message", "Message": "bob left; an AI plays seat 2 now"}
     else:
         bob.disconnect()
-    told = ann.take()
-    # ann sits at 0, the AI seat follows her at 1, and bob joined at 2.
-    assert told[0] == {"Type": "Message", "Message": "bob left; an AI plays seat 2 now"}
+        # The seat waits for bob (and so does the table: it is his turn).
+        assert ann.take() == [
+            {
+                "Type": "Message",
+                "Message": "bob lost their connection; seat 2 waits 60 s for them to come back",
+            }
+        ]
+        h.advance(59.9)
+        assert ann.take() == []
+        h.advance(0.1)
+        told = ann.take()
+        assert told[0] == {
+            "Type": "Message",
+            "Message": "bob did not come back in 60 s; an AI plays seat 2 until they do",
+        }
     # The AI has played seat 2's turn at once (announced), and ann is asked next.
     assert told[1]["Type"] == prompt["Type"]
     assert told[1]["Playerid"] == 2
@@ -475,13 +506,28 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
     assert h.stray == []
 
 
-def test_the_last_person_leaving_ends_the_table() -> None:
+def test_the_last_person_quitting_ends_the_table() -> None:
     h = Harness("last")
     ann = person_vs_ai(h, 1)
     assert list(h.hub.tables) == [1]
-    ann.disconnect()
+    ann.send({"Type": "Hello", "Message": "quit"})
     assert h.hub.tables == {}
     assert h.hub.sessions == {}
+    assert h.hub.tokens == {}
+
+
+def test_the_last_person_losing_their_connection_is_waited_for_then_the_ai_finishes() -> None:
+    h = Harness("last-lost")
+    ann = person_vs_ai(h, 1)
+    ann.disconnect()
+    assert list(h.hub.tables) == [1]  # the seat waits for ann
+    assert h.hub.next_deadline() == h.now + 60
+    h.advance(60)
+    # No one to wait for: the AI plays ann's seat and the game runs to its end.
+    assert h.hub.tables == {}
+    assert h.hub.tokens == {}
+    assert h.hub.next_deadline() is None
+    assert h.stray == []
 
 
 # ---------------------------------------------------------------- the oracle itself

@@ -372,7 +372,7 @@ def test_telnet_bytes_in_the_first_line_are_ignored_and_text_mode_starts() -> No
         "Option 2 - Play against two AI players and start immediately",
         "Option 3 - Play against one AI player and start immediately",
         "Option 4 - Open a 4-seat table for people only",
-        "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name",
+        "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
         "Option 6 - Go back",
         OPTIONS_PROMPT,
     ]
@@ -434,13 +434,16 @@ def test_text_line_too_long_closes() -> None:
 def test_text_and_json_people_share_a_table() -> None:
     h = Harness("mixed")
     ann = text_client(h, b"create 5 2 0 friday")
-    assert (
-        ann.take_text()[-1]
-        == "Table 1 (friday): player1, (free). Waiting for 1 more (others type: join 1)"
-    )
+    assert ann.take_text()[-2:] == [
+        "Table 1 (friday): player1, (free). Waiting for 1 more (others type: join 1)",
+        "You sit at table 1, seat 0. If your connection drops, reconnect and type: "
+        f"token {h.tokens[0]}",
+    ]
+    assert h.tokens == ["00000000000000000000000000000001"]
     bob = h.json_client("bob")
     replies = bob.send({"Type": "Join", "Table": 1})
     assert replies[0]["Players"] == ["player1", "bob"]
+    assert replies[1] == {"Type": "Seat", "Table": 1, "Playerid": 1, "Token": f"{2:032x}"}
     shown = ann.take_text()
     assert shown[:2] == [
         "Table 1 (friday): player1, bob",

@@ -119,6 +119,41 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     return msg
 
 
+def snapshot(game: Game, seat: int, table: int) -> Message:
+    """Where the game stands, as ``seat`` knows it: for a person who takes their seat
+    back. Built from the seat's view only, so it holds no other seat's cards."""
+    view = game.view_for(seat)
+    n = view.num_players
+
+    def absolute(rel: int) -> int:
+        return (rel + seat) % n
+
+    msg: Message = {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(game.players),
+        "Round": view.round,
+        "Dealer": absolute(view.dealer),
+        "Phase": view.phase.value,
+        "Hand": format_cards(view.hand),
+        "Score": [view.scores[(s - seat) % n] for s in range(n)],
+        "Bids": [{"Playerid": absolute(s), "Bid": a} for s, a in view.bids],
+        "Bid": view.high_bid,
+    }
+    if view.bidder is not None:
+        msg["Bidder"] = absolute(view.bidder)
+    if view.trump is not None:
+        msg["Trump"] = view.trump.value
+    counts = view.discard_counts
+    msg["Exchanged"] = [counts[(s - seat) % n] for s in range(n)]
+    if view.discarded:
+        msg["Discarded"] = format_cards(view.discarded)
+    msg["Tricks"] = len(view.completed_tricks)
+    msg["Trick"] = [{"Playerid": absolute(s), "PlayedCard": c.code} for s, c in view.current_trick]
+    return msg
+
+
 def describe_seat(players: Sequence[str], seat: int) -> str:
     return f"Player {seat} ({players[seat]})"
 
