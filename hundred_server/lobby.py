@@ -381,7 +381,7 @@ class Hub:
         return [(session.conn, message(LOBBY_QUESTION)), (session.conn, {"Type": "Hello"})]
 
     def _hello(self, session: Session, msg: Message) -> Outgoing:
-        if "Token" in msg:
+        if "Token" in msg and session.where in _LOBBY:
             return self._reclaim(session, msg)
         if session.where in (Where.PLAYING, Where.SEATED):
             choice = field_str(msg, "Message")
@@ -430,8 +430,6 @@ class Hub:
                 f"a token is the 32 hex digits of your Seat message, not {quote(token)}",
                 "bad_token",
             )
-        if session.where not in _LOBBY:
-            raise ProtocolError("you are at a table; quit it before taking a seat back", "not_now")
         digest = hash_token(token)
         table = self.tokens.get(digest)
         if table is None or table.owner_of(digest) is None:

@@ -1,16 +1,19 @@
-"""A client that stops reading is dropped once its outgoing bytes pass the bound."""
+"""A client that stops reading is dropped once its outgoing bytes pass the bound, and
+never holds up its table or anyone else."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import random
 import socket
 
 import pytest
 
 from hundred_server.lobby import Hub, Limits
 from hundred_server.server import Server
+from tests.hub_harness import answer_from_legal, check_stream, is_prompt
 
 
 @pytest.mark.asyncio
@@ -45,5 +48,48 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_server_goes_on(
         reader, other = await asyncio.open_connection("127.0.0.1", server.port)
         assert json.loads(await asyncio.wait_for(reader.readline(), 5))["Type"] == "Message"
         other.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_finishes_while_one_of_its_people_never_reads() -> None:
+    """bob sits down and then neither reads nor answers. His turns run out on the clock
+    (or, once his unread bytes pass the bound, he is dropped and the AI takes over after
+    the grace period); ann's game goes on to its end either way."""
+    limits = Limits(turn_timeout=0.02, grace=0.05)
+    server = Server(
+        Hub(seed_source=lambda: "slow-table", limits=limits),
+        port=0,
+        outgoing_limit=16 * 1024,
+        limits=limits,
+    )
+    await server.start()
+    try:
+        async with asyncio.timeout(60):
+            ann_r, ann_w = await asyncio.open_connection("127.0.0.1", server.port)
+            bob = socket.socket()
+            bob.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+            bob.connect(("127.0.0.1", server.port))
+            ann_w.write(
+                b'{"Type":"Hello","Message":"create","Name":"ann"}\n'
+                b'{"Type":"Game","Option":5,"Seats":3,"Bots":1}\n'
+            )
+            bob.sendall(b'{"Type":"Join","Table":1,"Playerid":2}\n')  # and no more
+            messages: list[dict[str, object]] = []
+            rng = random.Random(3)
+            while True:
+                msg = json.loads(await ann_r.readline())
+                messages.append(msg)
+                if msg.get("GameOver"):
+                    break
+                if is_prompt(msg) and "Legal" in msg:
+                    ann_w.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+            said = [m["Message"] for m in messages if m["Type"] == "Message"]
+            assert any(s.startswith("player2 ran out of time") for s in said)
+            assert check_stream(messages, {1: "slow-table"}) == 1
+            assert server.hub.tables == {}
+            ann_w.close()
+            bob.close()
     finally:
         await server.close()
