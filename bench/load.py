@@ -9,14 +9,26 @@ tables): one creates the table (option 5), the others join it. They answer every
 prompt from ``Legal`` with the naive strategy of ``clients/bot.py``, echoing ``Seq``,
 play ``--games`` games, then quit. Bounded in count (games) and time (``--timeout``).
 
-Printed as one JSON line:
+``--store`` picks the server's store: ``off`` runs it with ``--memory`` (nothing on
+disk), ``on`` with ``--db`` on a fresh file in a temporary directory (never the working
+directory, so no old games are restored), ``both`` (the default) alternates off and on,
+``--reps`` times each (default 2 for both, 1 otherwise), a fresh server process per run,
+so that machine noise hits both alike.
+
+Printed as one JSON line per run, with ``store`` "off" or "on":
 - games completed (of those expected), seconds, messages per second (lines the
   clients received, and lines they sent);
 - latency: for each answer a client sends, the time until that client receives the
   next prompt at its table, which is the server's turnaround as a client feels it
   (p50, p99 and max, in ms);
 - errors: Error messages received, connections that failed or closed early;
-- the server's peak memory (VmHWM) and CPU seconds, from /proc.
+- the server's peak memory (VmHWM) and CPU seconds, from /proc;
+- ``ok``: every game completed, no Error message, no failed connection.
+
+With ``--store both``, a last line sums up: the medians of messages received per second
+and of p99 latency with the store off and on, the store's cost in percent of the
+messages per second without it (target: under 30), whether every run completed all its
+games, and the errors of all runs.
 """
 
 from __future__ import annotations
@@ -32,12 +44,14 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+STORE_COST_TARGET_PCT = 30
 
 
 def _load_strategy() -> Any:
@@ -225,7 +239,7 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_once(args: argparse.Namespace, server_args: list[str]) -> dict[str, Any]:
+def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> dict[str, Any]:
     port = free_port()
     command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
     command += ["--log-level", "WARNING", *server_args]
@@ -242,12 +256,15 @@ def run_once(args: argparse.Namespace, server_args: list[str]) -> dict[str, Any]
         except subprocess.TimeoutExpired:
             server.kill()
     lat = stats.latencies
+    games_completed = stats.games // (args.clients // args.tables)
+    games_expected = args.tables * args.games
     return {
+        "store": store,
         "clients": args.clients,
         "tables": args.tables,
         "server_args": server_args,
-        "games_completed": stats.games // (args.clients // args.tables),
-        "games_expected": args.tables * args.games,
+        "games_completed": games_completed,
+        "games_expected": games_expected,
         "seconds": round(seconds, 2),
         "messages_received": stats.received,
         "messages_received_per_s": round(stats.received / seconds),
@@ -263,6 +280,43 @@ def run_once(args: argparse.Namespace, server_args: list[str]) -> dict[str, Any]
         "server_peak_rss_mb": round(peak_mb, 1),
         "server_cpu_s": round(cpu, 2),
         "server_exit": server.returncode,
+        "ok": games_completed == games_expected and not stats.errors and not stats.failures,
+    }
+
+
+def run_store(args: argparse.Namespace, store: str) -> dict[str, Any]:
+    """One run with the store off (``--memory``) or on (a fresh db in a temporary dir)."""
+    if store == "off":
+        return run_once(args, ["--memory"], store)
+    with tempfile.TemporaryDirectory(prefix="hundred-load-") as tmp:
+        db = Path(tmp) / "load.db"
+        result = run_once(args, ["--db", str(db)], store)
+        result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
+    result["server_args"] = ["--db", "<tmp>/load.db"]
+    return result
+
+
+def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    def median(store: str, key: str) -> float:
+        return float(statistics.median(r[key] for r in runs if r["store"] == store))
+
+    off = median("off", "messages_received_per_s")
+    on = median("on", "messages_received_per_s")
+    cost = round((off - on) / off * 100, 1) if off else float("nan")
+    return {
+        "summary": True,
+        "runs": len(runs),
+        "messages_per_s_off": round(off),
+        "messages_per_s_on": round(on),
+        "store_cost_pct": cost,
+        "store_cost_target_pct": STORE_COST_TARGET_PCT,
+        "store_cost_ok": cost < STORE_COST_TARGET_PCT,
+        "p99_ms_off": round(median("off", "latency_ms_p99"), 2),
+        "p99_ms_on": round(median("on", "latency_ms_p99"), 2),
+        "games_completed_all": all(r["games_completed"] == r["games_expected"] for r in runs),
+        "errors_total": sum(r["errors"] for r in runs),
+        "connection_failures_total": sum(r["connection_failures"] for r in runs),
+        "all_ok": all(r["ok"] for r in runs),
     }
 
 
@@ -273,11 +327,38 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1, help="games per table (default 1)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds at most")
     parser.add_argument("--seed", default="load")
+    parser.add_argument(
+        "--store",
+        choices=["off", "on", "both"],
+        default="both",
+        help="off: serve --memory; on: serve --db on a fresh temporary file; "
+        "both (default): alternate off and on",
+    )
+    parser.add_argument(
+        "--reps", type=int, default=None, help="runs of each store (default 2 for both, else 1)"
+    )
     args = parser.parse_args()
     seats = args.clients // args.tables
     if args.clients % args.tables or not 2 <= seats <= 4:
         parser.error("clients must be 2, 3 or 4 times tables")
-    print(json.dumps(run_once(args, [])))
+    reps = args.reps if args.reps is not None else (2 if args.store == "both" else 1)
+    if reps < 1:
+        parser.error("reps must be at least 1")
+    stores = ["off", "on"] if args.store == "both" else [args.store]
+    # The server runs in ROOT; it must never leave its default store there.
+    strays = [Path.cwd() / "hundred.db", ROOT / "hundred.db"]
+    before = {path for path in strays if path.exists()}
+    runs = []
+    for _ in range(reps):
+        for store in stores:
+            runs.append(run_store(args, store))
+            print(json.dumps(runs[-1]), flush=True)
+    if args.store == "both":
+        print(json.dumps(summarize(runs)), flush=True)
+    left = [str(path) for path in strays if path.exists() and path not in before]
+    if left:
+        print(f"load: the benchmark left a store behind: {', '.join(left)}", file=sys.stderr)
+        return 1
     return 0
 
 

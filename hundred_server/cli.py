@@ -3,14 +3,19 @@
 Subcommands::
 
     serve              run the server (the default): 127.0.0.1:7110, --host/--port or
-                       HUNDRED_HOST/HUNDRED_PORT; Ctrl-C or SIGTERM stops it
+                       HUNDRED_HOST/HUNDRED_PORT; every game kept in the SQLite store
+                       --db (default hundred.db), unfinished ones restored at start;
+                       Ctrl-C or SIGTERM stops it
+    games              list the stored games (id, game, players, state, started, result)
+    export ID          print a stored game's record (which replay accepts)
     replay FILE        replay a game record (FILE or - for stdin); Score lines, or an
                        Error line and exit status 2 at the first bad line
     selfplay           naive bots play many games; prints one JSON summary line
     demo               one game of naive bots, told for people
 
-Exit status: 0 on success, 2 for a bad record, a file that cannot be read, or a bad
-command line (argparse's own convention).
+Exit status: 0 on success, 2 for a bad record, a file that cannot be read, a store
+that cannot be used (damaged, not ours, from a newer version: never overwritten), or a
+bad command line (argparse's own convention).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from hundred_server.demo import run_demo
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
+from hundred_server.store import DEFAULT_PATH, Store, StoreError, describe
 
 EXIT_OK = 0
 EXIT_ERROR = 2
@@ -40,6 +46,53 @@ def _positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
     return value
+
+
+def _db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        default=os.environ.get("HUNDRED_DB") or DEFAULT_PATH,
+        help=f"the store (default {DEFAULT_PATH}, or $HUNDRED_DB)",
+    )
+
+
+def _open_store(path: str, command: str, must_exist: bool = False) -> Store | None:
+    if must_exist and not os.path.exists(path):
+        print(f"hundred-server {command}: no store at {path!r}", file=sys.stderr)
+        return None
+    try:
+        return Store(path)
+    except StoreError as exc:
+        print(f"hundred-server {command}: {exc}", file=sys.stderr)
+        return None
+
+
+def _games(path: str) -> int:
+    store = _open_store(path, "games", must_exist=True)
+    if store is None:
+        return EXIT_ERROR
+    try:
+        for line in describe(store.games()):
+            print(line)
+    finally:
+        store.close()
+    return EXIT_OK
+
+
+def _export(path: str, game_id: int) -> int:
+    store = _open_store(path, "export", must_exist=True)
+    if store is None:
+        return EXIT_ERROR
+    try:
+        game = store.game(game_id)
+    finally:
+        store.close()
+    if game is None:
+        print(f"hundred-server export: no game {game_id} in {path!r}", file=sys.stderr)
+        return EXIT_ERROR
+    for line in game.lines:
+        print(line)
+    return EXIT_OK
 
 
 def _seconds(text: str) -> float:
@@ -113,11 +166,37 @@ def build_parser() -> argparse.ArgumentParser:
         "them (default 0: no clock; option 5 tables may set their own)",
     )
     serve.add_argument(
+        "--db",
+        default=os.environ.get("HUNDRED_DB") or DEFAULT_PATH,
+        help=f"the SQLite store of every game (default {DEFAULT_PATH} in the working "
+        "directory, or $HUNDRED_DB); unfinished games in it are restored at start",
+    )
+    serve.add_argument(
+        "--memory",
+        action="store_true",
+        help="keep nothing on disk: no store, games end with the server",
+    )
+    serve.add_argument(
         "--log-level",
         default="INFO",
         choices=("DEBUG", "INFO", "WARNING", "ERROR"),
         help="what to log on stderr (default INFO: a line per connection and table event)",
     )
+
+    games = commands.add_parser(
+        "games",
+        help="list the games in the store",
+        description="Lists every game in the store, oldest first: id, game, players, "
+        "state (playing, over, abandoned, failed), when it started (UTC) and its result.",
+    )
+    _db_option(games)
+    export = commands.add_parser(
+        "export",
+        help="print a stored game's record",
+        description="Prints the record of game ID (JSON lines), which replay accepts.",
+    )
+    export.add_argument("id", metavar="ID", type=_positive, help="the game's id (see games)")
+    _db_option(export)
 
     rep = commands.add_parser(
         "replay",
@@ -183,14 +262,22 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
     return status
 
 
-def _serve(host: str, port: int, level: str, limits: Limits | None = None) -> int:
+def _serve(
+    host: str, port: int, level: str, limits: Limits | None = None, db: str | None = None
+) -> int:
     from hundred_server.server import run
 
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
+    store = None
+    if db is not None:
+        store = _open_store(db, "serve")
+        if store is None:
+            return EXIT_ERROR
+        logging.getLogger("hundred_server").info("store: %s", os.path.abspath(db))
     try:
-        asyncio.run(run(host, port, limits))
+        asyncio.run(run(host, port, limits, store))
     except OSError as error:
         print(f"hundred-server: cannot listen on {host}:{port}: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -212,7 +299,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 grace=args.grace,
                 turn_timeout=args.turn_timeout or None,
             )
-            return _serve(args.host, args.port, args.log_level, limits)
+            db = None if args.memory else args.db
+            return _serve(args.host, args.port, args.log_level, limits, db)
+        if args.command == "games":
+            return _games(args.db)
+        if args.command == "export":
+            return _export(args.db, args.id)
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "selfplay":

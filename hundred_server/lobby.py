@@ -46,6 +46,8 @@ from hundred_server.protocol import (
     require_int,
     strip_line,
 )
+from hundred_server.records import dumps_line, header_object, history_objects, load_record
+from hundred_server.store import GameEnded, GameStarted, Moves, StoredGame, Write
 from hundred_server.table import Outgoing, Table, TableState
 from hundred_server.textmode import TextCodec, strip_telnet
 
@@ -150,6 +152,7 @@ class Hub:
         limits: Limits | None = None,
         clock: Callable[[], float] = time.monotonic,
         token_source: Callable[[], str] | None = None,
+        durable: bool = False,
     ) -> None:
         self.limits = limits or Limits()
         self.clock = clock
@@ -158,6 +161,9 @@ class Hub:
         self.tables: dict[int, Table] = {}
         self.tokens: dict[str, Table] = {}  # token hash -> its table, while it plays
         self._timers: list[tuple[float, int]] = []  # (deadline, table id), a heap
+        #: Durable: what to save (``take_writes``), before what it produced is sent.
+        self.durable = durable
+        self._writes: list[Write] = []
         self._next_conn = 1
         self._next_table = 1
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
@@ -209,8 +215,77 @@ class Hub:
         out = step(*args)
         for table in {before, session.table}:
             if table is not None:
-                self._watch(table)
+                self._after(table)
         return out
+
+    def _after(self, table: Table) -> None:
+        """After a step of ``table``: note what to save and when it needs a tick."""
+        self._journal(table)
+        self._watch(table)
+
+    def take_writes(self) -> list[Write]:
+        """What must be saved (in order, in one transaction) before the commands
+        returned so far are sent."""
+        writes, self._writes = self._writes, []
+        return writes
+
+    def _journal(self, table: Table) -> None:
+        game = table.game
+        if not self.durable or game is None:
+            return
+        lines: list[str] = []
+        if table.saved == 0:
+            seats = tuple((s.name, s.token) for s in table.seats if s is not None)
+            self._writes.append(
+                GameStarted(
+                    table.id, table.game_name, table.name, table.seed, table.turn_timeout, seats
+                )
+            )
+            lines.append(dumps_line(header_object(game)))
+        first = table.saved
+        lines += [dumps_line(o) for o in history_objects(game, max(0, table.saved - 1))]
+        if lines:
+            self._writes.append(Moves(table.id, first, tuple(lines), table.seq))
+            table.saved += len(lines)
+
+    def restore(self, games: list[StoredGame], last_id: int = 0) -> list[str]:
+        """Tables for the unfinished games of a store, after a restart (call before
+        any connection). Returns a line to log per game."""
+        self._next_table = max(self._next_table, last_id + 1)
+        said: list[str] = []
+        for stored in games:
+            try:
+                game = load_record(stored.lines)
+            except HundredError as exc:
+                said.append(f"game {stored.id} cannot be restored ({exc}); marked failed")
+                if self.durable:
+                    self._writes.append(GameEnded(stored.id, "failed"))
+                continue
+            table = Table.restored(
+                stored.id,
+                stored.name,
+                stored.seed,
+                game,
+                stored.seats,
+                stored.seq,
+                grace=self.limits.grace,
+                turn_timeout=stored.clock,
+                clock=self.clock,
+            )
+            table.saved = len(stored.lines)
+            self.tables[table.id] = table
+            for digest in table.tokens():
+                self.tokens[digest] = table
+            table.resume()
+            if table.state is TableState.OVER:
+                self._finish(table)
+            else:
+                self._after(table)
+            said.append(
+                f"game {stored.id} ({stored.name}) restored at round {game.round}; "
+                f"people have {self.limits.grace:g} s to take their seats back"
+            )
+        return said
 
     def _watch(self, table: Table) -> None:
         deadline = table.deadline
@@ -251,7 +326,7 @@ class Hub:
                 if table.state is TableState.OVER:
                     out += self._finish(table)
                     continue
-            self._watch(table)
+            self._after(table)
         return self._render(out)
 
     def _receive(self, session: Session, raw: bytes) -> list[Command]:
@@ -328,7 +403,7 @@ class Hub:
         table = session.table
         out = self._render(self._leave_table(session, lost=True))
         if table is not None:
-            self._watch(table)
+            self._after(table)
         return out
 
     def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
@@ -590,6 +665,8 @@ class Hub:
             raise TableFailed(self._close_broken(table, session)) from None
 
     def _close_broken(self, table: Table, session: Session | None) -> Outgoing:
+        if self.durable and table.saved:
+            self._writes.append(GameEnded(table.id, "failed"))
         self.tables.pop(table.id, None)
         self._forget_tokens(table, every=True)
         table.state = TableState.OVER
@@ -611,6 +688,14 @@ class Hub:
         self.tables.pop(table.id, None)
         self._forget_tokens(table, every=True)
         game = table.game
+        self._journal(table)
+        if self.durable and table.saved:
+            result = None
+            if game is not None and game.winner is not None:
+                result = {"Winner": game.winner, "Score": list(game.scores)}
+            self._writes.append(
+                GameEnded(table.id, "over" if result is not None else "abandoned", result)
+            )
         if game is not None and game.winner is not None:
             log.info(
                 "table %d finished: %s (seat %d) wins, scores %s",

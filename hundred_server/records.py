@@ -126,6 +126,11 @@ def record_objects(game: Game) -> list[dict[str, Any]]:
     Every ``Deal`` line carries its ``Deck``; the header carries ``Seed`` when the game
     was seeded.
     """
+    return [header_object(game), *history_objects(game)]
+
+
+def header_object(game: Game) -> dict[str, Any]:
+    """A record's first line."""
     header: dict[str, Any] = {
         "Type": "Record",
         "Game": GAME,
@@ -134,8 +139,13 @@ def record_objects(game: Game) -> list[dict[str, Any]]:
     }
     if game.seed is not None:
         header["Seed"] = game.seed
-    lines = [header]
-    for item in game.history:
+    return header
+
+
+def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
+    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
+    lines: list[dict[str, Any]] = []
+    for item in game.history[start:]:
         if isinstance(item, DealRecord):
             lines.append(
                 {

@@ -2,8 +2,9 @@
 
 Everything the server decides is decided by ``Hub`` (lobby.py) without I/O; this
 module reads lines into it and writes what it returns. Writes never wait: what the
-hub returns for a connection is joined and handed to that connection's transport,
-whose buffer is the connection's outgoing queue. It is bounded: a client that stops
+hub returns in one turn of the event loop is saved to the store (one transaction, if
+there is a store), then joined per connection and handed to its transport, whose buffer
+is the connection's outgoing queue. It is bounded: a client that stops
 reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped (and treated
 as a disconnect), so it never delays its table or anyone else.
 """
@@ -19,6 +20,7 @@ from typing import Final
 
 from hundred_server.lobby import Command, Hub, Limits, Send
 from hundred_server.protocol import MAX_LINE, encode, error
+from hundred_server.store import Store
 
 log = logging.getLogger("hundred_server")
 
@@ -47,9 +49,14 @@ class Server:
         port: int = DEFAULT_PORT,
         outgoing_limit: int = OUTGOING_LIMIT,
         limits: Limits | None = None,
+        store: Store | None = None,
     ) -> None:
         self.limits = limits or Limits()
-        self.hub = hub or Hub(limits=self.limits)
+        self.hub = hub or Hub(limits=self.limits, durable=store is not None)
+        self.store = store
+        #: Set when the store fails: the server stops rather than send what is unsaved.
+        self.failed = asyncio.Event()
+        self.store_failed = False
         self.host = host
         self.requested_port = port
         self.outgoing_limit = outgoing_limit
@@ -59,6 +66,8 @@ class Server:
         self._closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
+        self._pending: list[Command] = []  # sent by the next _flush
+        self._flush_soon = False
 
     @property
     def port(self) -> int:
@@ -73,6 +82,7 @@ class Server:
             self._handle, self.host, self.requested_port, limit=MAX_LINE + 2
         )
         log.info("listening on %s:%d", self.host, self.port)
+        self._schedule()  # restored tables may have deadlines already
 
     async def close(self) -> None:
         if self._closed or self._server is None:
@@ -83,6 +93,7 @@ class Server:
         self._server.close()
         transports = [c.writer.transport for c in self._connections.values()]
         self._dispatch(self.hub.shutdown())  # goodbyes, then every transport closes
+        self._flush()
         if self._handlers:  # each ends when its transport has flushed and closed
             await asyncio.wait(self._handlers, timeout=SHUTDOWN_GRACE)
         for task in list(self._handlers):
@@ -139,13 +150,28 @@ class Server:
                 self._dispatch(self.hub.notice(conn, "internal_error", text))
         finally:
             self._dispatch(self.hub.disconnect(conn))
+            self._flush()  # its last words go out before it closes
             self._close(connection)
             self._handlers.discard(task)
             with contextlib.suppress(ConnectionError, OSError):
                 await writer.wait_closed()
 
     def _dispatch(self, commands: list[Command]) -> None:
-        """Hand each connection its bytes in one write; then close whom the hub closes."""
+        """Queue what the hub returned; ``_flush`` sends it at the end of this turn of
+        the event loop, with whatever else the turn produced (one save for all)."""
+        self._pending.extend(commands)
+        if not self._flush_soon:
+            self._flush_soon = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Save what the hub says to save, in one transaction; then hand each
+        connection its bytes in one write, and close whom the hub closes. Nothing is
+        sent before it is saved."""
+        self._flush_soon = False
+        commands, self._pending = self._pending, []
+        if self.store is not None and not self._save():
+            return
         batches: dict[int, list[bytes]] = {}
         closes: list[int] = []
         for command in commands:
@@ -169,6 +195,20 @@ class Server:
             if connection is not None:
                 self._close(connection)
         self._schedule()
+
+    def _save(self) -> bool:
+        assert self.store is not None
+        writes = self.hub.take_writes()
+        if not writes:
+            return True
+        try:
+            self.store.write(writes)
+        except Exception:
+            log.critical("the store failed; stopping, so nothing unsaved is sent", exc_info=True)
+            self.store_failed = True
+            self.failed.set()
+            return False
+        return True
 
     def _schedule(self) -> None:
         """Have the hub's ``tick`` called when its next deadline comes (one timer)."""
@@ -202,11 +242,21 @@ class Server:
         self._dispatch(self.hub.disconnect(connection.conn))
 
 
-async def run(host: str, port: int, limits: Limits | None = None) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down in order."""
-    server = Server(host=host, port=port, limits=limits)
+async def run(
+    host: str, port: int, limits: Limits | None = None, store: Store | None = None
+) -> None:
+    """Serve until SIGINT or SIGTERM (or a failing store), then shut down in order.
+
+    With a store, the unfinished games in it are restored first."""
+    limits = limits or Limits()
+    hub = Hub(limits=limits, durable=store is not None)
+    if store is not None:
+        for line in hub.restore(store.games("playing"), store.last_id()):
+            log.info("%s", line)
+        store.write(hub.take_writes())
+    server = Server(hub, host=host, port=port, limits=limits, store=store)
     await server.start()
-    stop = asyncio.Event()
+    stop = server.failed
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -217,6 +267,10 @@ async def run(host: str, port: int, limits: Limits | None = None) -> None:
     )
     try:
         await stop.wait()
-        log.info("signal received: shutting down")
+        log.info("shutting down")
     finally:
         await server.close()
+        if store is not None:
+            if not server.store_failed:
+                store.write(server.hub.take_writes())
+            store.close()

@@ -98,6 +98,52 @@ class Table:
             self.seats[1 + i] = Seat(f"AI {i + 1}", bot=NaiveBot())
         self.game: Game | None = None
         self.seq = 0
+        #: Record lines of the game saved to the store so far (the hub keeps count).
+        self.saved = 0
+
+    @classmethod
+    def restored(
+        cls,
+        table_id: int,
+        name: str,
+        seed: str,
+        game: Game,
+        seats: Sequence[tuple[str, str | None]],
+        seq: int,
+        *,
+        grace: float = 60.0,
+        turn_timeout: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Table:
+        """A table whose game is under way, from the store after a restart: every
+        person's seat waits for its owner's token (``grace``), AI seats play on (see
+        ``resume``)."""
+        table = cls(
+            table_id, name, len(seats), 0, seed, grace=grace, turn_timeout=turn_timeout, clock=clock
+        )
+        away = clock() + grace
+        table.seats = [
+            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=NaiveBot())
+            for n, t in seats
+        ]
+        table.state = TableState.PLAYING
+        table.game, table.seq = game, seq
+        return table
+
+    def resume(self) -> Outgoing:
+        """Carry a restored game on: deal if a round is due, let AI seats act; a person
+        to act keeps the prompt (and ``Seq``) they had."""
+        game = self.game
+        assert game is not None
+        actor = game.to_act
+        occupant = None if actor is None else self.seats[actor]
+        if game.phase is Phase.DEAL or (occupant is not None and occupant.bot is not None):
+            return self._advance([])
+        if game.is_over:
+            self.state = TableState.OVER
+        elif self.turn_timeout is not None:
+            self.turn_deadline = self.clock() + self.turn_timeout
+        return []
 
     # ------------------------------------------------------------------ queries
 

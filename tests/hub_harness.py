@@ -121,10 +121,15 @@ class Client:
 class Harness:
     """A ``Hub`` and its clients; every table is seeded ``<prefix>-<n>``, n from 1."""
 
-    def __init__(self, prefix: str = "seed") -> None:
+    def __init__(self, prefix: str = "seed", *, durable: bool = False) -> None:
         self.seeds: list[str] = []
         self.now = 1000.0  # the hub's clock: tests move it on with ``advance``
-        self.hub = Hub(seed_source=self._seed, clock=lambda: self.now, token_source=self._token)
+        self.hub = Hub(
+            seed_source=self._seed,
+            clock=lambda: self.now,
+            token_source=self._token,
+            durable=durable,
+        )
         self.tokens: list[str] = []  # every token handed out, in order
         self.prefix = prefix
         self.clients: dict[int, Client] = {}

@@ -134,6 +134,11 @@ def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFix
     "argv",
     [
         ["serve", "--port", "nope"],
+        ["serve", "--grace", "-1"],
+        ["serve", "--grace", "nan"],
+        ["serve", "--turn-timeout", "soon"],
+        ["export"],
+        ["export", "x"],
         ["selfplay", "--players", "5"],
         ["selfplay", "--games", "0"],
         ["selfplay", "--games", "many"],
@@ -150,22 +155,27 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits]] = []
+    calls: list[tuple[str, int, str, Limits, str | None]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
+    monkeypatch.delenv("HUNDRED_DB", raising=False)
     assert main([]) == 0
-    assert calls == [("127.0.0.1", 7110, "INFO", Limits())]
+    assert calls == [("127.0.0.1", 7110, "INFO", Limits(), "hundred.db")]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits]] = []
+    calls: list[tuple[str, int, str, Limits, str | None]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
-    assert main(["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]) == 0
-    limits = Limits(rate=5.0, burst=10, idle_timeout=9.0)
-    assert calls == [("127.0.0.2", 7200, "WARNING", limits)]
+    monkeypatch.setenv("HUNDRED_DB", "elsewhere.db")
+    argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
+    assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
+    limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
+    assert calls == [("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db")]
+    assert main([*argv, "--memory"]) == 0
+    assert calls[-1][-1] is None
 
 
 def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -173,7 +183,7 @@ def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--help"])
     assert caught.value.code == 0
     out = capsys.readouterr().out
-    for command in ("replay", "selfplay", "demo"):
+    for command in ("replay", "selfplay", "demo", "games", "export"):
         assert command in out
 
 

@@ -8,49 +8,23 @@ from __future__ import annotations
 
 import json
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.live_server import ROOT, server_process
+
 NODE = shutil.which("node")
 LIMIT = 120  # seconds any one client may take
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def server() -> Iterator[int]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
-        except OSError:
-            assert process.poll() is None, "the server died"
-            assert time.monotonic() < deadline, "the server never listened"
-            time.sleep(0.05)
-    yield port
-    process.send_signal(signal.SIGTERM)
-    assert process.wait(10) == 0
+    with server_process() as port:
+        yield port
 
 
 def bot(language: str, port: int, *args: str) -> subprocess.Popen[str]:

@@ -9,8 +9,6 @@ import json
 import random
 import signal
 import socket
-import subprocess
-import sys
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -23,6 +21,7 @@ from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_pro
 from hundred_server.lobby import Hub, Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
+from tests.live_server import start_server
 
 SEED = "over-sockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every table is dealt from SEED
@@ -354,31 +353,10 @@ async def test_close_before_start_and_with_nobody_connected() -> None:
 # ------------------------------------------------------------ the command line
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
-
-
 def test_serve_in_a_subprocess_stops_cleanly_on_sigterm() -> None:
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc, port = start_server()
     try:
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                sock = socket.create_connection(("127.0.0.1", port), timeout=READ_TIMEOUT)
-                break
-            except OSError:
-                assert proc.poll() is None, proc.communicate(timeout=5)
-                assert time.monotonic() < deadline, "the server did not start"
-                time.sleep(0.05)
+        sock = socket.create_connection(("127.0.0.1", port), timeout=READ_TIMEOUT)
         with sock, sock.makefile("rb") as lines:
 
             def recv() -> Message:

@@ -1,0 +1,76 @@
+"""A real server in its own process, for the tests that need one (and bench/load.py's
+twin): ``python -m hundred_server serve`` on a free port of 127.0.0.1, waited for until
+it accepts, stopped with SIGTERM (or killed) at the end. Every wait is bounded."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def start_server(
+    *args: str, db: Path | None = None, port: int | None = None
+) -> tuple[subprocess.Popen[bytes], int]:
+    """Start a server (``--db db``, or ``--memory`` without one); returns it once it
+    accepts connections, and its port. Its stdout and stderr are pipes."""
+    port = port or free_port()
+    store = ["--db", str(db)] if db is not None else ["--memory"]
+    process = subprocess.Popen(
+        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port), *store, *args],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return process, port
+        except OSError:
+            if process.poll() is not None:
+                _out, err = process.communicate(timeout=5)
+                raise AssertionError(f"the server died: {err.decode(errors='replace')}") from None
+            if time.monotonic() > deadline:
+                process.kill()
+                raise AssertionError("the server never listened") from None
+            time.sleep(0.05)
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> int:
+    """SIGTERM, then its exit status (killed after 10 s if it does not stop)."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired, ValueError):
+            process.communicate(timeout=5)
+
+
+@contextlib.contextmanager
+def server_process(*args: str, db: Path | None = None) -> Iterator[int]:
+    """A server for the duration of the block; yields its port. It must stop cleanly."""
+    process, port = start_server(*args, db=db)
+    try:
+        yield port
+    finally:
+        status = stop_server(process)
+    assert status == 0, f"the server exited with {status}"

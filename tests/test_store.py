@@ -1,0 +1,486 @@
+"""The SQLite store (store.py): what the hub saves, restart recovery, the games and
+export commands, refusing files it must not touch, and a crash-and-resume over a real
+server process killed with SIGKILL."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from hundred_server.cards import format_cards
+from hundred_server.games import hundredandten_wire as wire
+from hundred_server.lobby import Command, Hub, hash_token
+from hundred_server.records import load_record, record_lines, replay
+from hundred_server.server import Server
+from hundred_server.store import (
+    APPLICATION_ID,
+    STORE_VERSION,
+    GameEnded,
+    GameStarted,
+    Moves,
+    Store,
+    StoreError,
+    describe,
+)
+from tests.hub_harness import (
+    Client,
+    Harness,
+    Message,
+    answer_from_legal,
+    check_stream,
+    is_prompt,
+)
+from tests.live_server import ROOT, start_server
+from tests.test_table import person_vs_ai, play_until_over
+
+READ_TIMEOUT = 10.0
+
+
+class SavingHarness(Harness):
+    """A durable hub whose writes are saved before each batch is delivered, as the
+    server does."""
+
+    def __init__(self, prefix: str, store: Store) -> None:
+        super().__init__(prefix, durable=True)
+        self.store = store
+
+    def apply(self, commands: Iterable[Command]) -> None:
+        self.store.write(self.hub.take_writes())
+        super().apply(commands)
+
+
+def final_score(lines: list[str]) -> dict[str, object]:
+    return list(replay(lines))[-1]
+
+
+# ------------------------------------------------------------------ the file
+
+
+def test_a_new_store_is_ours_in_wal_mode(tmp_path: Path) -> None:
+    Store(tmp_path / "s.db").close()
+    db = sqlite3.connect(tmp_path / "s.db")
+    assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    assert db.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_schema WHERE type='table'")}
+    assert names == {"games", "seats", "moves"}
+    db.close()
+
+
+def test_writes_round_trip_and_a_failing_batch_leaves_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    store.write(
+        [
+            GameStarted(
+                3, "hundredandten", "friday", "seed-x", 30.0, (("ann", "ab" * 32), ("AI 1", None))
+            ),
+            Moves(3, 0, ("header", "deal"), 1),
+        ]
+    )
+    with pytest.raises(sqlite3.IntegrityError):
+        store.write([Moves(3, 2, ("bid",), 2), Moves(3, 1, ("again",), 3)])  # n=1 is taken
+    store.write([Moves(3, 2, ("play",), 4), GameEnded(3, "over", {"Winner": 0, "Score": [110, 5]})])
+    (game,) = store.games()
+    assert (game.id, game.game, game.name, game.seed, game.clock, game.seq, game.state) == (
+        3, "hundredandten", "friday", "seed-x", 30.0, 4, "over",
+    )  # fmt: skip
+    assert game.seats == [("ann", "ab" * 32), ("AI 1", None)]
+    assert game.lines == ["header", "deal", "play"]
+    assert game.result == {"Winner": 0, "Score": [110, 5]}
+    assert game.finished is not None
+    assert store.last_id() == 3
+    assert store.games("playing") == []
+    assert store.game(4) is None
+    store.close()
+
+
+def untouched(path: Path, make: Callable[[Path], object]) -> str:
+    """``make(path)`` builds a file the store must refuse; it is refused and unchanged.
+    Returns the refusal."""
+    make(path)
+    before = path.read_bytes()
+    with pytest.raises(StoreError) as caught:
+        Store(path)
+    assert path.read_bytes() == before
+    return caught.value.message
+
+
+def test_a_file_that_is_not_sqlite_is_refused_and_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    message = untouched(path, lambda p: p.write_bytes(b"my shopping list\n" * 100))
+    assert message == (
+        f"{str(path)!r} is not an SQLite file (damaged, or something else); it was left as it "
+        "is (use another --db)"
+    )
+
+
+def test_another_programs_sqlite_file_is_refused_and_left_alone(tmp_path: Path) -> None:
+    def make(path: Path) -> None:
+        db = sqlite3.connect(path)
+        db.execute("CREATE TABLE accounts (id INTEGER, balance INTEGER)")
+        db.commit()
+        db.close()
+
+    message = untouched(tmp_path / "bank.db", make)
+    assert "is an SQLite file but not a hundred_server store" in message
+
+
+def test_a_store_from_a_newer_version_is_refused_and_left_alone(tmp_path: Path) -> None:
+    def make(path: Path) -> None:
+        Store(path).close()
+        db = sqlite3.connect(path)
+        db.execute(f"PRAGMA user_version={STORE_VERSION + 1}")
+        db.commit()
+        db.close()
+
+    message = untouched(tmp_path / "new.db", make)
+    assert message == (
+        f"the store {str(tmp_path / 'new.db')!r} was made by a newer hundred_server (store "
+        f"version {STORE_VERSION + 1}; this one reads up to {STORE_VERSION}); it was left as it is"
+    )
+
+
+def test_a_damaged_store_is_refused_and_left_alone(tmp_path: Path) -> None:
+    def make(path: Path) -> None:
+        store = Store(path)
+        for i in range(1, 40):
+            seats = (("a", None), ("b", None))
+            lines = tuple("x" * 200 for _ in range(30))
+            store.write([GameStarted(i, "hundredandten", f"t{i}", "s", None, seats)])
+            store.write([Moves(i, 0, lines, 0)])
+        store.close()  # checkpoints the WAL into the file
+        data = bytearray(path.read_bytes())
+        page = 4096
+        assert len(data) > 6 * page
+        data[3 * page : 5 * page] = b"\xa5" * (2 * page)  # two pages of garbage
+        path.write_bytes(bytes(data))
+
+    message = untouched(tmp_path / "bad.db", make)
+    assert "is damaged" in message
+    assert "it was left as it is" in message
+
+
+# ------------------------------------------------------------------ what the hub saves
+
+
+def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("saved", store)
+    ann = person_vs_ai(h, 1)
+    table = h.hub.tables[1]
+    (stored,) = store.games()
+    assert stored.state == "playing"
+    assert stored.seats == [
+        ("ann", hash_token(h.tokens[0])),
+        ("AI 1", None),
+        ("AI 2", None),
+        ("AI 3", None),
+    ]
+    assert table.game is not None
+    assert stored.lines == record_lines(table.game)  # saved before ann was prompted
+    assert stored.seq == table.seq == ann.pending()["Seq"]  # type: ignore[index]
+    game = table.game
+    play_until_over([ann], random.Random(2))
+    (stored,) = store.games()
+    assert stored.state == "over"
+    assert stored.lines == record_lines(game)
+    assert stored.result == {"Winner": game.winner, "Score": list(game.scores)}
+    over = ann.game_over()
+    assert over is not None
+    assert final_score(stored.lines) == {
+        "Type": "Score",
+        "GameOver": True,
+        "Winner": over["Winner"],
+        "Score": over["Score"],
+    }
+    store.close()
+    # The token is kept only as its hash.
+    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    assert h.tokens[0].encode() not in raw
+    assert hash_token(h.tokens[0]).encode() in raw
+
+
+def test_a_game_nobody_finishes_is_saved_as_abandoned(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("abandoned", store)
+    ann = person_vs_ai(h, 3)
+    ann.send({"Type": "Hello", "Message": "quit"})
+    (stored,) = store.games()
+    assert (stored.state, stored.result) == ("abandoned", None)
+    assert describe(store.games())[1].split()[-2:] == ["abandoned", stored.started]
+
+
+def pending_of(client: Client) -> Message:
+    prompt = client.pending()
+    assert prompt is not None
+    return prompt
+
+
+def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("restart", store)
+    rng = random.Random(9)
+    ann, bob = person_vs_ai(h, 2), None
+    for _ in range(14):
+        ann.send(answer_from_legal(pending_of(ann), rng))
+    prompt = pending_of(ann)
+    game = h.hub.tables[1].game
+    assert game is not None
+    hand = format_cards(game.hands[0])
+    # The process dies here: nothing but the store survives.
+    store.close()
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness("restart", store)
+    said = h2.hub.restore(store.games("playing"), store.last_id())
+    h2.apply([])
+    assert said == [
+        f"game 1 (table 1) restored at round {game.round}; people have 60 s to take their "
+        "seats back"
+    ]
+    assert h2.hub.next_deadline() == h2.now + 60  # ann's seat waits for her
+    again = h2.json_client("ann")
+    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert [m["Type"] for m in told] == ["Seat", "Table", "Snapshot", prompt["Type"]]
+    assert told[2]["Hand"] == hand
+    assert told[3] == prompt  # the same prompt, the same Seq
+    # New tables get new ids.
+    bob = person_vs_ai(h2, 3, "bob")
+    assert bob.last("Table")["Table"] == 2
+    play_until_over([again], rng)
+    stored = store.game(1)
+    assert stored is not None
+    assert stored.state == "over"
+    over = again.game_over()
+    assert over is not None
+    assert final_score(stored.lines)["Score"] == over["Score"]
+    check_stream(again.messages, {1: "restart-1"})
+
+
+def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("gone", store)
+    person_vs_ai(h, 1)
+    store.close()
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness("gone", store)
+    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.apply([])
+    h2.advance(60)  # nobody came back: the AI plays the game out
+    (stored,) = store.games()
+    assert stored.state == "over"
+    assert final_score(stored.lines)["GameOver"] is True
+
+
+def test_a_record_that_cannot_be_restored_is_marked_failed(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    store.write(
+        [
+            GameStarted(1, "hundredandten", "t", "s", None, (("a", "0" * 64), ("b", None))),
+            Moves(1, 0, ('{"Type":"Record","Game":"hundredandten","Version":1}',), 0),
+        ]
+    )
+    hub = Hub(durable=True)
+    (said,) = hub.restore(store.games("playing"), store.last_id())
+    assert said.startswith("game 1 cannot be restored (")
+    store.write(hub.take_writes())
+    assert store.games()[0].state == "failed"
+    assert hub.tables == {}
+
+
+# ------------------------------------------------------------------ many at once
+
+
+@pytest.mark.asyncio
+async def test_a_hundred_tables_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    server = Server(Hub(seed_source=lambda: "many", durable=True), "127.0.0.1", 0, store=store)
+    await server.start()
+    answers = 20
+
+    async def player(i: int) -> tuple[int, Message]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(b'{"Type":"Hello","Message":"create"}\n{"Type":"Game","Option":1}\n')
+        rng = random.Random(i)
+        table, given = 0, 0
+        while True:
+            msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+            if msg["Type"] == "Seat":
+                table = msg["Table"]
+            if is_prompt(msg) and "Legal" in msg:
+                if given == answers:
+                    writer.close()
+                    return table, msg
+                writer.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+                given += 1
+
+    try:
+        results = await asyncio.gather(*(player(i) for i in range(100)))
+    finally:
+        await server.close()
+    store.close()
+    store = Store(tmp_path / "s.db")
+    games = {g.id: g for g in store.games()}
+    assert sorted(games) == sorted(t for t, _ in results) == list(range(1, 101))
+    for table, prompt in results:
+        stored = games[table]
+        assert stored.state == "playing"
+        assert stored.seq == prompt["Seq"]
+        game = load_record(stored.lines)
+        moves = [item for item in game.history if isinstance(item, tuple) and item[0] == 0]
+        assert len(moves) == answers  # every answer the person gave is in the record
+        assert wire.prompt(game, 0, stored.seq) == prompt  # the state the person saw
+    store.close()
+
+
+# ------------------------------------------------------------------ the commands
+
+
+def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "hundred_server", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
+
+
+def test_games_and_export_commands(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("cmd", store)
+    ann = person_vs_ai(h, 3)
+    play_until_over([ann], random.Random(4))
+    bob = person_vs_ai(h, 1, "bob")
+    assert bob.pending() is not None
+    store.close()
+    listed = cli("games", "--db", "s.db", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0].split() == ["ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT"]
+    assert len(lines) == 3
+    over = ann.game_over()
+    assert over is not None
+    winner = ["ann", "AI 1"][over["Winner"]]
+    assert lines[1].split()[:5] == ["1", "hundredandten", "ann,", "AI", "1"]
+    assert " over " in lines[1]
+    assert lines[1].endswith(f"{winner} wins {over['Score']}")
+    assert " playing " in lines[2]
+    exported = cli("export", "1", "--db", "s.db", cwd=tmp_path)
+    assert exported.returncode == 0, exported.stderr
+    (tmp_path / "game1.jsonl").write_text(exported.stdout)
+    replayed = cli("replay", "game1.jsonl", cwd=tmp_path)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout.splitlines()[-1]) == {
+        "Type": "Score",
+        "GameOver": True,
+        "Winner": over["Winner"],
+        "Score": over["Score"],
+    }
+    missing = cli("export", "7", "--db", "s.db", cwd=tmp_path)
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == "hundred-server export: no game 7 in 's.db'\n"
+    nothing = cli("games", "--db", "none.db", cwd=tmp_path)
+    assert (nothing.returncode, nothing.stderr) == (
+        2,
+        "hundred-server games: no store at 'none.db'\n",
+    )
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_serve_refuses_a_damaged_store_and_leaves_it(tmp_path: Path) -> None:
+    path = tmp_path / "hundred.db"
+    path.write_bytes(b"\x00" * 5000)
+    before = path.read_bytes()
+    done = cli("serve", "--port", "0", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "is not an SQLite file" in done.stderr
+    assert path.read_bytes() == before
+
+
+# ------------------------------------------------------------------ kill -9
+
+
+def test_kill_9_mid_game_then_restart_and_finish_from_the_same_state(tmp_path: Path) -> None:
+    db = tmp_path / "crash.db"
+    asyncio.run(crash_and_resume(db))
+
+
+async def crash_and_resume(db: Path) -> None:
+    process, port = start_server(db=db)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(b'{"Type":"Hello","Message":"create","Name":"ann"}\n')
+        writer.write(b'{"Type":"Game","Option":2}\n')
+        rng = random.Random(12)
+        token, given, hand = "", 0, []
+        while True:
+            msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+            if msg["Type"] == "Seat":
+                token = msg["Token"]
+            if msg["Type"] == "Deal":
+                hand = msg["Hand"]
+            if msg["Type"] == "Discard" and "Hand" in msg:
+                hand = msg["Hand"]
+            if msg["Type"] == "Play" and msg.get("Playerid") == 0 and "PlayedCard" in msg:
+                hand.remove(msg["PlayedCard"])
+            if is_prompt(msg) and "Legal" in msg:
+                if given >= 25 and msg["Type"] == "Play":
+                    prompt = msg
+                    break
+                writer.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+                given += 1
+        process.send_signal(signal.SIGKILL)
+        assert process.wait(10) == -signal.SIGKILL
+        writer.close()
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=5)
+
+    process, port = start_server(db=db)
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        writer.write(json.dumps({"Type": "Hello", "Token": token}).encode() + b"\n")
+        messages: list[Message] = []
+        while True:
+            msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+            messages.append(msg)
+            if is_prompt(msg):
+                break
+        kinds = [m["Type"] for m in messages]
+        assert kinds[-4:] == ["Seat", "Table", "Snapshot", "Play"]
+        snapshot = messages[-2]
+        assert snapshot["Hand"] == hand  # the same hand
+        assert messages[-1] == prompt  # the same prompt, the same Seq
+        while True:
+            if is_prompt(msg) and "Legal" in msg:
+                writer.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+            msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+            messages.append(msg)
+            if msg.get("GameOver"):
+                break
+        writer.close()
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.communicate(timeout=10)
+    store = Store(db)
+    (stored,) = store.games()
+    store.close()
+    assert stored.state == "over"
+    assert stored.result == {"Winner": msg["Winner"], "Score": msg["Score"]}
+    assert final_score(stored.lines) == {
+        "Type": "Score",
+        "GameOver": True,
+        "Winner": msg["Winner"],
+        "Score": msg["Score"],
+    }
