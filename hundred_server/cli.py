@@ -28,7 +28,8 @@ import sys
 from collections.abc import Iterable, Sequence
 
 from hundred_server import __version__
-from hundred_server.demo import run_demo
+from hundred_server import games as registry
+from hundred_server.bots.plugins import PluginError, load_plugin
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
@@ -172,6 +173,14 @@ def build_parser() -> argparse.ArgumentParser:
         "directory, or $HUNDRED_DB); unfinished games in it are restored at start",
     )
     serve.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="GAME=MODULE:CLASS",
+        help="a plug-in bot class for GAME's AI seats, e.g. whist=mybot:Player (a class "
+        "with PlayCard, as in the Whist assignment); may be given once per game",
+    )
+    serve.add_argument(
         "--memory",
         action="store_true",
         help="keep nothing on disk: no store, games end with the server",
@@ -214,6 +223,12 @@ def build_parser() -> argparse.ArgumentParser:
         "(from 1) of a run with seed S is seeded S-i.",
     )
     play.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    play.add_argument(
+        "--game",
+        choices=registry.names(),
+        default=registry.DEFAULT_GAME,
+        help=f"the game (default {registry.DEFAULT_GAME})",
+    )
     play.add_argument("--games", type=_positive, default=100, help="games to play (default 100)")
     play.add_argument("--seed", help="run seed (default: a random one, shown in the summary)")
     play.add_argument(
@@ -236,6 +251,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--seed", help="deal seed (default: a random one, shown at the top)")
     demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    demo.add_argument(
+        "--game",
+        choices=[n for n in registry.names() if registry.get(n).demo is not None],
+        default=registry.DEFAULT_GAME,
+        help=f"the game (default {registry.DEFAULT_GAME})",
+    )
     return parser
 
 
@@ -263,9 +284,23 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
 
 
 def _serve(
-    host: str, port: int, level: str, limits: Limits | None = None, db: str | None = None
+    host: str,
+    port: int,
+    level: str,
+    limits: Limits | None = None,
+    db: str | None = None,
+    plugins: Sequence[str] = (),
 ) -> int:
     from hundred_server.server import run
+
+    bots = {}
+    for text in plugins:
+        try:
+            game, factory = load_plugin(text)
+        except PluginError as exc:
+            print(f"hundred-server serve: --bot {text}: {exc}", file=sys.stderr)
+            return EXIT_ERROR
+        bots[game] = factory
 
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
@@ -277,7 +312,7 @@ def _serve(
             return EXIT_ERROR
         logging.getLogger("hundred_server").info("store: %s", os.path.abspath(db))
     try:
-        asyncio.run(run(host, port, limits, store))
+        asyncio.run(run(host, port, limits, store, bots))
     except OSError as error:
         print(f"hundred-server: cannot listen on {host}:{port}: {error}", file=sys.stderr)
         return EXIT_ERROR
@@ -300,7 +335,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 turn_timeout=args.turn_timeout or None,
             )
             db = None if args.memory else args.db
-            return _serve(args.host, args.port, args.log_level, limits, db)
+            return _serve(args.host, args.port, args.log_level, limits, db, args.bot)
         if args.command == "games":
             return _games(args.db)
         if args.command == "export":
@@ -315,10 +350,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 record_dir=args.record,
                 progress=args.progress,
                 jobs=args.jobs,
+                game=args.game,
             )
             print(dumps_line(summary))
             return EXIT_OK
-        run_demo(args.seed, args.players)
+        demo = registry.get(args.game).demo
+        assert demo is not None  # argparse offers only games with a demo
+        demo(args.seed, args.players)
         return EXIT_OK
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as cat does.

@@ -29,7 +29,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Final
 
+from hundred_server import games
 from hundred_server.errors import HundredError
+from hundred_server.games.base import Bot, GameSpec
 from hundred_server.protocol import (
     LOBBY_QUESTION,
     MAX_LINE,
@@ -46,7 +48,7 @@ from hundred_server.protocol import (
     require_int,
     strip_line,
 )
-from hundred_server.records import dumps_line, header_object, history_objects, load_record
+from hundred_server.records import dumps_line, load_record
 from hundred_server.store import GameEnded, GameStarted, Moves, StoredGame, Write
 from hundred_server.table import Outgoing, Table, TableState
 from hundred_server.textmode import TextCodec, strip_telnet
@@ -58,16 +60,17 @@ TABLE_NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\-' ]{1,30}$")
 TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
 #: The longest turn clock a table may ask for, in seconds.
 MAX_CLOCK: Final = 3600
-OPTIONS: Final = (
-    "Option 1 - Play against three AI players and start immediately",
-    "Option 2 - Play against two AI players and start immediately",
-    "Option 3 - Play against one AI player and start immediately",
-    "Option 4 - Open a 4-seat table for people only",
-    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
-    "Option 6 - Go back",
-)
-#: Option -> (seats, bots) for the ready-made tables.
-_PRESETS: Final = {1: (4, 3), 2: (3, 2), 3: (2, 1), 4: (4, 0)}
+
+
+def options(spec: GameSpec) -> list[str]:
+    """The create options of a game: its presets, a table of your choice (if the game
+    has one), and going back."""
+    texts = [preset.text for preset in spec.presets]
+    if spec.custom:
+        counts = f"{min(spec.seat_counts)}-{max(spec.seat_counts)}"
+        texts.append(f"A table of your choice: Seats ({counts}), Bots (AI seats), Name, Clock")
+    texts.append("Go back")
+    return [f"Option {i} - {text}" for i, text in enumerate(texts, 1)]
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ class Session:
     text: TextCodec | None = None
     mode_known: bool = False
     table: Table | None = None
+    game: str = games.DEFAULT_GAME  # the game whose options the session was shown
     peer: str = ""
     tokens: float = 0.0  # the rate limit's bucket (see Limits)
     last: float | None = None
@@ -153,6 +157,7 @@ class Hub:
         clock: Callable[[], float] = time.monotonic,
         token_source: Callable[[], str] | None = None,
         durable: bool = False,
+        bots: dict[str, Callable[[], Bot]] | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.clock = clock
@@ -163,6 +168,8 @@ class Hub:
         self._timers: list[tuple[float, int]] = []  # (deadline, table id), a heap
         #: Durable: what to save (``take_writes``), before what it produced is sent.
         self.durable = durable
+        #: Game name -> the AI for its AI seats, where a plug-in replaces the default.
+        self.bots = dict(bots or {})
         self._writes: list[Write] = []
         self._next_conn = 1
         self._next_table = 1
@@ -241,19 +248,20 @@ class Hub:
                     table.id, table.game_name, table.name, table.seed, table.turn_timeout, seats
                 )
             )
-            lines.append(dumps_line(header_object(game)))
+            lines.append(dumps_line(table.spec.header_object(game)))
         first = table.saved
-        lines += [dumps_line(o) for o in history_objects(game, max(0, table.saved - 1))]
+        start = max(0, table.saved - 1)
+        lines += [dumps_line(o) for o in table.spec.history_objects(game, start)]
         if lines:
             self._writes.append(Moves(table.id, first, tuple(lines), table.seq))
             table.saved += len(lines)
 
-    def restore(self, games: list[StoredGame], last_id: int = 0) -> list[str]:
+    def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
         """Tables for the unfinished games of a store, after a restart (call before
         any connection). Returns a line to log per game."""
         self._next_table = max(self._next_table, last_id + 1)
         said: list[str] = []
-        for stored in games:
+        for stored in stored_games:
             try:
                 game = load_record(stored.lines)
             except HundredError as exc:
@@ -261,9 +269,11 @@ class Hub:
                 if self.durable:
                     self._writes.append(GameEnded(stored.id, "failed"))
                 continue
+            spec = games.get(stored.game)
             table = Table.restored(
                 stored.id,
                 stored.name,
+                spec,
                 stored.seed,
                 game,
                 stored.seats,
@@ -271,6 +281,7 @@ class Hub:
                 grace=self.limits.grace,
                 turn_timeout=stored.clock,
                 clock=self.clock,
+                ai=self.bots.get(spec.name),
             )
             table.saved = len(stored.lines)
             self.tables[table.id] = table
@@ -488,10 +499,9 @@ class Hub:
             session.where = Where.CLOSED
             return [*out, (session.conn, message("Ok, bye bye!"))]
         if choice == "create":
+            session.game = self._game_named(msg) or games.DEFAULT_GAME
             session.where = Where.OPTIONS
-            return [(session.conn, message(o)) for o in OPTIONS] + [
-                (session.conn, {"Type": "Game"})
-            ]
+            return self._options(session)
         session.where = Where.TABLES  # join
         return [(session.conn, self._tables())]
 
@@ -539,21 +549,42 @@ class Hub:
             del info["Type"]
         return {"Type": "Tables", "Tables": open_tables}
 
+    def _options(self, session: Session) -> Outgoing:
+        lines = options(games.get(session.game))
+        return [(session.conn, message(o)) for o in lines] + [(session.conn, {"Type": "Game"})]
+
+    def _game_named(self, msg: Message) -> str | None:
+        """The ``Game`` a message names, if any (``bad_game`` if no such game)."""
+        name = field_str(msg, "Game")
+        if name is None:
+            return None
+        key = name.strip().lower()
+        if key not in games.names():
+            known = ", ".join(games.names())
+            raise ProtocolError(f"no such game {quote(name)} (games: {known})", "bad_game")
+        return key
+
     def _game(self, session: Session, msg: Message) -> Outgoing:
         if session.where is not Where.OPTIONS:
             raise ProtocolError(
                 "Game answers the create options; say Hello create first", "not_now"
             )
-        option = require_int(msg, "Option", lo=1, hi=len(OPTIONS), code="bad_option")
-        if option == len(OPTIONS):
+        game_name = self._game_named(msg) or session.game
+        spec = games.get(game_name)
+        count = len(options(spec))
+        option = require_int(msg, "Option", lo=1, hi=count, code="bad_option")
+        if option == count:
             return self._ask(session)
         turn_timeout = self.limits.turn_timeout
-        if option in _PRESETS:
-            seats, bots = _PRESETS[option]
+        if option <= len(spec.presets):
+            preset = spec.presets[option - 1]
+            seats, ai_seats = preset.seats, preset.ai_seats
             name = None
         else:
-            seats = field_int(msg, "Seats", lo=2, hi=4, code="bad_option") or 4
+            lo, hi = min(spec.seat_counts), max(spec.seat_counts)
+            seats = field_int(msg, "Seats", lo=lo, hi=hi, code="bad_option") or hi
             bots = field_int(msg, "Bots", lo=0, hi=seats - 1, code="bad_option") or 0
+            ai_seats = tuple(range(1, bots + 1))  # the creator sits at 0; the AI follow
             clock = field_int(msg, "Clock", lo=0, hi=MAX_CLOCK, code="bad_option")
             if clock is not None:
                 turn_timeout = float(clock) if clock else None
@@ -570,17 +601,19 @@ class Hub:
         table = Table(
             table_id,
             name or f"table {table_id}",
+            spec,
             seats,
-            bots,
+            ai_seats,
             self._seed_source(),
             grace=self.limits.grace,
             turn_timeout=turn_timeout,
             clock=self.clock,
+            ai=self.bots.get(spec.name),
         )
         self.tables[table_id] = table
         log.info(
-            "table %d (%s) created by connection %d: %d seats, %d AI",
-            table_id, table.name, session.conn, seats, bots,
+            "table %d (%s, %s) created by connection %d: %d seats, AI at %s",
+            table_id, table.name, spec.name, session.conn, seats, list(ai_seats),
         )  # fmt: skip
         return self._sit(session, table)
 
@@ -689,18 +722,15 @@ class Hub:
         self._forget_tokens(table, every=True)
         game = table.game
         self._journal(table)
+        result = None
+        if game is not None and game.winner is not None:
+            result = table.spec.result(game)
         if self.durable and table.saved:
-            result = None
-            if game is not None and game.winner is not None:
-                result = {"Winner": game.winner, "Score": list(game.scores)}
             self._writes.append(
                 GameEnded(table.id, "over" if result is not None else "abandoned", result)
             )
-        if game is not None and game.winner is not None:
-            log.info(
-                "table %d finished: %s (seat %d) wins, scores %s",
-                table.id, game.players[game.winner], game.winner, game.scores,
-            )  # fmt: skip
+        if result is not None:
+            log.info("table %d finished: %s, scores %s", table.id, result["Text"], result["Score"])
         else:
             log.info("table %d abandoned: no person left at it", table.id)
         out: Outgoing = []

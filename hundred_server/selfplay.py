@@ -15,40 +15,37 @@ import time
 import uuid
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from typing import Any, Final, Protocol, TextIO
+from typing import Any, Final, TextIO
 
-from hundred_server.bots.naive import NaiveBot
-from hundred_server.games.hundredandten import Action, Game, View
+from hundred_server import games as registry
+from hundred_server.games.base import DEFAULT_NAMES, Bot, GameState, player_names
 from hundred_server.records import write_record
 
-#: Seat names for bot games, seat 0 first.
-DEFAULT_NAMES: Final = ("ann", "bob", "cy", "dee")
+__all__ = ["DEFAULT_NAMES", "play_game", "player_names", "selfplay"]
 
 
-class Bot(Protocol):
-    def act(self, view: View) -> Action: ...
-
-
-def player_names(num_players: int) -> list[str]:
-    """``DEFAULT_NAMES`` for up to four seats (more are named, for the engine to refuse)."""
-    return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i}" for i in range(num_players)]
-
-
-def play_game(num_players: int, seed: str, bots: Sequence[Bot] | None = None) -> Game:
-    """One seeded game played to its end; ``bots[seat]`` acts for each seat (naive bots
-    by default). A set of bots that passes every round forever never returns."""
-    game = Game(player_names(num_players), seed)
+def play_game(
+    num_players: int,
+    seed: str,
+    bots: Sequence[Bot] | None = None,
+    game: str = registry.DEFAULT_GAME,
+) -> GameState:
+    """One seeded game of ``game`` played to its end; ``bots[seat]`` acts for each seat
+    (the game's default bot by default). A set of bots that never ends a game (passing
+    every round forever) never returns."""
+    spec = registry.get(game)
+    state = spec.new_game(player_names(num_players), seed)
     if bots is None:
-        bots = [NaiveBot()] * num_players
+        bots = [spec.bot()] * num_players
     if len(bots) != num_players:
         raise ValueError(f"{len(bots)} bots for {num_players} seats")
     acts = [bot.act for bot in bots]
-    apply = game.apply
+    apply, view = state.apply, spec.view
     # A seeded game deals itself, so only the end of the game leaves nobody to act.
-    # (View(game, seat) is game.view_for(seat) without the seat check: seat is to_act.)
-    while (seat := game.to_act) is not None:
-        apply(seat, acts[seat](View(game, seat)))
-    return game
+    # (spec.view is view_for without the seat check: seat is the one to act.)
+    while (seat := state.to_act) is not None:
+        apply(seat, acts[seat](view(state, seat)))
+    return state
 
 
 def record_path(directory: str | os.PathLike[str], index: int) -> str:
@@ -82,14 +79,15 @@ def _play_games(
     run_seed: str,
     indices: range,
     record_dir: str | os.PathLike[str] | None,
+    game_name: str = registry.DEFAULT_GAME,
 ) -> list[tuple[int, int]]:
     """Games ``indices`` of a run: (winner, rounds) for each, recorded if asked."""
-    bots = [NaiveBot()] * num_players
+    bots = [registry.get(game_name).bot()] * num_players
     results = []
     for index in indices:
-        game = play_game(num_players, f"{run_seed}-{index}", bots)
+        game = play_game(num_players, f"{run_seed}-{index}", bots, game_name)
         assert game.winner is not None
-        results.append((game.winner, len(game.round_results)))
+        results.append((game.winner, game.round))
         if record_dir is not None:
             write_record(game, record_path(record_dir, index))
     return results
@@ -103,6 +101,7 @@ def selfplay(
     progress: bool = False,
     progress_stream: TextIO | None = None,
     jobs: int = 1,
+    game: str = registry.DEFAULT_GAME,
 ) -> dict[str, Any]:
     """Play ``games`` games of naive bots; returns the summary (see the module docstring).
 
@@ -113,8 +112,11 @@ def selfplay(
     run_seed = str(uuid.uuid4()) if seed is None else seed
     if record_dir is not None:
         os.makedirs(record_dir, exist_ok=True)
+    spec = registry.get(game)
+    if num_players not in spec.seat_counts:
+        raise ValueError(f"{spec.title} is played by {spec.seat_counts} players, not {num_players}")
     bar = _Progress(games, (progress_stream or sys.stderr) if progress else None)
-    wins = [0] * num_players
+    wins = [0] * (num_players if spec.sides is None else len(set(spec.sides)))
     rounds = 0
     start = time.perf_counter()
 
@@ -127,13 +129,14 @@ def selfplay(
 
     if jobs <= 1:
         for index in range(1, games + 1):
-            tally(_play_games(num_players, run_seed, range(index, index + 1), record_dir), index)
+            one = range(index, index + 1)
+            tally(_play_games(num_players, run_seed, one, record_dir, game), index)
     else:
         chunk = max(1, min(50, games // (jobs * 8)))
         chunks = [range(i, min(i + chunk, games + 1)) for i in range(1, games + 1, chunk)]
         with ProcessPoolExecutor(max_workers=jobs) as pool:
             futures = {
-                pool.submit(_play_games, num_players, run_seed, r, record_dir): len(r)
+                pool.submit(_play_games, num_players, run_seed, r, record_dir, game): len(r)
                 for r in chunks
             }
             done = 0
@@ -142,6 +145,7 @@ def selfplay(
                 tally(future.result(), done)
     seconds = time.perf_counter() - start
     return {
+        "game": game,
         "games": games,
         "players": num_players,
         "rounds": rounds,

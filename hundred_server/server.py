@@ -15,9 +15,11 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from hundred_server.games.base import Bot
 from hundred_server.lobby import Command, Hub, Limits, Send
 from hundred_server.protocol import MAX_LINE, encode, error
 from hundred_server.store import Store
@@ -243,13 +245,17 @@ class Server:
 
 
 async def run(
-    host: str, port: int, limits: Limits | None = None, store: Store | None = None
+    host: str,
+    port: int,
+    limits: Limits | None = None,
+    store: Store | None = None,
+    bots: dict[str, Callable[[], Bot]] | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM (or a failing store), then shut down in order.
 
     With a store, the unfinished games in it are restored first."""
     limits = limits or Limits()
-    hub = Hub(limits=limits, durable=store is not None)
+    hub = Hub(limits=limits, durable=store is not None, bots=bots)
     if store is not None:
         for line in hub.restore(store.games("playing"), store.last_id()):
             log.info("%s", line)

@@ -300,12 +300,7 @@ def describe(games: Sequence[StoredGame]) -> list[str]:
     """The ``games`` command's lines: one per game, in columns."""
     rows = [("ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT")]
     for g in games:
-        result = ""
-        if g.result is not None:
-            winner = g.result.get("Winner")
-            score = g.result.get("Score")
-            if isinstance(winner, int) and 0 <= winner < len(g.seats):
-                result = f"{g.players[winner]} wins {score}"
+        result = "" if g.result is None else str(g.result.get("Text", ""))
         rows.append((str(g.id), g.game, ", ".join(g.players), g.state, g.started, result))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return [

@@ -23,17 +23,13 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.errors import HundredError
-from hundred_server.games import hundredandten_wire as wire
-from hundred_server.games.hundredandten import Event, Game, Phase, seeded_deck
+from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol import Message, ProtocolError, error, field_int, message
 
 Outgoing = list[tuple[int, Message]]
-MIN_SEATS: Final = 2
-MAX_SEATS: Final = 4
 
 
 class TableState(enum.Enum):
@@ -52,7 +48,7 @@ class Seat:
 
     name: str
     conn: int | None = None
-    bot: NaiveBot | None = None
+    bot: Bot | None = None
     token: str | None = None  # the SHA-256 (hex) of the owner's token
     away_until: float | None = None
 
@@ -67,22 +63,29 @@ class Seat:
 
 
 class Table:
-    """A table of ``seats`` seats, ``bots`` of them AI (seats 1 to ``bots``)."""
+    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats`` (played by
+    ``ai()``, the game's default bot unless a plug-in replaces it)."""
 
     def __init__(
         self,
         table_id: int,
         name: str,
+        spec: GameSpec,
         seats: int,
-        bots: int,
+        ai_seats: Sequence[int],
         seed: str,
         *,
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        ai: Callable[[], Bot] | None = None,
     ) -> None:
-        if not MIN_SEATS <= seats <= MAX_SEATS or not 0 <= bots < seats:
-            raise HundredError(f"a table has 2-4 seats and fewer bots, got {seats}/{bots}")
+        if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
+            raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
+        if any(not 0 <= s < seats for s in ai_seats):
+            raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
+        self.spec = spec
+        self.ai = ai or spec.bot
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock = clock
@@ -90,13 +93,13 @@ class Table:
         self.turn_deadline: float | None = None
         self.id = table_id
         self.name = name
-        self.game_name = wire.GAME
+        self.game_name = spec.name
         self.seed = seed
         self.state = TableState.WAITING
         self.seats: list[Seat | None] = [None] * seats
-        for i in range(bots):  # the creator sits at 0; the AI seats follow
-            self.seats[1 + i] = Seat(f"AI {i + 1}", bot=NaiveBot())
-        self.game: Game | None = None
+        for i, seat in enumerate(sorted(ai_seats), 1):
+            self.seats[seat] = Seat(f"AI {i}", bot=self.ai())
+        self.game: GameState | None = None
         self.seq = 0
         #: Record lines of the game saved to the store so far (the hub keeps count).
         self.saved = 0
@@ -106,24 +109,35 @@ class Table:
         cls,
         table_id: int,
         name: str,
+        spec: GameSpec,
         seed: str,
-        game: Game,
+        game: GameState,
         seats: Sequence[tuple[str, str | None]],
         seq: int,
         *,
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        ai: Callable[[], Bot] | None = None,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
         ``resume``)."""
         table = cls(
-            table_id, name, len(seats), 0, seed, grace=grace, turn_timeout=turn_timeout, clock=clock
+            table_id,
+            name,
+            spec,
+            len(seats),
+            (),
+            seed,
+            grace=grace,
+            turn_timeout=turn_timeout,
+            clock=clock,
+            ai=ai,
         )
         away = clock() + grace
         table.seats = [
-            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=NaiveBot())
+            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai())
             for n, t in seats
         ]
         table.state = TableState.PLAYING
@@ -137,7 +151,7 @@ class Table:
         assert game is not None
         actor = game.to_act
         occupant = None if actor is None else self.seats[actor]
-        if game.phase is Phase.DEAL or (occupant is not None and occupant.bot is not None):
+        if game.needs_deal or (occupant is not None and occupant.bot is not None):
             return self._advance([])
         if game.is_over:
             self.state = TableState.OVER
@@ -283,7 +297,7 @@ class Table:
         """What the holder of ``seat`` needs to carry on: the table, a snapshot of the
         game as the seat knows it, and the pending prompt."""
         assert self.game is not None
-        out = [self.info(), wire.snapshot(self.game, seat, self.id)]
+        out = [self.info(), self.spec.snapshot(self.game, seat, self.id)]
         prompt = self._prompt(seat)
         if prompt is not None:
             out.append(prompt)
@@ -311,7 +325,7 @@ class Table:
             actor = self._actor()
             assert actor is not None
             game = self.game
-            events = game.apply(actor, NaiveBot().act(game.view_for(actor)))
+            events = game.apply(actor, self.spec.bot().act(game.view_for(actor)))
             name = self.names()[actor]
             out += self._to_people(
                 message(f"{name} ran out of time; the server played for seat {actor}")
@@ -322,7 +336,7 @@ class Table:
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
         assert occupant is not None
-        occupant.bot = NaiveBot()
+        occupant.bot = self.ai()
         out = self._to_people(message(text))
         if self._actor() == seat:
             out += self._advance([])
@@ -350,18 +364,15 @@ class Table:
                 raise ProtocolError(
                     f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq"
                 )
-            action = wire.parse_action(msg)
+            action = self.spec.parse_action(msg)
             to_act = game.to_act
             events = game.apply(seat, action)
         except HundredError as exc:
             return self._refuse(conn, seat, exc)
-        if (
-            game.to_act == to_act
-            and not game.is_over
-            and game.phase is Phase.BIDDING
-            and seat != to_act
-        ):
-            return self._tell(events)  # a pre-pass or unpass: the same prompt stands
+        if seat != to_act and game.to_act == to_act and not game.is_over:
+            # An action out of turn that the rules took (a pre-pass or unpass in
+            # Hundred and Ten) leaves the turn where it was: the same prompt stands.
+            return self._tell(events)
         return self._advance(events)
 
     def _refuse(self, conn: int, seat: int, exc: HundredError) -> Outgoing:
@@ -374,7 +385,7 @@ class Table:
     def _prompt(self, seat: int | None) -> Message | None:
         """The pending prompt as ``seat`` sees it, with the time left on the clock."""
         assert self.game is not None
-        msg = wire.prompt(self.game, seat, self.seq)
+        msg = self.spec.prompt(self.game, seat, self.seq)
         if msg is not None and self.turn_deadline is not None:
             msg["TimeLeft"] = max(0.0, round(self.turn_deadline - self.clock(), 1))
         return msg
@@ -382,7 +393,7 @@ class Table:
     def _start(self) -> Outgoing:
         self.state = TableState.PLAYING
         names = [s.name for s in self.seats if s is not None]
-        self.game = Game(names)
+        self.game = self.spec.new_game(names, None)
         roster = ", ".join(
             f"{s.name}{'' if s.is_person else ' (AI)'}" for s in self.seats if s is not None
         )
@@ -390,13 +401,13 @@ class Table:
         out += self._to_people(message(f"Table {self.id} ({self.name}) starts: {roster}"))
         return out + self._advance([])
 
-    def _advance(self, events: list[Event]) -> Outgoing:
+    def _advance(self, events: list[Any]) -> Outgoing:
         """Deal when a round starts, let AI seats act, then prompt the person to act."""
         game = self.game
         assert game is not None
         while True:
-            if game.phase is Phase.DEAL:
-                events += game.deal(seeded_deck(self.seed, game.round_index))
+            if game.needs_deal:
+                events += game.deal(self.spec.seeded_deck(self.seed, game.round_index))
                 continue
             seat = game.to_act
             if seat is None:
@@ -405,7 +416,7 @@ class Table:
             assert occupant is not None
             if occupant.bot is None:
                 break
-            events += game.apply(seat, occupant.bot.act(game.view_for(seat)))
+            events += game.apply(seat, occupant.bot.act(self.spec.view(game, seat)))
         out = self._tell(events)
         self.turn_deadline = None
         if game.is_over:
@@ -421,13 +432,13 @@ class Table:
             out.append((conn, prompt))
         return out
 
-    def _tell(self, events: Sequence[Event]) -> Outgoing:
+    def _tell(self, events: Sequence[Any]) -> Outgoing:
         out: Outgoing = []
         if not events:
             return out
         assert self.game is not None
         people = self.people()
-        told = wire.tell(events, [seat for seat, _ in people], self.game.players)
+        told = self.spec.tell(events, [seat for seat, _ in people], self.game.players)
         for seat, conn in people:
             out.extend((conn, m) for m in told[seat])
         return out

@@ -22,7 +22,8 @@ _SB, _SE = 250, 240
 _WILL_WONT_DO_DONT: Final = frozenset({251, 252, 253, 254})
 
 HELP: Final = """Commands:
-  create            make a table (then choose 1-6); create 5 SEATS BOTS NAME for your own
+  create            make a table of Hundred and Ten (then choose 1-6); create 5 SEATS BOTS NAME
+  create whist      make a table of Whist (then choose an option)
   join, join ID     list open tables; sit at table ID
   name NAME         set your name
   bid N, pass, moon bid 15/20/25/30, pass (also early: a pre-pass), bid 60
@@ -90,6 +91,7 @@ class TextCodec:
         self.players: list[str] = []
         self.hand: list[str] = []
         self.prompt: Message | None = None
+        self.options = 0  # create options shown since the last Game prompt
 
     # ------------------------------------------------------------------- output
 
@@ -107,13 +109,19 @@ class TextCodec:
         return lines
 
     def _render_Message(self, msg: Message) -> list[str]:
-        return [str(msg.get("Message", ""))]
+        text = str(msg.get("Message", ""))
+        if text.startswith("Option "):
+            self.options += 1
+        return [text]
 
     def _render_Hello(self, msg: Message) -> list[str]:
         return ["> create, join, quit (or help)"]
 
     def _render_Game(self, msg: Message) -> list[str]:
-        return ["> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME, e.g. 5 3 1 friday)"]
+        count, self.options = self.options or 6, 0
+        if count == 6:  # Hundred and Ten: option 5 is a table of your choice
+            return ["> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME, e.g. 5 3 1 friday)"]
+        return [f"> choose an option: 1-{count}"]
 
     def _render_Error(self, msg: Message) -> list[str]:
         return [f"! {msg.get('Message')} ({msg.get('Code')})"]
@@ -154,7 +162,8 @@ class TextCodec:
         ]
         if "Trump" in msg:
             suit = Suit.parse(msg["Trump"])
-            lines.append(f"Trump is {suit.symbol} {suit.name.lower()}, bid {msg['Bid']}")
+            bid = f", bid {msg['Bid']}" if "Bid" in msg else ""
+            lines.append(f"Trump is {suit.symbol} {suit.name.lower()}{bid}")
         if msg["Trick"]:
             played = ", ".join(
                 f"{self.name(p['Playerid'])} {Card.parse(p['PlayedCard']).pretty}"
@@ -202,6 +211,9 @@ class TextCodec:
                 return self._waiting(msg, "name trump")
             return ["> name trump: trump hearts, diamonds, spades or clubs"]
         suit = Suit.parse(msg["Trump"])
+        if "Card" in msg:  # Whist: the dealer's last card, turned up
+            card = Card.parse(msg["Card"]).pretty
+            return [f"Trump is {suit.symbol} {suit.name.lower()} ({card} turned up)"]
         return [
             f"Trump is {suit.symbol} {suit.name.lower()} (named by {self.name(msg['Playerid'])})"
         ]
@@ -243,7 +255,18 @@ class TextCodec:
     def _render_Trick(self, msg: Message) -> list[str]:
         return []  # the Message that follows says it for people
 
+    def _side(self, side: object) -> str:
+        """A Whist side ("NS" / "EW", or 0 / 1) for people."""
+        index = {"NS": 0, "EW": 1}.get(side, side) if isinstance(side, str) else side
+        names = ("North-South", "East-West")
+        if not isinstance(index, int) or not 0 <= index < 2:
+            return f"side {side}"
+        mine = self.seat is not None and self.seat % 2 == index
+        return f"{names[index]}{' (you)' if mine else ''}"
+
     def _render_Score(self, msg: Message) -> list[str]:
+        if "Tricks" in msg or isinstance(msg.get("Winner"), str):  # Whist: by side
+            return self._render_side_score(msg)
         totals = msg.get("Score") or []
         board = ", ".join(f"{self.name(i)} {v}" for i, v in enumerate(totals))
         if msg.get("GameOver"):
@@ -254,6 +277,17 @@ class TextCodec:
             return [f"Round {msg.get('Round')} passed out. Scores: {board}"]
         points = ", ".join(f"{self.name(i)} {v:+d}" for i, v in enumerate(msg.get("Points") or []))
         return [f"Round {msg.get('Round')}: {points}. Scores: {board}"]
+
+    def _render_side_score(self, msg: Message) -> list[str]:
+        totals = msg.get("Score") or []
+        board = ", ".join(f"{self._side(i)} {v}" for i, v in enumerate(totals))
+        if msg.get("GameOver"):
+            self.prompt = None
+            verdict = "You win!" if msg.get("Win") else f"{self._side(msg.get('Winner'))} wins."
+            return [f"Game over. {verdict} Final scores: {board}"]
+        tricks = msg.get("Tricks") or []
+        taken = ", ".join(f"{self._side(i)} {v}" for i, v in enumerate(tricks))
+        return [f"Hand {msg.get('Round')}: tricks {taken}. Scores: {board}"]
 
     # -------------------------------------------------------------------- input
 
@@ -300,6 +334,9 @@ class TextCodec:
         if head in ("quit", "exit"):
             return [{"Type": "Hello", "Message": "quit"}]
         out: list[Message] = [{"Type": "Hello", "Message": head}]
+        if head == "create" and args and not _number_word(args[0]):
+            out[0]["Game"] = args[0]  # create whist [option]
+            args = args[1:]
         if head == "create" and args:
             out.append(self._option(args))
         elif head == "join" and args:

@@ -303,6 +303,7 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
     games = 0
     totals: list[int] = []
     previous: Message | None = None
+    other_game = False
     for index, msg in enumerate(messages):
 
         def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
@@ -311,6 +312,12 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
         if schema:
             validate_once(msg, fail)
         kind = msg.get("Type")
+        if kind == "Table":
+            other_game = msg["Game"] != "hundredandten"
+        if other_game:  # this oracle knows Hundred and Ten; other games have their own
+            if msg == HELLO:
+                other_game = False
+            continue
         if kind == "Table":
             if table != msg["Table"]:
                 table, seat, rnd, last_seq = msg["Table"], None, None, 0

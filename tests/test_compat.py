@@ -1,8 +1,8 @@
-"""``hundred_server.compat``: the reference package's API, checked against the reference.
+"""``games.hundredandten_compat``: the reference package's API, checked against it.
 
 The README of ``hundredandten`` 3.0.2 (../shared/seeds/hundredandten-package-readme.txt)
 shows how code drives a game. The same code runs here twice, once on the reference and
-once on ``hundred_server.compat``, with only the names it imports changed, and must see
+once on ``games.hundredandten_compat``, with only the names it imports changed, and must see
 the same game: status, active player, hands, bids and scores after every call, and the
 same winner. Also checked: errors are ``HundredAndTenError`` and change nothing; the
 naive player, called directly with a ``GameState``, picks what the reference's picks;
@@ -33,7 +33,7 @@ from hundredandten.deck import defined_cards
 from hundredandten.hundred_and_ten_error import HundredAndTenError as RefError
 from hundredandten.state import GameState as RefGameState
 
-import hundred_server.compat as compat
+import hundred_server.games.hundredandten_compat as compat
 from hundred_server.cards import ALL_CARDS, Card
 
 MASTER_SEED = "hundred-and-ten-compat-2024"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from hundred_server.cards import Card, Suit
-from hundred_server.demo import Narrator, pretty_hand, run_demo
 from hundred_server.games.hundredandten import (
     BiddingWon,
     BidMade,
@@ -20,6 +19,7 @@ from hundred_server.games.hundredandten import (
     TrumpSelected,
     Unpassed,
 )
+from hundred_server.games.hundredandten_demo import Narrator, pretty_hand, run_demo
 from hundred_server.selfplay import play_game
 
 

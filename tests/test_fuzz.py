@@ -105,6 +105,7 @@ FIELDS = (
     "Bots",
     "Clock",
     "Token",
+    "Game",
     "Table",
     "Playerid",
     "Seq",
@@ -119,10 +120,12 @@ TEMPLATES: tuple[Message, ...] = (
     {"Type": "Hello", "Message": "join"},
     {"Type": "Hello", "Name": "bob"},
     {"Type": "Hello", "Token": "f" * 32},
+    {"Type": "Hello", "Message": "create", "Game": "whist"},
     {"Type": "Game", "Option": 1},
     {"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"},
     {"Type": "Game", "Option": 6},
     {"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": 30},
+    {"Type": "Game", "Game": "whist", "Option": 1},
     {"Type": "Join", "Table": 1},
     {"Type": "Bid", "Playerid": 0, "Bid": 20, "Seq": 1},
     {"Type": "Bid", "Playerid": 1, "Bid": 0},
@@ -595,7 +598,7 @@ def finish_json(h: Harness, fuzz: Fuzz, rng: random.Random) -> None:
     if session.where is Where.QUESTION:
         assert client.send({"Type": "Hello", "Message": "create"})[-1] == GAME
     if session.where is Where.OPTIONS:
-        replies = client.send({"Type": "Game", "Option": 3})
+        replies = client.send({"Type": "Game", "Game": "hundredandten", "Option": 3})
         assert replies[0]["Type"] == "Table"
     assert session.where is Where.PLAYING
     people = [client, *(o for o in fuzz.others if session_of(h, o) is not None)]

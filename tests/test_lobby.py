@@ -10,13 +10,15 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
-from hundred_server.lobby import OPTIONS, Close, Hub, Send
+from hundred_server import games
+from hundred_server.lobby import Close, Hub, Send, options
 from hundred_server.protocol import MAX_LINE
 from hundred_server.schema import is_valid_server_message
 from hundred_server.table import TableState
 
 GAME = {"Type": "Game"}
-OPTION_LINES = [{"Type": "Message", "Message": text} for text in OPTIONS]
+HT_OPTIONS = options(games.get("hundredandten"))
+OPTION_LINES = [{"Type": "Message", "Message": text} for text in HT_OPTIONS]
 DOC_OPTION_LINES = [
     "Option 1 - Play against three AI players and start immediately",
     "Option 2 - Play against two AI players and start immediately",

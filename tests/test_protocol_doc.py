@@ -390,7 +390,7 @@ SERVER_REFUSED = {
     "trick 6": {"Type": "Trick", "Playerid": 3, "WinningCard": "5H", "Trick": 6},
     "table with fewer players than seats": {**TABLE, "Players": ["ann", None]},
     "table whose Free does not count the empty seats": {**TABLE, "Free": 2},
-    "table of another game": {**TABLE, "Game": "whist"},
+    "table of another game": {**TABLE, "Game": "chess"},
     "table name of 31 characters": {**TABLE, "Name": "x" * 31},
     "player name of 21 characters": {**TABLE, "Players": ["a" * 21, "AI 1", None]},
     "player name with a comma": {**TABLE, "Players": ["ann,bob", "AI 1", None]},

@@ -34,8 +34,8 @@ def test_engine_example_states() -> None:
 
 
 def test_compat_example_states() -> None:
-    from hundred_server.compat import Bid as CBid
-    from hundred_server.compat import (
+    from hundred_server.games.hundredandten_compat import Bid as CBid
+    from hundred_server.games.hundredandten_compat import (
         BidAmount,
         HumanPlayer,
         HundredAndTen,
@@ -43,7 +43,7 @@ def test_compat_example_states() -> None:
         RoundRole,
         RoundStatus,
     )
-    from hundred_server.compat import Unpass as CUnpass
+    from hundred_server.games.hundredandten_compat import Unpass as CUnpass
 
     game = HundredAndTen(
         [

@@ -22,6 +22,7 @@ from hundred_server.selfplay import (
 )
 
 SUMMARY_KEYS = {
+    "game",
     "games",
     "players",
     "rounds",

@@ -193,7 +193,12 @@ def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(tmp_pat
     (stored,) = store.games()
     assert stored.state == "over"
     assert stored.lines == record_lines(game)
-    assert stored.result == {"Winner": game.winner, "Score": list(game.scores)}
+    assert game.winner is not None
+    assert stored.result == {
+        "Winner": game.winner,
+        "Score": list(game.scores),
+        "Text": f"{game.players[game.winner]} wins with {game.scores[game.winner]}",
+    }
     over = ann.game_over()
     assert over is not None
     assert final_score(stored.lines) == {
@@ -373,7 +378,7 @@ def test_games_and_export_commands(tmp_path: Path) -> None:
     winner = ["ann", "AI 1"][over["Winner"]]
     assert lines[1].split()[:5] == ["1", "hundredandten", "ann,", "AI", "1"]
     assert " over " in lines[1]
-    assert lines[1].endswith(f"{winner} wins {over['Score']}")
+    assert lines[1].endswith(f"{winner} wins with {over['Score'][over['Winner']]}")
     assert " playing " in lines[2]
     exported = cli("export", "1", "--db", "s.db", cwd=tmp_path)
     assert exported.returncode == 0, exported.stderr
@@ -477,7 +482,8 @@ async def crash_and_resume(db: Path) -> None:
     (stored,) = store.games()
     store.close()
     assert stored.state == "over"
-    assert stored.result == {"Winner": msg["Winner"], "Score": msg["Score"]}
+    assert stored.result is not None
+    assert (stored.result["Winner"], stored.result["Score"]) == (msg["Winner"], msg["Score"])
     assert final_score(stored.lines) == {
         "Type": "Score",
         "GameOver": True,

@@ -343,7 +343,7 @@ def test_parse_help_and_hand_are_lines_to_show() -> None:
         ("join x", "bad_message", 'expected a number, as in: join 7 (not "x")'),
         ("join 7 8", "bad_message", 'expected a number, as in: join 7 (not "7 8")'),
         ("1234567", "bad_message", 'expected a number, as in: 1-6 (not "1234567")'),
-        ("create x", "bad_message", 'expected a number, as in: 1-6 (not "x")'),
+        ("create whist x", "bad_message", 'expected a number, as in: 1-6 (not "x")'),
         ("5 x", "bad_message", 'expected a number, as in: 5 SEATS BOTS NAME (not "x")'),
         ("5 3 x", "bad_message", 'expected a number, as in: 5 SEATS BOTS NAME (not "x")'),
     ],

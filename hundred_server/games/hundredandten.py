@@ -603,6 +603,8 @@ def _illegal(message: str, code: str) -> IllegalActionError:
 class Game:
     """One game of Hundred and Ten for 2 to 4 players; see the module docstring."""
 
+    game_name: Final = "hundredandten"
+
     # The state of the current round (``_start_round`` resets it).
     phase: Phase
     to_act: int | None
@@ -651,6 +653,11 @@ class Game:
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.GAME_OVER
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)``."""
+        return self.phase is Phase.DEAL
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now. Out of turn: a pre-pass or an unpass while bidding.

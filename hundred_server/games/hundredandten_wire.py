@@ -11,7 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import format_cards
+from hundred_server.games import hundredandten_records as records
+from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.hundredandten import (
     BID_AMOUNTS,
     Action,
@@ -35,8 +38,11 @@ from hundred_server.games.hundredandten import (
     TrumpSelected,
     Unpass,
     Unpassed,
+    View,
+    seeded_deck,
     trick_winner,
 )
+from hundred_server.games.hundredandten_demo import run_demo
 from hundred_server.protocol import (
     Message,
     ProtocolError,
@@ -270,3 +276,43 @@ def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> 
 
 def _text(text: str) -> Message:
     return {"Type": "Message", "Message": text}
+
+
+def result(game: Game) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list."""
+    winner = game.winner
+    if winner is None:
+        return {"Winner": None, "Score": list(game.scores), "Text": "no winner"}
+    text = f"{game.players[winner]} wins with {game.scores[winner]}"
+    return {"Winner": winner, "Score": list(game.scores), "Text": text}
+
+
+SPEC: Final = GameSpec(
+    name=GAME,
+    title="Hundred and Ten",
+    seat_counts=(2, 3, 4),
+    sides=None,
+    presets=(
+        Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
+        Preset("Play against two AI players and start immediately", 3, (1, 2)),
+        Preset("Play against one AI player and start immediately", 2, (1,)),
+        Preset("Open a 4-seat table for people only", 4, ()),
+    ),
+    custom=True,
+    new_game=Game,
+    seeded_deck=seeded_deck,
+    view=View,
+    bot=NaiveBot,
+    answer_types=ANSWER_TYPES,
+    parse_action=parse_action,
+    prompt=prompt,
+    tell=tell,
+    snapshot=snapshot,
+    header_object=records.header_object,
+    history_objects=records.history_objects,
+    replay=records.replay,
+    load_record=records.load_record,
+    record_codes=records.ERROR_CODES,
+    result=result,
+    demo=run_demo,
+)

@@ -2,7 +2,7 @@
 
 Code written for ``hundredandten`` runs with one import changed::
 
-    from hundred_server.compat import HundredAndTen, Bid, BidAmount, HumanPlayer, ...
+    from hundred_server.games.hundredandten_compat import HundredAndTen, Bid, ...
 
 Players are named by identifier here, as in the reference; the engine underneath
 numbers them by seat. Differences, all deliberate (../shared/RULES.md, "planned

@@ -14,6 +14,7 @@ from typing import Final, TextIO
 
 from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import Card, Suit
+from hundred_server.games.base import player_names
 from hundred_server.games.hundredandten import (
     MOON,
     PASS,
@@ -34,7 +35,6 @@ from hundred_server.games.hundredandten import (
     Unpassed,
     seeded_deck,
 )
-from hundred_server.selfplay import player_names
 
 _SUIT_NAMES: Final = {
     Suit.HEARTS: "hearts",

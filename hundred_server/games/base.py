@@ -1,0 +1,146 @@
+"""The one game interface: what the server, lobby, tables, records, bots and self-play
+may know of a game. See games/README.md.
+
+A game is its pure rules engine (``games/<game>.py``) plus a ``GameSpec`` (in
+``games/<game>_wire.py``) that says everything else the rest of the code needs: seats,
+lobby presets, how to deal from a seed, its default bot, how its actions and events
+look on the wire and in records. ``games/__init__.py`` registers each spec by name.
+Nothing outside ``hundred_server/games/`` imports a game module directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from hundred_server.cards import Card
+
+Message = dict[str, Any]
+
+#: Seat names for bot games, seat 0 first.
+DEFAULT_NAMES = ("ann", "bob", "cy", "dee")
+
+
+def player_names(num_players: int) -> list[str]:
+    """``DEFAULT_NAMES`` for up to four seats (more are named, for the engine to refuse)."""
+    return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i}" for i in range(num_players)]
+
+
+class GameState(Protocol):
+    """A game in progress, as the rules engine keeps it (``hundredandten.Game``,
+    ``whist.Game``). Actions, events and views are the engine's own types; only the
+    game's own spec looks inside them."""
+
+    @property
+    def game_name(self) -> str:
+        """The registry name of the game (``GameSpec.name``)."""
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat that must act now (None: nobody, the game waits for a deal or is
+        over)."""
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)`` (chance is an input)."""
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def winner(self) -> int | None:
+        """The winner: a seat, or a side for partnership games (see ``GameSpec.sides``)."""
+
+    @property
+    def scores(self) -> Sequence[int]:
+        """Game scores: by seat, or by side for partnership games."""
+
+    @property
+    def round(self) -> int:
+        """The current round (hand), from 1."""
+
+    @property
+    def round_index(self) -> int: ...
+
+    @property
+    def history(self) -> Sequence[object]: ...
+
+    def deal(self, deck: Sequence[Card]) -> list[Any]: ...
+
+    def legal_actions(self, seat: int) -> tuple[Any, ...]: ...
+
+    def apply(self, seat: int, action: Any) -> list[Any]: ...
+
+    def view_for(self, seat: int) -> Any: ...
+
+
+class Bot(Protocol):
+    """A strategy: a seat's view in, one of its legal actions out."""
+
+    def act(self, view: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A ready-made table the lobby offers: ``seats`` seats, AI at ``ai_seats``."""
+
+    text: str
+    seats: int
+    ai_seats: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything outside ``games/`` may know of one game."""
+
+    #: Registry key and the ``Game`` field on the wire and in records.
+    name: str
+    title: str
+    #: How many seats a table of this game may have.
+    seat_counts: tuple[int, ...]
+    #: Partnerships: seat -> side (None: every seat for itself). Scores and the winner
+    #: are by side when there are sides.
+    sides: tuple[int, ...] | None
+    #: The lobby's ready-made tables (options 1..n).
+    presets: tuple[Preset, ...]
+    #: Whether option n+1 is "a table of your choice" (Seats, Bots, Name, Clock).
+    custom: bool
+    #: A game with these players; with a seed it deals itself, without one it waits
+    #: for ``deal``.
+    new_game: Callable[[Sequence[str], str | None], GameState]
+    #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
+    seeded_deck: Callable[[str, int], Sequence[Card]]
+    #: A fast view for bots (``view(game, seat)``, seat being the one to act).
+    view: Callable[[Any, int], Any]
+    #: The default AI.
+    bot: Callable[[], Bot]
+    # ---- the wire (protocol.md)
+    #: Message Types that answer a prompt.
+    answer_types: frozenset[str]
+    #: A client's answer -> the engine's action (``ProtocolError`` if malformed).
+    parse_action: Callable[[Message], Any]
+    #: The pending prompt as a seat sees it (None: as any seat but the one to act),
+    #: with ``Seq``; ``Legal`` only in the acting seat's copy.
+    prompt: Callable[[Any, int | None, int], Message | None]
+    #: What each of some seats is told of some events.
+    tell: Callable[[Sequence[Any], Sequence[int], Sequence[str]], dict[int, list[Message]]]
+    #: The game as a seat knows it, for a person who takes their seat back.
+    snapshot: Callable[[Any, int, int], Message]
+    # ---- records (records.py)
+    header_object: Callable[[Any], dict[str, Any]]
+    history_objects: Callable[[Any, int], list[dict[str, Any]]]
+    replay: Callable[[Iterable[str | bytes]], Iterator[dict[str, Any]]]
+    load_record: Callable[[Iterable[str | bytes]], GameState]
+    #: Every ``Code`` the game's replay can give, and what it means.
+    record_codes: Mapping[str, str]
+    #: How a game ended: {"Winner": seat or side, "Score": [...], "Text": "..."}.
+    result: Callable[[Any], dict[str, Any]]
+    #: Adapts a plug-in object (``--bot GAME=module:Class``) to a ``Bot``, or None if
+    #: the game takes no plug-ins.
+    plugin: Callable[[object, Bot], Bot] | None = None
+    #: Plays and tells one game of bots for people (``demo`` command): (seed, seats).
+    demo: Callable[[str | None, int], object] | None = None

@@ -1,0 +1,507 @@
+"""Whist: the pure rules engine (no I/O, no clocks, no randomness of its own).
+
+The rules are ../shared/RULES.md, section Whist: four players, North-South (seats 0
+and 2, side 0) against East-West (seats 1 and 3, side 1); 52 cards, ace high. The
+dealer deals the whole deck one card at a time from their left, so ``deck[i]`` goes
+to seat ``(dealer + 1 + i) % 4`` and ``deck[51]``, the dealer's 13th card, is turned
+up for everyone to see: its suit is trump and it stays in the dealer's hand. Left of
+the dealer leads; follow suit if able, else play any card; the highest trump wins,
+else the highest card of the suit led; the winner leads next. After 13 tricks the side
+with more than six scores one point per trick over six. First side to 5 points wins;
+otherwise the deal passes left. No honours.
+
+Shape of the API (as ``hundredandten.Game``, so one game interface covers both)::
+
+    game = Game(["ann", "bob", "cy", "dee"], seed="some seed")   # deals hand 0 at once
+    game.opening_events              # what that first deal said (Dealt, TrumpTurned)
+    game.to_act                      # the seat that must play, or None
+    game.legal_actions(seat)         # what that seat may do now
+    events = game.apply(seat, Play(card))   # all-or-nothing; raises IllegalActionError
+    game.view_for(seat)              # what that seat may know
+
+Chance is an input: without a seed the game waits in ``Phase.DEAL`` for ``deal(deck)``
+with an explicit 52-card order, which is how records replay. With a seed, hand ``k``
+is dealt from ``seeded_deck(seed, k)``.
+
+Scores, tricks and the winner are by side: index 0 is North-South, 1 is East-West
+(``side_of(seat)``). Who may act is decided in one place, ``_check_turn``; every action
+is validated in full before any state changes.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Final, TypeAlias
+
+from hundred_server.cards import STANDARD_52, Card, Suit
+from hundred_server.errors import CardCodeError, IllegalActionError
+
+# ---------------------------------------------------------------------------- constants
+
+NUM_PLAYERS: Final = 4
+HAND_SIZE: Final = 13
+TRICKS_PER_HAND: Final = 13
+#: Tricks a side must pass before it scores: one point per trick over six.
+BOOK: Final = 6
+WINNING_SCORE: Final = 5
+#: Side names by side index; seats 0 and 2 are North-South, 1 and 3 East-West.
+SIDES: Final = ("NS", "EW")
+
+
+def side_of(seat: int) -> int:
+    """The side a seat plays for: 0 (North-South) or 1 (East-West)."""
+    return seat % 2
+
+
+class Phase(enum.Enum):
+    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
+
+    DEAL = "deal"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
+
+
+Action: TypeAlias = Play
+
+#: Shared instances (actions are immutable values): ``PLAY_ACTIONS[card]``.
+PLAY_ACTIONS: Final = tuple(Play(c) for c in STANDARD_52)
+
+
+# ------------------------------------------------------------------------------- events
+# Events are values: treat them as immutable. Not frozen, as in hundredandten: a frozen
+# __init__ costs twice as much and the engine makes one or two every move.
+
+
+@dataclass(slots=True)
+class Dealt:
+    hand: int  # 1-based, as records and messages count
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
+    trump_card: Card  # the dealer's 13th card, face up
+
+
+@dataclass(slots=True)
+class TrumpTurned:
+    card: Card  # public; its suit is trump and it stays in the dealer's hand
+    dealer: int
+
+
+@dataclass(slots=True)
+class Played:
+    seat: int
+    card: Card
+
+
+@dataclass(slots=True)
+class TrickWon:
+    seat: int
+    card: Card  # the winning card
+    trick: int  # 1-based within the hand
+    plays: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
+    side: int
+    tricks_won: tuple[int, int]  # (NS, EW) taken this hand, this trick included
+
+
+@dataclass(slots=True)
+class HandScored:
+    hand: int  # 1-based
+    tricks: tuple[int, int]  # taken this hand, (NS, EW)
+    points: tuple[int, int]  # scored this hand; at most one side scores
+    totals: tuple[int, int]
+
+
+@dataclass(slots=True)
+class GameWon:
+    side: int  # 0 North-South, 1 East-West
+    totals: tuple[int, int]
+
+    @property
+    def winner(self) -> int:
+        """The winning side (the name ``hundredandten.GameWon`` uses)."""
+        return self.side
+
+
+Event: TypeAlias = Dealt | TrumpTurned | Played | TrickWon | HandScored | GameWon
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
+
+    hand: int
+    dealer: int
+    deck: tuple[Card, ...]
+
+
+# -------------------------------------------------------------------------------- views
+
+Plays: TypeAlias = tuple[tuple[int, Card], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know: its own hand and everything shown to the table.
+
+    Seats are absolute (0 North, 1 East, 2 South, 3 West); scores and trick counts are
+    by side (NS, EW). A view is a snapshot: later moves do not change it. Every card in
+    it is the viewer's own, the turned-up trump card, or a card played this hand.
+    """
+
+    seat: int
+    phase: Phase
+    hand_index: int  # 0-based
+    hand: tuple[Card, ...]
+    dealer: int
+    trump: Suit | None
+    trump_card: Card | None  # face up; in the dealer's hand until the dealer plays it
+    to_act: int | None
+    current_trick: Plays  # (seat, card) in playing order
+    tricks: tuple[Plays, ...]  # this hand's completed tricks
+    trick_winners: tuple[int, ...]  # the seat that won each completed trick
+    tricks_won: tuple[int, int]  # (NS, EW) this hand
+    scores: tuple[int, int]  # (NS, EW) game points
+    played: tuple[Card, ...]  # every card played this hand, in order
+    legal: tuple[Play, ...]  # what the viewer may do now
+
+    @property
+    def side(self) -> int:
+        return side_of(self.seat)
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % NUM_PLAYERS
+
+    @property
+    def position(self) -> int:
+        """How many cards are already in the current trick (0: the viewer leads)."""
+        return len(self.current_trick)
+
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, if any."""
+        return self.current_trick[0][1] if self.current_trick else None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
+
+
+# ------------------------------------------------------------------------------- decks
+
+
+def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
+    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
+    order = list(STANDARD_52)
+    Random(f"whist-deck|{seed}|hand:{hand_index}").shuffle(order)
+    return tuple(order)
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    """The deck as a tuple if it holds each of the 52 cards once; else ``bad_deck``."""
+    cards = tuple(deck)
+    if len(cards) != len(STANDARD_52) or set(cards) != set(STANDARD_52):
+        raise IllegalActionError(
+            f"a Whist deck is the 52 cards without the joker, each once; got {len(cards)} "
+            f"cards ({len(set(cards))} distinct)",
+            "bad_deck",
+        )
+    if not all(type(c) is Card for c in cards):
+        raise IllegalActionError("a deck holds cards only", "bad_deck")
+    return cards
+
+
+def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
+    return tuple(
+        tuple(sorted(deck[(seat - dealer - 1) % NUM_PLAYERS :: NUM_PLAYERS]))
+        for seat in range(NUM_PLAYERS)
+    )
+
+
+# ------------------------------------------------------------------------------- rules
+
+
+def legal_plays(hand: Sequence[Card], lead: Card | None) -> tuple[Play, ...]:
+    """The plays open to a hand: cards of the suit led if it holds any, else every card."""
+    if lead is not None:
+        suit = lead.suit
+        following = [c for c in hand if c.suit is suit]
+        if following:
+            return tuple(PLAY_ACTIONS[c] for c in following)
+    return tuple(PLAY_ACTIONS[c] for c in hand)
+
+
+def beats(card: Card, best: Card, trump: Suit) -> bool:
+    """Whether ``card`` takes a trick that ``best`` (of the suit led, or a trump) is winning."""
+    if card.suit is best.suit:
+        return card > best  # within a suit the deck order is 2 low ... ace high
+    return card.suit is trump
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
+    """The (seat, card) that wins: the highest trump, else the highest of the led suit."""
+    best = plays[0]
+    for play in plays[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best
+
+
+def hand_points(tricks: tuple[int, int]) -> tuple[int, int]:
+    """Points for (NS, EW) tricks: one per trick over six, for the side that took them."""
+    ns, ew = tricks
+    return (max(ns - BOOK, 0), max(ew - BOOK, 0))
+
+
+# -------------------------------------------------------------------------------- game
+
+
+def _illegal(message: str, code: str) -> IllegalActionError:
+    return IllegalActionError(message, code)
+
+
+class Game:
+    """One game of Whist for four players; see the module docstring."""
+
+    game_name: Final = "whist"
+
+    # The state of the current hand (``_start_hand`` resets it).
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand_index: int  # 0-based
+    deck: tuple[Card, ...]
+    hands: list[list[Card]]  # by seat, sorted
+    trump: Suit | None
+    trump_card: Card | None
+    tricks: list[tuple[tuple[int, Card], ...]]  # completed, this hand
+    trick_winners: list[int]  # seat that won each completed trick
+    trick: list[tuple[int, Card]]  # the trick being played
+    played: list[Card]  # every card played this hand, in order
+    tricks_won: tuple[int, int]  # (NS, EW) this hand
+
+    def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
+        names = tuple(players)
+        if len(names) != NUM_PLAYERS:
+            raise _illegal(f"Whist takes exactly 4 players, got {len(names)}", "bad_players")
+        if len(set(names)) != len(names):
+            dupes = sorted({n for n in names if names.count(n) > 1})
+            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        self.players: tuple[str, ...] = names
+        self.num_players = NUM_PLAYERS
+        self.seed = seed
+        self.scores: tuple[int, int] = (0, 0)  # (NS, EW)
+        self.winner: int | None = None  # the winning side
+        self.dealers: list[int] = []  # the dealer of every hand so far
+        self.history: list[DealRecord | tuple[int, Action]] = []
+        self.hand_results: list[tuple[int, int]] = []  # totals after each hand
+        events: list[Event] = []
+        self._start_hand(0, events)
+        #: What the constructor's deal said (empty without a seed): send it like any
+        #: other events, since no ``apply`` or ``deal`` call returns it.
+        self.opening_events: tuple[Event, ...] = tuple(events)
+
+    # ---------------------------------------------------------------------- queries
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current hand (``hundredandten.Game`` calls hands rounds)."""
+        return self.hand_index
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current hand, as events and records count."""
+        return self.hand_index + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)``."""
+        return self.phase is Phase.DEAL
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, sorted."""
+        self._check_seat(seat)
+        return tuple(self.hands[seat])
+
+    def legal_actions(self, seat: int) -> tuple[Play, ...]:
+        """What ``seat`` may do now: nothing unless it is to play (see ``legal_plays``)."""
+        self._check_seat(seat)
+        if self.phase is not Phase.TRICKS or seat != self.to_act:
+            return ()
+        return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None)
+
+    def view_for(self, seat: int) -> View:
+        """What ``seat`` may know now (see ``View``)."""
+        self._check_seat(seat)
+        return View(
+            seat=seat,
+            phase=self.phase,
+            hand_index=self.hand_index,
+            hand=tuple(self.hands[seat]),
+            dealer=self.dealer,
+            trump=self.trump,
+            trump_card=self.trump_card,
+            to_act=self.to_act,
+            current_trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            trick_winners=tuple(self.trick_winners),
+            tricks_won=self.tricks_won,
+            scores=self.scores,
+            played=tuple(self.played),
+            legal=self.legal_actions(seat),
+        )
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
+            raise _illegal(f"no seat {seat!r} at a table of {NUM_PLAYERS}", "bad_seat")
+
+    # ---------------------------------------------------------------------- actions
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Deal this hand from an explicit 52-card order (``Phase.DEAL`` only)."""
+        self._check_turn(None, Phase.DEAL)
+        cards = check_deck(deck)
+        events: list[Event] = []
+        self._deal(cards, events)
+        return events
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out ``action`` for ``seat``; returns what happened, in order.
+
+        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
+        action is not legal now.
+        """
+        self._check_seat(seat)
+        if type(action) is not Play:
+            raise _illegal(f"not a Whist action: {action!r}", "bad_action")
+        self._check_play(seat, action.card)
+        # Recorded first: a play that ends a hand comes before the next hand's deal.
+        self.history.append((seat, action))
+        events: list[Event] = []
+        self._play(seat, action.card, events)
+        return events
+
+    # -------------------------------------------------------------------- internals
+
+    def _check_turn(self, seat: int | None, phase: Phase) -> None:
+        """The one place that says who may act: the seat to act, in the right phase."""
+        if self.phase is not phase:
+            if self.phase is Phase.GAME_OVER:
+                raise _illegal("the game is over", "game_over")
+            raise _illegal(
+                f"cannot {_VERBS[phase]} now: the game is in {self.phase.value}", "wrong_phase"
+            )
+        if seat != self.to_act:
+            raise _illegal(
+                f"it is seat {self.to_act}'s turn to {_VERBS[phase]}, not seat {seat}'s",
+                "not_your_turn",
+            )
+
+    def _check_play(self, seat: int, card: Card) -> None:
+        self._check_turn(seat, Phase.TRICKS)
+        hand = self.hands[seat]
+        if card not in hand:
+            raise _illegal(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+        if self.trick:
+            lead = self.trick[0][1]
+            suit = lead.suit
+            if card.suit is not suit and any(c.suit is suit for c in hand):
+                assert suit is not None
+                raise _illegal(
+                    f"{lead} was led: seat {seat} holds {suit.name.lower()} and must follow "
+                    f"suit, not play {card}",
+                    "must_follow_suit",
+                )
+
+    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+        assert self.trump is not None
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        self.played.append(card)
+        events.append(Played(seat, card))
+        if len(self.trick) < NUM_PLAYERS:
+            self.to_act = (seat + 1) % NUM_PLAYERS
+            return
+        winner, best = trick_winner(self.trick, self.trump)
+        side = side_of(winner)
+        plays = tuple(self.trick)
+        self.tricks.append(plays)
+        self.trick_winners.append(winner)
+        self.trick = []
+        ns, ew = self.tricks_won
+        self.tricks_won = (ns + 1, ew) if side == 0 else (ns, ew + 1)
+        events.append(TrickWon(winner, best, len(self.tricks), plays, side, self.tricks_won))
+        if len(self.tricks) < TRICKS_PER_HAND:
+            self.to_act = winner
+        else:
+            self._score_hand(events)
+
+    def _score_hand(self, events: list[Event]) -> None:
+        points = hand_points(self.tricks_won)
+        totals = (self.scores[0] + points[0], self.scores[1] + points[1])
+        self.scores = totals
+        self.hand_results.append(totals)
+        events.append(HandScored(self.round, self.tricks_won, points, totals))
+        # Only one side scores in a hand, so only that side can have reached the target.
+        winners = [side for side in (0, 1) if totals[side] >= WINNING_SCORE]
+        if winners:
+            self.winner = winners[0]
+            self.phase, self.to_act = Phase.GAME_OVER, None
+            events.append(GameWon(winners[0], totals))
+        else:
+            self._start_hand((self.dealer + 1) % NUM_PLAYERS, events)
+
+    def _start_hand(self, dealer: int, events: list[Event]) -> None:
+        self.dealer = dealer
+        self.dealers.append(dealer)
+        self.hand_index = len(self.dealers) - 1
+        self.phase = Phase.DEAL
+        self.to_act = None
+        self.deck = ()
+        self.hands = [[] for _ in range(NUM_PLAYERS)]
+        self.trump = None
+        self.trump_card = None
+        self.tricks = []
+        self.trick_winners = []
+        self.trick = []
+        self.played = []
+        self.tricks_won = (0, 0)
+        if self.seed is not None:
+            self._deal(seeded_deck(self.seed, self.hand_index), events)
+
+    def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
+        self.deck = deck
+        hands = deal_hands(deck, self.dealer)
+        self.hands = [list(h) for h in hands]
+        self.trump_card = deck[-1]
+        self.trump = self.trump_card.suit
+        self.phase, self.to_act = Phase.TRICKS, (self.dealer + 1) % NUM_PLAYERS
+        self.history.append(DealRecord(self.round, self.dealer, deck))
+        events.append(Dealt(self.round, self.dealer, hands, self.trump_card))
+        events.append(TrumpTurned(self.trump_card, self.dealer))
+
+
+_VERBS: Final = {
+    Phase.DEAL: "deal",
+    Phase.TRICKS: "play",
+    Phase.GAME_OVER: "act",
+}

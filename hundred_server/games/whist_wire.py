@@ -1,0 +1,311 @@
+"""Whist on the wire: answers to actions, prompts, events to messages, and ``SPEC``.
+
+What each seat is told is decided here and nowhere else: ``tell(events, seats, players)``
+builds every seat's messages from the engine's events, and ``prompt(game, seat, seq)``
+the prompt as one seat sees it (``Legal`` only for the seat that must play). Another
+seat's cards never enter a message unless they were played to a trick or are the
+turned-up trump card, which everyone sees. Types and keys are Hundred and Ten's wherever
+the meaning is the same (protocol.md); scores, trick counts and the winner are by side,
+``[NS, EW]``, and a side is ``"NS"`` or ``"EW"`` where a name is wanted.
+
+``plugin`` adapts a class written to seeds/whist-bot-assignment.txt (a ``PlayCard``
+method taking cards, not views) to a ``Bot``.
+"""
+
+from __future__ import annotations
+
+import logging
+import reprlib
+from collections.abc import Sequence
+from typing import Final
+
+from hundred_server.bots.whist import WhistBot
+from hundred_server.cards import Card, format_cards
+from hundred_server.games import whist_records as records
+from hundred_server.games.base import Bot, GameSpec, Preset
+from hundred_server.games.hundredandten_wire import describe_seat
+from hundred_server.games.whist import (
+    NUM_PLAYERS,
+    PLAY_ACTIONS,
+    SIDES,
+    Dealt,
+    Event,
+    Game,
+    GameWon,
+    HandScored,
+    Phase,
+    Play,
+    Played,
+    TrickWon,
+    TrumpTurned,
+    View,
+    seeded_deck,
+    side_of,
+    trick_winner,
+)
+from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
+
+GAME: Final = "whist"
+ANSWER_TYPES: Final = frozenset({"Play"})
+#: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
+POSITIONS: Final = ("N", "E", "S", "W")
+SIDE_TITLES: Final = ("North-South", "East-West")
+
+log = logging.getLogger("hundred_server")
+#: How a plug-in's bad answer or error is quoted in the log: cut short if long.
+_quote_value = reprlib.Repr()
+_quote_value.maxstring = _quote_value.maxother = 80
+
+
+def parse_action(msg: Message) -> Play:
+    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
+    kind = msg["Type"]
+    if kind == "Play":
+        return Play(field_card(msg, "PlayedCard"))
+    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
+
+
+def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
+    or None if nobody is to act."""
+    actor = game.to_act
+    if actor is None or game.phase is not Phase.TRICKS:
+        return None
+    assert game.trump is not None
+    msg: Message = {"Type": "Play", "Playerid": actor, "Seq": seq, "Trump": game.trump.value}
+    if game.trick:
+        lead = game.trick[0][1].suit
+        assert lead is not None
+        msg["Lead"] = lead.value
+        msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
+    if seat == actor:
+        msg["Legal"] = [play.card.code for play in game.legal_actions(seat)]
+    return msg
+
+
+def snapshot(game: Game, seat: int, table: int) -> Message:
+    """Where the game stands, as ``seat`` knows it: for a person who takes their seat
+    back. Built from the seat's view only, so it holds no other seat's cards."""
+    view = game.view_for(seat)
+    msg: Message = {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(game.players),
+        "Round": view.hand_index + 1,
+        "Dealer": view.dealer,
+        "Phase": view.phase.value,
+        "Hand": format_cards(view.hand),
+        "Score": list(view.scores),
+    }
+    if view.trump is not None and view.trump_card is not None:
+        msg["Trump"] = view.trump.value
+        msg["TrumpCard"] = view.trump_card.code
+    msg["Tricks"] = len(view.tricks)
+    msg["TricksWon"] = list(view.tricks_won)
+    msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]
+    return msg
+
+
+def describe_side(players: Sequence[str], side: int) -> str:
+    """``North-South (ann and cy)``."""
+    return f"{SIDE_TITLES[side]} ({players[side]} and {players[side + 2]})"
+
+
+def tell(
+    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
+) -> dict[int, list[Message]]:
+    """What each of ``seats`` is told of ``events``. A message that is the same for
+    everyone is one object in every list, so it can be encoded once."""
+    told: dict[int, list[Message]] = {seat: [] for seat in seats}
+    for event in events:
+        shared = _public(event, players)
+        for seat in seats:
+            told[seat] += shared
+            told[seat] += _private(event, seat, players)
+    return told
+
+
+def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
+    """What ``seat`` is told of ``events``."""
+    return tell(events, (seat,), players)[seat]
+
+
+def _public(event: Event, players: Sequence[str]) -> list[Message]:
+    """The messages of ``event`` that everyone is told alike."""
+    if isinstance(event, Played):
+        return [{"Type": "Play", "Playerid": event.seat, "PlayedCard": event.card.code}]
+    if isinstance(event, TrickWon):
+        trick: Message = {
+            "Type": "Trick",
+            "Playerid": event.seat,
+            "WinningCard": event.card.code,
+            "Trick": event.trick,
+            "TricksWon": list(event.tricks_won),
+        }
+        text = f"{describe_seat(players, event.seat)} wins trick #{event.trick} with {event.card}"
+        return [trick, message(text)]
+    if isinstance(event, TrumpTurned):
+        suit = event.card.suit
+        assert suit is not None
+        trump: Message = {
+            "Type": "Trump",
+            "Playerid": event.dealer,
+            "Trump": suit.value,
+            "Card": event.card.code,
+        }
+        text = f"Trump is {suit.name.lower()}: {players[event.dealer]} turned up {event.card}"
+        return [trump, message(text)]
+    if isinstance(event, HandScored):
+        return [
+            {
+                "Type": "Score",
+                "Round": event.hand,
+                "Score": list(event.totals),
+                "Tricks": list(event.tricks),
+                "Points": list(event.points),
+            }
+        ]
+    if isinstance(event, GameWon):
+        low, high = sorted(event.totals)
+        return [message(f"{describe_side(players, event.side)} win the game {high} to {low}")]
+    return []
+
+
+def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+    """The messages of ``event`` that only ``seat`` is told (its hand, whether it won)."""
+    if isinstance(event, Dealt):
+        return [
+            {
+                "Type": "Deal",
+                "Playerid": seat,
+                "Hand": format_cards(event.hands[seat]),
+                "Dealer": event.dealer,
+                "Round": event.hand,
+                "Players": list(players),
+            }
+        ]
+    if isinstance(event, GameWon):
+        return [
+            {
+                "Type": "Score",
+                "GameOver": True,
+                "Winner": SIDES[event.side],
+                "Score": list(event.totals),
+                "Win": side_of(seat) == event.side,
+            }
+        ]
+    return []
+
+
+def result(game: Game) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list (``Winner`` is a side)."""
+    winner = game.winner
+    score = list(game.scores)
+    if winner is None:
+        return {"Winner": None, "Score": score, "Text": "no winner"}
+    text = f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
+    return {"Winner": winner, "Score": score, "Text": text}
+
+
+# ------------------------------------------------------------------------------ plug-ins
+
+
+class PlayCardBot:
+    """A ``Bot`` that asks a plug-in's ``PlayCard`` (seeds/whist-bot-assignment.txt).
+
+    ``PlayCard(hand, trick, trump, position, tricks, score)`` gets the hand as a tuple
+    of ``Card``, the cards played to this trick so far in order, the trump letter, the
+    seat's compass letter (N E S W for seats 0-3), this hand's completed tricks as
+    ``(four cards, leader letter, winner letter)`` and the score ``(NS, EW)``; it returns
+    one of its legal cards. When it raises or returns anything else, a warning names
+    the plug-in and what went wrong, and ``fallback`` plays that turn: ``act`` never
+    raises for the plug-in.
+    """
+
+    def __init__(self, plugin: object, fallback: Bot) -> None:
+        self.plugin = plugin
+        self.fallback = fallback
+        self.name = type(plugin).__name__
+
+    def act(self, view: View) -> Play:
+        try:
+            choice = self._ask(view)
+        except Exception as error:  # a plug-in's bug must not stop the table
+            return self._fall_back(
+                view, f"raised {type(error).__name__}: {_quote_value.repr(str(error))}"
+            )
+        legal = {play.card for play in view.legal}
+        if type(choice) is Card and choice in legal:
+            return PLAY_ACTIONS[choice]
+        if type(choice) is not Card:
+            why = "is not a Card"
+        elif choice not in view.hand:
+            why = "is not in its hand"
+        else:
+            why = "does not follow the suit led"
+        return self._fall_back(view, f"returned {_quote_value.repr(choice)}, which {why}")
+
+    def _ask(self, view: View) -> object:
+        assert view.trump is not None
+        tricks = [
+            (tuple(c for _, c in plays), POSITIONS[plays[0][0]], POSITIONS[winner])
+            for plays, winner in zip(view.tricks, view.trick_winners, strict=True)
+        ]
+        trick_so_far = [c for _, c in view.current_trick]
+        play_card = self.plugin.PlayCard  # type: ignore[attr-defined]
+        choice: object = play_card(
+            view.hand, trick_so_far, view.trump.value, POSITIONS[view.seat], tricks, view.scores
+        )
+        return choice
+
+    def _fall_back(self, view: View, what: str) -> Play:
+        fallback = self.fallback
+        log.warning(
+            "whist plug-in %s, seat %d, hand %d, trick %d: PlayCard %s; the %s bot plays",
+            self.name,
+            view.seat,
+            view.hand_index + 1,
+            len(view.tricks) + 1,
+            what,
+            getattr(fallback, "name", type(fallback).__name__),
+        )
+        action: Play = fallback.act(view)
+        return action
+
+
+def plugin(obj: object, fallback: Bot) -> Bot:
+    """``obj``, an instance with the seed's ``PlayCard`` method, as a ``Bot`` (without
+    one, every turn falls back, with a warning, as for any other fault)."""
+    return PlayCardBot(obj, fallback)
+
+
+SPEC: Final = GameSpec(
+    name=GAME,
+    title="Whist",
+    seat_counts=(NUM_PLAYERS,),
+    sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
+    presets=(
+        Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
+        Preset("Play with a person as your partner against two AI players", 4, (1, 3)),
+        Preset("Play with an AI partner against two people", 4, (2,)),
+        Preset("Open a 4-seat table for people only", 4, ()),
+    ),
+    custom=False,
+    new_game=Game,
+    seeded_deck=seeded_deck,
+    view=Game.view_for,
+    bot=WhistBot,
+    answer_types=ANSWER_TYPES,
+    parse_action=parse_action,
+    prompt=prompt,
+    tell=tell,
+    snapshot=snapshot,
+    header_object=records.header_object,
+    history_objects=records.history_objects,
+    replay=records.replay,
+    load_record=records.load_record,
+    record_codes=records.ERROR_CODES,
+    result=result,
+    plugin=plugin,
+)

@@ -1,0 +1,242 @@
+"""The one game interface (games/base.py, games/README.md): the rest of the server
+reaches games only through it, and every registered game works through it alone:
+seeded games, records that replay, tables in the lobby, text mode. Whist is played
+through the server here by a person against three AI seats."""
+
+from __future__ import annotations
+
+import ast
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hundred_server import games
+from hundred_server.cards import ALL_CARDS
+from hundred_server.records import load_record, record_lines, replay
+from hundred_server.schema import validate_server_message
+from hundred_server.selfplay import play_game, selfplay
+from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, is_prompt
+
+PACKAGE = Path(__file__).resolve().parent.parent / "hundred_server"
+CARD_WORD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
+CODES = frozenset(c.code for c in ALL_CARDS)
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(), str(path))
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_nothing_outside_games_and_bots_imports_a_game_module() -> None:
+    game_modules = {
+        f"hundred_server.games.{p.stem}"
+        for p in (PACKAGE / "games").glob("*.py")
+        if p.stem not in ("__init__", "base")
+    }
+    offenders = {}
+    for path in PACKAGE.rglob("*.py"):
+        relative = path.relative_to(PACKAGE)
+        if relative.parts[0] in ("games", "bots"):
+            continue  # a game's own modules, and its strategies
+        bad = imported_modules(path) & game_modules
+        if bad:
+            offenders[str(relative)] = sorted(bad)
+    assert offenders == {}
+    assert "hundred_server.games.hundredandten" in game_modules  # the check looks at something
+
+
+def test_the_registry_knows_both_games() -> None:
+    assert games.names() == ("hundredandten", "whist")
+    assert games.DEFAULT_GAME == "hundredandten"
+    for name in games.names():
+        spec = games.get(name)
+        assert spec.name == name
+        game = spec.new_game(["a", "b", "c", "d"][: max(spec.seat_counts)], "s")
+        assert games.spec_of(game) is spec
+    with pytest.raises(KeyError):
+        games.get("chess")
+
+
+@pytest.mark.parametrize("name", ["hundredandten", "whist"])
+@pytest.mark.parametrize("seed", ["one", "two", "three"])
+def test_a_seeded_game_records_and_replays_through_the_interface(name: str, seed: str) -> None:
+    spec = games.get(name)
+    seats = max(spec.seat_counts)
+    game = play_game(seats, seed, game=name)
+    assert game.is_over
+    assert game.winner is not None
+    lines = record_lines(game)
+    assert json.loads(lines[0])["Game"] == name
+    out = list(replay(lines))
+    assert out[-1]["GameOver"] is True
+    assert out[-1]["Score"] == list(game.scores)
+    again = load_record(lines)
+    assert list(again.history) == list(game.history)
+    assert again.scores == game.scores
+    result = spec.result(game)
+    assert (result["Winner"], result["Score"]) == (game.winner, list(game.scores))
+    assert isinstance(result["Text"], str)
+
+
+def test_replay_names_an_unknown_game() -> None:
+    header = '{"Type":"Record","Game":"chess","Version":1,"Players":["a","b"]}'
+    assert list(replay(["", header])) == [
+        {
+            "Type": "Error",
+            "Line": 2,
+            "Code": "unknown_game",
+            "Message": 'no such game "chess" (hundredandten, whist)',
+        }
+    ]
+
+
+def test_selfplay_plays_whist() -> None:
+    summary = selfplay(num_players=4, games=8, seed="w", game="whist")
+    assert summary["game"] == "whist"
+    assert summary["games"] == 8
+    assert sum(summary["wins"]) == 8
+    assert len(summary["wins"]) == 2  # by side
+    with pytest.raises(ValueError, match="Whist is played by"):
+        selfplay(num_players=3, games=1, game="whist")
+
+
+# ------------------------------------------------------------------ whist at a table
+
+
+def whist_person_vs_ai(h: Harness, option: int = 1) -> Client:
+    ann = h.json_client("ann")
+    told = ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
+    assert told == [
+        {"Type": "Message", "Message": f"Option {i} - {text}"}
+        for i, text in enumerate(
+            [preset.text for preset in games.get("whist").presets] + ["Go back"], 1
+        )
+    ] + [{"Type": "Game"}]
+    ann.send({"Type": "Game", "Option": option})
+    return ann
+
+
+def leaks(messages: list[dict[str, Any]]) -> list[str]:
+    """Card codes a seat was shown that were neither its own nor played nor turned up."""
+    own: set[str] = set()
+    public: set[str] = set()
+    found = []
+    for msg in messages:
+        if msg.get("Type") == "Deal":
+            own = set(msg["Hand"])
+            public = set()
+        if msg.get("Type") == "Trump" and "Card" in msg:
+            public.add(msg["Card"])
+        if msg.get("Type") == "Play" and "PlayedCard" in msg:
+            public.add(msg["PlayedCard"])
+        text = json.dumps(msg)
+        for code in CARD_WORD.findall(text):
+            if code in CODES and code not in own | public:
+                found.append(code)
+    return found
+
+
+def test_a_person_plays_whist_against_three_ai_seats_to_the_end() -> None:
+    h = Harness("whist-table")
+    ann = whist_person_vs_ai(h)
+    table = h.hub.tables[1]
+    assert table.info()["Game"] == "whist"
+    assert table.names() == ["ann", "AI 1", "AI 2", "AI 3"]
+    rng = random.Random(3)
+    for _ in range(2000):
+        if ann.game_over() is not None:
+            break
+        prompt = ann.pending()
+        assert prompt is not None
+        assert prompt["Type"] == "Play"
+        ann.send(answer_from_legal(prompt, rng))
+    over = ann.game_over()
+    assert over is not None
+    assert over["Winner"] in ("NS", "EW")
+    assert max(over["Score"]) >= 5
+    assert over["Win"] is (over["Winner"] == "NS")  # ann sits North
+    assert ann.messages[-2:] == [QUESTION, HELLO]
+    for msg in ann.messages:
+        validate_server_message(msg)
+    assert leaks(ann.messages) == []
+    deals = [m for m in ann.messages if m["Type"] == "Deal"]
+    assert all(len(d["Hand"]) == 13 for d in deals)
+    assert [d["Dealer"] for d in deals] == [i % 4 for i in range(len(deals))]
+    assert h.hub.tables == {}
+
+
+def test_whist_option_2_seats_a_person_as_partner() -> None:
+    h = Harness("whist-partner")
+    ann = whist_person_vs_ai(h, 2)
+    assert h.hub.tables[1].names() == ["ann", "AI 1", None, "AI 2"]
+    bob = h.json_client("bob")
+    told = bob.send({"Type": "Hello", "Message": "join"})
+    assert told[0]["Tables"][0]["Game"] == "whist"
+    bob.send({"Type": "Join", "Table": 1})
+    assert h.hub.tables[1].names() == ["ann", "AI 1", "bob", "AI 2"]
+    assert ann.last("Deal")["Playerid"] == 0
+    assert bob.last("Deal")["Playerid"] == 2
+
+
+def test_the_lobby_refuses_a_game_it_does_not_have() -> None:
+    h = Harness("no-chess")
+    ann = h.json_client("ann")
+    told = ann.send({"Type": "Hello", "Message": "create", "Game": "chess"})
+    assert told == [
+        {
+            "Type": "Error",
+            "Code": "bad_game",
+            "Message": 'no such game "chess" (games: hundredandten, whist)',
+        },
+        HELLO,
+    ]
+    ann.send({"Type": "Hello", "Message": "create"})
+    told = ann.send({"Type": "Game", "Game": "whist", "Option": 6})
+    assert told[0]["Code"] == "bad_option"  # whist has options 1-5
+    assert ann.send({"Type": "Game", "Game": "whist", "Option": 5}) == [QUESTION, HELLO]
+
+
+def test_text_mode_offers_whist() -> None:
+    h = Harness("whist-text")
+    nc = h.connect()
+    nc.take_text()
+    shown = nc.say("create whist")
+    assert shown[-1] == "> choose an option: 1-5"
+    shown = nc.say("1")
+    assert any(line.startswith("Trump is ") and "turned up" in line for line in shown)
+    assert shown[-1].startswith("> play one of: ")
+
+
+def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
+    from hundred_server.store import Store
+    from tests.test_store import SavingHarness
+
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("whist-store", store)
+    ann = whist_person_vs_ai(h)
+    rng = random.Random(1)
+    for _ in range(20):
+        prompt = ann.pending()
+        assert prompt is not None
+        ann.send(answer_from_legal(prompt, rng))
+    prompt = ann.pending()
+    store.close()
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness("whist-store", store)
+    h2.hub.restore(store.games("playing"), store.last_id())
+    again = h2.json_client("ann")
+    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert [m["Type"] for m in told] == ["Seat", "Table", "Snapshot", "Play"]
+    assert told[-1] == prompt
+    assert is_prompt(told[-1])
