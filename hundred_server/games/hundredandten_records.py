@@ -36,12 +36,12 @@ so a line that is both unreadable and out of place reports the reading error.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.cards import Card, Suit, format_cards
-from hundred_server.errors import CardCodeError, HundredError, RecordError
+from hundred_server.cards import Suit, format_cards
+from hundred_server.errors import CardCodeError, RecordError
+from hundred_server.games import replaying
 from hundred_server.games.hundredandten import (
     Action,
     Bid,
@@ -57,6 +57,17 @@ from hundred_server.games.hundredandten import (
     Unpass,
     check_deck,
 )
+from hundred_server.games.replaying import (
+    deal_object,
+    engine,
+    history_lines,
+    read_card,
+    read_cards,
+    read_int,
+    read_str,
+    record_header,
+)
+from hundred_server.games.replaying import error_object as error_object  # Error lines
 
 GAME: Final = "hundredandten"
 VERSION: Final = 1
@@ -98,9 +109,6 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_action": "an action the engine does not know",
 }
 
-_QUOTE_LIMIT: Final = 80
-
-
 # ----------------------------------------------------------------------------- writing
 
 
@@ -121,260 +129,23 @@ def action_object(seat: int, action: Action) -> dict[str, Any]:
 
 def header_object(game: Game) -> dict[str, Any]:
     """A record's first line."""
-    header: dict[str, Any] = {
-        "Type": "Record",
-        "Game": GAME,
-        "Version": VERSION,
-        "Players": list(game.players),
-    }
-    if game.seed is not None:
-        header["Seed"] = game.seed
-    return header
+    return record_header(GAME, VERSION, game.players, game.seed)
 
 
 def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
     """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    lines: list[dict[str, Any]] = []
-    for item in game.history[start:]:
-        if isinstance(item, DealRecord):
-            lines.append(
-                {
-                    "Type": "Deal",
-                    "Round": item.round,
-                    "Dealer": item.dealer,
-                    "Deck": format_cards(item.deck),
-                }
-            )
-        else:
-            lines.append(action_object(*item))
-    return lines
+    return history_lines(game.history[start:], _deal_object, action_object)
+
+
+def _deal_object(deal: DealRecord) -> dict[str, Any]:
+    return deal_object("Round", deal.round, deal.dealer, deal.deck)
 
 
 # ----------------------------------------------------------------------------- reading
 
 
-def _quote(value: object) -> str:
-    """A value as JSON text for a message, cut short if long."""
-    try:
-        text = json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):
-        text = repr(value)
-    if len(text) > _QUOTE_LIMIT:
-        text = text[: _QUOTE_LIMIT - 1] + "…"
-    return text
-
-
-def _quote_raw(line: str) -> str:
-    """A raw input line for a message, as Python quotes it (no JSON escaping of quotes)."""
-    line = line.strip()
-    if len(line) > _QUOTE_LIMIT:
-        return repr(line[: _QUOTE_LIMIT - 1]) + "…"
-    return repr(line)
-
-
-class Replayer:
-    """Replays a record line by line; ``feed`` raises ``RecordError`` at a bad line.
-
-    ``game`` is the game as far as the record has gone (``None`` before the header).
-    """
-
-    def __init__(self) -> None:
-        self.game: Game | None = None
-        self._deals = 0  # Deal lines seen; the round's Deal is due while < game.round
-        self._ended_on = 0  # the line that ended the game
-
-    def feed(self, number: int, line: str | bytes) -> list[dict[str, Any]]:
-        """Replay physical line ``number`` (1-based); returns the Score lines it causes.
-
-        Raises ``RecordError`` with ``line`` set to ``number``; the game is then as it
-        was before this line.
-        """
-        try:
-            return self._feed(number, line)
-        except RecordError as error:
-            error.line = number
-            raise
-
-    def _feed(self, number: int, line: str | bytes) -> list[dict[str, Any]]:
-        obj = self._decode(line)
-        if obj is None:
-            return []
-        kind = obj["Type"]
-        game = self.game
-        if kind == "Record":
-            if game is not None:
-                raise RecordError(
-                    "a record has one Record line, at its start; got another", "unexpected_header"
-                )
-            self.game = _start(obj)
-            return []
-        if game is None:
-            raise RecordError(
-                f"a record starts with its Record line, got a {_quote(kind)} line",
-                "missing_header",
-            )
-        if kind == "Deal":
-            round_, dealer = _int(obj, "Round"), _int(obj, "Dealer")
-            deck = _cards(obj, "Deck") if "Deck" in obj else None
-            self._check_not_over(game)
-            self._deal(game, round_, dealer, deck)
-            return []
-        seat = _int(obj, "Playerid")
-        action = _ACTIONS[kind](obj)
-        self._check_not_over(game)
-        if self._deals < game.round:
-            raise RecordError(
-                f"a {kind} line before the Deal line of round {game.round}", "missing_deal"
-            )
-        try:
-            events = game.apply(seat, action)
-        except HundredError as error:
-            raise RecordError(error.message, error.code) from None
-        if game.is_over:
-            self._ended_on = number
-        return _scores(game, events)
-
-    def _decode(self, line: str | bytes) -> dict[str, Any] | None:
-        if isinstance(line, bytes):
-            try:
-                line = line.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError(f"not UTF-8 text: {line[:_QUOTE_LIMIT]!r}", "bad_json") from None
-        if self.game is None:
-            line = line.removeprefix("\ufeff")  # a byte-order mark some editors add
-        if not line.strip():
-            return None
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise RecordError(f"not JSON ({error.msg}): {_quote_raw(line)}", "bad_json") from None
-        except (ValueError, RecursionError) as error:  # a huge number, deep nesting
-            raise RecordError(f"not JSON ({error}): {_quote_raw(line)}", "bad_json") from None
-        if not isinstance(obj, dict):
-            raise RecordError(f"a record line is a JSON object, got {_quote(obj)}", "bad_record")
-        kind = _field(obj, "Type")
-        if not isinstance(kind, str):
-            raise RecordError(f'"Type" must be a string, got {_quote(kind)}', "bad_record")
-        if kind not in _KNOWN_TYPES:
-            raise RecordError(
-                f"unknown line type {_quote(kind)} (a record has {', '.join(_KNOWN_TYPES)})",
-                "unknown_type",
-            )
-        return obj
-
-    def _check_not_over(self, game: Game) -> None:
-        if game.is_over:
-            raise RecordError(
-                f"the game ended on line {self._ended_on} (seat {game.winner} won); "
-                "nothing may follow",
-                "game_over",
-            )
-
-    def _deal(self, game: Game, round_: int, dealer: int, deck: list[Card] | None) -> None:
-        if self._deals >= game.round:
-            raise RecordError(
-                f"a Deal (Round {round_}) while round {game.round} is under way; "
-                "its Deal has been given",
-                "unexpected_deal",
-            )
-        if round_ != game.round:
-            raise RecordError(
-                f"Round {_quote(round_)} is not the next round: this Deal starts round "
-                f"{game.round}",
-                "wrong_round",
-            )
-        if dealer != game.dealer:
-            raise RecordError(
-                f"Dealer {_quote(dealer)} contradicts the rules: seat {game.dealer} deals "
-                f"round {game.round}",
-                "wrong_dealer",
-            )
-        try:
-            if game.seed is None:
-                if deck is None:
-                    raise RecordError(
-                        f"the Deal of round {round_} has no Deck and the record has no Seed",
-                        "missing_deck",
-                    )
-                game.deal(deck)
-            elif deck is not None:
-                given = check_deck(deck)
-                if given != game.deck:
-                    at = next(
-                        i for i, (a, b) in enumerate(zip(given, game.deck, strict=True)) if a != b
-                    )
-                    raise RecordError(
-                        f"the Deck of round {round_} is not the one Seed {_quote(game.seed)} "
-                        f"deals: Deck[{at}] is {_quote(given[at].code)}, the seed deals "
-                        f"{_quote(game.deck[at].code)}",
-                        "deck_mismatch",
-                    )
-        except RecordError:
-            raise
-        except HundredError as error:
-            raise RecordError(error.message, error.code) from None
-        self._deals += 1
-
-
-def _field(obj: dict[str, Any], name: str) -> Any:
-    try:
-        return obj[name]
-    except KeyError:
-        raise RecordError(f"missing field {_quote(name)} in {_quote(obj)}", "bad_record") from None
-
-
-def _int(obj: dict[str, Any], name: str) -> int:
-    value = _field(obj, name)
-    if type(value) is not int:  # bool is an int subclass; a record's true is not 1
-        raise RecordError(f"{_quote(name)} must be an integer, got {_quote(value)}", "bad_record")
-    return value
-
-
-def _str(obj: dict[str, Any], name: str) -> str:
-    value = _field(obj, name)
-    if not isinstance(value, str):
-        raise RecordError(f"{_quote(name)} must be a string, got {_quote(value)}", "bad_record")
-    return value
-
-
-def _cards(obj: dict[str, Any], name: str) -> list[Card]:
-    value = _field(obj, name)
-    if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
-        raise RecordError(
-            f"{_quote(name)} must be a list of card codes, got {_quote(value)}", "bad_record"
-        )
-    return [_card(code, name) for code in value]
-
-
-def _card(code: str, name: str) -> Card:
-    try:
-        return Card.parse(code)
-    except CardCodeError as error:
-        raise RecordError(f"{_quote(name)}: {error.message}", error.code) from None
-
-
-def _start(obj: dict[str, Any]) -> Game:
-    game_name = _str(obj, "Game")
-    if game_name != GAME:
-        raise RecordError(f"unknown game {_quote(game_name)} (only {GAME!r})", "unknown_game")
-    version = _int(obj, "Version")
-    if version != VERSION:
-        raise RecordError(
-            f"unknown record version {_quote(version)} (this reads version {VERSION})",
-            "bad_version",
-        )
-    players = _field(obj, "Players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise RecordError(f'"Players" must be a list of names, got {_quote(players)}', "bad_record")
-    seed = _str(obj, "Seed") if "Seed" in obj else None
-    try:
-        return Game(players, seed)
-    except HundredError as error:
-        raise RecordError(error.message, error.code) from None
-
-
 def _trump(obj: dict[str, Any]) -> SelectTrump:
-    text = _str(obj, "Trump")
+    text = read_str(obj, "Trump")
     try:
         return SelectTrump(Suit.parse(text))
     except CardCodeError as error:
@@ -382,77 +153,54 @@ def _trump(obj: dict[str, Any]) -> SelectTrump:
 
 
 def _bid(obj: dict[str, Any]) -> Bid:
-    amount = _int(obj, "Bid")
-    try:
-        return Bid(amount)
-    except HundredError as error:
-        raise RecordError(error.message, error.code) from None
+    return engine(Bid, read_int(obj, "Bid"))
 
 
 _ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
     "Bid": _bid,
     "Unpass": lambda obj: Unpass(),
     "Trump": _trump,
-    "Discard": lambda obj: Discard(tuple(_cards(obj, "Cards"))),
-    "Play": lambda obj: Play(_card(_str(obj, "PlayedCard"), "PlayedCard")),
+    "Discard": lambda obj: Discard(tuple(read_cards(obj, "Cards"))),
+    "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
 }
 _KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
 
 
-def _scores(game: Game, events: list[Event]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for event in events:
-        if isinstance(event, RoundScored | PassedOut):
-            totals = game.round_results[event.round - 1]
-            out.append({"Type": "Score", "Round": event.round, "Score": list(totals)})
-        elif isinstance(event, GameWon):
-            out.append(
-                {
-                    "Type": "Score",
-                    "GameOver": True,
-                    "Winner": event.winner,
-                    "Score": list(event.totals),
-                }
-            )
-    return out
+class Replayer(replaying.Replayer[Game]):
+    """Hundred and Ten's replay: replaying.Replayer with Bid, Unpass, Trump, Discard and
+    Play lines, and a Score line after every round, passed-out ones too."""
+
+    game_name = GAME
+    version = VERSION
+    known_types = _KNOWN_TYPES
+    new_game = Game
+    check_deck = staticmethod(check_deck)
+
+    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
+        return _ACTIONS[kind](obj)
+
+    def _winner(self, game: Game) -> str:
+        return f"seat {game.winner}"
+
+    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for event in events:
+            if isinstance(event, RoundScored | PassedOut):
+                totals = game.round_results[event.round - 1]
+                out.append({"Type": "Score", "Round": event.round, "Score": list(totals)})
+            elif isinstance(event, GameWon):
+                out.append(
+                    {
+                        "Type": "Score",
+                        "GameOver": True,
+                        "Winner": event.winner,
+                        "Score": list(event.totals),
+                    }
+                )
+        return out
 
 
-def error_object(error: RecordError) -> dict[str, Any]:
-    """The ``Error`` line for ``error``; its message is always encodable UTF-8 (a lone
-    surrogate quoted from the input is written as ``\\udXXX``)."""
-    message = error.message.encode("utf-8", "backslashreplace").decode("utf-8")
-    return {"Type": "Error", "Line": error.line, "Code": error.code, "Message": message}
-
-
-def replay(lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
-    """Replay a record: its Score lines, and an Error line at the first bad line.
-
-    ``lines`` are physical lines (text or UTF-8 bytes, newlines allowed at the end).
-    """
-    replayer = Replayer()
-    number = 0
-    for number, line in enumerate(lines, 1):
-        try:
-            out = replayer.feed(number, line)
-        except RecordError as error:
-            yield error_object(error)
-            return
-        yield from out
-    if replayer.game is None:
-        yield error_object(
-            RecordError("the record is empty: it needs a Record line", "missing_header", number + 1)
-        )
-
-
-def load_record(lines: Iterable[str | bytes]) -> Game:
-    """The game a record describes, as far as it goes; raises ``RecordError`` (with
-    ``line``) at the first line that cannot be replayed."""
-    replayer = Replayer()
-    number = 0
-    for number, line in enumerate(lines, 1):
-        replayer.feed(number, line)
-    if replayer.game is None:
-        raise RecordError(
-            "the record is empty: it needs a Record line", "missing_header", number + 1
-        )
-    return replayer.game
+#: Replay a record: its Score lines, and an Error line at the first bad line.
+replay = Replayer.replay
+#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
+load_record = Replayer.load_record
