@@ -206,26 +206,34 @@ class Store:
         db.execute("BEGIN IMMEDIATE")
         try:
             now = _now()
-            db.executemany(
-                "INSERT INTO games (id, game, name, seed, clock, seq, state, started)"
-                " VALUES (?, ?, ?, ?, ?, 0, 'playing', ?)",
-                [(g.game_id, g.game, g.name, g.seed, g.clock, now) for g in started],
-            )
-            db.executemany(
-                "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
-                [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
-            )
-            db.executemany("INSERT INTO moves (game, n, line) VALUES (?, ?, ?)", lines)
-            db.executemany(
-                "UPDATE games SET seq = ? WHERE id = ?", [(q, g) for g, q in seqs.items()]
-            )
-            db.executemany(
-                "UPDATE games SET state = ?, finished = ?, result = ? WHERE id = ?",
-                [
-                    (e.state, now, None if e.result is None else json.dumps(e.result), e.game_id)
-                    for e in ended
-                ],
-            )
+            if started:
+                db.executemany(
+                    "INSERT INTO games (id, game, name, seed, clock, seq, state, started)"
+                    " VALUES (?, ?, ?, ?, ?, 0, 'playing', ?)",
+                    [(g.game_id, g.game, g.name, g.seed, g.clock, now) for g in started],
+                )
+                db.executemany(
+                    "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
+                    [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
+                )
+            if lines:
+                db.executemany("INSERT INTO moves (game, n, line) VALUES (?, ?, ?)", lines)
+                db.executemany(
+                    "UPDATE games SET seq = ? WHERE id = ?", [(q, g) for g, q in seqs.items()]
+                )
+            if ended:
+                db.executemany(
+                    "UPDATE games SET state = ?, finished = ?, result = ? WHERE id = ?",
+                    [
+                        (
+                            e.state,
+                            now,
+                            None if e.result is None else json.dumps(e.result),
+                            e.game_id,
+                        )
+                        for e in ended
+                    ],
+                )
         except BaseException:
             db.execute("ROLLBACK")
             raise
