@@ -39,7 +39,8 @@ format: $(VENV)/.dev-deps
 bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py
 
-# A real server and 400 bot clients at 100 people-only tables over loopback.
+# A real server and 400 bot clients at 100 people-only tables over loopback, with the
+# store off and on (alternately, twice each) and the store's cost.
 load: $(VENV)/.run-deps
 	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1
 
