@@ -418,10 +418,20 @@ class Hub:
         return out
 
     def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
-        """Tell everyone, then close every connection; the hub is empty afterwards."""
+        """Tell everyone, then close every connection; the hub is empty afterwards.
+
+        Durable, the people in a game are told it is saved and how to come back."""
         out: list[Command] = []
-        for conn in list(self.sessions):
-            out += self._render([(conn, message(reason))])
+        for conn, session in list(self.sessions.items()):
+            said = [(conn, message(reason))]
+            table = session.table
+            if self.durable and table is not None and table.state is TableState.PLAYING:
+                saved = (
+                    f"Your game at table {table.id} is saved: when the server is back, "
+                    "send your token to take your seat again"
+                )
+                said.insert(0, (conn, message(saved)))
+            out += self._render(said)
             out.append(Close(conn))
         self.sessions.clear()
         self.tables.clear()

@@ -490,3 +490,24 @@ async def crash_and_resume(db: Path) -> None:
         "Winner": msg["Winner"],
         "Score": msg["Score"],
     }
+
+
+def test_shutting_down_tells_the_people_in_a_game_it_is_saved(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("bye", store)
+    ann = person_vs_ai(h, 1)
+    bob = h.json_client("bob")  # in the lobby, not in a game
+    h.apply(h.hub.shutdown())
+    bye = {"Type": "Message", "Message": "The server is shutting down. Bye!"}
+    assert ann.take() == [
+        {
+            "Type": "Message",
+            "Message": "Your game at table 1 is saved: when the server is back, send your "
+            "token to take your seat again",
+        },
+        bye,
+    ]
+    assert bob.take() == [bye]
+    assert ann.closed
+    assert bob.closed
+    assert store.games()[0].state == "playing"  # to be restored
