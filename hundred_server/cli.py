@@ -343,6 +343,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "selfplay":
+            counts = registry.get(args.game).seat_counts
+            if args.players not in counts:
+                parser.error(
+                    f"{args.game} is played by {' or '.join(map(str, counts))} players, "
+                    f"not {args.players}"
+                )
             summary = selfplay(
                 num_players=args.players,
                 games=args.games,

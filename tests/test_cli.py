@@ -142,6 +142,9 @@ def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFix
         ["selfplay", "--players", "5"],
         ["selfplay", "--games", "0"],
         ["selfplay", "--games", "many"],
+        ["selfplay", "--game", "whist", "--players", "3"],
+        ["selfplay", "--game", "chess"],
+        ["demo", "--game", "whist"],
         ["demo", "--players", "1"],
         ["replay"],
         ["fly"],
@@ -222,3 +225,11 @@ def test_process_replay_exit_codes(record: Path, bad_record: Path) -> None:
     assert missing.returncode == 2
     assert missing.stdout == b""
     assert b"cannot read" in missing.stderr
+
+
+def test_selfplay_plays_any_registered_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["selfplay", "--game", "whist", "--games", "3", "--seed", "w"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert (summary["game"], summary["games"], summary["players"]) == ("whist", 3, 4)
+    assert len(summary["wins"]) == 2  # North-South, East-West
+    assert sum(summary["wins"]) == 3
