@@ -13,7 +13,7 @@ seat's turn); then an AI plays it until the owner reclaims it with the token. Wi
 turn clock (``turn_timeout``), a person who does not answer in time has the AI's move
 played for them.
 
-Who is told what is decided by the game's wire module (``messages_for``, ``prompt``),
+Who is told what is decided by the game's wire module (``tell``, ``prompt``),
 so a seat's cards reach only that seat.
 """
 

@@ -951,14 +951,3 @@ _VERBS: Final = {
     Phase.TRICKS: "play",
     Phase.GAME_OVER: "act",
 }
-
-_RELATIVE: Final = {
-    (seat, n): tuple((s - seat) % n for s in range(n))
-    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
-    for seat in range(n)
-}
-
-
-def _relative(seat: int, n: int) -> tuple[int, ...]:
-    """rel[s] is absolute seat ``s`` as seen from ``seat``."""
-    return _RELATIVE[(seat, n)]

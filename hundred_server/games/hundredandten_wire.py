@@ -1,7 +1,8 @@
 """Hundred and Ten on the wire: answers to actions, prompts, and events to messages.
 
-What each seat is told is decided here and nowhere else: ``messages_for(events, seat)``
-builds one seat's messages from the engine's events, and ``prompt(game, seat, seq)``
+What each seat is told is decided here and nowhere else: ``tell(events, seats, players)``
+builds each seat's messages from the engine's events (public ones shared, private ones
+per seat; games/messages.py), and ``prompt(game, seat, seq)``
 builds the prompt as one seat sees it (``Legal`` only for the seat that must answer).
 Another seat's cards never enter a message unless they were played to a trick.
 """
@@ -14,6 +15,7 @@ from typing import Final
 from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import format_cards
 from hundred_server.games import hundredandten_records as records
+from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.hundredandten import (
     BID_AMOUNTS,
@@ -50,6 +52,7 @@ from hundred_server.protocol import (
     field_cards,
     field_int,
     field_suit,
+    message,
     quote,
 )
 
@@ -160,122 +163,85 @@ def snapshot(game: Game, seat: int, table: int) -> Message:
     return msg
 
 
-def describe_seat(players: Sequence[str], seat: int) -> str:
-    return f"Player {seat} ({players[seat]})"
-
-
 def tell(
     events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
 ) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events``. A message that is the same for
-    everyone is one object in every list, so it can be encoded once."""
-    told: dict[int, list[Message]] = {seat: [] for seat in seats}
-    for event in events:
-        if isinstance(event, (Played, BidMade, TrumpSelected, TrickWon, BiddingWon)):
-            public = messages_for((event,), -1, players)
-            for seat in seats:
-                told[seat].extend(public)
-        else:
-            for seat in seats:
-                told[seat].extend(messages_for((event,), seat, players))
-    return told
+    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    return messages.tell(events, seats, players, _public, _private)
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
     """What ``seat`` is told of ``events``."""
-    out: list[Message] = []
-    for event in events:
-        if isinstance(event, Played):
-            out.append({"Type": "Play", "Playerid": event.seat, "PlayedCard": event.card.code})
-        elif isinstance(event, BidMade):
-            bid: Message = {"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}
-            if event.automatic:
-                bid["Auto"] = True
-            out.append(bid)
-        elif isinstance(event, TrickWon):
-            out.append(
-                {
-                    "Type": "Trick",
-                    "Playerid": event.seat,
-                    "WinningCard": event.card.code,
-                    "Trick": event.trick,
-                }
-            )
-            out.append(
-                _text(
-                    f"{describe_seat(players, event.seat)} wins trick #{event.trick} "
-                    f"with {event.card.code}"
-                )
-            )
-        elif isinstance(event, Discarded):
-            msg: Message = {"Type": "Discard", "Playerid": event.seat}
-            msg["Count"] = len(event.discarded)
-            if event.seat == seat:
-                msg["Cards"] = format_cards(event.discarded)
-                msg["Hand"] = format_cards(event.hand)
-            out.append(msg)
-        elif isinstance(event, Dealt):
-            out.append(
-                {
-                    "Type": "Deal",
-                    "Playerid": seat,
-                    "Hand": format_cards(event.hands[seat]),
-                    "Dealer": event.dealer,
-                    "Round": event.round,
-                    "Players": list(players),
-                }
-            )
-        elif isinstance(event, TrumpSelected):
-            out.append({"Type": "Trump", "Playerid": event.seat, "Trump": event.suit.value})
-        elif isinstance(event, BiddingWon):
-            out.append(_text(f"{players[event.seat]} wins the bid at {event.amount}"))
-        elif isinstance(event, PrePassed):
-            if event.seat == seat:
-                out.append({"Type": "Bid", "Playerid": seat, "Bid": 0, "PrePass": True})
-        elif isinstance(event, Unpassed):
-            if event.seat == seat:
-                out.append({"Type": "Unpass", "Playerid": seat})
-        elif isinstance(event, PassedOut):
-            out.append(_text("Everybody passed: no score this round"))
-            out.append(
-                {
-                    "Type": "Score",
-                    "Round": event.round,
-                    "Score": list(event.totals),
-                    "Points": [0] * len(event.totals),
-                    "PassedOut": True,
-                }
-            )
-        elif isinstance(event, RoundScored):
-            out.append(
-                {
-                    "Type": "Score",
-                    "Round": event.round,
-                    "Score": list(event.totals),
-                    "Points": list(event.points),
-                }
-            )
-        elif isinstance(event, GameWon):
-            out.append(
-                _text(
-                    f"{describe_seat(players, event.winner)} wins the game with "
-                    f"{event.totals[event.winner]}"
-                )
-            )
-            out.append(
-                {
-                    "Type": "Score",
-                    "GameOver": True,
-                    "Winner": event.winner,
-                    "Score": list(event.totals),
-                    "Win": event.winner == seat,
-                }
-            )
-    return out
+    return tell(events, (seat,), players)[seat]
 
 
-def _text(text: str) -> Message:
-    return {"Type": "Message", "Message": text}
+def _public(event: Event, players: Sequence[str]) -> list[Message]:
+    """The messages of ``event`` that everyone is told alike."""
+    if isinstance(event, Played):
+        return [messages.played_message(event.seat, event.card)]
+    if isinstance(event, BidMade):
+        bid: Message = {"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}
+        if event.automatic:
+            bid["Auto"] = True
+        return [bid]
+    if isinstance(event, TrickWon):
+        return messages.trick_messages(players, event.seat, event.card, event.trick)
+    if isinstance(event, TrumpSelected):
+        return [{"Type": "Trump", "Playerid": event.seat, "Trump": event.suit.value}]
+    if isinstance(event, BiddingWon):
+        return [message(f"{players[event.seat]} wins the bid at {event.amount}")]
+    if isinstance(event, PassedOut):
+        return [
+            message("Everybody passed: no score this round"),
+            {
+                "Type": "Score",
+                "Round": event.round,
+                "Score": list(event.totals),
+                "Points": [0] * len(event.totals),
+                "PassedOut": True,
+            },
+        ]
+    if isinstance(event, RoundScored):
+        return [
+            {
+                "Type": "Score",
+                "Round": event.round,
+                "Score": list(event.totals),
+                "Points": list(event.points),
+            }
+        ]
+    if isinstance(event, GameWon):
+        winner = messages.describe_seat(players, event.winner)
+        return [message(f"{winner} wins the game with {event.totals[event.winner]}")]
+    return []
+
+
+def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+    """The messages of ``event`` that only ``seat`` is told (its hand, its discards,
+    its pre-pass, whether it won)."""
+    if isinstance(event, Dealt):
+        return [messages.deal_message(seat, event.hands[seat], event.dealer, event.round, players)]
+    if isinstance(event, Discarded):
+        msg: Message = {"Type": "Discard", "Playerid": event.seat, "Count": len(event.discarded)}
+        if event.seat == seat:
+            msg["Cards"] = format_cards(event.discarded)
+            msg["Hand"] = format_cards(event.hand)
+        return [msg]
+    if isinstance(event, PrePassed) and event.seat == seat:
+        return [{"Type": "Bid", "Playerid": seat, "Bid": 0, "PrePass": True}]
+    if isinstance(event, Unpassed) and event.seat == seat:
+        return [{"Type": "Unpass", "Playerid": seat}]
+    if isinstance(event, GameWon):
+        return [
+            {
+                "Type": "Score",
+                "GameOver": True,
+                "Winner": event.winner,
+                "Score": list(event.totals),
+                "Win": event.winner == seat,
+            }
+        ]
+    return []
 
 
 def result(game: Game) -> dict[str, object]:

@@ -21,9 +21,9 @@ from typing import Final
 
 from hundred_server.bots.whist import WhistBot
 from hundred_server.cards import Card, format_cards
+from hundred_server.games import messages
 from hundred_server.games import whist_records as records
 from hundred_server.games.base import Bot, GameSpec, Preset
-from hundred_server.games.hundredandten_wire import describe_seat
 from hundred_server.games.whist import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
@@ -115,15 +115,8 @@ def describe_side(players: Sequence[str], side: int) -> str:
 def tell(
     events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
 ) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events``. A message that is the same for
-    everyone is one object in every list, so it can be encoded once."""
-    told: dict[int, list[Message]] = {seat: [] for seat in seats}
-    for event in events:
-        shared = _public(event, players)
-        for seat in seats:
-            told[seat] += shared
-            told[seat] += _private(event, seat, players)
-    return told
+    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    return messages.tell(events, seats, players, _public, _private)
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
@@ -134,17 +127,10 @@ def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> 
 def _public(event: Event, players: Sequence[str]) -> list[Message]:
     """The messages of ``event`` that everyone is told alike."""
     if isinstance(event, Played):
-        return [{"Type": "Play", "Playerid": event.seat, "PlayedCard": event.card.code}]
+        return [messages.played_message(event.seat, event.card)]
     if isinstance(event, TrickWon):
-        trick: Message = {
-            "Type": "Trick",
-            "Playerid": event.seat,
-            "WinningCard": event.card.code,
-            "Trick": event.trick,
-            "TricksWon": list(event.tricks_won),
-        }
-        text = f"{describe_seat(players, event.seat)} wins trick #{event.trick} with {event.card}"
-        return [trick, message(text)]
+        won = list(event.tricks_won)
+        return messages.trick_messages(players, event.seat, event.card, event.trick, TricksWon=won)
     if isinstance(event, TrumpTurned):
         suit = event.card.suit
         assert suit is not None
@@ -175,16 +161,7 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
 def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
     """The messages of ``event`` that only ``seat`` is told (its hand, whether it won)."""
     if isinstance(event, Dealt):
-        return [
-            {
-                "Type": "Deal",
-                "Playerid": seat,
-                "Hand": format_cards(event.hands[seat]),
-                "Dealer": event.dealer,
-                "Round": event.hand,
-                "Players": list(players),
-            }
-        ]
+        return [messages.deal_message(seat, event.hands[seat], event.dealer, event.hand, players)]
     if isinstance(event, GameWon):
         return [
             {
