@@ -32,6 +32,7 @@ from typing import Final
 from hundred_server import games
 from hundred_server.errors import HundredError
 from hundred_server.games.base import Bot, GameSpec
+from hundred_server.journal import GameEnded, GameStarted, Moves, StoredGame, Write
 from hundred_server.protocol import (
     LOBBY_QUESTION,
     MAX_LINE,
@@ -49,7 +50,6 @@ from hundred_server.protocol import (
     strip_line,
 )
 from hundred_server.records import dumps_line, load_record
-from hundred_server.store import GameEnded, GameStarted, Moves, StoredGame, Write
 from hundred_server.table import Outgoing, Table, TableState
 from hundred_server.textmode import TextCodec, strip_telnet
 

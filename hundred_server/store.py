@@ -1,7 +1,7 @@
 """Durable storage: every game the server hosts, in SQLite (the standard library's).
 
-The hub decides what to keep and hands it over as plain data (``Write`` values, see
-lobby.py); the server applies each batch here in one transaction and commits it
+The hub decides what to keep and hands it over as plain data (``Write`` values,
+journal.py); the server applies each batch here in one transaction and commits it
 *before* it sends anything that batch produced, so no move is acknowledged unless it is
 saved. The store holds, per game: its table (id, name, seed, turn clock), its seats
 (names; person seats with their token's SHA-256, never the token), its record in the
@@ -19,11 +19,22 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Final
 
 from hundred_server.errors import HundredError
+from hundred_server.journal import GameEnded, GameStarted, Moves, StoredGame, Write
+
+__all__ = [
+    "GameEnded",
+    "GameStarted",
+    "Moves",
+    "Store",
+    "StoreError",
+    "StoredGame",
+    "Write",
+    "describe",
+]
 
 #: The store format this code writes (``PRAGMA user_version``).
 STORE_VERSION: Final = 1
@@ -64,60 +75,6 @@ class StoreError(HundredError):
     """The store cannot be used (damaged, not ours, newer); the message says why."""
 
     code = "bad_store"
-
-
-# ------------------------------------------------------------------ what the hub writes
-
-
-@dataclass(frozen=True)
-class GameStarted:
-    game_id: int
-    game: str
-    name: str
-    seed: str
-    clock: float | None
-    seats: tuple[tuple[str, str | None], ...]  # (name, token hash or None for an AI)
-
-
-@dataclass(frozen=True)
-class Moves:
-    game_id: int
-    first: int  # the line number (``n``) of lines[0]
-    lines: tuple[str, ...]
-    seq: int
-
-
-@dataclass(frozen=True)
-class GameEnded:
-    game_id: int
-    state: str  # 'over', 'abandoned', 'failed'
-    result: dict[str, object] | None = None
-
-
-Write = GameStarted | Moves | GameEnded
-
-
-# ------------------------------------------------------------------ what it reads back
-
-
-@dataclass
-class StoredGame:
-    id: int
-    game: str
-    name: str
-    seed: str
-    clock: float | None
-    seq: int
-    state: str
-    started: str
-    finished: str | None
-    result: dict[str, object] | None
-    seats: list[tuple[str, str | None]] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-
-    @property
-    def players(self) -> list[str]:
-        return [name for name, _ in self.seats]
 
 
 def _now() -> str:

@@ -56,6 +56,17 @@ def test_nothing_outside_games_and_bots_imports_a_game_module() -> None:
     assert "hundred_server.games.hundredandten" in game_modules  # the check looks at something
 
 
+def test_the_sans_io_core_imports_nothing_that_does_io() -> None:
+    io = {"asyncio", "socket", "sqlite3", "selectors", "subprocess", "hundred_server.server"}
+    io.add("hundred_server.store")
+    core = ["lobby.py", "table.py", "journal.py", "textmode.py", "protocol.py"]
+    core += [f"games/{p.name}" for p in (PACKAGE / "games").glob("*.py")]
+    found = {name: sorted(imported_modules(PACKAGE / name) & io) for name in core}
+    assert {name: bad for name, bad in found.items() if bad} == {}
+    assert "lobby.py" in found
+    assert "games/whist.py" in found
+
+
 def test_the_registry_knows_both_games() -> None:
     assert games.names() == ("hundredandten", "whist")
     assert games.DEFAULT_GAME == "hundredandten"

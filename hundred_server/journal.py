@@ -1,0 +1,64 @@
+"""What the hub asks the store to keep, and what the store gives back, as plain data.
+
+The hub (lobby.py) stays free of I/O: it says what to save as ``Write`` values
+(``Hub.take_writes``), and the server hands them to the store (store.py), which saves
+them before anything they produced is sent. After a restart the store gives back each
+game as a ``StoredGame`` for ``Hub.restore``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+# ------------------------------------------------------------------ what the hub writes
+
+
+@dataclass(frozen=True)
+class GameStarted:
+    game_id: int
+    game: str
+    name: str
+    seed: str
+    clock: float | None
+    seats: tuple[tuple[str, str | None], ...]  # (name, token hash or None for an AI)
+
+
+@dataclass(frozen=True)
+class Moves:
+    game_id: int
+    first: int  # the line number (``n``) of lines[0]
+    lines: tuple[str, ...]
+    seq: int
+
+
+@dataclass(frozen=True)
+class GameEnded:
+    game_id: int
+    state: str  # 'over', 'abandoned', 'failed'
+    result: dict[str, object] | None = None
+
+
+Write = GameStarted | Moves | GameEnded
+
+
+# ------------------------------------------------------------------ what it reads back
+
+
+@dataclass
+class StoredGame:
+    id: int
+    game: str
+    name: str
+    seed: str
+    clock: float | None
+    seq: int
+    state: str
+    started: str
+    finished: str | None
+    result: dict[str, object] | None
+    seats: list[tuple[str, str | None]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def players(self) -> list[str]:
+        return [name for name, _ in self.seats]
