@@ -97,12 +97,27 @@ def _export(path: str, game_id: int) -> int:
 
 
 def _seconds(text: str) -> float:
+    """0 to a day of seconds (refuses nan and inf)."""
+    return _number(text, 0.0, "seconds")
+
+
+def _positive_seconds(text: str) -> float:
+    return _number(text, 0.0, "seconds", above=True)
+
+
+def _per_second(text: str) -> float:
+    return _number(text, 0.0, "lines a second", above=True)
+
+
+def _number(text: str, low: float, what: str, above: bool = False) -> float:
+    """A float from ``low`` (exclusive if ``above``) to 86400; nan and inf refused."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 86400:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(f"not a number of {what}: {text!r}") from None
+    if not (low < value if above else low <= value) or not value <= 86400:
+        bound = f"more than {low:g}" if above else f"{low:g}"
+        raise argparse.ArgumentTypeError(f"must be {bound} to 86400 {what}, got {text!r}")
     return value
 
 
@@ -141,14 +156,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--rate",
-        type=float,
+        type=_per_second,
         default=limits.rate,
         help=f"lines a second a client may send that do not play a turn (default {limits.rate:g}; "
         f"bursts of {limits.burst})",
     )
     serve.add_argument(
         "--idle-timeout",
-        type=float,
+        type=_positive_seconds,
         default=limits.idle_timeout,
         help=f"seconds a client may stay silent in the lobby (default {limits.idle_timeout:g})",
     )
