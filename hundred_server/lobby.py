@@ -483,14 +483,7 @@ class Hub:
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":
                 raise ProtocolError("you are at a table; only quit leaves it", "not_now")
-        name = field_str(msg, "Name")
-        if name is not None:
-            name = name.strip()
-            if not NAME_RE.match(name):
-                raise ProtocolError(
-                    f"a name is 1-20 letters, digits, spaces, _ - . : not {quote(name)}",
-                    "bad_name",
-                )
+        name = _read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()
@@ -598,14 +591,8 @@ class Hub:
             clock = field_int(msg, "Clock", lo=0, hi=MAX_CLOCK, code="bad_option")
             if clock is not None:
                 turn_timeout = float(clock) if clock else None
-            name = field_str(msg, "Name")
-            if name is not None:
-                name = name.strip()
-                if not TABLE_NAME_RE.match(name):
-                    raise ProtocolError(
-                        f"a table name is 1-30 letters, digits, spaces, _ - . ': not {quote(name)}",
-                        "bad_name",
-                    )
+            rule = "a table name is 1-30 letters, digits, spaces, _ - . '"
+            name = _read_name(msg, TABLE_NAME_RE, rule)
         table_id = self._next_table
         self._next_table += 1
         table = Table(
@@ -790,6 +777,17 @@ class Hub:
                 commands.append(Close(conn))
                 self.disconnect(conn)
         return commands
+
+
+def _read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:
+    """``Name``, trimmed, if the message has one (``bad_name`` if it breaks ``rule``)."""
+    name = field_str(msg, "Name")
+    if name is None:
+        return None
+    name = name.strip()
+    if not pattern.match(name):
+        raise ProtocolError(f"{rule}: not {quote(name)}", "bad_name")
+    return name
 
 
 def hash_token(token: str) -> str:
