@@ -74,36 +74,15 @@ VERSION: Final = 1
 
 #: Every ``Code`` an ``Error`` line can carry, and what it means.
 ERROR_CODES: Final[dict[str, str]] = {
-    # reading a line
-    "bad_json": "the line is not JSON (or not UTF-8)",
-    "bad_record": "not a JSON object, or a field is missing or of the wrong type",
-    "unknown_type": "a Type that records do not have",
-    "bad_card": "a card code that names no card",
+    **replaying.COMMON_CODES,
     "bad_suit": "a Trump that names no suit",
-    # the header
-    "missing_header": "the first line is not the Record line (or the record is empty)",
-    "unexpected_header": "a second Record line",
-    "unknown_game": "a Game that no registered game has",
-    "bad_version": "a Version other than 1",
-    # deals
     "wrong_round": "a Deal whose Round is not the round the rules are at",
-    "wrong_dealer": "a Deal whose Dealer is not the seat the rules make deal",
-    "missing_deck": "a Deal without Deck in a record without Seed",
-    "deck_mismatch": "a Deal whose Deck differs from the one the Seed deals",
-    "missing_deal": "an action before the Deal line of its round",
-    "unexpected_deal": "a Deal line while the round's Deal has already been given",
-    "game_over": "any line after the game ended",
-    # the engine's own codes (IllegalActionError), passed through unchanged
     "bad_players": "not 2 to 4 players",
-    "duplicate_name": "two players with the same name",
     "bad_deck": "a Deck that is not the 53 cards each once",
-    "bad_seat": "a Playerid that is no seat at this table",
-    "not_your_turn": "the seat is not the one to act",
     "wrong_phase": "an action that does not fit the phase (a Trump while bidding, ...)",
     "illegal_bid": "a Bid amount that does not exist or is too low",
     "already_passed": "a pass from a seat that has passed or pre-passed",
     "not_pre_passed": "an Unpass from a seat without a pre-pass",
-    "not_in_hand": "a card the seat does not hold",
     "duplicate_card": "a Discard naming a card twice",
     "must_bleed": "a non-trump on a trump lead from a seat holding a trump",
     "bad_action": "an action the engine does not know",

@@ -23,6 +23,29 @@ from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar
 from hundred_server.cards import Card, format_cards
 from hundred_server.errors import CardCodeError, HundredError, RecordError
 
+#: The codes every game's replay gives alike: reading a line, the header, deals, and
+#: the engine codes all games share. Each game adds its own (its ``ERROR_CODES``).
+COMMON_CODES: Final[dict[str, str]] = {
+    "bad_json": "the line is not JSON (or not UTF-8)",
+    "bad_record": "not a JSON object, or a field is missing or of the wrong type",
+    "unknown_type": "a Type that records do not have",
+    "bad_card": "a card code that names no card",
+    "missing_header": "the first line is not the Record line (or the record is empty)",
+    "unexpected_header": "a second Record line",
+    "unknown_game": "a Game that no registered game has",
+    "bad_version": "a Version other than 1",
+    "wrong_dealer": "a Deal whose Dealer is not the seat the rules make deal",
+    "missing_deck": "a Deal without Deck in a record without Seed",
+    "deck_mismatch": "a Deal whose Deck differs from the one the Seed deals",
+    "missing_deal": "an action before the Deal line of its round",
+    "unexpected_deal": "a Deal line while the round's Deal has already been given",
+    "game_over": "any line after the game ended",
+    "duplicate_name": "two players with the same name",
+    "bad_seat": "a Playerid that is no seat at this table",
+    "not_your_turn": "the seat is not the one to act",
+    "not_in_hand": "a card the seat does not hold",
+}
+
 QUOTE_LIMIT: Final = 80
 
 P = ParamSpec("P")

@@ -17,7 +17,7 @@ ignored; blank lines are skipped (they still count as lines).
 
 Replay yields ``{"Type":"Score","Hand":1,"Score":[NS,EW]}`` (the totals) after every
 hand and, when the game ends, ``{"Type":"Score","GameOver":true,"Winner":"NS",
-"Score":[5,2]}``. Errors are Hundred and Ten's (hundredandten_records.py): an
+"Score":[5,2]}``. Errors are as for every game (replaying.py): an
 ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the first line that
 cannot be replayed, and then nothing; a record that simply stops is not an error. The
 replay and its line readers are shared with Hundred and Ten (replaying.py), so both games
@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hundred_server.games import hundredandten_records as shared
 from hundred_server.games import replaying
 from hundred_server.games.replaying import (
     deal_object,
@@ -52,36 +51,11 @@ GAME: Final = "whist"
 VERSION: Final = 1
 _KNOWN_TYPES: Final = ("Record", "Deal", "Play")
 
-#: Every ``Code`` an ``Error`` line can carry, and what it means: Hundred and Ten's codes
-#: (and words) for the same situations; ``must_follow_suit`` is Whist's own. Each game's
-#: codes are merged into one table (records.ERROR_CODES), so the words fit both games.
+#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
+#: shares (replaying.py), with Whist's words where they differ; ``must_follow_suit`` is
+#: Whist's own.
 ERROR_CODES: Final[dict[str, str]] = {
-    **{
-        code: shared.ERROR_CODES[code]
-        for code in (
-            # reading a line, the header
-            "bad_json",
-            "bad_record",
-            "unknown_type",
-            "bad_card",
-            "missing_header",
-            "unexpected_header",
-            "unknown_game",
-            "bad_version",
-            # deals
-            "wrong_dealer",
-            "missing_deck",
-            "deck_mismatch",
-            "missing_deal",
-            "unexpected_deal",
-            "game_over",
-            # the engine's own codes (IllegalActionError), passed through unchanged
-            "duplicate_name",
-            "bad_seat",
-            "not_your_turn",
-            "not_in_hand",
-        )
-    },
+    **replaying.COMMON_CODES,
     "wrong_round": "a Deal whose round number (Whist: Hand) is not the one the rules are at",
     "bad_players": "a number of players the game is not played by (Whist: exactly 4)",
     "bad_deck": "a Deck that is not the game's cards each once (Whist: 52, without the joker)",
