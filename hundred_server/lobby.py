@@ -192,7 +192,7 @@ class Hub:
         if session is None or session.where is Where.CLOSED:
             return []
         if now is None:
-            return self._watching(session, self._receive, session, raw)
+            return self._receive(session, raw)
         limits = self.limits
         if session.last is not None:
             elapsed = max(0.0, now - session.last)
@@ -207,19 +207,17 @@ class Hub:
             return self.notice(conn, "rate_limited", text, close=False)
         table = session.table
         seq = table.seq if table is not None else None
-        out = self._watching(session, self._receive, session, raw)
+        out = self._receive(session, raw)
         moved_on = table is not None and (table.seq != seq or table.state is TableState.OVER)
         if not moved_on:
             session.tokens -= 1
         return out
 
-    def _watching(
-        self, session: Session, step: Callable[..., list[Command]], *args: object
-    ) -> list[Command]:
-        """Run ``step``; then note when the session's tables (before and after) next
-        need a tick."""
+    def _receive(self, session: Session, raw: bytes) -> list[Command]:
+        """Read one line; then note what its tables (before and after) need saved, and
+        when they next need a tick."""
         before = session.table
-        out = step(*args)
+        out = self._read_line(session, raw)
         for table in {before, session.table}:
             if table is not None:
                 self._after(table)
@@ -340,7 +338,7 @@ class Hub:
             self._after(table)
         return self._render(out)
 
-    def _receive(self, session: Session, raw: bytes) -> list[Command]:
+    def _read_line(self, session: Session, raw: bytes) -> list[Command]:
         conn = session.conn
         line = strip_line(raw)
         if len(line) > MAX_LINE:
