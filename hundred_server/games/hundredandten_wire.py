@@ -170,11 +170,6 @@ def tell(
     return messages.tell(events, seats, players, _public, _private)
 
 
-def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
-    """What ``seat`` is told of ``events``."""
-    return tell(events, (seat,), players)[seat]
-
-
 def _public(event: Event, players: Sequence[str]) -> list[Message]:
     """The messages of ``event`` that everyone is told alike."""
     if isinstance(event, Played):
