@@ -4,6 +4,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 7110
+CLASSIC_PORT ?= 7111
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
 .PHONY: run test lint format bench load clean
@@ -22,7 +23,7 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT)
+	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT)
 
 test: $(VENV)/.dev-deps
 	$(BIN)/python -m pytest

@@ -124,7 +124,7 @@ def _number(text: str, low: float, what: str, above: bool = False) -> float:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hundred-server",
-        description="Trick-taking card games (Hundred and Ten) over a line protocol: "
+        description="Trick-taking card games over a line protocol: "
         "the server (the default command), records, self-play, demo.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -146,6 +146,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=int(os.environ.get("HUNDRED_PORT") or 7110),
         help="port (default 7110, or $HUNDRED_PORT; 0 picks a free one)",
+    )
+    serve.add_argument(
+        "--classic-port",
+        type=int,
+        metavar="PORT",
+        help="also listen on PORT for clients of the seed server's classic protocol, spoken "
+        "exactly as it is (off unless asked; make run asks for 7111)",
     )
     limits = Limits()
     serve.add_argument(
@@ -192,8 +199,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=[],
         metavar="GAME=MODULE:CLASS",
-        help="a plug-in bot class for GAME's AI seats, e.g. whist=mybot:Player (a class "
-        "with PlayCard, as in the Whist assignment); may be given once per game",
+        help="a plug-in bot class for GAME's AI seats, e.g. GAME=mybot:Player (a class "
+        "with the method that game's plug-ins have; protocol.md); once per game",
     )
     serve.add_argument(
         "--memory",
@@ -237,7 +244,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Naive bots play GAMES games; prints one JSON summary line. Game i "
         "(from 1) of a run with seed S is seeded S-i.",
     )
-    play.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    play.add_argument(
+        "--players",
+        type=_positive,
+        default=4,
+        help="seats (default 4; the game says how many it takes)",
+    )
     play.add_argument(
         "--game",
         choices=registry.names(),
@@ -265,7 +277,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Plays one game of naive bots and tells it round by round.",
     )
     demo.add_argument("--seed", help="deal seed (default: a random one, shown at the top)")
-    demo.add_argument("--players", type=int, choices=(2, 3, 4), default=4, help="seats (default 4)")
+    demo.add_argument(
+        "--players",
+        type=_positive,
+        default=4,
+        help="seats (default 4; the game says how many it takes)",
+    )
     demo.add_argument(
         "--game",
         choices=[n for n in registry.names() if registry.get(n).demo is not None],
@@ -305,6 +322,7 @@ def _serve(
     limits: Limits | None = None,
     db: str | None = None,
     plugins: Sequence[str] = (),
+    classic_port: int | None = None,
 ) -> int:
     from hundred_server.server import run
 
@@ -327,9 +345,10 @@ def _serve(
             return EXIT_ERROR
         logging.getLogger("hundred_server").info("store: %s", os.path.abspath(db))
     try:
-        asyncio.run(run(host, port, limits, store, bots))
+        asyncio.run(run(host, port, limits, store, bots, classic_port))
     except OSError as error:
-        print(f"hundred-server: cannot listen on {host}:{port}: {error}", file=sys.stderr)
+        ports = f"{port}" if classic_port is None else f"{port} and {classic_port}"
+        print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
 
@@ -350,20 +369,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 turn_timeout=args.turn_timeout or None,
             )
             db = None if args.memory else args.db
-            return _serve(args.host, args.port, args.log_level, limits, db, args.bot)
+            return _serve(
+                args.host, args.port, args.log_level, limits, db, args.bot, args.classic_port
+            )
         if args.command == "games":
             return _games(args.db)
         if args.command == "export":
             return _export(args.db, args.id)
         if args.command == "replay":
             return _replay(args.file)
+        counts = registry.get(args.game).seat_counts
+        if args.players not in counts:
+            parser.error(
+                f"{args.game} is played by {' or '.join(map(str, counts))} players, "
+                f"not {args.players}"
+            )
         if args.command == "selfplay":
-            counts = registry.get(args.game).seat_counts
-            if args.players not in counts:
-                parser.error(
-                    f"{args.game} is played by {' or '.join(map(str, counts))} players, "
-                    f"not {args.players}"
-                )
             summary = selfplay(
                 num_players=args.players,
                 games=args.games,

@@ -1,17 +1,17 @@
-"""The lobby: connections, their state, and the tables (no I/O).
+"""The lobby: sessions, their state, and the tables (no I/O, and no bytes).
 
-``Hub`` is the server's whole behaviour without sockets, as h11 is HTTP without them:
-``connect()``, ``receive(conn, line)`` and ``disconnect(conn)`` take what happened on a
-connection and return what to do, as ``Send(conn, bytes)`` and ``Close(conn)``. The
-asyncio layer (server.py) only moves bytes. Each connection renders its messages as
-JSON lines or, in text mode, as text (see textmode.py).
+``Lobby`` sees each connection as a stream of wire messages (the hub, hub.py, reads and
+writes them with the connection's codec): ``connect(conn)``, ``handle(conn, message)``
+and ``disconnect(conn)`` return what each connection must be told, as
+``(conn, message)`` pairs.
 
-A connection walks: the lobby question (``Hello``) → options (``Game``) or the open
+A session walks: the lobby question (``Hello``) → options (``Game``) or the open
 tables (``Join``) → seated, waiting → playing → back to the lobby question. A person
 who sits gets a ``Seat`` message with a token; ``Hello`` with that token, on any
-connection in the lobby, takes the seat back while its game goes on.
+connection in the lobby, takes the seat back while its game goes on. Who may send
+what in each state is decided in ``handle``; the states are ``Where``.
 
-Time is an input: the hub reads its ``clock`` and the caller calls ``tick()`` at
+Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
 ``next_deadline()`` (grace periods of lost connections, turn clocks).
 """
 
@@ -35,23 +35,17 @@ from hundred_server.games.base import Bot, GameSpec
 from hundred_server.journal import GameEnded, GameStarted, Moves, StoredGame, Write
 from hundred_server.protocol import (
     LOBBY_QUESTION,
-    MAX_LINE,
     Message,
     ProtocolError,
-    check_client_type,
-    decode,
-    encode,
     error,
     field_int,
     field_str,
     message,
     quote,
     require_int,
-    strip_line,
 )
 from hundred_server.records import dumps_line, load_record
 from hundred_server.table import Outgoing, Table, TableState
-from hundred_server.textmode import TextCodec, strip_telnet
 
 log = logging.getLogger("hundred_server")
 
@@ -71,20 +65,6 @@ def options(spec: GameSpec) -> list[str]:
         texts.append(f"A table of your choice: Seats ({counts}), Bots (AI seats), Name, Clock")
     texts.append("Go back")
     return [f"Option {i} - {text}" for i, text in enumerate(texts, 1)]
-
-
-@dataclass(frozen=True)
-class Send:
-    conn: int
-    data: bytes
-
-
-@dataclass(frozen=True)
-class Close:
-    conn: int
-
-
-Command = Send | Close
 
 
 class Where(enum.Enum):
@@ -137,18 +117,12 @@ class Session:
     conn: int
     name: str
     where: Where = Where.QUESTION
-    text: TextCodec | None = None
-    mode_known: bool = False
     table: Table | None = None
     game: str = games.DEFAULT_GAME  # the game whose options the session was shown
-    peer: str = ""
-    tokens: float = 0.0  # the rate limit's bucket (see Limits)
-    last: float | None = None
-    refused: int = 0
 
 
-class Hub:
-    """Every connection and table; see the module docstring."""
+class Lobby:
+    """Every session and table; see the module docstring."""
 
     def __init__(
         self,
@@ -171,57 +145,54 @@ class Hub:
         #: Game name -> the AI for its AI seats, where a plug-in replaces the default.
         self.bots = dict(bots or {})
         self._writes: list[Write] = []
-        self._next_conn = 1
         self._next_table = 1
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
 
-    # ----------------------------------------------------------- connection events
+    # ----------------------------------------------------------- session events
 
-    def connect(self, peer: str = "") -> tuple[int, list[Command]]:
-        conn = self._next_conn
-        self._next_conn += 1
-        session = Session(conn, f"player{conn}", peer=peer, tokens=float(self.limits.burst))
+    def connect(self, conn: int) -> Outgoing:
+        """A new session for connection ``conn``: the lobby question."""
+        session = Session(conn, f"player{conn}")
         self.sessions[conn] = session
-        log.info("connection %d opened from %s", conn, peer or "?")
-        return conn, self._render(self._ask(session))
+        return self._ask(session)
 
-    def receive(self, conn: int, raw: bytes, now: float | None = None) -> list[Command]:
-        """One line from ``conn`` (with or without its line ending), received at ``now``
-        (seconds on any steady clock; None: no rate limit, as in most tests)."""
+    def handle(self, conn: int, msg: Message) -> tuple[Outgoing, bool]:
+        """One message from ``conn``; returns what to tell whom, and whether the rest
+        of the line's messages are moot (this one was refused, or it quit)."""
         session = self.sessions.get(conn)
         if session is None or session.where is Where.CLOSED:
-            return []
-        if now is None:
-            return self._receive(session, raw)
-        limits = self.limits
-        if session.last is not None:
-            elapsed = max(0.0, now - session.last)
-            session.tokens = min(float(limits.burst), session.tokens + elapsed * limits.rate)
-        session.last = now
-        if session.tokens < 1 and strip_line(raw).strip():
-            session.refused += 1
-            if session.refused > limits.max_refused:
-                text = f"over {limits.rate:g} lines a second for too long; goodbye"
-                return self.notice(conn, "rate_limited", text)
-            text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
-            return self.notice(conn, "rate_limited", text, close=False)
-        table = session.table
-        seq = table.seq if table is not None else None
-        out = self._receive(session, raw)
-        moved_on = table is not None and (table.seq != seq or table.state is TableState.OVER)
-        if not moved_on:
-            session.tokens -= 1
-        return out
-
-    def _receive(self, session: Session, raw: bytes) -> list[Command]:
-        """Read one line; then note what its tables (before and after) need saved, and
-        when they next need a tick."""
+            return [], True
         before = session.table
-        out = self._read_line(session, raw)
+        stop = False
+        try:
+            out = self._dispatch(session, msg)
+        except ProtocolError as exc:
+            out, stop = self._refuse(session, exc), True
+        except TableFailed as failed:
+            out, stop = failed.out, True
         for table in {before, session.table}:
             if table is not None:
                 self._after(table)
-        return out
+        return out, stop or self.closed(conn)
+
+    def refuse(self, conn: int, exc: HundredError) -> Outgoing:
+        """``exc`` told to ``conn``, and what it is being asked again."""
+        session = self.sessions.get(conn)
+        return [] if session is None else self._refuse(session, exc)
+
+    def progress(self, conn: int) -> tuple[int, int, bool] | None:
+        """Where the game at ``conn``'s table stands (table, Seq, over), to tell a line
+        that moved a game on from one that did not (rate limits count only those)."""
+        session = self.sessions.get(conn)
+        table = None if session is None else session.table
+        if table is None:
+            return None
+        return table.id, table.seq, table.state is TableState.OVER
+
+    def closed(self, conn: int) -> bool:
+        """Whether ``conn``'s session has ended (it quit): the hub closes it."""
+        session = self.sessions.get(conn)
+        return session is not None and session.where is Where.CLOSED
 
     def _after(self, table: Table) -> None:
         """After a step of ``table``: note what to save and when it needs a tick."""
@@ -312,7 +283,7 @@ class Hub:
             heapq.heappop(timers)
         return None
 
-    def tick(self) -> list[Command]:
+    def tick(self) -> Outgoing:
         """Let the tables whose deadline has come act: grace periods that ran out hand
         seats to the AI, turn clocks that ran out play the AI's move."""
         now = self.clock()
@@ -336,73 +307,14 @@ class Hub:
                     out += self._finish(table)
                     continue
             self._after(table)
-        return self._render(out)
-
-    def _read_line(self, session: Session, raw: bytes) -> list[Command]:
-        conn = session.conn
-        line = strip_line(raw)
-        if len(line) > MAX_LINE:
-            return self.line_too_long(conn)
-        if not session.mode_known:
-            line = strip_telnet(line)
-            if not line.strip():
-                return []
-            session.mode_known = True
-            if not line.lstrip().startswith(b"{"):
-                session.text = TextCodec()
-                log.info("connection %d speaks text", conn)
-        elif session.text is not None:
-            line = strip_telnet(line)
-        if session.text is not None:
-            # telnet ends a line "\r\0" when its input is not a terminal
-            line = line.replace(b"\x00", b"").rstrip(b"\r")
-        if not line.strip():
-            return []
-        try:
-            messages = self._read(session, line)
-        except ProtocolError as exc:
-            return self._render(self._refuse(session, exc))
-        if messages and isinstance(messages[0], str):  # text mode help: shown as is
-            return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
-        out: Outgoing = []
-        for msg in messages:
-            assert isinstance(msg, dict)
-            try:
-                out += self._dispatch(session, msg)
-            except ProtocolError as exc:
-                out += self._refuse(session, exc)
-                break
-            except TableFailed as failed:
-                out += failed.out
-                break
-            if _closed(session):  # quit: the rest of the line's commands are moot
-                break
-        return self._render(out)
-
-    def line_too_long(self, conn: int) -> list[Command]:
-        return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
-
-    def notice(self, conn: int, code: str, text: str, close: bool = True) -> list[Command]:
-        """An Error that the server layer raises (a limit), in the connection's mode.
-
-        Closing: the Error, then the connection closes. Not closing: the line that broke
-        the limit was not read; what the connection was being asked comes again.
-        """
-        session = self.sessions.get(conn)
-        if session is None:
-            return []
-        if not close:
-            return self._render(self._refuse(session, ProtocolError(text, code)))
-        out = self._render([(conn, error(code, text))])
-        out += self.disconnect(conn)
-        return [*out, Close(conn)]
+        return out
 
     def in_lobby(self, conn: int) -> bool:
         """Whether ``conn`` is in the lobby (not at a table), where idling is limited."""
         session = self.sessions.get(conn)
         return session is not None and session.where in _LOBBY
 
-    def disconnect(self, conn: int) -> list[Command]:
+    def disconnect(self, conn: int) -> Outgoing:
         """The connection is gone (or is being closed): free its seat."""
         session = self.sessions.pop(conn, None)
         if session is None:
@@ -410,16 +322,15 @@ class Hub:
         session.where = Where.CLOSED
         log.info("connection %d (%s) closed", conn, session.name)
         table = session.table
-        out = self._render(self._leave_table(session, lost=True))
+        out = self._leave_table(session, lost=True)
         if table is not None:
             self._after(table)
         return out
 
-    def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
-        """Tell everyone, then close every connection; the hub is empty afterwards.
-
-        Durable, the people in a game are told it is saved and how to come back."""
-        out: list[Command] = []
+    def shutdown(self, reason: str) -> list[tuple[int, Outgoing]]:
+        """What each session is told as the server stops (durable: people in a game are
+        told it is saved and how to come back); the lobby is empty afterwards."""
+        out: list[tuple[int, Outgoing]] = []
         for conn, session in list(self.sessions.items()):
             said = [(conn, message(reason))]
             table = session.table
@@ -429,8 +340,7 @@ class Hub:
                     "send your token to take your seat again"
                 )
                 said.insert(0, (conn, message(saved)))
-            out += self._render(said)
-            out.append(Close(conn))
+            out.append((conn, said))
         self.sessions.clear()
         self.tables.clear()
         self.tokens.clear()
@@ -438,17 +348,6 @@ class Hub:
         return out
 
     # -------------------------------------------------------------------- reading
-
-    def _read(self, session: Session, line: bytes) -> list[Message] | list[str]:
-        if session.text is None:
-            msg = decode(line)
-            check_client_type(msg)
-            return [msg]
-        try:
-            text = line.decode("utf-8")
-        except UnicodeDecodeError:
-            raise ProtocolError(f"not UTF-8: {quote(line)}", "bad_json") from None
-        return session.text.parse(text)
 
     def _dispatch(self, session: Session, msg: Message) -> Outgoing:
         kind = msg["Type"]
@@ -752,29 +651,6 @@ class Hub:
         elif session.where is Where.TABLES:
             out.append((session.conn, self._tables()))
         return out
-
-    def _render(self, out: Outgoing) -> list[Command]:
-        commands: list[Command] = []
-        encoded: dict[int, bytes] = {}  # a message sent to many is encoded once
-        for conn, msg in out:
-            session = self.sessions.get(conn)
-            if session is None:
-                continue
-            if session.text is None:
-                data = encoded.get(id(msg))
-                if data is None:
-                    data = encoded[id(msg)] = encode(msg)
-                commands.append(Send(conn, data))
-            else:
-                lines = session.text.render(msg)
-                if lines:
-                    commands.append(Send(conn, "".join(f"{x}\r\n" for x in lines).encode()))
-        for conn in {conn for conn, _ in out}:
-            session = self.sessions.get(conn)
-            if session is not None and session.where is Where.CLOSED:
-                commands.append(Close(conn))
-                self.disconnect(conn)
-        return commands
 
 
 def _read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:

@@ -20,10 +20,9 @@ MAX_LINE: Final = 8192
 LOBBY_QUESTION: Final = (
     "Do you want to join a game, create a new game, or quit? (join, create, quit)"
 )
-#: Every ``Type`` a client may send.
-CLIENT_TYPES: Final = frozenset(
-    {"Hello", "Game", "Join", "Bid", "Unpass", "Trump", "Discard", "Play"}
-)
+#: The ``Type``s a client sends in the lobby; each game adds its answers
+#: (``GameSpec.answer_types``; see ``client_types``).
+LOBBY_TYPES: Final = frozenset({"Hello", "Game", "Join"})
 
 Message = dict[str, Any]
 
@@ -81,11 +80,19 @@ def decode(line: bytes) -> Message:
     return message
 
 
-def check_client_type(message: Message) -> str:
+def client_types() -> frozenset[str]:
+    """Every ``Type`` a client may send: the lobby's and every game's answers."""
+    from hundred_server import games  # the registry imports this module
+
+    answers = (games.get(name).answer_types for name in games.names())
+    return LOBBY_TYPES.union(*answers)
+
+
+def check_client_type(message: Message, known: frozenset[str]) -> str:
     kind: str = message["Type"]
-    if kind not in CLIENT_TYPES:
+    if kind not in known:
         raise ProtocolError(
-            f"unknown Type {quote(kind)} (clients send {', '.join(sorted(CLIENT_TYPES))})",
+            f"unknown Type {quote(kind)} (clients send {', '.join(sorted(known))})",
             "unknown_type",
         )
     return kind

@@ -4,7 +4,7 @@ A record's first line names its game::
 
     {"Type":"Record","Game":"hundredandten","Version":1,"Players":["ann","bob","cy","dee"]}
 
-and the rest is that game's own (games/hundredandten_records.py, games/whist_records.py):
+and the rest is that game's own (games/hundredandten/records.py, games/whist/records.py):
 each round's ``Deal`` with its deck, then the actions in the order they happened.
 ``replay`` reads the header and hands the record to the game's replay, which yields a
 ``Score`` line after every round and a ``GameOver`` one at the end, or an ``Error``

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any, Final, TextIO
 
+from hundred_server import driver
 from hundred_server import games as registry
 from hundred_server.games.base import DEFAULT_NAMES, Bot, GameState, player_names
 from hundred_server.records import write_record
@@ -39,12 +40,7 @@ def play_game(
         bots = [spec.bot()] * num_players
     if len(bots) != num_players:
         raise ValueError(f"{len(bots)} bots for {num_players} seats")
-    acts = [bot.act for bot in bots]
-    apply, view = state.apply, spec.view
-    # A seeded game deals itself, so only the end of the game leaves nobody to act.
-    # (spec.view is view_for without the seat check: seat is the one to act.)
-    while (seat := state.to_act) is not None:
-        apply(seat, acts[seat](view(state, seat)))
+    driver.advance(state, spec, seed, bots)  # every seat a bot: to the end
     return state
 
 

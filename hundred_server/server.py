@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from hundred_server import codecs
 from hundred_server.games.base import Bot
-from hundred_server.lobby import Command, Hub, Limits, Send
+from hundred_server.hub import Command, Hub, Send
+from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE, encode, error
 from hundred_server.store import Store
 
@@ -52,6 +54,7 @@ class Server:
         outgoing_limit: int = OUTGOING_LIMIT,
         limits: Limits | None = None,
         store: Store | None = None,
+        classic_port: int | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
@@ -63,6 +66,9 @@ class Server:
         self.requested_port = port
         self.outgoing_limit = outgoing_limit
         self._server: asyncio.Server | None = None
+        #: The classic listener (the seed's dialect), if asked for: its port.
+        self.requested_classic_port = classic_port
+        self._classic: asyncio.Server | None = None
         self._connections: dict[int, _Connection] = {}
         self._handlers: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -77,6 +83,14 @@ class Server:
         port: int = self._server.sockets[0].getsockname()[1]
         return port
 
+    @property
+    def classic_port(self) -> int | None:
+        """The classic listener's port (None: there is none)."""
+        if self._classic is None:
+            return None
+        port: int = self._classic.sockets[0].getsockname()[1]
+        return port
+
     async def start(self) -> None:
         # The stream limit lets a line of MAX_LINE bytes plus "\r\n" through; the hub
         # measures the line itself, so one byte more is refused either way.
@@ -84,6 +98,18 @@ class Server:
             self._handle, self.host, self.requested_port, limit=MAX_LINE + 2
         )
         log.info("listening on %s:%d", self.host, self.port)
+        if self.requested_classic_port is not None:
+            try:
+                self._classic = await asyncio.start_server(
+                    self._handle_classic,
+                    self.host,
+                    self.requested_classic_port,
+                    limit=MAX_LINE + 2,
+                )
+            except OSError:
+                self._server.close()
+                raise
+            log.info("classic dialect on %s:%d", self.host, self.classic_port)
         self._schedule()  # restored tables may have deadlines already
 
     async def close(self) -> None:
@@ -93,6 +119,8 @@ class Server:
         if self._timer is not None:
             self._timer.cancel()
         self._server.close()
+        if self._classic is not None:
+            self._classic.close()
         transports = [c.writer.transport for c in self._connections.values()]
         self._dispatch(self.hub.shutdown())  # goodbyes, then every transport closes
         self._flush()
@@ -107,7 +135,17 @@ class Server:
 
     # ------------------------------------------------------------------ a client
 
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _handle_classic(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+    ) -> None:
+        await self._handle(reader, writer, codecs.CLASSIC)
+
+    async def _handle(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        listener: str = codecs.MAIN,
+    ) -> None:
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
@@ -120,7 +158,7 @@ class Server:
             writer.close()
             self._handlers.discard(task)
             return
-        conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "")
+        conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "", listener)
         connection = _Connection(conn, writer)
         self._connections[conn] = connection
         self._dispatch(commands)
@@ -250,6 +288,7 @@ async def run(
     limits: Limits | None = None,
     store: Store | None = None,
     bots: dict[str, Callable[[], Bot]] | None = None,
+    classic_port: int | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM (or a failing store), then shut down in order.
 
@@ -260,14 +299,17 @@ async def run(
         for line in hub.restore(store.games("playing"), store.last_id()):
             log.info("%s", line)
         store.write(hub.take_writes())
-    server = Server(hub, host=host, port=port, limits=limits, store=store)
+    server = Server(
+        hub, host=host, port=port, limits=limits, store=store, classic_port=classic_port
+    )
     await server.start()
     stop = server.failed
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    classic = "" if server.classic_port is None else f", classic dialect on {server.classic_port}"
     print(
-        f"hundred_server listening on {host}:{server.port} "
+        f"hundred_server listening on {host}:{server.port}{classic} "
         f"(try: nc {host} {server.port}); Ctrl-C stops it",
         flush=True,
     )

@@ -45,7 +45,7 @@ DEFAULT_PATH: Final = "hundred.db"
 _SCHEMA: Final = """
 CREATE TABLE games (
     id       INTEGER PRIMARY KEY,       -- the table id, one game per table
-    game     TEXT NOT NULL,             -- 'hundredandten', ...
+    game     TEXT NOT NULL,             -- the registry name of the game
     name     TEXT NOT NULL,             -- the table's name
     seed     TEXT NOT NULL,             -- each round's deck comes from it
     clock    REAL,                      -- the turn clock in seconds, NULL: none

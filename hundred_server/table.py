@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hundred_server import driver
 from hundred_server.errors import HundredError
 from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol import Message, ProtocolError, error, field_int, message
@@ -324,8 +325,9 @@ class Table:
         if self.turn_deadline is not None and self.turn_deadline <= now:
             actor = self._actor()
             assert actor is not None
-            game = self.game
-            events = game.apply(actor, self.spec.bot().act(game.view_for(actor)))
+            stand_in: list[Bot | None] = [None] * len(self.seats)
+            stand_in[actor] = self.spec.bot()
+            events = driver.step(self.game, self.spec, self.seed, stand_in) or []
             name = self.names()[actor]
             out += self._to_people(
                 message(f"{name} ran out of time; the server played for seat {actor}")
@@ -393,7 +395,7 @@ class Table:
     def _start(self) -> Outgoing:
         self.state = TableState.PLAYING
         names = [s.name for s in self.seats if s is not None]
-        self.game = self.spec.new_game(names, None)
+        self.game = self.spec.new_game(names, None)  # dealt by the driver, from the seed
         roster = ", ".join(
             f"{s.name}{'' if s.is_person else ' (AI)'}" for s in self.seats if s is not None
         )
@@ -405,18 +407,8 @@ class Table:
         """Deal when a round starts, let AI seats act, then prompt the person to act."""
         game = self.game
         assert game is not None
-        while True:
-            if game.needs_deal:
-                events += game.deal(self.spec.seeded_deck(self.seed, game.round_index))
-                continue
-            seat = game.to_act
-            if seat is None:
-                break
-            occupant = self.seats[seat]
-            assert occupant is not None
-            if occupant.bot is None:
-                break
-            events += game.apply(seat, occupant.bot.act(self.spec.view(game, seat)))
+        bots = [None if s is None else s.bot for s in self.seats]
+        events += driver.advance(game, self.spec, self.seed, bots)
         out = self._tell(events)
         self.turn_deadline = None
         if game.is_over:

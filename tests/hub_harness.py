@@ -23,13 +23,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.rules import (
     HAND_SIZE,
     WINNING_SCORE,
     seeded_deck,
     trick_winner,
 )
-from hundred_server.lobby import Close, Command, Hub, Send
+from hundred_server.hub import Close, Command, Hub, Send
 from hundred_server.protocol import LOBBY_QUESTION
 from hundred_server.schema import validate_server_message
 

@@ -162,17 +162,17 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits, str | None, list[str]]] = []
+    calls: list[tuple[str, int, str, Limits, str | None, list[str], int | None]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
     assert main([]) == 0
-    assert calls == [("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [])]
+    assert calls == [("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None)]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits, str | None, list[str]]] = []
+    calls: list[tuple[str, int, str, Limits, str | None, list[str], int | None]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
@@ -180,9 +180,9 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
-    assert calls == [("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [])]
-    assert main([*argv, "--memory", "--bot", "whist=m:P"]) == 0
-    assert calls[-1][-2:] == (None, ["whist=m:P"])
+    assert calls == [("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)]
+    assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
+    assert calls[-1][-3:] == (None, ["whist=m:P"], 7111)
 
 
 def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:

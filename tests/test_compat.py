@@ -33,7 +33,7 @@ from hundredandten.deck import defined_cards
 from hundredandten.hundred_and_ten_error import HundredAndTenError as RefError
 from hundredandten.state import GameState as RefGameState
 
-import hundred_server.games.hundredandten_compat as compat
+import hundred_server.games.hundredandten.compat as compat
 from hundred_server.cards import ALL_CARDS, Card
 
 MASTER_SEED = "hundred-and-ten-compat-2024"

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 
 from hundred_server.cards import Card, Suit
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.demo import Narrator, pretty_hand, run_demo
+from hundred_server.games.hundredandten.rules import (
     BiddingWon,
     BidMade,
     Dealt,
@@ -19,7 +20,6 @@ from hundred_server.games.hundredandten import (
     TrumpSelected,
     Unpassed,
 )
-from hundred_server.games.hundredandten_demo import Narrator, pretty_hand, run_demo
 from hundred_server.selfplay import play_game
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from hundred_server.cards import ALL_CARDS, Suit
 from hundred_server.errors import HundredError, IllegalActionError
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.rules import (
     Bid,
     Discard,
     Game,

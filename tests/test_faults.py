@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from hundred_server.lobby import Hub
+from hundred_server.hub import Hub
+from hundred_server.lobby import Lobby
 from hundred_server.server import Server
 from hundred_server.table import Table
 from tests.hub_harness import HELLO, QUESTION, Harness, answer_from_legal, check_stream
@@ -89,7 +90,7 @@ async def test_a_bug_outside_any_table_closes_one_connection_not_the_server(
         await reader.readline()
         await reader.readline()
         with monkeypatch.context() as patch:
-            patch.setattr(Hub, "_dispatch", explode)
+            patch.setattr(Lobby, "_dispatch", explode)
             writer.write(b'{"Type":"Hello","Message":"create"}\n')
             line = await asyncio.wait_for(reader.readline(), 5)
             assert line == (

@@ -38,37 +38,113 @@ def imported_modules(path: Path) -> set[str]:
     return found
 
 
-def test_nothing_outside_games_and_bots_imports_a_game_module() -> None:
-    game_modules = {
-        f"hundred_server.games.{p.stem}"
-        for p in (PACKAGE / "games").glob("*.py")
-        if p.stem not in ("__init__", "base")
+GAME_PACKAGES = sorted(p.parent.name for p in (PACKAGE / "games").glob("*/__init__.py"))
+
+
+def generic_modules() -> list[Path]:
+    """Every module of the package but the games' own packages and the registry."""
+    return [
+        path
+        for path in PACKAGE.rglob("*.py")
+        if not (
+            path.relative_to(PACKAGE).parts[0] == "games"
+            and len(path.relative_to(PACKAGE).parts) > 2
+        )
+        and path != PACKAGE / "games" / "__init__.py"
+    ]
+
+
+def names_a_game(path: Path) -> set[str]:
+    """The games a module names: by importing one of their modules, or in any
+    identifier or string (a game's name, title, or one of its own message keys)."""
+    tree = ast.parse(path.read_text(), str(path))
+    words = {name: re.compile(rf"(?i){name}|{games.get(name).title}") for name in games.names()}
+    found: set[str] = set()
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
     }
-    offenders = {}
-    for path in PACKAGE.rglob("*.py"):
-        relative = path.relative_to(PACKAGE)
-        if relative.parts[0] in ("games", "bots"):
-            continue  # a game's own modules, and its strategies
-        bad = imported_modules(path) & game_modules
-        if bad:
-            offenders[str(relative)] = sorted(bad)
+    for module in imported_modules(path):
+        parts = module.split(".")
+        if parts[:2] == ["hundred_server", "games"] and len(parts) > 2 and parts[2] in words:
+            found.add(f"import {module}")
+    for node in ast.walk(tree):
+        text = None
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            if id(node) in docstrings:
+                continue  # prose about the design may give examples
+            text = node.value
+        elif isinstance(node, ast.Name):
+            text = node.id
+        elif isinstance(node, ast.Attribute):
+            text = node.attr
+        if text is None:
+            continue
+        for name, pattern in words.items():
+            if pattern.search(text):
+                found.add(f"{name}: {text[:60]!r}")
+    return found
+
+
+def test_no_generic_module_names_a_game() -> None:
+    """A generic module (server, lobby, tables, codecs, store, records, CLI, the
+    driver) reaches games only through the registry: it imports no game's module and
+    names no game, so adding a game touches only its package and the registry."""
+    assert set(GAME_PACKAGES) == set(games.names())
+    modules = generic_modules()
+    assert PACKAGE / "lobby.py" in modules
+    assert PACKAGE / "games" / "base.py" in modules
+    offenders = {
+        str(p.relative_to(PACKAGE)): sorted(found) for p in modules if (found := names_a_game(p))
+    }
     assert offenders == {}
-    assert "hundred_server.games.hundredandten" in game_modules  # the check looks at something
+
+
+def test_the_game_name_check_finds_a_game_named() -> None:
+    """The check above can fail: it sees an import, a string and an identifier."""
+    sample = PACKAGE / "games" / "base.py"
+    source = sample.read_text()
+    for extra in (
+        "import hundred_server.games.whist.rules\n",
+        "X = 'create whist'\n",
+        "hundredandten_thing = 1\n",
+    ):
+        probe = Path(__file__).parent / "_probe_module.py"
+        try:
+            probe.write_text(source + extra)
+            assert names_a_game(probe), extra
+        finally:
+            probe.unlink()
 
 
 def test_the_sans_io_core_imports_nothing_that_does_io() -> None:
     io = {"asyncio", "socket", "sqlite3", "selectors", "subprocess", "hundred_server.server"}
     io.add("hundred_server.store")
-    core = ["lobby.py", "table.py", "journal.py", "textmode.py", "protocol.py"]
-    core += [f"games/{p.name}" for p in (PACKAGE / "games").glob("*.py")]
+    core = [
+        "hub.py",
+        "lobby.py",
+        "table.py",
+        "journal.py",
+        "codecs/__init__.py",
+        "codecs/text.py",
+        "codecs/jsonlines.py",
+        "codecs/classic.py",
+        "protocol.py",
+        "driver.py",
+    ]
+    core += [str(p.relative_to(PACKAGE)) for p in (PACKAGE / "games").rglob("*.py")]
     found = {name: sorted(imported_modules(PACKAGE / name) & io) for name in core}
     assert {name: bad for name, bad in found.items() if bad} == {}
     assert "lobby.py" in found
-    assert "games/whist.py" in found
+    assert "games/whist/rules.py" in found
 
 
-def test_the_registry_knows_both_games() -> None:
-    assert games.names() == ("hundredandten", "whist")
+def test_the_registry_knows_every_game() -> None:
+    assert games.names() == ("hundredandten", "whist", "pinochle")
     assert games.DEFAULT_GAME == "hundredandten"
     for name in games.names():
         spec = games.get(name)
@@ -79,7 +155,7 @@ def test_the_registry_knows_both_games() -> None:
         games.get("chess")
 
 
-@pytest.mark.parametrize("name", ["hundredandten", "whist"])
+@pytest.mark.parametrize("name", games.names())
 @pytest.mark.parametrize("seed", ["one", "two", "three"])
 def test_a_seeded_game_records_and_replays_through_the_interface(name: str, seed: str) -> None:
     spec = games.get(name)
@@ -107,7 +183,7 @@ def test_replay_names_an_unknown_game() -> None:
             "Type": "Error",
             "Line": 2,
             "Code": "unknown_game",
-            "Message": 'no such game "chess" (hundredandten, whist)',
+            "Message": 'no such game "chess" (hundredandten, whist, pinochle)',
         }
     ]
 
@@ -208,7 +284,7 @@ def test_the_lobby_refuses_a_game_it_does_not_have() -> None:
         {
             "Type": "Error",
             "Code": "bad_game",
-            "Message": 'no such game "chess" (games: hundredandten, whist)',
+            "Message": 'no such game "chess" (games: hundredandten, whist, pinochle)',
         },
         HELLO,
     ]

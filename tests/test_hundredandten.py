@@ -16,7 +16,7 @@ import pytest
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import CardCodeError, HundredError, IllegalActionError
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.rules import (
     IS_TRUMP,
     Bid,
     BiddingWon,

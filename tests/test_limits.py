@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from hundred_server.lobby import Close, Hub, Limits, Send
+from hundred_server.hub import Close, Hub, Send
+from hundred_server.lobby import Limits
 from hundred_server.server import Server
 
 HELLO = b'{"Type":"Hello"}\n'

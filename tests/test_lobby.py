@@ -11,7 +11,8 @@ import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
 from hundred_server import games
-from hundred_server.lobby import Close, Hub, Send, options
+from hundred_server.hub import Close, Hub, Send
+from hundred_server.lobby import options
 from hundred_server.protocol import MAX_LINE
 from hundred_server.schema import is_valid_server_message
 from hundred_server.table import TableState

@@ -15,10 +15,10 @@ from typing import ClassVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import IllegalActionError
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
     BiddingWon,

@@ -22,7 +22,7 @@ def test_readme_example_runs(index: int) -> None:
 
 
 def test_engine_example_states() -> None:
-    from hundred_server.games.hundredandten import Bid, Game
+    from hundred_server.games.hundredandten.rules import Bid, Game
 
     game = Game(["ann", "bob", "cy", "dee"], seed="friday")
     assert game.to_act == 1
@@ -34,8 +34,8 @@ def test_engine_example_states() -> None:
 
 
 def test_compat_example_states() -> None:
-    from hundred_server.games.hundredandten_compat import Bid as CBid
-    from hundred_server.games.hundredandten_compat import (
+    from hundred_server.games.hundredandten.compat import Bid as CBid
+    from hundred_server.games.hundredandten.compat import (
         BidAmount,
         HumanPlayer,
         HundredAndTen,
@@ -43,7 +43,7 @@ def test_compat_example_states() -> None:
         RoundRole,
         RoundStatus,
     )
-    from hundred_server.games.hundredandten_compat import Unpass as CUnpass
+    from hundred_server.games.hundredandten.compat import Unpass as CUnpass
 
     game = HundredAndTen(
         [

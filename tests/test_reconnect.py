@@ -10,10 +10,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import format_cards
-from hundred_server.games import hundredandten_wire as wire
-from hundred_server.games.hundredandten import Game, Phase
+from hundred_server.games.hundredandten import wire as wire
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import Game, Phase
 from hundred_server.lobby import Limits, hash_token
 from hundred_server.table import Table
 from tests.hub_harness import (

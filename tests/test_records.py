@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hundred_server import games
 from hundred_server.cards import ALL_CARDS, Card, format_cards
 from hundred_server.errors import RecordError
-from hundred_server.games.hundredandten import Bid, Game, Phase, Unpass, seeded_deck
+from hundred_server.games.hundredandten.rules import Bid, Game, Phase, Unpass, seeded_deck
 from hundred_server.records import (
     ERROR_CODES,
     dumps_line,

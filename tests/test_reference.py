@@ -58,10 +58,10 @@ from hundredandten.hundred_and_ten_error import HundredAndTenError
 from hundredandten.player import HumanPlayer, NaiveAutomatedPlayer
 from hundredandten.trick import Trick as RefTrick
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import IllegalActionError
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import (
     MOON,
     PASS,
     Action,

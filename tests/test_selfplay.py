@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.errors import HundredError
-from hundred_server.games.hundredandten import Action, Phase, View
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import Action, Phase, View
 from hundred_server.records import load_record, read_lines, record_lines, replay
 from hundred_server.selfplay import (
     DEFAULT_NAMES,

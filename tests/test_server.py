@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt, text_answer
 
-from hundred_server.lobby import Hub, Limits
+from hundred_server.hub import Hub
+from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
 from tests.live_server import start_server

@@ -11,7 +11,8 @@ import socket
 
 import pytest
 
-from hundred_server.lobby import Hub, Limits
+from hundred_server.hub import Hub
+from hundred_server.lobby import Limits
 from hundred_server.server import Server
 from tests.hub_harness import answer_from_legal, check_stream, is_prompt
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from hundred_server.cards import format_cards
-from hundred_server.games import hundredandten_wire as wire
-from hundred_server.lobby import Command, Hub, hash_token
+from hundred_server.games.hundredandten import wire as wire
+from hundred_server.hub import Command, Hub
+from hundred_server.lobby import hash_token
 from hundred_server.records import load_record, record_lines, replay
 from hundred_server.server import Server
 from hundred_server.store import (

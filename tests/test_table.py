@@ -24,7 +24,7 @@ from hub_harness import (
 )
 
 from hundred_server.cards import ALL_CARDS
-from hundred_server.games.hundredandten import seeded_deck
+from hundred_server.games.hundredandten.rules import seeded_deck
 
 Message = dict[str, Any]
 CARDS = [c.code for c in ALL_CARDS]

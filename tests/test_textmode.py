@@ -17,12 +17,21 @@ from hub_harness import (
     text_answer,
 )
 
+from hundred_server import games
+from hundred_server.codecs.text import HELP, TextCodec, strip_telnet
 from hundred_server.protocol import MAX_LINE, ProtocolError
-from hundred_server.textmode import HELP, TextCodec, strip_telnet
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 LOBBY_PROMPT = "> create, join, quit (or help)"
 OPTIONS_PROMPT = "> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME, e.g. 5 3 1 friday)"
+
+
+def help_for(game: str) -> list[str]:
+    """What ``help`` shows at a table of ``game``: the lobby's commands, then the game's."""
+    spec = games.get(game)
+    assert spec.text is not None
+    return [*HELP.splitlines(), f"{spec.title} commands:", *spec.text.help.splitlines()]
+
 
 # ------------------------------------------------------------------ strip_telnet
 
@@ -314,7 +323,7 @@ def test_parse(command: str, wire: list[dict[str, Any]]) -> None:
 
 def test_parse_help_and_hand_are_lines_to_show() -> None:
     codec = TextCodec()
-    assert codec.parse("help") == codec.parse("?") == HELP.splitlines()
+    assert codec.parse("help") == codec.parse("?") == help_for(games.DEFAULT_GAME)
     assert codec.parse("hand") == ["You hold no cards."]
     codec = dealt_codec()
     assert codec.parse("hand") == ["Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠"]
@@ -343,7 +352,7 @@ def test_parse_help_and_hand_are_lines_to_show() -> None:
         ("join x", "bad_message", 'expected a number, as in: join 7 (not "x")'),
         ("join 7 8", "bad_message", 'expected a number, as in: join 7 (not "7 8")'),
         ("1234567", "bad_message", 'expected a number, as in: 1-6 (not "1234567")'),
-        ("create whist x", "bad_message", 'expected a number, as in: 1-6 (not "x")'),
+        ("create whist x", "bad_message", 'expected a number, as in: 1-5 (not "x")'),
         ("5 x", "bad_message", 'expected a number, as in: 5 SEATS BOTS NAME (not "x")'),
         ("5 3 x", "bad_message", 'expected a number, as in: 5 SEATS BOTS NAME (not "x")'),
     ],
@@ -352,6 +361,139 @@ def test_parse_refuses(command: str, code: str, message: str) -> None:
     with pytest.raises(ProtocolError) as caught:
         dealt_codec().parse(command)
     assert (caught.value.code, caught.value.message) == (code, message)
+
+
+# ------------------------------------------------------------- the game at hand
+
+WHIST_TABLE = {**TABLE_7, "Game": "whist", "Seats": 4, "Players": ["ann", "bob", "cy", "dee"]}
+
+
+def whist_codec() -> TextCodec:
+    """A codec at a table of Whist, dealt seat 2 (South)."""
+    codec = TextCodec()
+    codec.render(WHIST_TABLE)
+    codec.render(DEAL)
+    return codec
+
+
+def test_the_lobby_help_offers_every_game() -> None:
+    lines = HELP.splitlines()
+    assert lines[0] == "Commands:"
+    for name in games.names():
+        assert any(
+            line.split()[:2] == [name, *games.get(name).title.split()[:1]] for line in lines
+        ), name
+    assert "discard" not in HELP  # no game's own command is the lobby's
+
+
+def test_help_shows_the_commands_of_the_game_at_hand() -> None:
+    codec = TextCodec()
+    assert codec.parse("help") == help_for("hundredandten")  # the default game
+    codec.parse("create whist")
+    assert codec.parse("help") == help_for("whist")  # the game being created
+    codec.parse("create")
+    assert codec.parse("help") == help_for("hundredandten")
+    codec.parse("create whist 1")
+    codec.render(TABLE_7)  # ... but the game of the table told of wins
+    assert codec.parse("help") == help_for("hundredandten")
+    codec.render({"Type": "Hello"})  # back in the lobby
+    assert codec.parse("help") == help_for(games.DEFAULT_GAME)
+    shown = whist_codec().parse("help")
+    assert shown == help_for("whist")
+    assert shown[-2:] == ["Whist commands:", "  play 5H, play 3   play by card or by position"]
+    assert not any(line.lstrip().startswith(("bid", "discard", "trump")) for line in shown)
+
+
+def test_the_options_of_a_game_without_a_table_of_your_choice() -> None:
+    codec = TextCodec()
+    assert codec.parse("create whist") == [{"Type": "Hello", "Message": "create", "Game": "whist"}]
+    assert codec.render({"Type": "Game"}) == ["> choose an option: 1-5"]
+    # Option 5 is "Go back" here: SEATS BOTS NAME are read for no option.
+    assert codec.parse("5 3 1 friday") == [{"Type": "Game", "Option": 5}]
+    with pytest.raises(ProtocolError, match=r"as in: 1-5 \(not"):
+        codec.parse("1234567")
+    codec.parse("create")  # the default game again: option 5 is a table of your choice
+    assert codec.render({"Type": "Game"}) == [OPTIONS_PROMPT]
+    assert codec.parse("5 3") == [{"Type": "Game", "Option": 5, "Seats": 3}]
+    # An unknown game leaves the options asked as they were (the server refuses it).
+    assert codec.parse("create chess") == [{"Type": "Hello", "Message": "create", "Game": "chess"}]
+    assert codec.render({"Type": "Game"}) == [OPTIONS_PROMPT]
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        ("discard 2", '"discard" is a command of Hundred and Ten, not of Whist (type help)'),
+        ("Bid 20", '"Bid" is a command of Hundred and Ten, not of Whist (type help)'),
+        ("bid x", '"bid" is a command of Hundred and Ten, not of Whist (type help)'),
+        ("trump h", '"trump" is a command of Hundred and Ten, not of Whist (type help)'),
+        ("dance", 'unknown command "dance" (type help)'),
+    ],
+)
+def test_a_command_of_another_game_is_refused(command: str, message: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        whist_codec().parse(command)
+    assert (caught.value.code, caught.value.message) == ("unknown_type", message)
+
+
+def test_a_whist_table_reads_and_renders_its_own_messages() -> None:
+    codec = whist_codec()
+    assert codec.parse("play 3") == [{"Type": "Play", "PlayedCard": "AD"}]
+    assert codec.render({"Type": "Trump", "Playerid": 0, "Trump": "S", "Card": "7S"}) == [
+        "Trump is ♠ spades (7♠ turned up)"
+    ]
+    hand = {"Type": "Score", "Round": 2, "Score": [3, 1], "Tricks": [8, 5], "Points": [2, 0]}
+    assert codec.render(hand) == [
+        "Hand 2: tricks North-South (you) 8, East-West 5. Scores: North-South (you) 3, East-West 1"
+    ]
+    over = {"Type": "Score", "GameOver": True, "Winner": "EW", "Score": [3, 7], "Win": False}
+    assert codec.render(over) == [
+        "Game over. East-West wins. Final scores: North-South (you) 3, East-West 7"
+    ]
+    # A message no view of this game knows is shown as it is.
+    assert codec.render({"Type": "Unpass", "Playerid": 2}) == ['{"Type": "Unpass", "Playerid": 2}']
+
+
+def test_a_whist_snapshot_after_taking_a_seat_back() -> None:
+    codec = TextCodec()
+    codec.render(WHIST_TABLE)
+    snapshot = {
+        "Type": "Snapshot",
+        "Table": 7,
+        "Playerid": 1,
+        "Players": ["ann", "bob", "cy", "dee"],
+        "Round": 3,
+        "Dealer": 2,
+        "Phase": "tricks",
+        "Hand": ["5H", "AD"],
+        "Score": [2, 4],
+        "Trump": "C",
+        "TrumpCard": "9C",
+        "Tricks": 11,
+        "TricksWon": [5, 6],
+        "Trick": [{"Playerid": 0, "PlayedCard": "TS"}],
+    }
+    assert codec.render(snapshot) == [
+        "── Back at seat 1, round 3 (tricks); cy dealt. Scores: North-South 2, East-West (you) 4",
+        "Your hand: 5♥ A♦",
+        "Trump is ♣ clubs (9♣ turned up)",
+        "Tricks this hand: North-South 5, East-West (you) 6",
+        "This trick so far: ann 10♠",
+    ]
+
+
+def test_text_mode_refuses_another_games_command_at_a_whist_table() -> None:
+    h = Harness("whist-text-refuses")
+    nc = h.connect()
+    nc.take_text()
+    nc.say("create whist")
+    ask = nc.say("1")[-2:]  # the hand, then what to play
+    assert ask[1].startswith("> play one of: ")
+    assert nc.say("help") == help_for("whist")
+    assert nc.say("discard 1") == [
+        '! "discard" is a command of Hundred and Ten, not of Whist (type help) (unknown_type)',
+        *ask,
+    ]
 
 
 # ------------------------------------------------------------- through the Hub
@@ -407,7 +549,7 @@ def test_text_errors_then_the_prompt_again() -> None:
         '! a name is 1-20 letters, digits, spaces, _ - . : not "ann!" (bad_name)',
         LOBBY_PROMPT,
     ]
-    assert client.say("help") == HELP.splitlines()
+    assert client.say("help") == help_for(games.DEFAULT_GAME)
     assert client.say("join 4") == [
         "No open tables right now. Type create, or join again later.",
         "! no open table 4 (no_such_table)",
@@ -492,7 +634,7 @@ def test_a_whole_text_mode_game_through_the_hub(monkeypatch: pytest.MonkeyPatch)
     assert client.take_text()[-1] == OPTIONS_PROMPT
     shown = client.say("1")
     assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3"
-    codec = h.hub.sessions[client.conn].text
+    codec = h.hub.codec_of(client.conn)
     assert codec is not None
     rng = random.Random(2)
     answers = 0

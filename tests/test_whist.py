@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.bots.whist import RandomBot, WhistBot
 from hundred_server.cards import JOKER, STANDARD_52, Card, Suit
 from hundred_server.errors import CardCodeError, HundredError, IllegalActionError
-from hundred_server.games.hundredandten import Bid
-from hundred_server.games.whist import (
+from hundred_server.games.hundredandten.rules import Bid
+from hundred_server.games.whist.bots import RandomBot, WhistBot
+from hundred_server.games.whist.rules import (
     DealRecord,
     Dealt,
     Event,
@@ -179,24 +179,32 @@ def test_an_unseeded_game_waits_for_a_deck():
     assert game.scores == (0, 0)
     assert game.winner is None
     assert not game.is_over
-    assert game.opening_events == ()
     assert game.players == P4
     assert all(game.legal_actions(s) == () for s in range(4))
 
 
-def test_a_seeded_game_deals_at_once_and_keeps_the_opening_events():
+def test_a_seeded_game_deals_at_once():
     game = Game(P4, seed="abc")
     deck = seeded_deck("abc", 0)
     assert game.phase is Phase.TRICKS
     assert game.to_act == 1
     assert game.history == [DealRecord(1, 0, deck)]
-    hands = tuple(tuple(game.hand(s)) for s in range(4))
-    assert game.opening_events == (
-        Dealt(1, 0, hands, deck[51]),
-        TrumpTurned(deck[51], 0),
-    )
     assert game.trump_card == deck[51]
     assert game.trump is deck[51].suit
+
+
+def test_a_seeded_game_that_is_dealt_says_every_deal():
+    """As the driver makes it: seeded (for its record) but dealt from outside, so the
+    first deal's events are returned like every other's."""
+    game = Game(P4, seed="abc", deals_itself=False)
+    assert game.needs_deal
+    deck = seeded_deck("abc", 0)
+    events = game.deal(deck)
+    hands = tuple(tuple(game.hand(s)) for s in range(4))
+    assert events == [Dealt(1, 0, hands, deck[51]), TrumpTurned(deck[51], 0)]
+    assert game.history == [DealRecord(1, 0, deck)]
+    assert game.seed == "abc"
+    assert hands == tuple(tuple(Game(P4, seed="abc").hand(s)) for s in range(4))
 
 
 def test_seeded_decks_are_deterministic_permutations():
@@ -555,8 +563,6 @@ def test_random_games_keep_the_invariants(seed, choices):
     totals = (0, 0)
     hand_plays: list[Card] = []
     tricks = 0
-    for event in game.opening_events:
-        assert isinstance(event, Dealt | TrumpTurned)
     while not game.is_over:
         seat = game.to_act
         assert seat is not None

@@ -1,4 +1,4 @@
-"""Whist on the wire (games/whist_wire.py) and its records (games/whist_records.py).
+"""Whist on the wire (games/whist/wire.py) and its records (games/whist/records.py).
 
 Exact messages come from explicit decks (``ladder`` of test_whist.py: every seat plays
 its first legal card and the tricks are worked out by hand there and below); random
@@ -18,20 +18,20 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import games
-from hundred_server.bots.whist import WhistBot
+from hundred_server import driver, games
 from hundred_server.cards import Card, format_cards
 from hundred_server.errors import IllegalActionError, RecordError
 from hundred_server.games.base import Preset
-from hundred_server.games.whist import Dealt, Game, Phase, Play, seeded_deck
-from hundred_server.games.whist_records import (
+from hundred_server.games.whist.bots import WhistBot
+from hundred_server.games.whist.records import (
     ERROR_CODES,
     header_object,
     history_objects,
     load_record,
     replay,
 )
-from hundred_server.games.whist_wire import (
+from hundred_server.games.whist.rules import Dealt, Game, Phase, Play, seeded_deck
+from hundred_server.games.whist.wire import (
     SPEC,
     PlayCardBot,
     messages_for,
@@ -347,10 +347,11 @@ class Validator:
 @given(seed=st.text(max_size=6), choices=st.integers(0, 2**32 - 1))
 def test_random_games_tell_no_secrets_and_match_the_schema(seed, choices):
     rng = random.Random(choices)
-    game = Game(PLAYERS, seed=seed)
+    game = SPEC.new_game(PLAYERS, seed)
+    no_bots = [None] * len(SEATS)
     seats = [Seat(s) for s in SEATS]
     validate = Validator()
-    events = list(game.opening_events)
+    events = driver.advance(game, SPEC, seed, no_bots)  # the first deal
     seq = 0
     while True:
         dealt = next((e for e in events if isinstance(e, Dealt)), None)
@@ -386,6 +387,7 @@ def test_random_games_tell_no_secrets_and_match_the_schema(seed, choices):
             assert msg["Tricks"] == len(game.tricks)
             assert msg["Trick"] == [{"Playerid": s, "PlayedCard": c.code} for s, c in game.trick]
         events = game.apply(actor, rng.choice(game.legal_actions(actor)))
+        events += driver.advance(game, SPEC, seed, no_bots)  # the next hand's deal
     finals = [m for m in validate.kept if m.get("GameOver")]
     assert {m["Winner"] for m in finals} == {("NS", "EW")[game.winner]}
     assert sorted(m["Win"] for m in finals) == [False, False, True, True]
@@ -453,7 +455,9 @@ def test_the_spec():
     assert not game.needs_deal
     assert list(SPEC.seeded_deck("s", 0)) == list(seeded_deck("s", 0))
     assert SPEC.view(game, 1) == game.view_for(1)
-    assert not SPEC.new_game(PLAYERS, "seeded").needs_deal
+    seeded = SPEC.new_game(PLAYERS, "seeded")
+    assert seeded.needs_deal  # the driver deals it, from the seed it records
+    assert seeded.seed == "seeded"
 
 
 def test_the_registry_finds_whist():

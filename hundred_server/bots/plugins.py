@@ -28,7 +28,7 @@ def load_plugin(text: str) -> tuple[str, Callable[[], Bot]]:
     game, sep, target = text.partition("=")
     module_name, colon, class_name = target.partition(":")
     if not sep or not colon or not module_name or not class_name:
-        raise PluginError(f"a plug-in is GAME=module:Class, as in whist=mybot:Player, not {text!r}")
+        raise PluginError(f"a plug-in is GAME=module:Class, as in GAME=mybot:Player, not {text!r}")
     game = game.strip().lower()
     if game not in games.names():
         raise PluginError(f"no such game {game!r} (games: {', '.join(games.names())})")

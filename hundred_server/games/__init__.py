@@ -14,8 +14,9 @@ from hundred_server.games.base import GameSpec, GameState
 
 #: name -> the module whose ``SPEC`` describes the game.
 _REGISTRY: Final = {
-    "hundredandten": "hundred_server.games.hundredandten_wire",
-    "whist": "hundred_server.games.whist_wire",
+    "hundredandten": "hundred_server.games.hundredandten.wire",
+    "whist": "hundred_server.games.whist.wire",
+    "pinochle": "hundred_server.games.pinochle.wire",
 }
 DEFAULT_GAME: Final = "hundredandten"
 

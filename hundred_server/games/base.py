@@ -86,11 +86,41 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class Preset:
-    """A ready-made table the lobby offers: ``seats`` seats, AI at ``ai_seats``."""
+    """A table mode the lobby offers: ``seats`` seats, AI at ``ai_seats``, and the
+    partnerships (``sides``: seat -> side; None: every seat for itself). People sit in
+    the lowest free seat, so a mode places people by where it puts the AI."""
 
     text: str
     seats: int
     ai_seats: tuple[int, ...]
+    sides: tuple[int, ...] | None = None
+
+
+class TextScreen(Protocol):
+    """What a text-mode connection knows, for a game's ``TextView`` to render and read
+    in context (codecs/text.py)."""
+
+    seat: int | None
+    players: list[str]
+    hand: list[str]
+    prompt: Message | None
+
+    def name(self, seat: object) -> str:
+        """A seat as people read it: "you", or the player's name."""
+
+
+class TextView(Protocol):
+    """A game's text mode: its help, how its messages read, and its commands."""
+
+    #: Lines of help for the game's own commands (shown after the lobby's).
+    help: str
+
+    def render(self, msg: Message, screen: TextScreen) -> list[str] | None:
+        """``msg`` as lines for people (None: not one of this game's messages)."""
+
+    def parse(self, head: str, args: list[str], screen: TextScreen) -> list[Message] | None:
+        """The wire messages of the command ``head args`` (None: not this game's
+        command); ``ProtocolError`` if it is this game's but malformed."""
 
 
 @dataclass(frozen=True)
@@ -109,8 +139,8 @@ class GameSpec:
     presets: tuple[Preset, ...]
     #: Whether option n+1 is "a table of your choice" (Seats, Bots, Name, Clock).
     custom: bool
-    #: A game with these players; with a seed it deals itself, without one it waits
-    #: for ``deal``.
+    #: A game with these players, waiting for its first ``deal`` (the driver deals
+    #: every round); the seed, if any, is written into its record.
     new_game: Callable[[Sequence[str], str | None], GameState]
     #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
     seeded_deck: Callable[[str, int], Sequence[Card]]
@@ -144,3 +174,12 @@ class GameSpec:
     plugin: Callable[[object, Bot], Bot] | None = None
     #: Plays and tells one game of bots for people (``demo`` command): (seed, seats).
     demo: Callable[[str | None, int], object] | None = None
+    #: Text mode (netcat, telnet): the game's help, rendering and commands.
+    text: TextView | None = None
+    #: Whether the classic listener (``--classic-port``, the pinochle seed's dialect)
+    #: creates tables of this game. At most one game says so.
+    classic: bool = False
+
+    @property
+    def table_modes(self) -> tuple[Preset, ...]:
+        return self.presets

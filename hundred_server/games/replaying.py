@@ -1,5 +1,5 @@
 """What every game's records share (see records.py): the header line, the line readers
-and the ``Replayer`` that games/hundredandten_records.py and games/whist_records.py
+and the ``Replayer`` that games/hundredandten/records.py and games/whist/records.py
 subclass.
 
 A record is JSON lines: a ``Record`` header, then each round's ``Deal`` line and the

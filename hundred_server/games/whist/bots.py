@@ -36,7 +36,7 @@ from typing import Protocol
 
 from hundred_server.cards import STANDARD_52, Card, Suit
 from hundred_server.errors import HundredError
-from hundred_server.games.whist import (
+from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
     Play,

@@ -36,7 +36,7 @@ from hundred_server.games.replaying import (
     read_str,
     record_header,
 )
-from hundred_server.games.whist import (
+from hundred_server.games.whist.rules import (
     SIDES,
     DealRecord,
     Event,

@@ -626,7 +626,12 @@ class Game:
     trick_winners: list[tuple[int, Card]]
     trick: list[tuple[int, Card]]  # the trick being played
 
-    def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
+    def __init__(
+        self, players: Sequence[str], seed: str | None = None, *, deals_itself: bool = True
+    ) -> None:
+        """``seed``: every round is dealt ``seeded_deck(seed, round)``, by the game
+        itself (``deals_itself``) or by whoever deals it (the driver, which passes
+        False so that it sees every deal); it is written into the record."""
         names = tuple(players)
         if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
             raise _illegal(f"Hundred and Ten takes 2 to 4 players, got {len(names)}", "bad_players")
@@ -636,6 +641,7 @@ class Game:
         self.players: tuple[str, ...] = names
         self.num_players = len(names)
         self.seed = seed
+        self._deals_itself = seed is not None and deals_itself
         self.scores: list[int] = [0] * self.num_players
         self.winner: int | None = None
         self.dealers: list[int] = []  # the dealer of every round so far
@@ -920,7 +926,8 @@ class Game:
         self.tricks = []
         self.trick_winners = []
         self.trick = []
-        if self.seed is not None:
+        if self._deals_itself:
+            assert self.seed is not None
             self._deal(seeded_deck(self.seed, self.round_index), events)
 
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:

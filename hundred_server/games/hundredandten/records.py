@@ -42,7 +42,7 @@ from typing import Any, Final
 from hundred_server.cards import Suit, format_cards
 from hundred_server.errors import CardCodeError, RecordError
 from hundred_server.games import replaying
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
     DealRecord,

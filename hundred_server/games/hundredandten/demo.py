@@ -12,10 +12,11 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Final, TextIO
 
-from hundred_server.bots.naive import NaiveBot
+from hundred_server import driver, games
 from hundred_server.cards import Card, Suit
 from hundred_server.games.base import player_names
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import (
     MOON,
     PASS,
     WINNING_SCORE,
@@ -33,7 +34,6 @@ from hundred_server.games.hundredandten import (
     TrickWon,
     TrumpSelected,
     Unpassed,
-    seeded_deck,
 )
 
 _SUIT_NAMES: Final = {
@@ -184,20 +184,15 @@ def run_demo(seed: str | None = None, num_players: int = 4, out: TextIO | None =
     stream = sys.stdout if out is None else out
     seed = str(uuid.uuid4()) if seed is None else seed
     names = player_names(num_players)
-    # Unseeded, dealt the seeded decks by hand: the same game, and every deal is an event.
-    game = Game(names)
+    game = Game(names, seed, deals_itself=False)  # the driver deals: every deal is told
     narrator = Narrator(names)
-    bot = NaiveBot()
+    bots = [NaiveBot()] * num_players
     stream.write(
         f"Hundred and Ten: {', '.join(names)} (naive bots). First to {WINNING_SCORE} wins.\n"
         f"Seed {seed} (replay it with --seed).\n"
     )
-    while not game.is_over:
-        if game.to_act is None:
-            events = game.deal(seeded_deck(seed, game.round_index))
-        else:
-            seat = game.to_act
-            events = game.apply(seat, bot.act(game.view_for(seat)))
+    spec = games.get(game.game_name)
+    while (events := driver.step(game, spec, seed, bots)) is not None:
         for line in narrator.lines(events):
             stream.write(line + "\n")
     return game

@@ -13,7 +13,6 @@ otherwise the deal passes left. No honours.
 Shape of the API (as ``hundredandten.Game``, so one game interface covers both)::
 
     game = Game(["ann", "bob", "cy", "dee"], seed="some seed")   # deals hand 0 at once
-    game.opening_events              # what that first deal said (Dealt, TrumpTurned)
     game.to_act                      # the seat that must play, or None
     game.legal_actions(seat)         # what that seat may do now
     events = game.apply(seat, Play(card))   # all-or-nothing; raises IllegalActionError
@@ -295,7 +294,12 @@ class Game:
     played: list[Card]  # every card played this hand, in order
     tricks_won: tuple[int, int]  # (NS, EW) this hand
 
-    def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
+    def __init__(
+        self, players: Sequence[str], seed: str | None = None, *, deals_itself: bool = True
+    ) -> None:
+        """``seed``: every round is dealt ``seeded_deck(seed, round)``, by the game
+        itself (``deals_itself``) or by whoever deals it (the driver, which passes
+        False so that it sees every deal); it is written into the record."""
         names = tuple(players)
         if len(names) != NUM_PLAYERS:
             raise _illegal(f"Whist takes exactly 4 players, got {len(names)}", "bad_players")
@@ -305,16 +309,13 @@ class Game:
         self.players: tuple[str, ...] = names
         self.num_players = NUM_PLAYERS
         self.seed = seed
+        self._deals_itself = seed is not None and deals_itself
         self.scores: tuple[int, int] = (0, 0)  # (NS, EW)
         self.winner: int | None = None  # the winning side
         self.dealers: list[int] = []  # the dealer of every hand so far
         self.history: list[DealRecord | tuple[int, Action]] = []
         self.hand_results: list[tuple[int, int]] = []  # totals after each hand
-        events: list[Event] = []
-        self._start_hand(0, events)
-        #: What the constructor's deal said (empty without a seed): send it like any
-        #: other events, since no ``apply`` or ``deal`` call returns it.
-        self.opening_events: tuple[Event, ...] = tuple(events)
+        self._start_hand(0, [])  # dealing itself, the first deal's events go unsaid
 
     # ---------------------------------------------------------------------- queries
 
@@ -485,7 +486,8 @@ class Game:
         self.trick = []
         self.played = []
         self.tricks_won = (0, 0)
-        if self.seed is not None:
+        if self._deals_itself:
+            assert self.seed is not None
             self._deal(seeded_deck(self.seed, self.hand_index), events)
 
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:

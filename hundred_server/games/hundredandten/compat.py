@@ -2,7 +2,7 @@
 
 Code written for ``hundredandten`` runs with one import changed::
 
-    from hundred_server.games.hundredandten_compat import HundredAndTen, Bid, ...
+    from hundred_server.games.hundredandten.compat import HundredAndTen, Bid, ...
 
 Players are named by identifier here, as in the reference; the engine underneath
 numbers them by seat. Differences, all deliberate (../shared/RULES.md, "planned
@@ -21,11 +21,11 @@ from typing import Final, TypeAlias
 from uuid import uuid4
 
 from hundred_server import cards as engine_cards
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import Rank, Suit
 from hundred_server.errors import CardCodeError, HundredError
-from hundred_server.games import hundredandten as engine
-from hundred_server.games.hundredandten import Phase
+from hundred_server.games.hundredandten import rules as engine
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import Phase
 
 HundredAndTenError = HundredError
 
@@ -496,7 +496,7 @@ class AutomatedPlayer(Player):
 
 @dataclass
 class NaiveAutomatedPlayer(AutomatedPlayer):
-    """The reference's naive player (``hundred_server.bots.naive``)."""
+    """The reference's naive player (``hundred_server.games.hundredandten.bots``)."""
 
     _bot: NaiveBot = field(default_factory=NaiveBot, repr=False, compare=False)
 

@@ -19,7 +19,7 @@ from typing import Final, Protocol
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import HundredError
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten.rules import (
     BID_ACTIONS,
     IS_TRUMP,
     MOON,

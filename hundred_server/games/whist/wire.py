@@ -19,12 +19,12 @@ import reprlib
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.bots.whist import WhistBot
 from hundred_server.cards import Card, format_cards
 from hundred_server.games import messages
-from hundred_server.games import whist_records as records
 from hundred_server.games.base import Bot, GameSpec, Preset
-from hundred_server.games.whist import (
+from hundred_server.games.whist import records as records
+from hundred_server.games.whist.bots import WhistBot
+from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
     SIDES,
@@ -43,6 +43,7 @@ from hundred_server.games.whist import (
     side_of,
     trick_winner,
 )
+from hundred_server.games.whist.text import TEXT
 from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
 
 GAME: Final = "whist"
@@ -257,6 +258,11 @@ def plugin(obj: object, fallback: Bot) -> Bot:
     return PlayCardBot(obj, fallback)
 
 
+def new_game(players: Sequence[str], seed: str | None) -> Game:
+    """A game that waits for the driver to deal each round (``seed`` is recorded)."""
+    return Game(players, seed, deals_itself=False)
+
+
 SPEC: Final = GameSpec(
     name=GAME,
     title="Whist",
@@ -269,7 +275,7 @@ SPEC: Final = GameSpec(
         Preset("Open a 4-seat table for people only", 4, ()),
     ),
     custom=False,
-    new_game=Game,
+    new_game=new_game,
     seeded_deck=seeded_deck,
     view=Game.view_for,
     bot=WhistBot,
@@ -285,4 +291,5 @@ SPEC: Final = GameSpec(
     record_codes=records.ERROR_CODES,
     result=result,
     plugin=plugin,
+    text=TEXT,
 )

@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.bots.naive import NaiveBot
 from hundred_server.cards import format_cards
-from hundred_server.games import hundredandten_records as records
 from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset
-from hundred_server.games.hundredandten import (
+from hundred_server.games.hundredandten import records as records
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.demo import run_demo
+from hundred_server.games.hundredandten.rules import (
     BID_AMOUNTS,
     Action,
     Bid,
@@ -44,7 +45,7 @@ from hundred_server.games.hundredandten import (
     seeded_deck,
     trick_winner,
 )
-from hundred_server.games.hundredandten_demo import run_demo
+from hundred_server.games.hundredandten.text import TEXT
 from hundred_server.protocol import (
     Message,
     ProtocolError,
@@ -248,6 +249,11 @@ def result(game: Game) -> dict[str, object]:
     return {"Winner": winner, "Score": list(game.scores), "Text": text}
 
 
+def new_game(players: Sequence[str], seed: str | None) -> Game:
+    """A game that waits for the driver to deal each round (``seed`` is recorded)."""
+    return Game(players, seed, deals_itself=False)
+
+
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundred and Ten",
@@ -260,7 +266,7 @@ SPEC: Final = GameSpec(
         Preset("Open a 4-seat table for people only", 4, ()),
     ),
     custom=True,
-    new_game=Game,
+    new_game=new_game,
     seeded_deck=seeded_deck,
     view=View,
     bot=NaiveBot,
@@ -276,4 +282,5 @@ SPEC: Final = GameSpec(
     record_codes=records.ERROR_CODES,
     result=result,
     demo=run_demo,
+    text=TEXT,
 )

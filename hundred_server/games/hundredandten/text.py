@@ -1,0 +1,87 @@
+"""Hundred and Ten in text mode (netcat, telnet): its help, how its own messages read
+(bids with pre-passes, the discard, scores by seat) and its own commands (``moon``,
+``unpass``, ``discard``); what trick-taking games share is games/text.py."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+from hundred_server.games.base import Message, TextScreen
+from hundred_server.games.text import (
+    HELP_PLAY,
+    HELP_TRUMP,
+    BiddingText,
+    card_at,
+    numbered,
+    pretty,
+    waiting,
+)
+
+HELP: Final = "\n".join(
+    [
+        "  bid N, pass, moon bid 15/20/25/30, pass (also early: a pre-pass), bid 60",
+        "  unpass            take back a pre-pass",
+        HELP_TRUMP,
+        "  discard 2 5       discard by position in your hand (from 1) or by card (2C 3D);"
+        " discard none",
+        HELP_PLAY,
+    ]
+)
+
+
+class HundredAndTenText(BiddingText):
+    help = HELP
+    commands: ClassVar[frozenset[str]] = BiddingText.commands | {"moon", "unpass", "discard"}
+    bid_hint: ClassVar[str] = "bid N, pass, or moon for 60"
+
+    # -------------------------------------------------------------------- render
+
+    def bid_said(self, msg: Message, screen: TextScreen) -> str:
+        if msg.get("PrePass"):
+            return "You will pass when your turn comes (unpass to take it back)."
+        return super().bid_said(msg, screen) + (" (pre-pass)" if msg.get("Auto") else "")
+
+    def _render_Unpass(self, msg: Message, screen: TextScreen) -> list[str]:
+        return ["Your pre-pass is taken back."]
+
+    def _render_Discard(self, msg: Message, screen: TextScreen) -> list[str]:
+        if "Count" not in msg:
+            screen.prompt = msg
+            if "Legal" not in msg:
+                return waiting(msg, screen, "discard")
+            screen.hand = list(msg["Legal"])
+            return [
+                f"Your hand: {numbered(screen.hand)}",
+                "> discard by position or card (discard 2 5, discard 2C), or discard none",
+            ]
+        if "Hand" in msg:
+            screen.hand = list(msg["Hand"])
+            gone = pretty(msg["Cards"]) or "nothing"
+            return [f"You discarded {gone}. Your hand: {pretty(screen.hand)}"]
+        return [f"{screen.name(msg['Playerid'])} exchanged {msg['Count']} card(s)"]
+
+    def _render_Score(self, msg: Message, screen: TextScreen) -> list[str]:
+        if msg.get("GameOver"):
+            return [self.game_over(msg, screen)]
+        board = self.board(msg.get("Score") or [], screen)
+        if msg.get("PassedOut"):
+            return [f"Round {msg.get('Round')} passed out. Scores: {board}"]
+        points = ", ".join(
+            f"{screen.name(i)} {v:+d}" for i, v in enumerate(msg.get("Points") or [])
+        )
+        return [f"Round {msg.get('Round')}: {points}. Scores: {board}"]
+
+    # --------------------------------------------------------------------- parse
+
+    def _cmd_moon(self, args: list[str], screen: TextScreen) -> list[Message]:
+        return [{"Type": "Bid", "Bid": 60}]
+
+    def _cmd_unpass(self, args: list[str], screen: TextScreen) -> list[Message]:
+        return [{"Type": "Unpass"}]
+
+    def _cmd_discard(self, args: list[str], screen: TextScreen) -> list[Message]:
+        picks = [] if args in ([], ["none"], ["-"]) else [card_at(a, screen) for a in args]
+        return [{"Type": "Discard", "Cards": picks}]
+
+
+TEXT: Final = HundredAndTenText()

@@ -1,0 +1,895 @@
+"""Single-deck Pinochle: the pure rules engine (no I/O, no clocks, no randomness of its own).
+
+The rules are ../shared/RULES.md, section "Single-deck pinochle", and the transcript
+seeds/pinochle-server-protocol.txt is its test: four players, seats 0 and 2 (team 0)
+against 1 and 3 (team 1); 48 cards, A T K Q J 9 twice in each suit, ranked in that
+order. The dealer deals the whole deck one card at a time from their left, so
+``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``. One round of bidding from the
+dealer's left: each seat bids once (a whole number from 20 that tops the high bid) or
+passes; if all pass the dealer is stuck with 20. The bidder names trump, every seat's
+meld is shown (seats 0..3), and the bidder leads the first trick. Follow suit and beat
+the winning card of the led suit if able; void, trump and beat a winning trump if
+able; else play anything. Of two identical cards the one played first ranks higher.
+A, T and K count a point each and the last trick one more (25 in all). A team scores
+its meld plus its counters, except that a bidding team short of its bid scores minus
+the bid. After a hand the game ends when a team has ``target`` (100) or more or is
+below -50; the higher score wins, and on a tie the team that bid this hand.
+
+Shape of the API (as ``whist.Game``, so one game interface covers both)::
+
+    game = Game(["ann", "bob", "cy", "dee"])   # waits in Phase.DEAL
+    events = game.deal(deck)         # the 48 cards in dealing order; Dealt
+    game.to_act                      # the seat that must act, or None
+    game.legal_actions(seat)         # what that seat may do now
+    events = game.apply(seat, Bid(25))   # all-or-nothing; raises IllegalActionError
+    game.view_for(seat)              # what that seat may know
+
+Chance is an input: a game never deals by itself. Before every hand it waits in
+``Phase.DEAL`` (``needs_deal``) until ``deal(deck)`` is given an explicit order of the
+48 cards; ``seeded_deck(seed, k)`` makes one for hand ``k`` (0-based) from a seed. The
+actions are ``Bid(amount)`` (0 passes), ``Trump(suit)`` and ``Play(card)``. Scores,
+tricks, counters and the winner are by team: index 0 is seats 0 and 2, index 1 seats
+1 and 3 (``team_of(seat)``).
+
+Phases, and who may act (decided in one place, ``_check_turn``)::
+
+    DEAL       nobody: the game waits for deal(deck)
+    BIDDING    each seat once, from the dealer's left: Bid(0) or Bid(n), 20 <= n <= 250
+    TRUMP      the bidder: Trump(suit); then every seat's meld is shown
+    TRICKS     the seat to play: Play(card), 12 tricks; then DEAL or GAME_OVER
+    GAME_OVER  nobody
+
+Bids above ``MAX_BID`` (250) are refused: that is far above what a team can take in a
+hand (a double run of spades with a double pinochle, 180 meld, and all 25 counters
+make 205; what the partner can meld beside such a hand is small), so such a bid could
+only lose, and a cap keeps the list of legal bids finite.
+
+Every ``IllegalActionError`` code the engine raises:
+
+- ``bad_players``: not exactly four players; ``duplicate_name``: two alike;
+  ``bad_target``: a target that is not a positive whole number;
+- ``bad_seat``: no such seat; ``bad_action``: not a Pinochle action;
+- ``bad_deck``: ``deal`` given anything but the 48 cards (each of the 24 twice);
+- ``game_over``: the game has ended; ``wrong_phase``: an action of another phase
+  (a ``Play`` while bidding, ``deal`` mid-hand); ``not_your_turn``: another seat acts;
+- ``illegal_bid``: an amount that is not 0 or 20..250 (raised by ``Bid`` itself), or
+  one that does not top the high bid;
+- ``bad_suit``: ``Trump`` of something that is not a ``Suit``;
+- ``not_in_hand``: a card the seat does not hold;
+- ``must_follow_suit``: off the led suit while holding it;
+- ``must_beat``: a card of the led suit (or a trump, when void) that does not beat the
+  winning card of its suit while the seat holds one that does;
+- ``must_trump``: void in the led suit, not a trump, while holding a trump.
+
+``Bid``, ``Trump`` and ``Play`` check their field on construction: ``Bid(19)`` raises
+``illegal_bid``, ``Trump("H")`` ``bad_suit``, ``Play("AS")`` a ``CardCodeError``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from random import Random
+from typing import Final, TypeAlias
+
+from hundred_server.cards import ALL_CARDS, Card, Rank, Suit, card
+from hundred_server.errors import CardCodeError, IllegalActionError
+
+# ---------------------------------------------------------------------------- constants
+
+NUM_PLAYERS: Final = 4
+HAND_SIZE: Final = 12
+TRICKS_PER_HAND: Final = 12
+DEFAULT_TARGET: Final = 100
+#: A team below this after a hand ends the game.
+LOSING_SCORE: Final = -50
+PASS: Final = 0
+MIN_BID: Final = 20
+#: The highest bid accepted (see the module docstring).
+MAX_BID: Final = 250
+#: The dealer's bid when every seat passes.
+STUCK_BID: Final = MIN_BID
+#: The last trick's bonus point.
+LAST_TRICK_BONUS: Final = 1
+#: Team names by team index, as the seed server's messages name them.
+TEAMS: Final = ("Team0", "Team1")
+
+#: Suits in display order (a hand is sorted D, C, H, S).
+SUIT_ORDER: Final = (Suit.DIAMONDS, Suit.CLUBS, Suit.HEARTS, Suit.SPADES)
+#: Ranks in a suit, high to low.
+RANK_ORDER: Final = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK, Rank.NINE)
+
+#: The 24 different cards, in display order.
+PINOCHLE_CARDS: Final = tuple(card(r, s) for s in SUIT_ORDER for r in RANK_ORDER)
+#: The 48-card deck: each of the 24 cards twice, in display order (``sort_hand`` order).
+PINOCHLE_DECK: Final = tuple(c for c in PINOCHLE_CARDS for _ in range(2))
+_DECK_COUNTS: Final = Counter(PINOCHLE_DECK)
+
+# Lookup tables by card index (a Card is an int); cards outside the deck get -1 / 0.
+#: Rank within a suit: 9 is 0 ... A is 5.
+STRENGTH: Final[tuple[int, ...]] = tuple(
+    5 - RANK_ORDER.index(c.rank) if c in _DECK_COUNTS else -1 for c in ALL_CARDS
+)
+#: Counters: A, T and K are worth a point each.
+COUNTER_POINTS: Final[tuple[int, ...]] = tuple(
+    1 if c.rank in (Rank.ACE, Rank.TEN, Rank.KING) else 0 for c in ALL_CARDS
+)
+_SORT_KEY: Final[tuple[int, ...]] = tuple(
+    PINOCHLE_CARDS.index(c) if c in _DECK_COUNTS else 100 + c for c in ALL_CARDS
+)
+
+
+def team_of(seat: int) -> int:
+    """The team a seat plays for: 0 (seats 0 and 2) or 1 (seats 1 and 3)."""
+    return seat % 2
+
+
+def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards in display order: suits D, C, H, S, and A T K Q J 9 within a suit."""
+    return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
+
+
+class Phase(enum.Enum):
+    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    TRUMP = "trump"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """A bid: 0 passes, else a whole number from ``MIN_BID`` to ``MAX_BID``."""
+
+    amount: int
+
+    def __post_init__(self) -> None:
+        amount = self.amount
+        if type(amount) is not int or not (amount == PASS or MIN_BID <= amount <= MAX_BID):
+            raise IllegalActionError(
+                f"no such bid: {amount!r} (0 to pass, or a whole number from {MIN_BID} "
+                f"to {MAX_BID})",
+                "illegal_bid",
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class Trump:
+    """The bidder names trump."""
+
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
+
+
+Action: TypeAlias = Bid | Trump | Play
+
+#: Shared instances (actions are immutable values): ``BID_ACTIONS[amount]`` (0 and
+#: 20..250), ``TRUMP_ACTIONS[suit]``, ``PLAY_ACTIONS[card]``.
+BID_ACTIONS: Final = {a: Bid(a) for a in (PASS, *range(MIN_BID, MAX_BID + 1))}
+TRUMP_ACTIONS: Final = {s: Trump(s) for s in SUIT_ORDER}
+PLAY_ACTIONS: Final = tuple(Play(c) for c in ALL_CARDS)
+_RAISES: Final = tuple(BID_ACTIONS[a] for a in range(MIN_BID, MAX_BID + 1))
+
+
+def legal_bids(high: int) -> tuple[Bid, ...]:
+    """The bids open when ``high`` is the high bid (0: none yet): pass, or any amount
+    from ``max(20, high + 1)`` to ``MAX_BID``, lowest first."""
+    return (BID_ACTIONS[PASS], *_RAISES[max(high + 1 - MIN_BID, 0) :])
+
+
+# ------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    hand: int  # 1-based, as records and messages count
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's, sorted: show each only its own
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    seat: int
+    amount: int  # 0 = pass
+
+
+@dataclass(frozen=True, slots=True)
+class StuckDealer:
+    """Every seat passed: the dealer is the bidder at ``amount`` (20)."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class BiddingWon:
+    """Bidding is over (after ``StuckDealer`` if all passed): ``seat`` names trump."""
+
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class TrumpNamed:
+    seat: int
+    suit: Suit
+
+
+@dataclass(frozen=True, slots=True)
+class Melded:
+    """A seat's meld, shown to all: its counting cards (sorted; () if none) and amount."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class TrickWon:
+    seat: int
+    card: Card  # the winning card
+    trick: int  # 1-based within the hand
+    points: int  # counters in the trick, plus the bonus on the last trick
+    plays: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    hand: int  # 1-based
+    meld: tuple[int, int]  # by team
+    counters: tuple[int, int]  # by team, the last trick's bonus included (25 in all)
+    points: tuple[int, int]  # scored this hand: meld + counters, or -bid for a set bidder
+    totals: tuple[int, int]
+    bidder: int  # the seat
+    bid: int
+    made: bool  # whether the bidding team reached its bid
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    team: int
+    totals: tuple[int, int]
+
+    @property
+    def winner(self) -> int:
+        """The winning team (the name ``hundredandten.GameWon`` uses)."""
+        return self.team
+
+
+Event: TypeAlias = (
+    Dealt
+    | BidMade
+    | StuckDealer
+    | BiddingWon
+    | TrumpNamed
+    | Melded
+    | Played
+    | TrickWon
+    | HandScored
+    | GameWon
+)
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
+
+    hand: int
+    dealer: int
+    deck: tuple[Card, ...]
+
+
+# -------------------------------------------------------------------------------- views
+
+Plays: TypeAlias = tuple[tuple[int, Card], ...]
+#: A meld as ``meld`` gives it: (amount, counting cards sorted for display).
+MeldShown: TypeAlias = tuple[int, tuple[Card, ...]]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know: its own hand and everything shown to the table.
+
+    Seats are absolute; scores, trick counts and counters are by team. A view is a
+    snapshot: later moves do not change it. Every card in it is the viewer's own, a
+    card some seat showed in its meld, or a card played this hand.
+    """
+
+    seat: int
+    phase: Phase
+    hand_index: int  # 0-based
+    hand: tuple[Card, ...]  # sorted
+    dealer: int
+    to_act: int | None
+    bids: tuple[tuple[int, int], ...]  # (seat, amount) this hand in order; 0 = pass
+    bidder: int | None  # once bidding is over
+    bid: int | None  # the bidder's bid (20 for a stuck dealer)
+    trump: Suit | None
+    melds: tuple[MeldShown, ...]  # by seat once trump is named (else ())
+    current_trick: Plays  # (seat, card) in playing order
+    tricks: tuple[Plays, ...]  # this hand's completed tricks
+    trick_winners: tuple[int, ...]  # the seat that won each completed trick
+    tricks_won: tuple[int, int]  # by team, this hand
+    counters: tuple[int, int]  # by team, this hand so far (the last trick's bonus included)
+    played: tuple[Card, ...]  # every card played this hand, in order
+    scores: tuple[int, int]  # by team, the game so far
+    target: int
+    legal: tuple[Action, ...]  # what the viewer may do now
+
+    @property
+    def team(self) -> int:
+        return team_of(self.seat)
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % NUM_PLAYERS
+
+    @property
+    def high_bid(self) -> int:
+        """The highest bid so far this hand (0: none)."""
+        return max((amount for _, amount in self.bids), default=PASS)
+
+    @property
+    def position(self) -> int:
+        """How many cards are already in the current trick (0: the viewer leads)."""
+        return len(self.current_trick)
+
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, if any."""
+        return self.current_trick[0][1] if self.current_trick else None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
+
+
+# ------------------------------------------------------------------------------- decks
+
+
+def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
+    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
+    order = list(PINOCHLE_DECK)
+    Random(f"pinochle-deck|{seed}|hand:{hand_index}").shuffle(order)
+    return tuple(order)
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    """The deck as a tuple if it is the 48 cards (each of 24 twice); else ``bad_deck``."""
+    cards = tuple(deck)
+    if not all(type(c) is Card for c in cards):
+        raise IllegalActionError("a deck holds cards only", "bad_deck")
+    if len(cards) != len(PINOCHLE_DECK) or Counter(cards) != _DECK_COUNTS:
+        raise IllegalActionError(
+            f"a Pinochle deck is A T K Q J 9 of each suit twice, 48 cards; got "
+            f"{len(cards)} cards ({len(set(cards))} distinct)",
+            "bad_deck",
+        )
+    return cards
+
+
+def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
+    return tuple(
+        sort_hand(deck[(seat - dealer - 1) % NUM_PLAYERS :: NUM_PLAYERS])
+        for seat in range(NUM_PLAYERS)
+    )
+
+
+# -------------------------------------------------------------------------------- meld
+
+_RUN_RANKS: Final = (Rank.ACE, Rank.TEN, Rank.KING, Rank.QUEEN, Rank.JACK)
+#: Rank "around" (one of each suit): (single, double) values.
+_AROUNDS: Final = (
+    (Rank.ACE, 10, 100),
+    (Rank.KING, 8, 80),
+    (Rank.QUEEN, 6, 60),
+    (Rank.JACK, 4, 40),
+)
+_QS: Final = card(Rank.QUEEN, Suit.SPADES)
+_JD: Final = card(Rank.JACK, Suit.DIAMONDS)
+RUN_VALUES: Final = (0, 15, 150)
+PINOCHLE_VALUES: Final = (0, 4, 30)
+ROYAL_MARRIAGE: Final = 4
+MARRIAGE: Final = 2
+DIX: Final = 1
+
+
+def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
+    """The meld of a hand with ``trump``: (amount, its counting cards sorted for display).
+
+    RULES.md item 4. A card may count in melds of different classes (JD in jacks around
+    and in a pinochle; AC in a club run and in aces around) and is listed once for them;
+    within the class of trump K-Q melds, a run takes one K and one Q of trump and only
+    the K-Q pairs beyond the runs count as royal marriages. So A T K K Q Q J of trump is
+    a run and a royal marriage (19), a double run has no royal marriage (150), and a run
+    with a second K but no second Q has none (15).
+    """
+    counts = Counter(hand)
+    used: dict[Card, int] = {}
+
+    def count(cards: Sequence[Card], times: int) -> None:
+        for c in cards:
+            if used.get(c, 0) < times:
+                used[c] = times
+
+    amount = 0
+    run = [card(r, trump) for r in _RUN_RANKS]
+    runs = min(counts[c] for c in run)
+    amount += RUN_VALUES[runs]
+    count(run, runs)
+    for suit in SUIT_ORDER:
+        pair = [card(Rank.KING, suit), card(Rank.QUEEN, suit)]
+        pairs = min(counts[c] for c in pair)
+        if suit is trump:
+            amount += ROYAL_MARRIAGE * (pairs - runs)  # a run holds a K-Q: pairs >= runs
+        else:
+            amount += MARRIAGE * pairs
+        count(pair, pairs)
+    dix = card(Rank.NINE, trump)
+    amount += DIX * counts[dix]
+    count([dix], counts[dix])
+    pinochles = min(counts[_QS], counts[_JD])
+    amount += PINOCHLE_VALUES[pinochles]
+    count([_QS, _JD], pinochles)
+    for rank, single, double in _AROUNDS:
+        around = [card(rank, s) for s in SUIT_ORDER]
+        times = min(counts[c] for c in around)
+        amount += (0, single, double)[times]
+        count(around, times)
+    return amount, sort_hand(c for c, times in used.items() for _ in range(times))
+
+
+# ------------------------------------------------------------------------------- tricks
+
+
+def beats(challenger: Card, best: Card, trump: Suit) -> bool:
+    """Whether ``challenger``, played later, takes a trick that ``best`` is winning.
+
+    A higher card of the same suit, or a trump over a non-trump; an identical card does
+    not beat (the one played first ranks higher).
+    """
+    if challenger.suit is best.suit:
+        return STRENGTH[challenger] > STRENGTH[best]
+    return challenger.suit is trump
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
+    """The (seat, card) that wins: the highest trump, else the highest of the led suit,
+    the first played of two identical cards."""
+    best = plays[0]
+    for play in plays[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best
+
+
+def trick_points(plays: Iterable[tuple[int, Card]], last: bool) -> int:
+    """The counters in a trick (A, T, K one each), plus one if it is the last trick."""
+    return sum(COUNTER_POINTS[c] for _, c in plays) + (LAST_TRICK_BONUS if last else 0)
+
+
+def _playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: Suit) -> list[Card]:
+    """RULES.md item 5: the cards of ``hand`` (in its order, repeats kept) it may play."""
+    if not trick:
+        return list(hand)
+    led = trick[0][1].suit
+    best = trick_winner(trick, trump)[1]
+    follow = [c for c in hand if c.suit is led]
+    if not follow:
+        follow = [c for c in hand if c.suit is trump]
+        if not follow:
+            return list(hand)
+    if follow[0].suit is best.suit:  # the card to beat is of the suit we must play
+        top = STRENGTH[best]
+        higher = [c for c in follow if STRENGTH[c] > top]
+        if higher:
+            return higher
+    return follow
+
+
+def legal_plays(
+    hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: Suit
+) -> tuple[Play, ...]:
+    """The plays open to ``hand`` with ``trick`` on the table, in the hand's order, each
+    card once (the engine keeps hands sorted, so this is display order)."""
+    return tuple(PLAY_ACTIONS[c] for c in dict.fromkeys(_playable(hand, trick, trump)))
+
+
+def check_play(
+    hand: Sequence[Card],
+    trick: Sequence[tuple[int, Card]],
+    trump: Suit,
+    played: Card,
+    holder: str = "the hand",
+) -> None:
+    """Raise the ``IllegalActionError`` that says why ``played`` may not be played now
+    (``not_in_hand``, ``must_follow_suit``, ``must_beat``, ``must_trump``); else nothing.
+    ``holder`` names the hand in the message ("seat 2")."""
+    if played not in hand:
+        raise IllegalActionError(f"{holder} does not hold {played}", "not_in_hand")
+    if not trick or played in _playable(hand, trick, trump):
+        return
+    lead = trick[0][1]
+    led = lead.suit
+    assert led is not None
+    best = trick_winner(trick, trump)[1]
+    if any(c.suit is led for c in hand):
+        if played.suit is not led:
+            raise IllegalActionError(
+                f"{lead} was led and {holder} holds {_PLURAL[led]}: it must follow suit, "
+                f"not play {played}",
+                "must_follow_suit",
+            )
+    elif played.suit is not trump:
+        raise IllegalActionError(
+            f"{lead} was led; {holder} holds no {_PLURAL[led]} but holds trumps "
+            f"({_PLURAL[trump]}): it must trump, not play {played}",
+            "must_trump",
+        )
+    raise IllegalActionError(
+        f"{best} is winning the trick and {holder} holds a higher {_PLURAL[best.suit][:-1]}"
+        f": it must beat it, not play {played}",
+        "must_beat",
+    )
+
+
+_PLURAL: Final[dict[Suit | None, str]] = {s: s.name.lower() for s in Suit}
+
+
+# ------------------------------------------------------------------------------ scoring
+
+
+def hand_points(
+    meld: tuple[int, int], counters: tuple[int, int], bidder: int, bid: int
+) -> tuple[tuple[int, int], bool]:
+    """Points by team for a hand, and whether the bidding team made its bid.
+
+    A team scores its meld plus its counters; the team of seat ``bidder``, if that is
+    below ``bid``, scores minus the bid instead (RULES.md item 7).
+    """
+    raw = [meld[0] + counters[0], meld[1] + counters[1]]
+    team = team_of(bidder)
+    made = raw[team] >= bid
+    if not made:
+        raw[team] = -bid
+    return (raw[0], raw[1]), made
+
+
+def game_winner(totals: tuple[int, int], target: int, bidding_team: int) -> int | None:
+    """The winning team once a hand has been scored, or None if the game goes on: over
+    when a team has ``target`` or more or is below ``LOSING_SCORE``; the higher score
+    wins, and on a tie the team that bid this hand."""
+    if max(totals) < target and min(totals) >= LOSING_SCORE:
+        return None
+    if totals[0] == totals[1]:
+        return bidding_team
+    return 0 if totals[0] > totals[1] else 1
+
+
+# -------------------------------------------------------------------------------- game
+
+
+def _illegal(message: str, code: str) -> IllegalActionError:
+    return IllegalActionError(message, code)
+
+
+class Game:
+    """One game of single-deck Pinochle for four players; see the module docstring."""
+
+    game_name: Final = "pinochle"
+
+    # The state of the current hand (``_start_hand`` resets it).
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand_index: int  # 0-based
+    deck: tuple[Card, ...]
+    hands: list[list[Card]]  # by seat, sorted
+    bids: list[tuple[int, int]]  # (seat, amount) in order
+    bidder: int | None
+    bid: int | None
+    trump: Suit | None
+    melds: list[MeldShown]  # by seat once trump is named
+    tricks: list[tuple[tuple[int, Card], ...]]  # completed, this hand
+    trick_winners: list[int]  # the seat that won each completed trick
+    trick: list[tuple[int, Card]]  # the trick being played
+    played: list[Card]  # every card played this hand, in order
+    tricks_won: tuple[int, int]  # by team, this hand
+    counters: tuple[int, int]  # by team, this hand (the last trick's bonus included)
+
+    def __init__(self, players: Sequence[str], target: int = DEFAULT_TARGET) -> None:
+        names = tuple(players)
+        if len(names) != NUM_PLAYERS:
+            raise _illegal(f"Pinochle takes exactly 4 players, got {len(names)}", "bad_players")
+        if len(set(names)) != len(names):
+            dupes = sorted({n for n in names if names.count(n) > 1})
+            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        if type(target) is not int or target < 1:
+            raise _illegal(
+                f"the target must be a whole number from 1, got {target!r}", "bad_target"
+            )
+        self.players: tuple[str, ...] = names
+        self.num_players = NUM_PLAYERS
+        self.target = target
+        self.scores: tuple[int, int] = (0, 0)
+        self.winner: int | None = None  # the winning team
+        self.dealers: list[int] = []  # the dealer of every hand so far
+        self.history: list[DealRecord | tuple[int, Action]] = []
+        self.hand_results: list[tuple[int, int]] = []  # totals after each hand
+        self._start_hand(0)
+
+    # ---------------------------------------------------------------------- queries
+
+    @property
+    def seed(self) -> None:
+        """Always None: a Pinochle game never deals itself (records carry every deck)."""
+        return None
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current hand (the game interface calls hands rounds)."""
+        return self.hand_index
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current hand, as events and records count."""
+        return self.hand_index + 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)``."""
+        return self.phase is Phase.DEAL
+
+    @property
+    def high_bid(self) -> int:
+        """The highest bid so far this hand (0: none)."""
+        return max((amount for _, amount in self.bids), default=PASS)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, sorted."""
+        self._check_seat(seat)
+        return tuple(self.hands[seat])
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now: nothing unless it is to act. Bids come as
+        ``legal_bids`` orders them (pass first), plays in hand order, each card once."""
+        self._check_seat(seat)
+        if seat != self.to_act:
+            return ()
+        if self.phase is Phase.BIDDING:
+            return legal_bids(self.high_bid)
+        if self.phase is Phase.TRUMP:
+            return tuple(TRUMP_ACTIONS.values())
+        assert self.phase is Phase.TRICKS
+        assert self.trump is not None
+        return legal_plays(self.hands[seat], self.trick, self.trump)
+
+    def view_for(self, seat: int) -> View:
+        """What ``seat`` may know now (see ``View``)."""
+        self._check_seat(seat)
+        return View(
+            seat=seat,
+            phase=self.phase,
+            hand_index=self.hand_index,
+            hand=tuple(self.hands[seat]),
+            dealer=self.dealer,
+            to_act=self.to_act,
+            bids=tuple(self.bids),
+            bidder=self.bidder,
+            bid=self.bid,
+            trump=self.trump,
+            melds=tuple(self.melds),
+            current_trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
+            trick_winners=tuple(self.trick_winners),
+            tricks_won=self.tricks_won,
+            counters=self.counters,
+            played=tuple(self.played),
+            scores=self.scores,
+            target=self.target,
+            legal=self.legal_actions(seat),
+        )
+
+    def _check_seat(self, seat: int) -> None:
+        if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
+            raise _illegal(f"no seat {seat!r} at a table of {NUM_PLAYERS}", "bad_seat")
+
+    # ---------------------------------------------------------------------- actions
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Deal this hand from an explicit order of the 48 cards (``Phase.DEAL`` only)."""
+        self._check_turn(None, Phase.DEAL)
+        cards = check_deck(deck)
+        self.deck = cards
+        hands = deal_hands(cards, self.dealer)
+        self.hands = [list(h) for h in hands]
+        self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % NUM_PLAYERS
+        self.history.append(DealRecord(self.round, self.dealer, cards))
+        return [Dealt(self.round, self.dealer, hands)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out ``action`` for ``seat``; returns what happened, in order.
+
+        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
+        action is not legal now.
+        """
+        self._check_seat(seat)
+        if type(action) is Play:
+            self._check_play(seat, action.card)
+        elif type(action) is Bid:
+            self._check_bid(seat, action.amount)
+        elif type(action) is Trump:
+            self._check_turn(seat, Phase.TRUMP)
+        else:
+            raise _illegal(f"not a Pinochle action: {action!r}", "bad_action")
+        # Recorded first: a play that ends a hand comes before the next hand's deal.
+        self.history.append((seat, action))
+        events: list[Event] = []
+        if isinstance(action, Play):
+            self._play(seat, action.card, events)
+        elif isinstance(action, Bid):
+            self._bid(seat, action.amount, events)
+        else:
+            self._name_trump(seat, action.suit, events)
+        return events
+
+    # -------------------------------------------------------------------- internals
+
+    def _check_turn(self, seat: int | None, phase: Phase) -> None:
+        """The one place that says who may act: the seat to act, in the right phase."""
+        if self.phase is not phase:
+            if self.phase is Phase.GAME_OVER:
+                raise _illegal("the game is over", "game_over")
+            raise _illegal(
+                f"cannot {_VERBS[phase]} now: the game is in {self.phase.value}", "wrong_phase"
+            )
+        if seat != self.to_act:
+            raise _illegal(
+                f"it is seat {self.to_act}'s turn to {_VERBS[phase]}, not seat {seat}'s",
+                "not_your_turn",
+            )
+
+    def _check_bid(self, seat: int, amount: int) -> None:
+        self._check_turn(seat, Phase.BIDDING)
+        high = self.high_bid
+        if amount != PASS and amount <= high:
+            raise _illegal(
+                f"a bid must top the high bid of {high}; {amount} does not", "illegal_bid"
+            )
+
+    def _check_play(self, seat: int, played: Card) -> None:
+        self._check_turn(seat, Phase.TRICKS)
+        assert self.trump is not None
+        check_play(self.hands[seat], self.trick, self.trump, played, f"seat {seat}")
+
+    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+        self.bids.append((seat, amount))
+        events.append(BidMade(seat, amount))
+        if len(self.bids) < NUM_PLAYERS:
+            self.to_act = (seat + 1) % NUM_PLAYERS
+            return
+        high = self.high_bid
+        if high == PASS:
+            bidder, high = self.dealer, STUCK_BID
+            events.append(StuckDealer(bidder, high))
+        else:
+            bidder = next(s for s, a in self.bids if a == high)
+        self.bidder, self.bid = bidder, high
+        events.append(BiddingWon(bidder, high))
+        self.phase, self.to_act = Phase.TRUMP, bidder
+
+    def _name_trump(self, seat: int, suit: Suit, events: list[Event]) -> None:
+        self.trump = suit
+        events.append(TrumpNamed(seat, suit))
+        self.melds = [meld(h, suit) for h in self.hands]
+        for s, (amount, cards) in enumerate(self.melds):
+            events.append(Melded(s, cards, amount))
+        self.phase, self.to_act = Phase.TRICKS, seat
+
+    def _play(self, seat: int, played: Card, events: list[Event]) -> None:
+        assert self.trump is not None
+        self.hands[seat].remove(played)
+        self.trick.append((seat, played))
+        self.played.append(played)
+        events.append(Played(seat, played))
+        if len(self.trick) < NUM_PLAYERS:
+            self.to_act = (seat + 1) % NUM_PLAYERS
+            return
+        winner, best = trick_winner(self.trick, self.trump)
+        plays = tuple(self.trick)
+        self.tricks.append(plays)
+        self.trick_winners.append(winner)
+        self.trick = []
+        last = len(self.tricks) == TRICKS_PER_HAND
+        points = trick_points(plays, last)
+        team = team_of(winner)
+        won, taken = list(self.tricks_won), list(self.counters)
+        won[team] += 1
+        taken[team] += points
+        self.tricks_won, self.counters = (won[0], won[1]), (taken[0], taken[1])
+        events.append(TrickWon(winner, best, len(self.tricks), points, plays))
+        if last:
+            self._score_hand(events)
+        else:
+            self.to_act = winner
+
+    def _score_hand(self, events: list[Event]) -> None:
+        assert self.bidder is not None
+        assert self.bid is not None
+        melds = [amount for amount, _ in self.melds]
+        team_meld = (melds[0] + melds[2], melds[1] + melds[3])
+        points, made = hand_points(team_meld, self.counters, self.bidder, self.bid)
+        totals = (self.scores[0] + points[0], self.scores[1] + points[1])
+        self.scores = totals
+        self.hand_results.append(totals)
+        events.append(
+            HandScored(
+                self.round, team_meld, self.counters, points, totals, self.bidder, self.bid, made
+            )
+        )
+        winner = game_winner(totals, self.target, team_of(self.bidder))
+        if winner is None:
+            self._start_hand((self.dealer + 1) % NUM_PLAYERS)
+        else:
+            self.winner = winner
+            self.phase, self.to_act = Phase.GAME_OVER, None
+            events.append(GameWon(winner, totals))
+
+    def _start_hand(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.dealers.append(dealer)
+        self.hand_index = len(self.dealers) - 1
+        self.phase = Phase.DEAL
+        self.to_act = None
+        self.deck = ()
+        self.hands = [[] for _ in range(NUM_PLAYERS)]
+        self.bids = []
+        self.bidder = None
+        self.bid = None
+        self.trump = None
+        self.melds = []
+        self.tricks = []
+        self.trick_winners = []
+        self.trick = []
+        self.played = []
+        self.tricks_won = (0, 0)
+        self.counters = (0, 0)
+
+
+_VERBS: Final = {
+    Phase.DEAL: "deal",
+    Phase.BIDDING: "bid",
+    Phase.TRUMP: "name trump",
+    Phase.TRICKS: "play",
+    Phase.GAME_OVER: "act",
+}

@@ -1,0 +1,297 @@
+"""Pinochle on the wire: answers to actions, prompts, events to messages, and ``SPEC``.
+
+The messages are the pinochle seed's (seeds/pinochle-server-protocol.txt) with what
+the rich protocol adds everywhere (``Seq`` and ``Legal`` on prompts, the ``Trick`` and
+per-hand ``Score`` details, ``Snapshot``), so the classic codec (codecs/classic.py)
+only has to leave things out to speak the seed's dialect exactly: its texts ("Player 2
+wins trick #1 with AD for 3 points", "Scores are now Team0 = -25 to Team1 = 19, played
+1 hands", "Team0 wins with a score of 24!") are these messages' own.
+
+What each seat is told is decided here and nowhere else (``tell``, ``prompt``): a
+seat's hand goes only to that seat; other seats' cards only once shown in a meld or
+played. A pass is ``"Bid":0``; every meld shows its ``Amount`` (0 too); at the end of
+the game the ``GameOver`` Score replaces the hand's, as in the seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from hundred_server.cards import Card, format_cards
+from hundred_server.games import messages
+from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.pinochle import records
+from hundred_server.games.pinochle.bots import PinochleBot
+from hundred_server.games.pinochle.rules import (
+    BID_ACTIONS,
+    NUM_PLAYERS,
+    PASS,
+    TEAMS,
+    Action,
+    Bid,
+    BidMade,
+    Dealt,
+    Event,
+    Game,
+    GameWon,
+    HandScored,
+    Melded,
+    Phase,
+    Play,
+    Played,
+    StuckDealer,
+    TrickWon,
+    Trump,
+    TrumpNamed,
+    View,
+    seeded_deck,
+    sort_hand,
+    team_of,
+    trick_winner,
+)
+from hundred_server.games.pinochle.text import TEXT
+from hundred_server.protocol import (
+    Message,
+    ProtocolError,
+    field_card,
+    field_int,
+    field_suit,
+    message,
+    quote,
+)
+
+GAME: Final = "pinochle"
+ANSWER_TYPES: Final = frozenset({"Bid", "Trump", "Play"})
+_PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
+SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
+
+
+def parse_action(msg: Message) -> Action:
+    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
+    A ``Bid`` without ``Bid`` passes, as the seed's clients pass."""
+    kind = msg["Type"]
+    if kind == "Bid":
+        amount = field_int(msg, "Bid")
+        action = BID_ACTIONS.get(PASS if amount is None else amount)
+        if action is None:
+            raise ProtocolError(
+                f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 20 to 250)",
+                "illegal_bid",
+            )
+        return action
+    if kind == "Trump":
+        return Trump(field_suit(msg, "Trump"))
+    if kind == "Play":
+        return Play(field_card(msg, "PlayedCard"))
+    raise ProtocolError(f"not a Pinochle answer: {quote(kind)}", "unknown_type")
+
+
+def _legal(action: Action) -> object:
+    if isinstance(action, Bid):
+        return action.amount
+    if isinstance(action, Trump):
+        return action.suit.value
+    return action.card.code
+
+
+def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
+    or None if nobody is to act."""
+    actor = game.to_act
+    kind = _PROMPT_TYPE.get(game.phase)
+    if actor is None or kind is None:
+        return None
+    msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
+    if kind == "Play":
+        view = game.view_for(actor)
+        assert view.trump is not None
+        msg["Trump"] = view.trump.value
+        if view.current_trick:
+            lead = view.current_trick[0][1].suit
+            assert lead is not None
+            msg["Lead"] = lead.value
+            msg["WinningCard"] = trick_winner(view.current_trick, view.trump)[1].code
+    if seat == actor:
+        msg["Legal"] = [_legal(a) for a in game.legal_actions(actor)]
+    return msg
+
+
+def meld_message(seat: int, amount: int, cards: Sequence[Card]) -> Message:
+    return {"Type": "Meld", "Playerid": seat, "Hand": format_cards(cards), "Amount": amount}
+
+
+def _scores_text(totals: Sequence[int], hand: int) -> str:
+    return f"Scores are now Team0 = {totals[0]} to Team1 = {totals[1]}, played {hand} hands"
+
+
+def _score_details(event: HandScored) -> Message:
+    return {
+        "Type": "Score",
+        "Round": event.hand,
+        "Bidder": event.bidder,
+        "Bid": event.bid,
+        "Made": event.made,
+        "Meld": list(event.meld),
+        "Counters": list(event.counters),
+        "Points": list(event.points),
+        "Score": list(event.totals),
+    }
+
+
+class _Teller:
+    """What each seat is told of one run of events. When the run ends the game, the
+    last hand's ``Score`` is left out: the ``GameOver`` one carries it (as the seed)."""
+
+    def __init__(self, over: bool) -> None:
+        self.over = over
+        self.scored: HandScored | None = None
+
+    def public(self, event: Event, players: Sequence[str]) -> list[Message]:
+        if isinstance(event, BidMade):
+            return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
+        if isinstance(event, StuckDealer):
+            text = (
+                f"Everyone passed: {messages.describe_seat(players, event.seat)} dealt "
+                f"and is the bidder at {event.amount}"
+            )
+            return [message(text)]
+        if isinstance(event, TrumpNamed):
+            return [{"Type": "Trump", "Playerid": event.seat, "Trump": event.suit.value}]
+        if isinstance(event, Melded):
+            return [meld_message(event.seat, event.amount, event.cards)]
+        if isinstance(event, Played):
+            return [messages.played_message(event.seat, event.card)]
+        if isinstance(event, TrickWon):
+            won: Message = {
+                "Type": "Trick",
+                "Playerid": event.seat,
+                "WinningCard": event.card.code,
+                "Trick": event.trick,
+                "Points": event.points,
+            }
+            text = (
+                f"Player {event.seat} wins trick #{event.trick} with {event.card.code} "
+                f"for {event.points} points"
+            )
+            return [won, message(text)]
+        if isinstance(event, HandScored):
+            self.scored = event
+            said = [message(_scores_text(event.totals, event.hand))]
+            return said if self.over else [*said, _score_details(event)]
+        if isinstance(event, GameWon):
+            score = event.totals[event.team]
+            return [message(f"{TEAMS[event.team]} wins with a score of {score}!")]
+        return []
+
+    def private(self, event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+        if isinstance(event, Dealt):
+            hand = sort_hand(event.hands[seat])
+            return [messages.deal_message(seat, hand, event.dealer, event.hand, players)]
+        if isinstance(event, GameWon):
+            final: Message = {} if self.scored is None else _score_details(self.scored)
+            final.update(
+                {
+                    "Type": "Score",
+                    "Score": list(event.totals),
+                    "GameOver": True,
+                    "Winner": event.team,
+                    "Win": team_of(seat) == event.team,
+                }
+            )
+            return [final]
+        return []
+
+
+def tell(
+    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
+) -> dict[int, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    teller = _Teller(over=any(isinstance(e, GameWon) for e in events))
+    return messages.tell(events, seats, players, teller.public, teller.private)
+
+
+def snapshot(game: Game, seat: int, table: int) -> Message:
+    """Where the game stands, as ``seat`` knows it: for a person who takes their seat
+    back. Built from the seat's view only, so it holds no other seat's hand."""
+    view: View = game.view_for(seat)
+    msg: Message = {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(game.players),
+        "Round": view.hand_index + 1,
+        "Dealer": view.dealer,
+        "Phase": view.phase.value,
+        "Hand": format_cards(view.hand),
+        "Score": list(view.scores),
+        "Bids": [{"Playerid": s, "Bid": amount} for s, amount in view.bids],
+    }
+    if view.bidder is not None:
+        msg["Bidder"] = view.bidder
+        msg["Bid"] = view.bid
+    if view.trump is not None:
+        msg["Trump"] = view.trump.value
+    msg["Meld"] = [
+        {"Playerid": s, "Hand": format_cards(cards), "Amount": amount}
+        for s, (amount, cards) in enumerate(view.melds)
+    ]
+    msg["Tricks"] = len(view.tricks)
+    msg["Counters"] = list(view.counters)
+    msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]
+    return msg
+
+
+def result(game: Game) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list (``Winner`` is a team)."""
+    winner = game.winner
+    score = list(game.scores)
+    if winner is None:
+        return {"Winner": None, "Score": score, "Text": "no winner"}
+    text = f"{TEAMS[winner]} wins with a score of {score[winner]} to {score[1 - winner]}"
+    return {"Winner": winner, "Score": score, "Text": text}
+
+
+def new_game(players: Sequence[str], seed: str | None) -> Game:
+    """A game waiting for its first deal (Pinochle records keep no seed: every
+    deal's deck is in the record)."""
+    return Game(players)
+
+
+#: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
+_TEAMS = SIDES
+
+SPEC: Final = GameSpec(
+    name=GAME,
+    title="Pinochle",
+    seat_counts=(NUM_PLAYERS,),
+    sides=SIDES,
+    # The seed's six options, word for word (the classic port shows them as they are).
+    # People sit in the lowest free seat: option 2 seats the one who joins opposite
+    # the creator, option 5 puts them against the creator, each with an AI partner.
+    presets=(
+        Preset("Play against three AI players and start immediately", 4, (1, 2, 3), _TEAMS),
+        Preset("Play with a human partner against two AI players", 4, (1, 3), _TEAMS),
+        Preset("Play with a human partner against one AI players and 1 Human", 4, (1,), _TEAMS),
+        Preset("Play with a human partner against two humans", 4, (), _TEAMS),
+        Preset("Play against a human with AI partners", 4, (2, 3), _TEAMS),
+    ),
+    custom=False,
+    new_game=new_game,
+    seeded_deck=seeded_deck,
+    view=Game.view_for,
+    bot=PinochleBot,
+    answer_types=ANSWER_TYPES,
+    parse_action=parse_action,
+    prompt=prompt,
+    tell=tell,
+    snapshot=snapshot,
+    header_object=records.header_object,
+    history_objects=records.history_objects,
+    replay=records.replay,
+    load_record=records.load_record,
+    record_codes=records.ERROR_CODES,
+    result=result,
+    text=TEXT,
+    classic=True,
+)

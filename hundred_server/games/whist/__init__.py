@@ -1,0 +1,1 @@
+"""Whist: rules (rules.py), wire and spec (wire.py), records and bots."""

@@ -1,0 +1,283 @@
+"""Connections: codecs, line limits and rate limits, in front of the lobby (no I/O).
+
+``Hub`` is the server's whole behaviour without sockets, as h11 is HTTP without them:
+``connect()``, ``receive(conn, line)`` and ``disconnect(conn)`` take what happened on a
+connection and return what to do, as ``Send(conn, bytes)`` and ``Close(conn)``. The
+asyncio layer (server.py) only moves bytes.
+
+Each connection has one codec (codecs/), chosen by the listener it came in on and its
+first line; the hub turns lines into messages with it and messages into bytes, and
+hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
+are kept here too, per connection.
+
+Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
+``next_deadline()`` (grace periods of lost connections, turn clocks).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from hundred_server import codecs
+from hundred_server.codecs import Codec
+from hundred_server.codecs.jsonlines import JsonCodec
+from hundred_server.codecs.text import strip_telnet
+from hundred_server.games.base import Bot
+from hundred_server.journal import StoredGame, Write
+from hundred_server.lobby import Limits, Lobby, Session
+from hundred_server.protocol import MAX_LINE, ProtocolError, error, strip_line
+from hundred_server.table import Outgoing, Table
+
+log = logging.getLogger("hundred_server")
+
+
+@dataclass(frozen=True)
+class Send:
+    conn: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Close:
+    conn: int
+
+
+Command = Send | Close
+
+#: What a connection is sent before its first line says how it speaks.
+_FIRST_CODEC = JsonCodec()
+
+
+@dataclass
+class Link:
+    """One connection as the hub keeps it: its codec and its rate-limit bucket."""
+
+    conn: int
+    listener: str
+    peer: str = ""
+    codec: Codec | None = None  # None until the first line says which
+    tokens: float = 0.0  # the rate limit's bucket (see Limits)
+    last: float | None = None
+    refused: int = 0
+    closed: bool = field(default=False)
+
+
+class Hub:
+    """Every connection, in front of the lobby; see the module docstring."""
+
+    def __init__(
+        self,
+        seed_source: Callable[[], str] | None = None,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        token_source: Callable[[], str] | None = None,
+        durable: bool = False,
+        bots: dict[str, Callable[[], Bot]] | None = None,
+    ) -> None:
+        self.lobby = Lobby(
+            seed_source=seed_source,
+            limits=limits or Limits(),
+            clock=clock,
+            token_source=token_source,
+            durable=durable,
+            bots=bots,
+        )
+        self.links: dict[int, Link] = {}
+        self._next_conn = 1
+
+    # ------------------------------------------------------------- the lobby's state
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.lobby.clock
+
+    @property
+    def sessions(self) -> dict[int, Session]:
+        return self.lobby.sessions
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        return self.lobby.tables
+
+    @property
+    def tokens(self) -> dict[str, Table]:
+        return self.lobby.tokens
+
+    @property
+    def durable(self) -> bool:
+        return self.lobby.durable
+
+    @property
+    def bots(self) -> dict[str, Callable[[], Bot]]:
+        return self.lobby.bots
+
+    @bots.setter
+    def bots(self, bots: dict[str, Callable[[], Bot]]) -> None:
+        self.lobby.bots = bots
+
+    @property
+    def limits(self) -> Limits:
+        return self.lobby.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.lobby.limits = limits
+
+    def take_writes(self) -> list[Write]:
+        """What must be saved (in order, in one transaction) before the commands
+        returned so far are sent."""
+        return self.lobby.take_writes()
+
+    def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
+        """Tables for the unfinished games of a store (before any connection)."""
+        return self.lobby.restore(stored_games, last_id)
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` is next due (on ``clock``), or None."""
+        return self.lobby.next_deadline()
+
+    def tick(self) -> list[Command]:
+        """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
+        return self._render(self.lobby.tick())
+
+    def codec_of(self, conn: int) -> Codec | None:
+        link = self.links.get(conn)
+        return None if link is None else link.codec
+
+    # ----------------------------------------------------------- connection events
+
+    def connect(self, peer: str = "", listener: str = codecs.MAIN) -> tuple[int, list[Command]]:
+        """A new connection on ``listener`` (``codecs.MAIN`` or ``codecs.CLASSIC``)."""
+        conn = self._next_conn
+        self._next_conn += 1
+        link = Link(conn, listener, peer, tokens=float(self.limits.burst))
+        if listener != codecs.MAIN:
+            link.codec = codecs.choose(listener, b"")
+        self.links[conn] = link
+        log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
+        return conn, self._render(self.lobby.connect(conn))
+
+    def receive(self, conn: int, raw: bytes, now: float | None = None) -> list[Command]:
+        """One line from ``conn`` (with or without its line ending), received at ``now``
+        (seconds on any steady clock; None: no rate limit, as in most tests)."""
+        link = self.links.get(conn)
+        if link is None or link.closed:
+            return []
+        if now is None:
+            return self._read_line(link, raw)
+        limits = self.limits
+        if link.last is not None:
+            elapsed = max(0.0, now - link.last)
+            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+        link.last = now
+        if link.tokens < 1 and strip_line(raw).strip():
+            link.refused += 1
+            if link.refused > limits.max_refused:
+                text = f"over {limits.rate:g} lines a second for too long; goodbye"
+                return self.notice(conn, "rate_limited", text)
+            text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
+            return self.notice(conn, "rate_limited", text, close=False)
+        before = self.lobby.progress(conn)
+        out = self._read_line(link, raw)
+        if before is None or self.lobby.progress(conn) == before:
+            link.tokens -= 1  # a line that moved no game on counts against the rate
+        return out
+
+    def _read_line(self, link: Link, raw: bytes) -> list[Command]:
+        conn = link.conn
+        line = strip_line(raw)
+        if len(line) > MAX_LINE:
+            return self.line_too_long(conn)
+        if link.codec is None:
+            link.codec = codecs.choose(link.listener, line)
+            if link.codec is None:
+                return []
+            log.info("connection %d speaks %s", conn, link.codec.kind)
+            if link.codec.kind == "json":
+                line = strip_telnet(line)  # what chose JSON is what is read as JSON
+        if not line.strip():
+            return []
+        try:
+            messages = link.codec.decode(line)
+        except ProtocolError as exc:
+            return self._render(self.lobby.refuse(conn, exc))
+        if messages and isinstance(messages[0], str):  # text mode help: shown as is
+            return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
+        out: Outgoing = []
+        for msg in messages:
+            assert isinstance(msg, dict)
+            said, stop = self.lobby.handle(conn, msg)
+            out += said
+            if stop:  # refused, or quit: the rest of the line's commands are moot
+                break
+        return self._render(out)
+
+    def line_too_long(self, conn: int) -> list[Command]:
+        return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
+
+    def notice(self, conn: int, code: str, text: str, close: bool = True) -> list[Command]:
+        """An Error that the server layer raises (a limit), in the connection's mode.
+
+        Closing: the Error, then the connection closes. Not closing: the line that broke
+        the limit was not read; what the connection was being asked comes again.
+        """
+        if conn not in self.links:
+            return []
+        if not close:
+            return self._render(self.lobby.refuse(conn, ProtocolError(text, code)))
+        out = self._render([(conn, error(code, text))])
+        out += self.disconnect(conn)
+        return [*out, Close(conn)]
+
+    def in_lobby(self, conn: int) -> bool:
+        """Whether ``conn`` is in the lobby (not at a table), where idling is limited."""
+        return self.lobby.in_lobby(conn)
+
+    def disconnect(self, conn: int) -> list[Command]:
+        """The connection is gone (or is being closed): free its seat."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        out = self._render(self.lobby.disconnect(conn))
+        link.closed = True
+        del self.links[conn]
+        return out
+
+    def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
+        """Tell everyone, then close every connection; the hub is empty afterwards.
+
+        Durable, the people in a game are told it is saved and how to come back."""
+        out: list[Command] = []
+        for conn, said in self.lobby.shutdown(reason):
+            out += self._render(said)
+            out.append(Close(conn))
+        self.links.clear()
+        return out
+
+    # ------------------------------------------------------------------- writing
+
+    def _render(self, out: Outgoing) -> list[Command]:
+        commands: list[Command] = []
+        shared: dict[tuple[str, int], bytes] = {}  # a message sent to many: encoded once
+        for conn, msg in out:
+            link = self.links.get(conn)
+            if link is None:
+                continue
+            codec = link.codec or _FIRST_CODEC
+            if codec.shared:
+                key = (codec.kind, id(msg))
+                data = shared.get(key)
+                if data is None:
+                    data = shared[key] = codec.encode(msg)
+            else:
+                data = codec.encode(msg)
+            if data:
+                commands.append(Send(conn, data))
+        for conn in {conn for conn, _ in out}:
+            if conn in self.links and self.lobby.closed(conn):
+                commands.append(Close(conn))
+                self.disconnect(conn)
+        return commands
