@@ -60,7 +60,10 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     [
         ("whist", "a plug-in is GAME=module:Class, as in GAME=mybot:Player, not 'whist'"),
         ("whist=good_player", "a plug-in is GAME=module:Class"),
-        ("chess=good_player:Player", "no such game 'chess' (games: hundredandten, whist, pinochle)"),
+        (
+            "chess=good_player:Player",
+            "no such game 'chess' (games: hundredandten, whist, pinochle)",
+        ),
         ("hundredandten=good_player:Player", "Hundred and Ten takes no plug-in bots"),
         ("whist=no_such_module:Player", "cannot import 'no_such_module'"),
         ("whist=crashes_on_import:Player", "cannot import 'crashes_on_import': no"),

@@ -9,7 +9,10 @@ Where an example sits decides what it must be:
   ``Legal`` of its row's prompt, and a ``"Key":value`` fragment in a ``when`` cell as an
   optional key of a server message of its row's ``Type``;
 - an object in the prose (a backticked ``{...}`` outside both) has no direction, so it
-  must be valid at least one way; the sketches that are not JSON on purpose are listed.
+  must be valid at least one way; the sketches that are not JSON on purpose are listed;
+- in the section "The classic port" all of these are messages of the classic dialect,
+  checked against the schema's ``ClassicServerMessage`` / ``ClassicClientMessage``, and
+  its example exchange must be what the server says there, line for line.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from typing import Any
 import jsonschema
 import pytest
 
+from hundred_server import codecs
+from hundred_server.hub import Close, Hub, Send
 from hundred_server.schema import (
     is_valid_client_message,
     is_valid_server_message,
@@ -38,6 +43,9 @@ LINES = DOC.splitlines()
 SERVER = "server"
 CLIENT = "client"
 EITHER = "either"
+CLASSIC_SERVER = "classic-server"
+CLASSIC_CLIENT = "classic-client"
+CLASSIC = {SERVER: CLASSIC_SERVER, CLIENT: CLASSIC_CLIENT}
 
 ARROW = re.compile(r"^\s*(-->|<--)\s*(\{.*\})\s*$")
 TICKED = re.compile(r"`([^`]*)`")
@@ -51,6 +59,24 @@ SKETCHES = {
     '{"Type":"Bid","Playerid":m,"Bid":0}': "m stands for the sender's seat",
     "{": "the first character of a JSON line, not a message",
 }
+
+
+def section_lines(title: str) -> range:
+    """The 1-based line numbers of the ``## title`` section."""
+    start = LINES.index(f"## {title}") + 1
+    end = next(
+        (n for n in range(start + 1, len(LINES) + 1) if LINES[n - 1].startswith("## ")),
+        len(LINES) + 1,
+    )
+    return range(start, end)
+
+
+CLASSIC_SECTION = section_lines("The classic port")
+
+
+def dialect(direction: str, line: int) -> str:
+    """The direction of an example on ``line``, in the classic dialect in its section."""
+    return CLASSIC[direction] if line in CLASSIC_SECTION else direction
 
 
 @dataclass(frozen=True)
@@ -84,7 +110,7 @@ def arrow_examples() -> list[Example]:
     for number, line in enumerate(LINES, 1):
         match = ARROW.match(line)
         if match:
-            direction = SERVER if match[1] == "-->" else CLIENT
+            direction = dialect(SERVER if match[1] == "-->" else CLIENT, number)
             found.append(Example(number, direction, parse_object(match[2], number), match[2]))
     return found
 
@@ -127,7 +153,10 @@ def table_findings() -> TableFindings:
                     findings.stray.append(f"line {number}, column {column!r}: {text}")
                     continue
                 example = Example(
-                    number, COLUMN_DIRECTION[column], parse_object(text, number), text
+                    number,
+                    dialect(COLUMN_DIRECTION[column], number),
+                    parse_object(text, number),
+                    text,
                 )
                 findings.examples.append(example)
                 row.setdefault(column, example)
@@ -163,11 +192,32 @@ PROSE = prose_objects()
 DOC_EXAMPLES = ARROWS + TABLES.examples + TABLES.legal
 
 
+def _classic_validator(entry: str) -> Any:
+    root = {k: v for k, v in load_schema().items() if k != "anyOf"}
+    return jsonschema.Draft202012Validator({**root, "$ref": f"#/$defs/{entry}"})
+
+
+CLASSIC_VALIDATORS = {
+    CLASSIC_SERVER: _classic_validator("ClassicServerMessage"),
+    CLASSIC_CLIENT: _classic_validator("ClassicClientMessage"),
+}
+
+
+def is_valid(direction: str, message: Any) -> bool:
+    if direction == SERVER:
+        return is_valid_server_message(message)
+    if direction == CLIENT:
+        return is_valid_client_message(message)
+    return bool(CLASSIC_VALIDATORS[direction].is_valid(message))
+
+
 def check(example: Example) -> None:
     if example.direction == SERVER:
         validate_server_message(example.message)
-    else:
+    elif example.direction == CLIENT:
         validate_client_message(example.message)
+    else:
+        CLASSIC_VALIDATORS[example.direction].validate(example.message)
 
 
 # ---------------------------------------------------------------- the examples are found
@@ -189,6 +239,11 @@ def test_the_extraction_finds_the_examples() -> None:
         assert (SERVER, kind) in kinds
     for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play"]:
         assert (CLIENT, kind) in kinds
+    assert (SERVER, "Meld") in kinds  # Pinochle
+    for kind in ["Message", "Hello", "Game", "Deal", "Bid", "Trump", "Meld", "Play"]:
+        assert (CLASSIC_SERVER, kind) in kinds
+    for kind in ["Hello", "Game", "Bid", "Trump", "Play"]:
+        assert (CLASSIC_CLIENT, kind) in kinds
 
 
 def test_every_json_object_in_a_table_has_a_direction() -> None:
@@ -208,10 +263,10 @@ def test_doc_example_with_an_unknown_key(example: Example) -> None:
     # Server messages are closed, so the tests catch an undocumented key; the server
     # ignores keys it does not know, so client messages are open.
     message = {**example.message, "Extra": 1}
-    if example.direction == SERVER:
-        assert not is_valid_server_message(message)
+    if example.direction in (SERVER, CLASSIC_SERVER):
+        assert not is_valid(example.direction, message)
     else:
-        assert is_valid_client_message(message)
+        assert is_valid(example.direction, message)
 
 
 def server_definitions(kind: str) -> list[dict[str, Any]]:
@@ -244,7 +299,8 @@ def test_prose_object_is_valid_or_a_known_sketch(line: int, text: str) -> None:
     if text in SKETCHES:
         return
     message = parse_object(text, line)
-    assert is_valid_server_message(message) or is_valid_client_message(message), text
+    ways = [CLASSIC_SERVER, CLASSIC_CLIENT] if line in CLASSIC_SECTION else [SERVER, CLIENT]
+    assert any(is_valid(way, message) for way in ways), text
 
 
 def test_the_sketches_are_still_on_the_page() -> None:
@@ -333,6 +389,41 @@ DEAL = {
     "Players": ["ann", "bob", "cy", "dee"],
 }
 
+PINOCHLE_HAND = ["AD", "TD", "QD", "AC", "QC", "QC", "JC", "9C", "JH", "9H", "AS", "QS"]
+MELD = {"Type": "Meld", "Playerid": 2, "Hand": ["KD", "KC", "KH", "QH", "KS"], "Amount": 12}
+PINOCHLE_TRICK = {"Type": "Trick", "Playerid": 2, "WinningCard": "AH", "Trick": 6, "Points": 2}
+PINOCHLE_SCORE = {
+    "Type": "Score",
+    "Round": 1,
+    "Bidder": 2,
+    "Bid": 21,
+    "Made": True,
+    "Meld": [13, 7],
+    "Counters": [13, 12],
+    "Points": [26, 19],
+    "Score": [26, 19],
+}
+PINOCHLE_GAME_OVER = {**PINOCHLE_SCORE, "GameOver": True, "Winner": 0, "Win": True}
+PINOCHLE_SNAPSHOT = {
+    "Type": "Snapshot",
+    "Table": 1,
+    "Playerid": 0,
+    "Players": ["ann", "AI 1", "AI 2", "AI 3"],
+    "Round": 1,
+    "Dealer": 0,
+    "Phase": "tricks",
+    "Hand": PINOCHLE_HAND,
+    "Score": [0, 0],
+    "Bids": [{"Playerid": 1, "Bid": 20}, {"Playerid": 2, "Bid": 21}],
+    "Bidder": 2,
+    "Bid": 21,
+    "Trump": "H",
+    "Meld": [{"Playerid": s, "Hand": [], "Amount": 0} for s in range(4)],
+    "Tricks": 0,
+    "Counters": [0, 0],
+    "Trick": [{"Playerid": 2, "PlayedCard": "AH"}],
+}
+
 SERVER_REFUSED = {
     "bid prompt with an unknown key": {**BID_PROMPT, "Bids": [0, 20]},
     "card 1X played": {"Type": "Play", "Playerid": 3, "PlayedCard": "1X"},
@@ -351,7 +442,8 @@ SERVER_REFUSED = {
     },
     "no Type": {"Playerid": 1, "Seq": 1},
     "Type not a string": {"Type": 1},
-    "unknown Type": {"Type": "Meld", "Playerid": 1},
+    "unknown Type": {"Type": "Pass", "Playerid": 1},
+    "meld without Hand and Amount": {"Type": "Meld", "Playerid": 1},
     "not an object": ["Type", "Bid"],
     "unknown error code": {"Type": "Error", "Code": "oops", "Message": "why"},
     "error without Message": {"Type": "Error", "Code": "bad_json"},
@@ -404,6 +496,34 @@ SERVER_REFUSED = {
     "a Table message in Tables": {"Type": "Tables", "Tables": [TABLE]},
     "Hello prompt with a Message": {"Type": "Hello", "Message": "hi"},
     "Unpass echo without Playerid": {"Type": "Unpass"},
+    # Pinochle
+    "pinochle deal of 11 cards": {**DEAL, "Hand": PINOCHLE_HAND[:11]},
+    "pinochle deal with a 2": {**DEAL, "Hand": ["2D", *PINOCHLE_HAND[1:]]},
+    "bid of 251": {"Type": "Bid", "Playerid": 1, "Bid": 251},
+    "Legal mixing the games' bids": {**BID_PROMPT, "Legal": [0, 15, 21]},
+    "meld worth 0 with cards": {**MELD, "Amount": 0},
+    "meld worth something without cards": {**MELD, "Hand": []},
+    "meld with a 5": {**MELD, "Hand": ["5H"]},
+    "meld without Amount": {k: v for k, v in MELD.items() if k != "Amount"},
+    "trick 13 with Points": {**PINOCHLE_TRICK, "Trick": 13},
+    "trick of 6 points": {**PINOCHLE_TRICK, "Points": 6},
+    "trick with Points and TricksWon": {**PINOCHLE_TRICK, "TricksWon": [1, 0]},
+    "pinochle hand score without Counters": {
+        k: v for k, v in PINOCHLE_SCORE.items() if k != "Counters"
+    },
+    "pinochle hand score by seat": {**PINOCHLE_SCORE, "Score": [1, 2, 3, 4]},
+    "pinochle hand score with Win": {**PINOCHLE_SCORE, "Win": True},
+    "pinochle game over won by seat 2": {**PINOCHLE_GAME_OVER, "Winner": 2},
+    "pinochle game over won by a side": {**PINOCHLE_GAME_OVER, "Winner": "NS"},
+    "pinochle game over without Win": {k: v for k, v in PINOCHLE_GAME_OVER.items() if k != "Win"},
+    "pinochle snapshot with a Bidder and no Bid": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Bid"
+    },
+    "pinochle snapshot with three melds": {
+        **PINOCHLE_SNAPSHOT,
+        "Meld": PINOCHLE_SNAPSHOT["Meld"][:3],
+    },
+    "pinochle snapshot with TricksWon": {**PINOCHLE_SNAPSHOT, "TricksWon": [0, 0]},
 }
 
 SERVER_ACCEPTED = {
@@ -436,6 +556,28 @@ SERVER_ACCEPTED = {
     "a two-seat table": {**TABLE, "Seats": 2, "Free": 0, "Players": ["ann", "AI 1"]},
     "no open tables": {"Type": "Tables", "Tables": []},
     "unpass echo": {"Type": "Unpass", "Playerid": 3},
+    # Pinochle
+    "a pinochle deal": {**DEAL, "Hand": PINOCHLE_HAND},
+    "a pinochle table": {**TABLE, "Game": "pinochle"},
+    "pinochle bid prompt": {**BID_PROMPT, "Legal": [0, *range(20, 251)]},
+    "pinochle bid": {"Type": "Bid", "Playerid": 1, "Bid": 21},
+    "pinochle pass": {"Type": "Bid", "Playerid": 1, "Bid": 0},
+    "a meld": MELD,
+    "no meld": {**MELD, "Hand": [], "Amount": 0},
+    "a double pinochle": {**MELD, "Hand": ["JD", "JD", "QS", "QS"], "Amount": 30},
+    "pinochle trick": PINOCHLE_TRICK,
+    "the last pinochle trick": {**PINOCHLE_TRICK, "Trick": 12, "Points": 5},
+    "pinochle hand score": PINOCHLE_SCORE,
+    "pinochle game over": PINOCHLE_GAME_OVER,
+    "pinochle snapshot": PINOCHLE_SNAPSHOT,
+    "pinochle snapshot before the deal": {
+        **{k: v for k, v in PINOCHLE_SNAPSHOT.items() if k not in ("Bidder", "Bid", "Trump")},
+        "Phase": "deal",
+        "Hand": [],
+        "Bids": [],
+        "Meld": [],
+        "Trick": [],
+    },
 }
 
 CLIENT_REFUSED = {
@@ -463,6 +605,8 @@ CLIENT_REFUSED = {
     "discard of a card, not a list": {"Type": "Discard", "Cards": "2C"},
     "Playerid 4": {"Type": "Play", "Playerid": 4, "PlayedCard": "5H"},
     "Seq 0": {"Type": "Play", "Seq": 0, "PlayedCard": "5H"},
+    "bid of 251": {"Type": "Bid", "Bid": 251},
+    "bid of 19": {"Type": "Bid", "Bid": 19},
 }
 
 CLIENT_ACCEPTED = {
@@ -485,7 +629,88 @@ CLIENT_ACCEPTED = {
         "Name": "Ann_B-2 .x",
     },
     "unknown keys": {"Type": "Join", "Table": 7, "Token": "abc", "Version": 2},
+    "a pinochle bid": {"Type": "Bid", "Playerid": 2, "Bid": 21},
+    "the top pinochle bid": {"Type": "Bid", "Bid": 250},
 }
+
+# The classic port (the seed's dialect): the lines of the seed's own transcript come out
+# of the codec and validate in test_pinochle_wire.py; here, what its definitions refuse
+# and accept.
+CLASSIC_SERVER_REFUSED = {
+    "a pass with Bid 0": {"Bid": 0, "Playerid": 1, "Type": "Bid"},
+    "a prompt with Seq": {"Playerid": 0, "Seq": 1, "Type": "Bid"},
+    "a deal with Dealer": {"Dealer": 0, "Hand": PINOCHLE_HAND, "Playerid": 0, "Type": "Deal"},
+    "a meld with Amount 0": {"Amount": 0, "Hand": [], "Playerid": 0, "Type": "Meld"},
+    "a meld with cards and no Amount": {"Hand": ["9H"], "Playerid": 1, "Type": "Meld"},
+    "a play with Trump": {"PlayedCard": "AD", "Playerid": 2, "Trump": "H", "Type": "Play"},
+    "a play prompt without Trump": {"Playerid": 0, "Type": "Play"},
+    "a play prompt with Lead only": {"Lead": "D", "Playerid": 0, "Trump": "H", "Type": "Play"},
+    "a score with Win false": {"GameOver": True, "Score": [24, -55], "Type": "Score", "Win": False},
+    "Win without GameOver": {"Score": [24, -55], "Type": "Score", "Win": True},
+    "a score with Round": {"Round": 1, "Score": [3, -10], "Type": "Score"},
+    "an Error": {"Code": "bad_json", "Message": "not JSON", "Type": "Error"},
+    "a Trick": {"Playerid": 2, "Trick": 1, "Type": "Trick", "WinningCard": "AD"},
+    "a Table": TABLE,
+}
+CLASSIC_SERVER_ACCEPTED = {
+    "a deal": {"Hand": PINOCHLE_HAND, "Playerid": 0, "Type": "Deal"},
+    "a pass or the prompt to bid": {"Playerid": 1, "Type": "Bid"},
+    "a bid": {"Bid": 25, "Playerid": 2, "Type": "Bid"},
+    "the prompt to name trump": {"Playerid": 0, "Type": "Trump"},
+    "trump named": {"Playerid": 2, "Trump": "H", "Type": "Trump"},
+    "no meld": {"Hand": [], "Playerid": 0, "Type": "Meld"},
+    "a meld": {"Amount": 1, "Hand": ["9H"], "Playerid": 1, "Type": "Meld"},
+    "a card played": {"PlayedCard": "AD", "Playerid": 2, "Type": "Play"},
+    "the prompt to lead": {"Playerid": 0, "Trump": "C", "Type": "Play"},
+    "the prompt to follow": {
+        "Lead": "D",
+        "Playerid": 0,
+        "Trump": "H",
+        "Type": "Play",
+        "WinningCard": "AD",
+    },
+    "a hand's score": {"Score": [-25, 19], "Type": "Score"},
+    "a winner's last score": {"GameOver": True, "Score": [24, -55], "Type": "Score", "Win": True},
+    "a loser's last score": {"GameOver": True, "Score": [24, -55], "Type": "Score"},
+    "a message": {"Message": "Ok, bye bye!", "Type": "Message"},
+    "the lobby prompt": {"Type": "Hello"},
+    "the create or join prompt": {"Type": "Game"},
+}
+CLASSIC_CLIENT_REFUSED = {
+    "Join": {"Table": 1, "Type": "Join"},
+    "Unpass": {"Type": "Unpass"},
+    "a negative table": {"Option": -1, "Type": "Game"},
+    "Game without Option": {"Type": "Game"},
+    "a bid of 19": {"Bid": 19, "Playerid": 0, "Type": "Bid"},
+    "a play without a card": {"Playerid": 0, "Type": "Play"},
+}
+CLASSIC_CLIENT_ACCEPTED = {
+    "create": {"Message": "create", "Type": "Hello"},
+    "option 1": {"Option": 1, "Type": "Game"},
+    "table 12": {"Option": 12, "Type": "Game"},
+    "back from the tables": {"Option": 0, "Type": "Game"},
+    "a pass as the seed's client sends it": {"Playerid": 0, "Type": "Bid"},
+    "a bid": {"Bid": 22, "Playerid": 0, "Type": "Bid"},
+    "trump": {"Playerid": 0, "Trump": "C", "Type": "Trump"},
+    "a card": {"PlayedCard": "KD", "Playerid": 0, "Type": "Play"},
+}
+
+
+CLASSIC_CASES = [
+    (CLASSIC_SERVER, CLASSIC_SERVER_REFUSED, False),
+    (CLASSIC_SERVER, CLASSIC_SERVER_ACCEPTED, True),
+    (CLASSIC_CLIENT, CLASSIC_CLIENT_REFUSED, False),
+    (CLASSIC_CLIENT, CLASSIC_CLIENT_ACCEPTED, True),
+]
+
+
+@pytest.mark.parametrize(
+    ("direction", "message", "valid"),
+    [(d, m, valid) for d, cases, valid in CLASSIC_CASES for m in cases.values()],
+    ids=[f"{d}-{name}" for d, cases, _ in CLASSIC_CASES for name in cases],
+)
+def test_classic_message(direction: str, message: Any, valid: bool) -> None:
+    assert is_valid(direction, message) is valid
 
 
 @pytest.mark.parametrize("message", SERVER_REFUSED.values(), ids=SERVER_REFUSED.keys())
@@ -523,3 +748,41 @@ def test_the_error_names_what_is_wrong() -> None:
         validate_client_message(CLIENT_REFUSED["card 1X played"])
     with pytest.raises(jsonschema.ValidationError, match="'Type' is a required property"):
         validate_client_message(CLIENT_REFUSED["no Type"])
+
+
+# ---------------------------------------------------------------- the classic exchange
+
+CLASSIC_TEXT = "\n".join(LINES[CLASSIC_SECTION.start - 1 : CLASSIC_SECTION.stop - 1])
+CLASSIC_EXCHANGE = re.findall(r"```\n(.*?)```", CLASSIC_TEXT, re.S)[0].splitlines()
+CLOSED = "(the server closes the connection)"
+
+
+def test_the_classic_exchange_is_a_whole_one() -> None:
+    assert CLASSIC_EXCHANGE[0].startswith('--> {"Message":"Do you want to join')
+    assert CLASSIC_EXCHANGE[-1] == CLOSED
+    assert sum(line.startswith("<-- ") for line in CLASSIC_EXCHANGE) >= 8
+    assert any('"Type":"Meld"' in line for line in CLASSIC_EXCHANGE)
+
+
+def test_the_classic_exchange_replays_exactly() -> None:
+    """Each client line is sent on the classic port when the exchange shows it; the
+    whole exchange, client lines in place, must come out the same."""
+    hub = Hub(seed_source=lambda: "protocol-example")
+    conn, commands = hub.connect("example", codecs.CLASSIC)
+    transcript: list[str] = []
+
+    def collect(commands: list[Send | Close]) -> None:
+        for command in commands:
+            assert command.conn == conn
+            if isinstance(command, Send):
+                transcript.extend("--> " + line for line in command.data.decode().splitlines())
+            else:
+                transcript.append(CLOSED)
+
+    collect(commands)
+    for line in CLASSIC_EXCHANGE:
+        if line.startswith("<-- "):
+            transcript.append(line)
+            collect(hub.receive(conn, line[4:].encode() + b"\n"))
+    assert transcript == CLASSIC_EXCHANGE
+    assert hub.sessions == {}

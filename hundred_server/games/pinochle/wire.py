@@ -259,7 +259,7 @@ def new_game(players: Sequence[str], seed: str | None) -> Game:
 
 
 #: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
-_TEAMS = SIDES
+
 
 SPEC: Final = GameSpec(
     name=GAME,
@@ -270,11 +270,11 @@ SPEC: Final = GameSpec(
     # People sit in the lowest free seat: option 2 seats the one who joins opposite
     # the creator, option 5 puts them against the creator, each with an AI partner.
     presets=(
-        Preset("Play against three AI players and start immediately", 4, (1, 2, 3), _TEAMS),
-        Preset("Play with a human partner against two AI players", 4, (1, 3), _TEAMS),
-        Preset("Play with a human partner against one AI players and 1 Human", 4, (1,), _TEAMS),
-        Preset("Play with a human partner against two humans", 4, (), _TEAMS),
-        Preset("Play against a human with AI partners", 4, (2, 3), _TEAMS),
+        Preset("Play against three AI players and start immediately", 4, (1, 2, 3), SIDES),
+        Preset("Play with a human partner against two AI players", 4, (1, 3), SIDES),
+        Preset("Play with a human partner against one AI players and 1 Human", 4, (1,), SIDES),
+        Preset("Play with a human partner against two humans", 4, (), SIDES),
+        Preset("Play against a human with AI partners", 4, (2, 3), SIDES),
     ),
     custom=False,
     new_game=new_game,
