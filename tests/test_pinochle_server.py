@@ -20,7 +20,7 @@ from hundred_server.records import replay
 from hundred_server.schema import validate_server_message
 from hundred_server.server import Server
 from tests.classic_client import meld, play_games
-from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal
+from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, text_answer
 
 SEED_OPTIONS = [
     "Option 1 - Play against three AI players and start immediately",
@@ -377,3 +377,43 @@ def test_hub_sends_bytes_only() -> None:
     h = Harness()
     client = classic(h)
     assert all(isinstance(c, Send) for c in h.hub.receive(client.conn, b"{}"))
+
+
+# ------------------------------------------------------------- a person in text mode
+
+
+def pinochle_text_answer(lines: list[str], rng: random.Random) -> str | None:
+    """A person's answer to the last ``> `` prompt of a Pinochle screen."""
+    ask = next(line for line in reversed(lines) if line.startswith("> "))
+    if ask.startswith("> your bid ("):
+        low = int(ask.split("or ")[1].split("-")[0])
+        return "pass" if rng.random() < 0.7 else f"bid {low}"
+    if ask.startswith("> name trump"):
+        return "trump " + rng.choice(["hearts", "s", "♦", "clubs"])
+    return text_answer(lines, rng)
+
+
+def test_a_person_in_text_mode_plays_pinochle_to_the_end() -> None:
+    h = Harness("text-pinochle")
+    nc = h.connect()
+    nc.take_text()
+    shown = nc.say("create pinochle")
+    assert shown[:6] == SEED_OPTIONS
+    assert shown[-1] == "> choose an option: 1-6"
+    shown = nc.say("1")
+    rng = random.Random(11)
+    seen: list[str] = list(shown)
+    for _ in range(2000):
+        if any(line.startswith("Game over") or "wins with a score of" in line for line in shown):
+            break
+        answer = pinochle_text_answer(shown, rng)
+        assert answer is not None, shown[-3:]
+        shown = nc.say(answer)
+        assert not any(line.startswith("{") for line in shown), shown  # all rendered
+        assert not any(line.startswith("! ") for line in shown), shown  # no refusals
+        seen += shown
+    assert any("wins with a score of" in line for line in seen)
+    assert any(" melds " in line or "has no meld" in line for line in seen)
+    assert any(line.startswith("Player ") and " wins trick #12 " in line for line in seen)
+    assert seen[-1] == "> create, join, quit (or help)"
+    assert h.hub.tables == {}
