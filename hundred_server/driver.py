@@ -35,13 +35,22 @@ def step(
     return game.apply(seat, bot.act(spec.view(game, seat)))
 
 
-def advance(game: GameState, spec: GameSpec, seed: str, bots: Sequence[Bot | None]) -> list[Any]:
-    """Step until a person must act or the game is over; every event, in order."""
+def advance(
+    game: GameState,
+    spec: GameSpec,
+    seed: str,
+    bots: Sequence[Bot | None],
+    *,
+    told: bool = True,
+) -> list[Any]:
+    """Step until a person must act or the game is over; every event, in order (none
+    when ``told`` is false: self-play tells nobody, and keeping them costs)."""
     events: list[Any] = []
+    keep = events.extend if told else _drop
     deck, view = spec.seeded_deck, spec.view
     while True:  # ``step`` inlined: self-play runs this loop for every move of a game
         if game.needs_deal:
-            events += game.deal(deck(seed, game.round_index))
+            keep(game.deal(deck(seed, game.round_index)))
             continue
         seat = game.to_act
         if seat is None:
@@ -49,4 +58,8 @@ def advance(game: GameState, spec: GameSpec, seed: str, bots: Sequence[Bot | Non
         bot = bots[seat]
         if bot is None:
             return events
-        events += game.apply(seat, bot.act(view(game, seat)))
+        keep(game.apply(seat, bot.act(view(game, seat))))
+
+
+def _drop(events: list[Any]) -> None:
+    """Events nobody is told of."""
