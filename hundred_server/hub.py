@@ -19,12 +19,11 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hundred_server import codecs
 from hundred_server.codecs import Codec
 from hundred_server.codecs.jsonlines import JsonCodec
-from hundred_server.codecs.text import strip_telnet
 from hundred_server.games.base import Bot
 from hundred_server.journal import StoredGame, Write
 from hundred_server.lobby import Limits, Lobby, Session
@@ -62,7 +61,6 @@ class Link:
     tokens: float = 0.0  # the rate limit's bucket (see Limits)
     last: float | None = None
     refused: int = 0
-    closed: bool = field(default=False)
 
 
 class Hub:
@@ -153,9 +151,7 @@ class Hub:
         """A new connection on ``listener`` (``codecs.MAIN`` or ``codecs.CLASSIC``)."""
         conn = self._next_conn
         self._next_conn += 1
-        link = Link(conn, listener, peer, tokens=float(self.limits.burst))
-        if listener != codecs.MAIN:
-            link.codec = codecs.choose(listener, b"")
+        link = Link(conn, listener, peer, codecs.for_listener(listener), float(self.limits.burst))
         self.links[conn] = link
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
         return conn, self._render(self.lobby.connect(conn))
@@ -164,7 +160,7 @@ class Hub:
         """One line from ``conn`` (with or without its line ending), received at ``now``
         (seconds on any steady clock; None: no rate limit, as in most tests)."""
         link = self.links.get(conn)
-        if link is None or link.closed:
+        if link is None:
             return []
         if now is None:
             return self._read_line(link, raw)
@@ -192,12 +188,11 @@ class Hub:
         if len(line) > MAX_LINE:
             return self.line_too_long(conn)
         if link.codec is None:
-            link.codec = codecs.choose(link.listener, line)
-            if link.codec is None:
+            chosen = codecs.from_first_line(line)
+            if chosen is None:
                 return []
+            link.codec, line = chosen
             log.info("connection %d speaks %s", conn, link.codec.kind)
-            if link.codec.kind == "json":
-                line = strip_telnet(line)  # what chose JSON is what is read as JSON
         if not line.strip():
             return []
         try:
@@ -242,7 +237,6 @@ class Hub:
         if link is None:
             return []
         out = self._render(self.lobby.disconnect(conn))
-        link.closed = True
         del self.links[conn]
         return out
 

@@ -21,6 +21,9 @@ from __future__ import annotations
 
 from typing import Final, Protocol
 
+from hundred_server.codecs.classic import ClassicCodec
+from hundred_server.codecs.jsonlines import JsonCodec
+from hundred_server.codecs.text import TextCodec, strip_telnet
 from hundred_server.protocol import Message
 
 
@@ -44,19 +47,18 @@ MAIN: Final = "main"
 CLASSIC: Final = "classic"
 
 
-def choose(listener: str, first_line: bytes) -> Codec | None:
-    """The codec for a connection on ``listener`` whose first line is ``first_line``
-    (None: a blank first line says nothing yet; wait for the next). A telnet client's
-    negotiation bytes do not count."""
-    from hundred_server.codecs.classic import ClassicCodec
-    from hundred_server.codecs.jsonlines import JsonCodec
-    from hundred_server.codecs.text import TextCodec, strip_telnet
+def for_listener(listener: str) -> Codec | None:
+    """The codec of every connection on ``listener`` (None: the first line decides)."""
+    return ClassicCodec() if listener == CLASSIC else None
 
-    if listener == CLASSIC:
-        return ClassicCodec()
-    line = strip_telnet(first_line)
-    if not line.strip():
+
+def from_first_line(line: bytes) -> tuple[Codec, bytes] | None:
+    """The codec a main-port connection speaks, judged by its first line (a telnet
+    client's negotiation bytes do not count), and that line as the codec is to read it;
+    None for a line that says nothing yet (blank): the next one decides."""
+    stripped = strip_telnet(line)
+    if not stripped.strip():
         return None
-    if line.lstrip().startswith(b"{"):
-        return JsonCodec()
-    return TextCodec()
+    if stripped.lstrip().startswith(b"{"):
+        return JsonCodec(), stripped
+    return TextCodec(), line

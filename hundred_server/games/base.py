@@ -179,7 +179,3 @@ class GameSpec:
     #: Whether the classic listener (``--classic-port``, the pinochle seed's dialect)
     #: creates tables of this game. At most one game says so.
     classic: bool = False
-
-    @property
-    def table_modes(self) -> tuple[Preset, ...]:
-        return self.presets
