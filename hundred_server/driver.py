@@ -36,30 +36,10 @@ def step(
 
 
 def advance(
-    game: GameState,
-    spec: GameSpec,
-    seed: str,
-    bots: Sequence[Bot | None],
-    *,
-    told: bool = True,
+    game: GameState, spec: GameSpec, seed: str, bots: Sequence[Bot | None]
 ) -> list[Any]:
-    """Step until a person must act or the game is over; every event, in order (none
-    when ``told`` is false: self-play tells nobody, and keeping them costs)."""
+    """Step until a person must act or the game is over; every event, in order."""
     events: list[Any] = []
-    keep = events.extend if told else _drop
-    deck, view = spec.seeded_deck, spec.view
-    while True:  # ``step`` inlined: self-play runs this loop for every move of a game
-        if game.needs_deal:
-            keep(game.deal(deck(seed, game.round_index)))
-            continue
-        seat = game.to_act
-        if seat is None:
-            return events
-        bot = bots[seat]
-        if bot is None:
-            return events
-        keep(game.apply(seat, bot.act(view(game, seat))))
-
-
-def _drop(events: list[Any]) -> None:
-    """Events nobody is told of."""
+    while (more := step(game, spec, seed, bots)) is not None:
+        events += more
+    return events

@@ -40,7 +40,7 @@ def play_game(
         bots = [spec.bot()] * num_players
     if len(bots) != num_players:
         raise ValueError(f"{len(bots)} bots for {num_players} seats")
-    driver.advance(state, spec, seed, bots, told=False)  # every seat a bot: to the end
+    driver.advance(state, spec, seed, bots)  # every seat a bot: to the end
     return state
 
 
