@@ -35,9 +35,7 @@ def step(
     return game.apply(seat, bot.act(spec.view(game, seat)))
 
 
-def advance(
-    game: GameState, spec: GameSpec, seed: str, bots: Sequence[Bot | None]
-) -> list[Any]:
+def advance(game: GameState, spec: GameSpec, seed: str, bots: Sequence[Bot | None]) -> list[Any]:
     """Step until a person must act or the game is over; every event, in order."""
     events: list[Any] = []
     while (more := step(game, spec, seed, bots)) is not None:

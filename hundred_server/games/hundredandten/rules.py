@@ -33,6 +33,7 @@ from uuid import UUID
 
 from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
+from hundred_server.games.tricks import check_players
 
 # ---------------------------------------------------------------------------- constants
 
@@ -632,12 +633,7 @@ class Game:
         """``seed``: every round is dealt ``seeded_deck(seed, round)``, by the game
         itself (``deals_itself``) or by whoever deals it (the driver, which passes
         False so that it sees every deal); it is written into the record."""
-        names = tuple(players)
-        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
-            raise _illegal(f"Hundred and Ten takes 2 to 4 players, got {len(names)}", "bad_players")
-        if len(set(names)) != len(names):
-            dupes = sorted({n for n in names if names.count(n) > 1})
-            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        names = check_players(players, range(MIN_PLAYERS, MAX_PLAYERS + 1), "Hundred and Ten")
         self.players: tuple[str, ...] = names
         self.num_players = len(names)
         self.seed = seed

@@ -71,11 +71,17 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from random import Random
 from typing import Final, TypeAlias
 
 from hundred_server.cards import ALL_CARDS, Card, Rank, Suit, card
 from hundred_server.errors import CardCodeError, IllegalActionError
+from hundred_server.games.tricks import (
+    Plays,
+    TrickSeat,
+    check_players,
+    deal_one_at_a_time,
+    shuffled,
+)
 
 # ---------------------------------------------------------------------------- constants
 
@@ -306,13 +312,13 @@ class DealRecord:
 
 # -------------------------------------------------------------------------------- views
 
-Plays: TypeAlias = tuple[tuple[int, Card], ...]
+
 #: A meld as ``meld`` gives it: (amount, counting cards sorted for display).
 MeldShown: TypeAlias = tuple[int, tuple[Card, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(TrickSeat):
     """What one seat may know: its own hand and everything shown to the table.
 
     Seats are absolute; scores, trick counts and counters are by team. A view is a
@@ -346,27 +352,9 @@ class View:
         return team_of(self.seat)
 
     @property
-    def partner(self) -> int:
-        return (self.seat + 2) % NUM_PLAYERS
-
-    @property
     def high_bid(self) -> int:
         """The highest bid so far this hand (0: none)."""
         return max((amount for _, amount in self.bids), default=PASS)
-
-    @property
-    def position(self) -> int:
-        """How many cards are already in the current trick (0: the viewer leads)."""
-        return len(self.current_trick)
-
-    @property
-    def lead(self) -> Card | None:
-        """The card led to the current trick, if any."""
-        return self.current_trick[0][1] if self.current_trick else None
-
-    @property
-    def is_dealer(self) -> bool:
-        return self.dealer == self.seat
 
 
 # ------------------------------------------------------------------------------- decks
@@ -374,9 +362,7 @@ class View:
 
 def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
     """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    order = list(PINOCHLE_DECK)
-    Random(f"pinochle-deck|{seed}|hand:{hand_index}").shuffle(order)
-    return tuple(order)
+    return shuffled(PINOCHLE_DECK, "pinochle", seed, hand_index)
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
@@ -395,10 +381,7 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return tuple(
-        sort_hand(deck[(seat - dealer - 1) % NUM_PLAYERS :: NUM_PLAYERS])
-        for seat in range(NUM_PLAYERS)
-    )
+    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, sort_hand)
 
 
 # -------------------------------------------------------------------------------- meld
@@ -624,12 +607,7 @@ class Game:
     counters: tuple[int, int]  # by team, this hand (the last trick's bonus included)
 
     def __init__(self, players: Sequence[str], target: int = DEFAULT_TARGET) -> None:
-        names = tuple(players)
-        if len(names) != NUM_PLAYERS:
-            raise _illegal(f"Pinochle takes exactly 4 players, got {len(names)}", "bad_players")
-        if len(set(names)) != len(names):
-            dupes = sorted({n for n in names if names.count(n) > 1})
-            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        names = check_players(players, (NUM_PLAYERS,), "Pinochle")
         if type(target) is not int or target < 1:
             raise _illegal(
                 f"the target must be a whole number from 1, got {target!r}", "bad_target"

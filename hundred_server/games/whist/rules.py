@@ -32,11 +32,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from random import Random
 from typing import Final, TypeAlias
 
 from hundred_server.cards import STANDARD_52, Card, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
+from hundred_server.games.tricks import (
+    Plays,
+    TrickSeat,
+    check_players,
+    deal_one_at_a_time,
+    shuffled,
+)
 
 # ---------------------------------------------------------------------------- constants
 
@@ -149,11 +155,9 @@ class DealRecord:
 
 # -------------------------------------------------------------------------------- views
 
-Plays: TypeAlias = tuple[tuple[int, Card], ...]
-
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(TrickSeat):
     """What one seat may know: its own hand and everything shown to the table.
 
     Seats are absolute (0 North, 1 East, 2 South, 3 West); scores and trick counts are
@@ -181,33 +185,13 @@ class View:
     def side(self) -> int:
         return side_of(self.seat)
 
-    @property
-    def partner(self) -> int:
-        return (self.seat + 2) % NUM_PLAYERS
-
-    @property
-    def position(self) -> int:
-        """How many cards are already in the current trick (0: the viewer leads)."""
-        return len(self.current_trick)
-
-    @property
-    def lead(self) -> Card | None:
-        """The card led to the current trick, if any."""
-        return self.current_trick[0][1] if self.current_trick else None
-
-    @property
-    def is_dealer(self) -> bool:
-        return self.dealer == self.seat
-
 
 # ------------------------------------------------------------------------------- decks
 
 
 def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
     """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    order = list(STANDARD_52)
-    Random(f"whist-deck|{seed}|hand:{hand_index}").shuffle(order)
-    return tuple(order)
+    return shuffled(STANDARD_52, "whist", seed, hand_index)
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
@@ -226,10 +210,7 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return tuple(
-        tuple(sorted(deck[(seat - dealer - 1) % NUM_PLAYERS :: NUM_PLAYERS]))
-        for seat in range(NUM_PLAYERS)
-    )
+    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, lambda cards: tuple(sorted(cards)))
 
 
 # ------------------------------------------------------------------------------- rules
@@ -300,12 +281,7 @@ class Game:
         """``seed``: every round is dealt ``seeded_deck(seed, round)``, by the game
         itself (``deals_itself``) or by whoever deals it (the driver, which passes
         False so that it sees every deal); it is written into the record."""
-        names = tuple(players)
-        if len(names) != NUM_PLAYERS:
-            raise _illegal(f"Whist takes exactly 4 players, got {len(names)}", "bad_players")
-        if len(set(names)) != len(names):
-            dupes = sorted({n for n in names if names.count(n) > 1})
-            raise _illegal(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+        names = check_players(players, (NUM_PLAYERS,), "Whist")
         self.players: tuple[str, ...] = names
         self.num_players = NUM_PLAYERS
         self.seed = seed

@@ -1,0 +1,74 @@
+"""What the trick-taking engines share (pure): who may sit, dealing, seeded shuffles,
+and where a seat stands in the trick under way and at a four-seat partnership table.
+
+The games keep their own rules; these are the parts that are the same word for word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from random import Random
+
+from hundred_server.cards import Card
+from hundred_server.errors import IllegalActionError
+
+Plays = tuple[tuple[int, Card], ...]
+
+
+def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
+    """The players as a tuple, if ``title`` is played by that many and no two names are
+    alike (``bad_players``, ``duplicate_name``)."""
+    names = tuple(players)
+    if len(names) not in counts:
+        many = f"exactly {counts[0]}" if len(counts) == 1 else f"{min(counts)} to {max(counts)}"
+        raise IllegalActionError(f"{title} takes {many} players, got {len(names)}", "bad_players")
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise IllegalActionError(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+    return names
+
+
+def shuffled(cards: Sequence[Card], game: str, seed: str, hand_index: int) -> tuple[Card, ...]:
+    """``cards`` in the order ``game`` deals hand ``hand_index`` (0-based) from ``seed``:
+    the same for the same inputs."""
+    order = list(cards)
+    Random(f"{game}-deck|{seed}|hand:{hand_index}").shuffle(order)
+    return tuple(order)
+
+
+def deal_one_at_a_time(
+    deck: Sequence[Card],
+    dealer: int,
+    seats: int,
+    arrange: Callable[[Iterable[Card]], tuple[Card, ...]],
+) -> tuple[tuple[Card, ...], ...]:
+    """Each seat's hand, arranged: ``deck[i]`` goes to seat ``(dealer + 1 + i) % seats``."""
+    return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
+
+
+class TrickSeat:
+    """Where a view's seat stands: in the trick under way, and at a table of four
+    where partners sit opposite. A mixin for a game's ``View``."""
+
+    __slots__ = ()
+    seat: int
+    dealer: int
+    current_trick: Plays
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def position(self) -> int:
+        """How many cards are already in the current trick (0: the viewer leads)."""
+        return len(self.current_trick)
+
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, if any."""
+        return self.current_trick[0][1] if self.current_trick else None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
