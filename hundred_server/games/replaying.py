@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar
 
-from hundred_server.cards import Card, format_cards
+from hundred_server.cards import Card, Suit, format_cards
 from hundred_server.errors import CardCodeError, HundredError, RecordError
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
@@ -149,6 +149,15 @@ def read_card(code: str, name: str) -> Card:
         return Card.parse(code)
     except CardCodeError as error:
         raise RecordError(f"{quote(name)}: {error.message}", error.code) from None
+
+
+def read_suit(obj: dict[str, Any], name: str) -> Suit:
+    """Field ``name``: a suit letter, as a suit."""
+    text = read_str(obj, name)
+    try:
+        return Suit.parse(text)
+    except CardCodeError as error:
+        raise RecordError(error.message, error.code) from None
 
 
 def engine(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:

@@ -39,8 +39,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.cards import Suit, format_cards
-from hundred_server.errors import CardCodeError, RecordError
+from hundred_server.cards import format_cards
 from hundred_server.games import replaying
 from hundred_server.games.hundredandten.rules import (
     Action,
@@ -65,6 +64,7 @@ from hundred_server.games.replaying import (
     read_cards,
     read_int,
     read_str,
+    read_suit,
     record_header,
 )
 from hundred_server.games.replaying import error_object as error_object  # Error lines
@@ -123,14 +123,6 @@ def _deal_object(deal: DealRecord) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- reading
 
 
-def _trump(obj: dict[str, Any]) -> SelectTrump:
-    text = read_str(obj, "Trump")
-    try:
-        return SelectTrump(Suit.parse(text))
-    except CardCodeError as error:
-        raise RecordError(error.message, error.code) from None
-
-
 def _bid(obj: dict[str, Any]) -> Bid:
     return engine(Bid, read_int(obj, "Bid"))
 
@@ -138,7 +130,7 @@ def _bid(obj: dict[str, Any]) -> Bid:
 _ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
     "Bid": _bid,
     "Unpass": lambda obj: Unpass(),
-    "Trump": _trump,
+    "Trump": lambda obj: SelectTrump(read_suit(obj, "Trump")),
     "Discard": lambda obj: Discard(tuple(read_cards(obj, "Cards"))),
     "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
 }

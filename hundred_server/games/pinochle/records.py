@@ -33,8 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.cards import Suit
-from hundred_server.errors import CardCodeError, IllegalActionError, RecordError
+from hundred_server.errors import IllegalActionError
 from hundred_server.games import replaying
 from hundred_server.games.pinochle.rules import (
     DEFAULT_TARGET,
@@ -57,6 +56,7 @@ from hundred_server.games.replaying import (
     read_card,
     read_int,
     read_str,
+    read_suit,
     record_header,
 )
 
@@ -115,17 +115,9 @@ def _deal_object(deal: DealRecord) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- reading
 
 
-def _trump(obj: dict[str, Any]) -> Trump:
-    text = read_str(obj, "Trump")
-    try:
-        return Trump(Suit.parse(text))
-    except CardCodeError as error:
-        raise RecordError(error.message, error.code) from None
-
-
 _ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
     "Bid": lambda obj: engine(Bid, read_int(obj, "Bid")),
-    "Trump": _trump,
+    "Trump": lambda obj: Trump(read_suit(obj, "Trump")),
     "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
 }
 _KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
