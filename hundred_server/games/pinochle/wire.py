@@ -104,14 +104,13 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
         return None
     msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
     if kind == "Play":
-        view = game.view_for(actor)
-        assert view.trump is not None
-        msg["Trump"] = view.trump.value
-        if view.current_trick:
-            lead = view.current_trick[0][1].suit
+        assert game.trump is not None
+        msg["Trump"] = game.trump.value
+        if game.trick:
+            lead = game.trick[0][1].suit
             assert lead is not None
             msg["Lead"] = lead.value
-            msg["WinningCard"] = trick_winner(view.current_trick, view.trump)[1].code
+            msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
     if seat == actor:
         msg["Legal"] = [_legal(a) for a in game.legal_actions(actor)]
     return msg
