@@ -21,7 +21,7 @@ LOBBY_QUESTION: Final = (
     "Do you want to join a game, create a new game, or quit? (join, create, quit)"
 )
 #: The ``Type``s a client sends in the lobby; each game adds its answers
-#: (``GameSpec.answer_types``; see ``client_types``).
+#: (``GameSpec.answer_types``; codecs/jsonlines.py ``client_types``).
 LOBBY_TYPES: Final = frozenset({"Hello", "Game", "Join"})
 
 Message = dict[str, Any]
@@ -78,14 +78,6 @@ def decode(line: bytes) -> Message:
     if not isinstance(kind, str):
         raise ProtocolError(f"a message needs a string Type, got {quote(kind)}", "bad_message")
     return message
-
-
-def client_types() -> frozenset[str]:
-    """Every ``Type`` a client may send: the lobby's and every game's answers."""
-    from hundred_server import games  # the registry imports this module
-
-    answers = (games.get(name).answer_types for name in games.names())
-    return LOBBY_TYPES.union(*answers)
 
 
 def check_client_type(message: Message, known: frozenset[str]) -> str:

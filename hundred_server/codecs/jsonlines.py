@@ -5,19 +5,17 @@ from __future__ import annotations
 import functools
 from typing import Final
 
-from hundred_server.protocol import Message, check_client_type, client_types, decode, encode
+from hundred_server import games
+from hundred_server.protocol import LOBBY_TYPES, Message, check_client_type, decode, encode
 
 
 class JsonCodec:
     kind: Final = "json"
     shared: Final = True
 
-    def __init__(self) -> None:
-        self.known = _known()
-
     def decode(self, line: bytes) -> list[Message]:
         msg = decode(line)
-        check_client_type(msg, self.known)
+        check_client_type(msg, client_types())
         return [msg]
 
     def encode(self, message: Message) -> bytes:
@@ -25,6 +23,8 @@ class JsonCodec:
 
 
 @functools.cache
-def _known() -> frozenset[str]:
-    """``client_types()``, worked out once (the registry does not change)."""
-    return client_types()
+def client_types() -> frozenset[str]:
+    """Every ``Type`` a client may send: the lobby's and every game's answers (worked
+    out once: the registry does not change)."""
+    answers = (games.get(name).answer_types for name in games.names())
+    return LOBBY_TYPES.union(*answers)
