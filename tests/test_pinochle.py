@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -63,6 +63,7 @@ from hundred_server.games.pinochle.rules import (
     trick_points,
     trick_winner,
 )
+from tests.game_checks import cards_in
 
 P4 = ("ann", "bob", "cy", "dee")
 H, D, S, C = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
@@ -119,20 +120,6 @@ def snapshot(game: Game) -> tuple[object, ...]:
         list(game.history),
         list(game.hand_results),
     )
-
-
-def cards_in(value: object) -> Iterator[Card]:
-    """Every card anywhere inside a value (fields, tuples, plays), generically."""
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, Play):
-        yield value.card
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from cards_in(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from cards_in(getattr(value, field.name))
 
 
 def bid_round(game: Game, amounts: dict[int, int]) -> list[Event]:

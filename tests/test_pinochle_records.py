@@ -26,6 +26,7 @@ from hundred_server.games.pinochle.records import (
 )
 from hundred_server.games.pinochle.rules import Game, seeded_deck
 from hundred_server.games.replaying import COMMON_CODES
+from tests.game_checks import check_replay_error
 from tests.test_pinochle import P4, RULE_HANDS, deck_for, play_transcript
 
 Message = dict[str, Any]
@@ -270,15 +271,7 @@ ERROR_CASES = [
     ids=[case[0] for case in ERROR_CASES],
 )
 def test_replay_error(lines, line, code, quoted):
-    out = list(replay(lines))
-    error = out[-1]
-    assert set(error) == {"Type", "Line", "Code", "Message"}
-    assert (error["Type"], error["Line"], error["Code"]) == ("Error", line, code), error
-    assert quoted in error["Message"]
-    assert all(o["Type"] == "Score" for o in out[:-1])
-    with pytest.raises(RecordError) as caught:
-        load_record(lines)
-    assert (caught.value.line, caught.value.code) == (line, code)
+    check_replay_error(replay, load_record, lines, line, code, quoted)
 
 
 def test_every_code_is_tested():

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from hundred_server import games
 from hundred_server.cards import ALL_CARDS, Card, format_cards
-from hundred_server.errors import RecordError
 from hundred_server.games.hundredandten.rules import Bid, Game, Phase, Unpass, seeded_deck
 from hundred_server.records import (
     ERROR_CODES,
@@ -25,6 +24,7 @@ from hundred_server.records import (
     write_record,
 )
 from hundred_server.selfplay import play_game
+from tests.game_checks import check_replay_error
 
 # ------------------------------------------------------------------- a record by hand
 
@@ -442,16 +442,7 @@ ERROR_CASES: list[tuple[str, list[str], int, str, str]] = [
     ids=[case[0] for case in ERROR_CASES],
 )
 def test_error(lines: list[str], line: int, code: str, quoted: str) -> None:
-    out = list(replay(lines))
-    error = out[-1]
-    assert error["Type"] == "Error"
-    assert (error["Line"], error["Code"]) == (line, code), error["Message"]
-    assert quoted in error["Message"]
-    assert set(error) == {"Type", "Line", "Code", "Message"}
-    assert all(o["Type"] == "Score" for o in out[:-1])
-    with pytest.raises(RecordError) as caught:
-        load_record(lines)
-    assert (caught.value.line, caught.value.code) == (line, code)
+    check_replay_error(replay, load_record, lines, line, code, quoted)
 
 
 def test_every_documented_code_is_tested() -> None:

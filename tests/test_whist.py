@@ -8,9 +8,8 @@ turned-up trump. Expected values are written out by hand, never taken from the e
 
 from __future__ import annotations
 
-import dataclasses
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
@@ -37,6 +36,7 @@ from hundred_server.games.whist.rules import (
     seeded_deck,
     trick_winner,
 )
+from tests.game_checks import cards_in
 
 P4 = ("north", "east", "south", "west")
 RANKS = "23456789TJQKA"
@@ -126,20 +126,6 @@ def snapshot(game: Game) -> tuple[object, ...]:
         len(game.history),
         list(game.hand_results),
     )
-
-
-def cards_in(value: object) -> Iterator[Card]:
-    """Every card anywhere inside a view (fields, tuples, plays), generically."""
-    if isinstance(value, Card):
-        yield value
-    elif isinstance(value, Play):
-        yield value.card
-    elif isinstance(value, tuple):
-        for item in value:
-            yield from cards_in(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from cards_in(getattr(value, field.name))
 
 
 # The deal of the rule tests (dealer 0, spades trump, 2S turned up).

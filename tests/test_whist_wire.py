@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from hundred_server import driver, games
 from hundred_server.cards import Card, format_cards
-from hundred_server.errors import IllegalActionError, RecordError
+from hundred_server.errors import IllegalActionError
 from hundred_server.games.base import Preset
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.records import (
@@ -44,6 +44,7 @@ from hundred_server.games.whist.wire import (
 )
 from hundred_server.protocol import ProtocolError
 from hundred_server.schema import validate_server_message
+from tests.game_checks import check_replay_error
 from tests.test_whist import c1, cs, ladder, play_first_legal
 
 PLAYERS = ("ann", "bob", "cy", "dee")
@@ -646,15 +647,7 @@ ERROR_CASES = [
     ids=[case[0] for case in ERROR_CASES],
 )
 def test_replay_error(lines, line, code, quoted):
-    out = list(replay(lines))
-    error = out[-1]
-    assert set(error) == {"Type", "Line", "Code", "Message"}
-    assert (error["Type"], error["Line"], error["Code"]) == ("Error", line, code), error
-    assert quoted in error["Message"]
-    assert all(o["Type"] == "Score" for o in out[:-1])
-    with pytest.raises(RecordError) as caught:
-        load_record(lines)
-    assert (caught.value.line, caught.value.code) == (line, code)
+    check_replay_error(replay, load_record, lines, line, code, quoted)
 
 
 def test_every_code_is_tested():
