@@ -6,6 +6,7 @@ The games keep their own rules; these are the parts that are the same word for w
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
 
@@ -72,3 +73,29 @@ class TrickSeat:
     @property
     def is_dealer(self) -> bool:
         return self.dealer == self.seat
+
+
+def check_seat(seat: object, seats: int) -> None:
+    """``bad_seat`` unless ``seat`` is one of a table of ``seats``."""
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise IllegalActionError(f"no seat {seat!r} at a table of {seats}", "bad_seat")
+
+
+def check_turn(
+    phase: enum.Enum,
+    wanted: enum.Enum,
+    over: enum.Enum,
+    to_act: int | None,
+    seat: int | None,
+    verb: str,
+) -> None:
+    """Who may act: ``seat`` must be the seat ``to_act`` and the game in the ``wanted``
+    phase (``game_over`` once it is ``over``, else ``wrong_phase``; ``not_your_turn``)."""
+    if phase is not wanted:
+        if phase is over:
+            raise IllegalActionError("the game is over", "game_over")
+        raise IllegalActionError(f"cannot {verb} now: the game is in {phase.value}", "wrong_phase")
+    if seat != to_act:
+        raise IllegalActionError(
+            f"it is seat {to_act}'s turn to {verb}, not seat {seat}'s", "not_your_turn"
+        )

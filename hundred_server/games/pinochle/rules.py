@@ -79,6 +79,8 @@ from hundred_server.games.tricks import (
     Plays,
     TrickSeat,
     check_players,
+    check_seat,
+    check_turn,
     deal_one_at_a_time,
     shuffled,
 )
@@ -699,8 +701,7 @@ class Game:
         )
 
     def _check_seat(self, seat: int) -> None:
-        if type(seat) is not int or not 0 <= seat < NUM_PLAYERS:
-            raise _illegal(f"no seat {seat!r} at a table of {NUM_PLAYERS}", "bad_seat")
+        check_seat(seat, NUM_PLAYERS)
 
     # ---------------------------------------------------------------------- actions
 
@@ -745,17 +746,7 @@ class Game:
 
     def _check_turn(self, seat: int | None, phase: Phase) -> None:
         """The one place that says who may act: the seat to act, in the right phase."""
-        if self.phase is not phase:
-            if self.phase is Phase.GAME_OVER:
-                raise _illegal("the game is over", "game_over")
-            raise _illegal(
-                f"cannot {_VERBS[phase]} now: the game is in {self.phase.value}", "wrong_phase"
-            )
-        if seat != self.to_act:
-            raise _illegal(
-                f"it is seat {self.to_act}'s turn to {_VERBS[phase]}, not seat {seat}'s",
-                "not_your_turn",
-            )
+        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, _VERBS[phase])
 
     def _check_bid(self, seat: int, amount: int) -> None:
         self._check_turn(seat, Phase.BIDDING)
