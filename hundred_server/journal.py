@@ -38,7 +38,16 @@ class GameEnded:
     result: dict[str, object] | None = None
 
 
-Write = GameStarted | Moves | GameEnded
+@dataclass(frozen=True)
+class GameDropped:
+    """Forget the game: its moves, seats and row go. For a table abandoned before any
+    person played in it, so a client that creates tables and hangs up leaves nothing
+    behind in the store (a kept game is only worth its space if someone played)."""
+
+    game_id: int
+
+
+Write = GameStarted | Moves | GameEnded | GameDropped
 
 
 # ------------------------------------------------------------------ what it reads back

@@ -11,25 +11,49 @@ The file is in WAL mode with ``synchronous=NORMAL``: a commit is in the operatin
 system's hands when it returns, so a crashed or killed server loses nothing (a power
 cut may lose the last moments). A file that is not a store of ours, is damaged, or
 comes from a newer version is refused with ``StoreError``, never written to.
+
+The file holds tokens' hashes and every hand dealt, so it is private: created mode 600,
+and narrowed to 600 if it was readable by others. A server opens it ``exclusive``: two
+servers on one store would each think they own its tables (the same table ids handed
+out twice, each restoring the other's games), so the second is refused with
+``StoreBusy``. Readers (the ``games`` and ``export`` commands) need no such lock and can
+read while a server runs.
+
+A store may be opened on one thread and used from another (the server saves from one
+writer thread, so a slow disk never stalls the event loop); each method holds the
+store's lock, so a read never sees another thread's transaction half done.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+import stat
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from typing import Final
 
 from hundred_server.errors import HundredError
-from hundred_server.journal import GameEnded, GameStarted, Moves, StoredGame, Write
+from hundred_server.journal import (
+    GameDropped,
+    GameEnded,
+    GameStarted,
+    Moves,
+    StoredGame,
+    Write,
+)
 
 __all__ = [
+    "GameDropped",
     "GameEnded",
     "GameStarted",
     "Moves",
     "Store",
+    "StoreBusy",
     "StoreError",
     "StoredGame",
     "Write",
@@ -41,6 +65,14 @@ STORE_VERSION: Final = 1
 #: ``PRAGMA application_id``: "H110", so a store is recognised as ours.
 APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
+#: How long a write waits for a lock another program holds before it fails (seconds).
+#: Short: the server retries a failed save itself, and a writer thread stuck in
+#: SQLite's default 5 s wait would hold up every save behind it, and shutdown.
+BUSY_TIMEOUT: Final = 2.0
+#: The states of a game that is finished, which ``prune`` may remove.
+FINISHED: Final = ("over", "abandoned", "failed")
+#: The files' mode: the owner reads and writes, nobody else anything.
+PRIVATE: Final = 0o600
 
 _SCHEMA: Final = """
 CREATE TABLE games (
@@ -77,22 +109,76 @@ class StoreError(HundredError):
     code = "bad_store"
 
 
+class StoreBusy(StoreError):
+    """Another server (or another ``Store(..., exclusive=True)``) has the store."""
+
+    code = "store_busy"
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class Store:
-    """One store file; ``Store(path)`` opens it (creating it if it does not exist)."""
+def _text(value: object) -> str:
+    """A column that should hold text, as text whatever a hand-edited store put there
+    (SQLite lets a BLOB into a TEXT column, and a rebuilt table anything at all)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    return str(value)
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+def _decode(data: bytes) -> str:
+    """SQLite keeps whatever bytes it is given as TEXT; the default reader raises on
+    bytes that are not UTF-8, which would stop a start-up over one bad row."""
+    return data.decode("utf-8", "replace")
+
+
+class Store:
+    """One store file; ``Store(path)`` opens it (creating it if it does not exist).
+
+    ``exclusive``: take the store for this object's life (a server), refusing with
+    ``StoreBusy`` if another has it. ``busy_timeout``: how long a write waits for a
+    lock another program holds before it raises ``sqlite3.OperationalError``."""
+
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        exclusive: bool = False,
+        busy_timeout: float = BUSY_TIMEOUT,
+    ) -> None:
         self.path = os.fspath(path)
-        fresh = not os.path.exists(self.path) or os.path.getsize(self.path) == 0
+        #: Whether opening narrowed the files' mode (they were readable by others).
+        self.tightened = False
+        self._mutex = threading.Lock()
+        self._lock_fd: int | None = None
+        _create(self.path)
+        if exclusive:
+            self._lock_fd = _lock(self.path)
+        try:
+            self._connect(busy_timeout)
+        except BaseException:
+            self._unlock()
+            raise
+        self.tightened = _tighten(self.path)
+
+    def _connect(self, busy_timeout: float) -> None:
+        try:
+            fresh = os.path.getsize(self.path) == 0
+        except OSError as exc:
+            raise StoreError(
+                f"cannot open the store {self.path!r}: {exc.strerror or exc}"
+            ) from None
         if not fresh:
             _check_header(self.path)
         try:
-            self._db = sqlite3.connect(self.path, isolation_level=None)
+            self._db = sqlite3.connect(
+                self.path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open the store {self.path!r}: {exc}") from None
+        self._db.text_factory = _decode
         try:
             self._open(fresh)
         except sqlite3.DatabaseError as exc:
@@ -100,7 +186,7 @@ class Store:
             raise StoreError(
                 f"the store {self.path!r} is damaged or not a store ({exc}); it was left as it is"
             ) from None
-        except StoreError:
+        except BaseException:
             self._db.close()
             raise
 
@@ -139,17 +225,49 @@ class Store:
         db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
-        self._db.close()
+        """Close the file and let another server have it (calling it again is harmless)."""
+        with self._mutex:
+            self._db.close()
+            self._unlock()
+
+    def _unlock(self) -> None:
+        # Only after SQLite has closed: closing any descriptor of the file drops every
+        # POSIX lock this process holds on it, SQLite's own included.
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # releases the flock
+            self._lock_fd = None
 
     # ------------------------------------------------------------------ writing
 
     def write(self, writes: Iterable[Write]) -> None:
-        """Apply a batch of writes in one transaction; committed when this returns."""
+        """Apply a batch of writes in one transaction; committed when this returns.
+
+        On any error nothing of the batch is kept, so the caller can retry the same
+        values later and get each line once. ``GameDropped`` applies in batch order:
+        what came before it for that game is gone with it."""
+        batch = list(writes)
+        if not batch:
+            return
+        with self._mutex, self._transaction():
+            now = _now()
+            run: list[GameStarted | Moves | GameEnded] = []
+            for item in batch:
+                if isinstance(item, GameDropped):
+                    self._apply(run, now)
+                    run = []
+                    self._drop([item.game_id])
+                else:
+                    run.append(item)
+            self._apply(run, now)
+
+    def _apply(self, run: Sequence[GameStarted | Moves | GameEnded], now: str) -> None:
+        """A run of writes with no drop among them: the games first, then their lines,
+        then how they ended (so a batch may hold all three of one game)."""
         started: list[GameStarted] = []
         lines: list[tuple[int, int, str]] = []
         seqs: dict[int, int] = {}
         ended: list[GameEnded] = []
-        for item in writes:
+        for item in run:
             if isinstance(item, Moves):
                 lines += [(item.game_id, item.first + i, x) for i, x in enumerate(item.lines)]
                 seqs[item.game_id] = item.seq
@@ -157,73 +275,136 @@ class Store:
                 started.append(item)
             else:
                 ended.append(item)
-        if not (started or lines or ended):
-            return
+        db = self._db
+        if started:
+            db.executemany(
+                "INSERT INTO games (id, game, name, seed, clock, seq, state, started)"
+                " VALUES (?, ?, ?, ?, ?, 0, 'playing', ?)",
+                [(g.game_id, g.game, g.name, g.seed, g.clock, now) for g in started],
+            )
+            db.executemany(
+                "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
+                [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
+            )
+        if lines:
+            db.executemany("INSERT INTO moves (game, n, line) VALUES (?, ?, ?)", lines)
+        if seqs:
+            db.executemany(
+                "UPDATE games SET seq = ? WHERE id = ?", [(q, g) for g, q in seqs.items()]
+            )
+        if ended:
+            db.executemany(
+                "UPDATE games SET state = ?, finished = ?, result = ? WHERE id = ?",
+                [
+                    (e.state, now, None if e.result is None else json.dumps(e.result), e.game_id)
+                    for e in ended
+                ],
+            )
+
+    def _drop(self, game_ids: Sequence[int]) -> None:
+        """Delete games with their seats and moves (inside a transaction)."""
+        rows = [(g,) for g in game_ids]
+        for query in (
+            "DELETE FROM moves WHERE game = ?",
+            "DELETE FROM seats WHERE game = ?",
+            "DELETE FROM games WHERE id = ?",
+        ):
+            self._db.executemany(query, rows)
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """A write transaction, committed at the end or rolled back wholly.
+
+        ``BEGIN IMMEDIATE`` takes the write lock up front, so waiting for another
+        program's lock happens here (``busy_timeout`` at most) and never halfway. A
+        COMMIT that fails (a full disk; a lock that did not come in time) is rolled
+        back too: left open, it would make every later write fail with "cannot start
+        a transaction within a transaction"."""
         db = self._db
         db.execute("BEGIN IMMEDIATE")
         try:
-            now = _now()
-            if started:
-                db.executemany(
-                    "INSERT INTO games (id, game, name, seed, clock, seq, state, started)"
-                    " VALUES (?, ?, ?, ?, ?, 0, 'playing', ?)",
-                    [(g.game_id, g.game, g.name, g.seed, g.clock, now) for g in started],
-                )
-                db.executemany(
-                    "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
-                    [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
-                )
-            if lines:
-                db.executemany("INSERT INTO moves (game, n, line) VALUES (?, ?, ?)", lines)
-                db.executemany(
-                    "UPDATE games SET seq = ? WHERE id = ?", [(q, g) for g, q in seqs.items()]
-                )
-            if ended:
-                db.executemany(
-                    "UPDATE games SET state = ?, finished = ?, result = ? WHERE id = ?",
-                    [
-                        (
-                            e.state,
-                            now,
-                            None if e.result is None else json.dumps(e.result),
-                            e.game_id,
-                        )
-                        for e in ended
-                    ],
-                )
+            yield
+            db.execute("COMMIT")
         except BaseException:
-            db.execute("ROLLBACK")
+            if db.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    db.execute("ROLLBACK")
             raise
-        db.execute("COMMIT")
+
+    def mark_failed(self, game_id: int) -> None:
+        """The game cannot be restored: it is kept, as failed, and not tried again."""
+        with self._mutex, self._transaction():
+            self._db.execute(
+                "UPDATE games SET state = 'failed', finished = ? WHERE id = ?",
+                (_now(), game_id),
+            )
+
+    def prune(self, before: str) -> int:
+        """Remove the finished games (over, abandoned, failed) that finished before
+        ``before`` (ISO 8601 with its UTC offset), with their seats and moves; how many.
+
+        A game still playing is never removed, however old. ``before`` is read as a
+        time and written back the way the store writes times, because the comparison
+        is of text: "2025-01-02 00:00" or a "Z" would compare wrong against the
+        stored "2025-01-02T00:00:00+00:00"."""
+        when = datetime.fromisoformat(before)
+        if when.tzinfo is None:
+            raise ValueError(f"prune needs a time with its UTC offset, not {before!r}")
+        cutoff = when.astimezone(UTC).isoformat(timespec="seconds")
+        with self._mutex, self._transaction():
+            ids = [
+                game_id
+                for (game_id,) in self._db.execute(
+                    "SELECT id FROM games WHERE state IN (?, ?, ?) AND finished < ?",
+                    (*FINISHED, cutoff),
+                )
+            ]
+            self._drop(ids)
+        return len(ids)
+
+    def size(self) -> int:
+        """Bytes on disk: the file and its write-ahead log (which holds the newest
+        commits until a checkpoint copies them into the file)."""
+        total = 0
+        for path in (self.path, self.path + "-wal"):
+            with contextlib.suppress(FileNotFoundError):
+                total += os.path.getsize(path)
+        return total
 
     # ------------------------------------------------------------------ reading
 
     def games(self, state: str | None = None) -> list[StoredGame]:
-        """Every game (or those in ``state``), oldest first, with seats and record."""
+        """Every game (or those in ``state``), oldest first, with seats and record.
+
+        Never raises over a damaged row: a server must start with the games it can
+        restore (a game it cannot is then marked failed). Each value is read as the
+        type ``StoredGame`` says, whatever a hand-edited store put there; a result
+        that is not a JSON object reads as None."""
         query = (
             "SELECT id, game, name, seed, clock, seq, state, started, finished, result FROM games"
         )
-        rows = self._db.execute(
-            query + (" WHERE state = ?" if state else "") + " ORDER BY id",
-            (state,) if state else (),
-        ).fetchall()
-        out = [
-            StoredGame(
-                id=row[0],
-                game=row[1],
-                name=row[2],
-                seed=row[3],
-                clock=row[4],
-                seq=row[5],
-                state=row[6],
-                started=row[7],
-                finished=row[8],
-                result=None if row[9] is None else json.loads(row[9]),
-            )
-            for row in rows
-        ]
-        for game in out:
-            self._fill(game)
+        with self._mutex:
+            rows = self._db.execute(
+                query + (" WHERE state = ?" if state else "") + " ORDER BY id",
+                (state,) if state else (),
+            ).fetchall()
+            out = [
+                StoredGame(
+                    id=int(row[0]),
+                    game=_text(row[1]),
+                    name=_text(row[2]),
+                    seed=_text(row[3]),
+                    clock=_number(row[4]),
+                    seq=_integer(row[5]),
+                    state=_text(row[6]),
+                    started=_text(row[7]),
+                    finished=None if row[8] is None else _text(row[8]),
+                    result=_result(row[9]),
+                )
+                for row in rows
+            ]
+            for game in out:
+                self._fill(game)
         return out
 
     def game(self, game_id: int) -> StoredGame | None:
@@ -231,21 +412,106 @@ class Store:
         return found[0] if found else None
 
     def last_id(self) -> int:
-        return int(self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0])
+        with self._mutex:
+            row = self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()
+        return int(row[0])
 
     def _fill(self, game: StoredGame) -> None:
         game.seats = [
-            (name, token)
+            (_text(name), None if token is None else _text(token))
             for name, token in self._db.execute(
                 "SELECT name, token FROM seats WHERE game = ? ORDER BY seat", (game.id,)
             )
         ]
         game.lines = [
-            line
+            _text(line)
             for (line,) in self._db.execute(
                 "SELECT line FROM moves WHERE game = ? ORDER BY n", (game.id,)
             )
         ]
+
+
+def _number(value: object) -> float | None:
+    """The turn clock: a number, or None (none) for anything else."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _integer(value: object) -> int:
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return 0
+
+
+def _result(value: object) -> dict[str, object] | None:
+    """The stored result, if it is a JSON object (the only kind the store writes)."""
+    if not isinstance(value, str | bytes):
+        return None
+    try:
+        result = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def _create(path: str) -> None:
+    """A new store file, private from the first byte: created mode 600 before SQLite
+    opens it (SQLite would use 644 under the usual umask), then set to 600 whatever
+    the umask took away."""
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE)
+    except FileExistsError:
+        return
+    except OSError as exc:
+        raise StoreError(f"cannot open the store {path!r}: {exc.strerror or exc}") from None
+    try:
+        os.fchmod(fd, PRIVATE)
+    finally:
+        os.close(fd)
+
+
+def _lock(path: str) -> int:
+    """Take the store for this process: an exclusive flock on a descriptor of its own,
+    kept open until ``close``. The kernel drops it when the process dies, however it
+    dies, so a killed server never leaves the store locked. On Linux a flock and
+    SQLite's POSIX (fcntl) locks do not see each other, so readers are not stopped."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError as exc:
+        raise StoreError(f"cannot open the store {path!r}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreBusy(
+            f"the store {path!r} is in use by another hundred_server (another `serve` on "
+            "the same --db); stop it first or use another --db"
+        ) from None
+    except OSError as exc:
+        os.close(fd)
+        raise StoreError(f"cannot lock the store {path!r}: {exc.strerror or exc}") from None
+    return fd
+
+
+def _tighten(path: str) -> bool:
+    """Narrow the store and its -wal and -shm files to mode 600 if others could read
+    or write them (SQLite gives the -wal and -shm the file's mode, but a pair left by a
+    crash keeps the mode it had); whether any was narrowed.
+
+    A file this user may not change (another user's store, read through its group by
+    the ``games`` command) is left as it is: reading it is not refused over that."""
+    narrowed = False
+    for name in (path, path + "-wal", path + "-shm"):
+        try:
+            if stat.S_IMODE(os.stat(name).st_mode) & 0o077:
+                os.chmod(name, PRIVATE)
+                narrowed = True
+        except OSError:  # gone meanwhile, or not ours
+            continue
+    return narrowed
 
 
 def _check_header(path: str) -> None:

@@ -5,13 +5,19 @@ server process killed with SIGKILL."""
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
+import os
 import random
 import signal
 import sqlite3
+import stat
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -19,19 +25,23 @@ import pytest
 from hundred_server.cards import format_cards
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.hub import Command, Hub
-from hundred_server.lobby import hash_token
+from hundred_server.lobby import Limits, hash_token
 from hundred_server.records import load_record, record_lines, replay
 from hundred_server.server import Server
 from hundred_server.store import (
     APPLICATION_ID,
     STORE_VERSION,
+    GameDropped,
     GameEnded,
     GameStarted,
     Moves,
     Store,
+    StoreBusy,
     StoreError,
+    Write,
     describe,
 )
+from tests.faulty_store import FaultyStore
 from tests.hub_harness import (
     Client,
     Harness,
@@ -170,6 +180,364 @@ def test_a_damaged_store_is_refused_and_left_alone(tmp_path: Path) -> None:
     assert "it was left as it is" in message
 
 
+# ------------------------------------------------------------------ one server per store
+
+BUSY = (
+    "the store {!r} is in use by another hundred_server (another `serve` on the same "
+    "--db); stop it first or use another --db"
+)
+TABLES = ("games", "seats", "moves")
+
+
+def started(game_id: int, seats: int = 2) -> GameStarted:
+    people = tuple((f"p{i}", None if i else "cd" * 32) for i in range(seats))
+    return GameStarted(game_id, "hundredandten", f"t{game_id}", f"seed{game_id}", None, people)
+
+
+def counts(path: Path) -> list[int]:
+    """Rows in games, seats and moves, read past the store."""
+    raw = sqlite3.connect(path)
+    try:
+        return [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES]
+    finally:
+        raw.close()
+
+
+def test_an_exclusive_store_refuses_a_second_one_and_readers_still_read(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    held = Store(path, exclusive=True)
+    held.write([started(1), Moves(1, 0, ("header",), 0)])
+    with pytest.raises(StoreBusy) as caught:
+        Store(path, exclusive=True)
+    assert isinstance(caught.value, StoreError)
+    assert caught.value.code == "store_busy"
+    assert caught.value.message == BUSY.format(str(path))
+    # flock and SQLite's own (fcntl) locks are independent: a reader reads meanwhile.
+    reader = Store(path)
+    assert [(g.id, g.lines) for g in reader.games()] == [(1, ["header"])]
+    held.write([Moves(1, 1, ("deal",), 1)])
+    assert reader.games()[0].lines == ["header", "deal"]
+    reader.close()
+    held.close()
+    again = Store(path, exclusive=True)  # close() let it go
+    again.close()
+    again.close()  # harmless
+
+
+def test_an_exclusive_store_refuses_another_process(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    script = (
+        "import sys\n"
+        "from hundred_server.store import Store, StoreError\n"
+        "try:\n"
+        "    Store(sys.argv[1], exclusive=True).close()\n"
+        "    print('taken')\n"
+        "except StoreError as exc:\n"
+        "    print(exc.code, exc.message)\n"
+        "reader = Store(sys.argv[1])\n"
+        "print([g.id for g in reader.games()])\n"
+        "reader.close()\n"
+    )
+
+    def other() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", script, str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PYTHONPATH": str(ROOT), "PATH": ""},
+        )
+        assert done.returncode == 0, done.stderr
+        return done.stdout.splitlines()
+
+    held = Store(path, exclusive=True)
+    held.write([started(4)])
+    assert other() == [f"store_busy {BUSY.format(str(path))}", "[4]"]
+    held.write([started(5)])  # the holder goes on after the other process read
+    held.close()
+    assert other() == ["taken", "[4, 5]"]
+
+
+def test_a_store_refused_for_another_reason_does_not_keep_the_lock(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    Store(path).close()
+    raw = sqlite3.connect(path)
+    raw.execute(f"PRAGMA user_version={STORE_VERSION + 1}")
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError) as caught:
+        Store(path, exclusive=True)
+    assert not isinstance(caught.value, StoreBusy)
+    with open(path, "rb") as probe:  # nobody holds it
+        fcntl.flock(probe.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+# ------------------------------------------------------------------ the files' mode
+
+
+def modes(path: Path) -> dict[str, int]:
+    """The mode of the store and of its -wal and -shm, those that exist."""
+    return {
+        suffix: stat.S_IMODE(os.stat(f"{path}{suffix}").st_mode)
+        for suffix in ("", "-wal", "-shm")
+        if os.path.exists(f"{path}{suffix}")
+    }
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o000, 0o277])
+def test_a_new_store_is_private_whatever_the_umask(tmp_path: Path, umask: int) -> None:
+    path = tmp_path / "s.db"
+    old = os.umask(umask)
+    try:
+        store = Store(path)
+        store.write([started(1), Moves(1, 0, ("header",), 0)])
+    finally:
+        os.umask(old)
+    assert not store.tightened
+    # SQLite gives the -wal and -shm the file's mode.
+    assert modes(path) == {"": 0o600, "-wal": 0o600, "-shm": 0o600}
+    store.close()
+
+
+def test_a_store_others_can_read_is_narrowed_on_open(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.write([started(1)])
+    store.close()
+    os.chmod(path, 0o644)
+    raw = sqlite3.connect(path)  # another program has it open: its -wal and -shm stay
+    assert raw.execute("SELECT count(*) FROM games").fetchone() == (1,)
+    assert modes(path) == {"": 0o644, "-wal": 0o644, "-shm": 0o644}  # the file's mode
+    store = Store(path)
+    assert store.tightened
+    assert modes(path) == {"": 0o600, "-wal": 0o600, "-shm": 0o600}
+    assert [g.id for g in store.games()] == [1]
+    store.close()
+    raw.close()
+    again = Store(path)
+    assert not again.tightened
+    again.close()
+
+
+# ------------------------------------------------------------------ a writer thread, locks
+
+
+def test_a_lock_held_elsewhere_fails_a_write_after_busy_timeout_and_it_can_be_retried(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path, busy_timeout=0.2)  # opened here, used from the writer thread
+    writer = ThreadPoolExecutor(max_workers=1)
+    try:
+        writer.submit(store.write, [started(1), Moves(1, 0, ("header",), 0)]).result()
+        batch: list[Write] = [Moves(1, 1, ("deal", "bid"), 2), GameEnded(1, "abandoned")]
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another program takes the write lock
+        begun = time.monotonic()
+        with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+            writer.submit(store.write, batch).result()
+        assert 0.15 < time.monotonic() - begun < 1.5
+        other.execute("ROLLBACK")
+        other.close()
+        writer.submit(store.write, batch).result()  # the same values, once the lock is gone
+        (game,) = writer.submit(store.games).result()
+        assert (game.lines, game.seq, game.state) == (["header", "deal", "bid"], 2, "abandoned")
+        assert counts(path) == [1, 2, 3]
+    finally:
+        writer.shutdown()
+        store.close()
+
+
+def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(tmp_path: Path) -> None:
+    """A COMMIT can fail (here a deferred foreign key; a full disk in life): what the
+    batch did is rolled back, and the next write is not refused as "within a
+    transaction"."""
+    path = tmp_path / "s.db"
+    Store(path).close()
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.execute("PRAGMA writable_schema=ON")
+    raw.execute(
+        "UPDATE sqlite_schema SET sql = replace(sql, 'REFERENCES games(id)', "
+        "'REFERENCES games(id) DEFERRABLE INITIALLY DEFERRED') WHERE name = 'moves'"
+    )
+    raw.close()
+    store = Store(path)
+    with pytest.raises(sqlite3.IntegrityError):
+        store.write([started(1), Moves(9, 0, ("no such game",), 0)])  # fails at COMMIT
+    assert counts(path) == [0, 0, 0]
+    store.write([started(1), Moves(1, 0, ("header",), 0)])
+    assert counts(path) == [1, 2, 1]
+    store.close()
+
+
+# ------------------------------------------------------------------ forgetting, retention
+
+
+def test_a_dropped_game_goes_with_its_seats_and_moves_in_batch_order(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.write(
+        [
+            started(1),
+            Moves(1, 0, ("header", "deal"), 1),
+            started(2, seats=4),
+            GameEnded(1, "abandoned"),
+            GameDropped(1),  # everything of game 1 above, gone
+            Moves(2, 0, ("header",), 0),
+        ]
+    )
+    assert [g.id for g in store.games()] == [2]
+    assert counts(path) == [1, 4, 1]
+    store.write([GameDropped(77)])  # nothing to forget: nothing happens
+    with pytest.raises(sqlite3.IntegrityError):  # a failing batch keeps its drop too
+        store.write([GameDropped(2), Moves(3, 0, ("x",), 0)])
+    assert counts(path) == [1, 4, 1]
+    store.write([Moves(2, 1, ("deal",), 1), GameDropped(2)])
+    assert store.games() == []
+    assert counts(path) == [0, 0, 0]
+    store.write([started(2), Moves(2, 0, ("again",), 0)])  # its id may be used again
+    assert [g.lines for g in store.games()] == [["again"]]
+    store.close()
+
+
+def finished_at(path: Path, when: dict[int, str | None]) -> None:
+    raw = sqlite3.connect(path)
+    raw.executemany("UPDATE games SET finished = ? WHERE id = ?", [(t, g) for g, t in when.items()])
+    raw.commit()
+    raw.close()
+
+
+def test_prune_removes_finished_games_older_than_a_time_and_never_one_playing(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    empty = store.size()
+    store.write(
+        [started(i) for i in range(1, 7)]
+        + [Moves(i, 0, ("header", "deal"), 1) for i in range(1, 7)]
+        + [GameEnded(1, "over", {"Winner": 0}), GameEnded(2, "abandoned")]
+        + [GameEnded(4, "over", {"Winner": 1})]
+    )
+    store.mark_failed(3)
+    assert store.game(3).state == "failed"  # type: ignore[union-attr]
+    assert store.game(3).finished is not None  # type: ignore[union-attr]
+    finished_at(
+        path,
+        {
+            1: "2024-01-01T10:00:00+00:00",
+            2: "2024-01-02T10:00:00+00:00",
+            3: "2024-02-01T00:00:00+00:00",
+            4: "2024-09-01T00:00:00+00:00",
+            5: "2020-01-01T00:00:00+00:00",  # playing (hand-edited), however old: kept
+        },
+    )
+    assert store.size() == os.path.getsize(path) + os.path.getsize(f"{path}-wal") > empty
+    assert store.prune("2024-02-01T00:00:00+00:00") == 2  # 3 finished at that very time
+    assert [g.id for g in store.games()] == [3, 4, 5, 6]
+    assert counts(path) == [4, 8, 8]
+    assert store.prune("2024-02-01T00:00:00+00:00") == 0
+    # Read as a time, whatever way it is written.
+    assert store.prune("2024-02-01T01:00:00+01:00") == 0
+    assert store.prune("2024-02-01T00:00:01Z") == 1
+    with pytest.raises(ValueError, match="needs a time with its UTC offset"):
+        store.prune("2024-02-01T00:00:00")  # no offset: which time is it?
+    assert store.prune("2999-01-01T00:00:00+00:00") == 1  # game 4; 5 and 6 are playing
+    assert [(g.id, g.state) for g in store.games()] == [(5, "playing"), (6, "playing")]
+    store.close()
+
+
+# ------------------------------------------------------------------ damaged rows
+
+
+def test_damaged_rows_never_stop_the_games_from_being_read(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.write([started(i, seats=4) for i in range(1, 8)])
+    store.write([Moves(i, 0, ("header",), 0) for i in range(1, 8)])
+    store.close()
+    raw = sqlite3.connect(path)
+    for game_id, result in [(1, "{bad"), (2, "[1, 2]"), (3, '"text"'), (4, "[" * 100_000)]:
+        raw.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+    raw.execute("INSERT INTO seats (game, seat, name, token) VALUES (5, 7, 'extra', NULL)")
+    raw.execute("UPDATE games SET game = 'nosuchgame' WHERE id = 6")
+    raw.execute("UPDATE games SET name = CAST(x'ff41' AS TEXT), seed = x'6869' WHERE id = 7")
+    raw.execute("UPDATE moves SET line = CAST(x'c328' AS TEXT) WHERE game = 7")
+    raw.execute("UPDATE seats SET name = x'00', token = 5 WHERE game = 7 AND seat = 0")
+    raw.commit()
+    raw.close()
+    store = Store(path)
+    games = store.games()
+    assert [g.result for g in games[:4]] == [None] * 4
+    assert games[4].players == ["p0", "p1", "p2", "p3", "extra"]
+    assert games[5].game == "nosuchgame"
+    assert (games[6].name, games[6].seed, games[6].lines) == ("\ufffdA", "hi", ["\ufffd("])
+    assert games[6].seats[0] == ("\x00", "5")
+    assert len(describe(games)) == 8
+    hub = Hub(durable=True)  # none of them can be played on; each is marked failed
+    said = hub.restore(store.games("playing"), store.last_id())
+    assert len(said) == 7
+    for game in games:
+        store.mark_failed(game.id)
+    assert {g.state for g in store.games()} == {"failed"}
+    store.close()
+
+
+def test_a_hand_rebuilt_table_with_any_type_in_any_column_is_read(tmp_path: Path) -> None:
+    """Without the schema's types and NOT NULL (a store rebuilt by hand), a column may
+    hold anything SQLite allows: each is read as the type StoredGame says."""
+    path = tmp_path / "s.db"
+    store = Store(path)
+    store.write([started(1), started(2)])
+    store.close()
+    raw = sqlite3.connect(path, isolation_level=None)
+    raw.executescript(
+        "BEGIN;"
+        "CREATE TABLE loose (id INTEGER PRIMARY KEY, game, name, seed, clock, seq, state,"
+        " started, finished, result);"
+        "INSERT INTO loose SELECT * FROM games;"
+        "DROP TABLE games;"
+        "ALTER TABLE loose RENAME TO games;"
+        "UPDATE games SET game = NULL, name = 42, seed = 1.5, clock = 'soon', seq = 'x',"
+        " started = NULL, result = 7 WHERE id = 1;"
+        "UPDATE games SET clock = 30, seq = 4.0, finished = 12 WHERE id = 2;"
+        "COMMIT;"
+    )
+    raw.close()
+    store = Store(path)
+    one, two = store.games()
+    assert (one.game, one.name, one.seed, one.clock, one.seq, one.started, one.result) == (
+        "None", "42", "1.5", None, 0, "None", None,
+    )  # fmt: skip
+    assert (two.clock, two.seq, two.finished) == (30.0, 4, "12")
+    assert len(describe([one, two])) == 3
+    store.close()
+
+
+# ------------------------------------------------------------------ a store that fails
+
+
+def test_a_faulty_store_fails_on_demand_and_leaves_nothing_behind(tmp_path: Path) -> None:
+    path = tmp_path / "s.db"
+    store = FaultyStore(path)
+    batch: list[Write] = [started(1), Moves(1, 0, ("header", "deal"), 1)]
+    store.failing = True
+    with pytest.raises(sqlite3.OperationalError, match="database or disk is full"):
+        store.write(batch)
+    assert counts(path) == [0, 0, 0]
+    flip = threading.Thread(target=setattr, args=(store, "failing", False))
+    flip.start()  # from another thread, as a test beside a server's writer thread does
+    flip.join()
+    writer = ThreadPoolExecutor(max_workers=1)
+    writer.submit(store.write, batch).result()
+    writer.shutdown()
+    (game,) = store.games()
+    assert game.lines == ["header", "deal"]
+    assert counts(path) == [1, 2, 2]
+    assert (store.attempts, store.failures) == (2, 1)
+    store.close()
+
+
 # ------------------------------------------------------------------ what the hub saves
 
 
@@ -219,10 +587,23 @@ def test_a_game_nobody_finishes_is_saved_as_abandoned(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     h = SavingHarness("abandoned", store)
     ann = person_vs_ai(h, 3)
+    ann.send(answer_from_legal(pending_of(ann), random.Random(5)))  # ann played: kept
     ann.send({"Type": "Hello", "Message": "quit"})
     (stored,) = store.games()
     assert (stored.state, stored.result) == ("abandoned", None)
     assert describe(store.games())[1].split()[-2:] == ["abandoned", stored.started]
+
+
+def test_a_game_nobody_played_in_is_forgotten_by_the_store(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("forgotten", store)
+    ann = person_vs_ai(h, 3)
+    assert [g.state for g in store.games()] == ["playing"]  # saved as it started
+    ann.send({"Type": "Hello", "Message": "quit"})
+    h.apply([])  # the hub's GameDropped reaches the store
+    assert store.games() == []
+    assert counts(tmp_path / "s.db") == [0, 0, 0]
+    store.close()
 
 
 def pending_of(client: Client) -> Message:
@@ -255,9 +636,10 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path:
     assert h2.hub.next_deadline() == h2.now + 60  # ann's seat waits for her
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
-    assert [m["Type"] for m in told] == ["Seat", "Table", "Snapshot", prompt["Type"]]
-    assert told[2]["Hand"] == hand
-    assert told[3] == prompt  # the same prompt, the same Seq
+    assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
+    assert told[2] == ann.last("Commit")  # the seed is the stored one
+    assert told[3]["Hand"] == hand
+    assert told[4] == prompt  # the same prompt, the same Seq
     # New tables get new ids.
     bob = person_vs_ai(h2, 3, "bob")
     assert bob.last("Table")["Table"] == 2
@@ -308,7 +690,10 @@ def test_a_record_that_cannot_be_restored_is_marked_failed(tmp_path: Path) -> No
 @pytest.mark.asyncio
 async def test_a_hundred_tables_writing_at_once_lose_nothing(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
-    server = Server(Hub(seed_source=lambda: "many", durable=True), "127.0.0.1", 0, store=store)
+    # Every player comes from 127.0.0.1: lift the per-address limits for this test.
+    limits = Limits(max_connections_per_address=1000, max_tables_per_address=1000)
+    hub = Hub(seed_source=lambda: "many", durable=True, limits=limits)
+    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
     await server.start()
     answers = 20
 
@@ -464,7 +849,7 @@ async def crash_and_resume(db: Path) -> None:
             if is_prompt(msg):
                 break
         kinds = [m["Type"] for m in messages]
-        assert kinds[-4:] == ["Seat", "Table", "Snapshot", "Play"]
+        assert kinds[-5:] == ["Seat", "Table", "Commit", "Snapshot", "Play"]
         snapshot = messages[-2]
         assert snapshot["Hand"] == hand  # the same hand
         assert messages[-1] == prompt  # the same prompt, the same Seq
