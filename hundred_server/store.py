@@ -222,6 +222,10 @@ class Store:
                 )
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
+        # The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after,
+        # so a burst of games started and forgotten does not leave a big -wal behind.
+        db.execute("PRAGMA wal_autocheckpoint=256")
+        db.execute("PRAGMA journal_size_limit=1048576")
         db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
