@@ -7,9 +7,13 @@ Subcommands::
                        --db (default hundred.db), unfinished ones restored at start;
                        Ctrl-C or SIGTERM stops it
     games              list the stored games (id, game, players, state, started, result)
-    export ID          print a stored game's record (which replay accepts)
+    export ID          print a stored game's record (which replay accepts); with
+                       --reveal, the Reveal line of a game no longer played (its seed)
     replay FILE        replay a game record (FILE or - for stdin); Score lines, or an
                        Error line and exit status 2 at the first bad line
+    verify RECORD      check a record's deals against its table's revealed seed
+                       (--seed SEED, and --commit HASH from the Commit); exit status
+                       2 at a mismatch (protocol.md, "Provably fair deals")
     selfplay           naive bots play many games; prints one JSON summary line
     demo               one game of naive bots, told for people
 
@@ -30,6 +34,7 @@ from collections.abc import Iterable, Sequence
 from hundred_server import __version__
 from hundred_server import games as registry
 from hundred_server.bots.plugins import PluginError, load_plugin
+from hundred_server.fairness import reveal_message, verify
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
@@ -57,12 +62,15 @@ def _db_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _open_store(path: str, command: str, must_exist: bool = False) -> Store | None:
+def _open_store(
+    path: str, command: str, must_exist: bool = False, exclusive: bool = False
+) -> Store | None:
+    """The store at ``path`` (``exclusive``: for a server, which must be its only one)."""
     if must_exist and not os.path.exists(path):
         print(f"hundred-server {command}: no store at {path!r}", file=sys.stderr)
         return None
     try:
-        return Store(path)
+        return Store(path, exclusive=exclusive)
     except StoreError as exc:
         print(f"hundred-server {command}: {exc}", file=sys.stderr)
         return None
@@ -80,7 +88,7 @@ def _games(path: str) -> int:
     return EXIT_OK
 
 
-def _export(path: str, game_id: int) -> int:
+def _export(path: str, game_id: int, reveal: bool = False) -> int:
     store = _open_store(path, "export", must_exist=True)
     if store is None:
         return EXIT_ERROR
@@ -91,6 +99,16 @@ def _export(path: str, game_id: int) -> int:
     if game is None:
         print(f"hundred-server export: no game {game_id} in {path!r}", file=sys.stderr)
         return EXIT_ERROR
+    if reveal:
+        if game.state == "playing":
+            print(
+                f"hundred-server export: game {game_id} is still playing: its seed stays "
+                "secret until it ends",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
+        print(dumps_line(reveal_message(game.id, game.game, game.seed)))
+        return EXIT_OK
     for line in game.lines:
         print(line)
     return EXIT_OK
@@ -99,6 +117,10 @@ def _export(path: str, game_id: int) -> int:
 def _seconds(text: str) -> float:
     """0 to a day of seconds (refuses nan and inf)."""
     return _number(text, 0.0, "seconds")
+
+
+def _keep_days(text: str) -> float:
+    return _number(text, 0.0, "days", above=True)
 
 
 def _positive_seconds(text: str) -> float:
@@ -162,6 +184,30 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"connections at once (default {limits.max_connections}); more are told server_full",
     )
     serve.add_argument(
+        "--max-per-address",
+        type=_positive,
+        default=limits.max_connections_per_address,
+        metavar="N",
+        help="connections at once from one address (default "
+        f"{limits.max_connections_per_address}); more are told too_many_connections",
+    )
+    serve.add_argument(
+        "--max-tables-per-address",
+        type=_positive,
+        default=limits.max_tables_per_address,
+        metavar="N",
+        help="tables created from one address whose game is not over (default "
+        f"{limits.max_tables_per_address}); one more create is told too_many_tables",
+    )
+    serve.add_argument(
+        "--max-waiting-per-address",
+        type=_positive,
+        default=limits.max_waiting_per_address,
+        metavar="N",
+        help="of those, tables still waiting for players (default "
+        f"{limits.max_waiting_per_address}); one more is told too_many_waiting",
+    )
+    serve.add_argument(
         "--rate",
         type=_per_second,
         default=limits.rate,
@@ -173,6 +219,13 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_seconds,
         default=limits.idle_timeout,
         help=f"seconds a client may stay silent in the lobby (default {limits.idle_timeout:g})",
+    )
+    serve.add_argument(
+        "--table-idle-timeout",
+        type=_positive_seconds,
+        default=limits.table_idle_timeout,
+        help="seconds a client may stay silent at a table, waiting or playing (default "
+        f"{limits.table_idle_timeout:g}); then it counts as a lost connection",
     )
     serve.add_argument(
         "--grace",
@@ -193,6 +246,14 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("HUNDRED_DB") or DEFAULT_PATH,
         help=f"the SQLite store of every game (default {DEFAULT_PATH} in the working "
         "directory, or $HUNDRED_DB); unfinished games in it are restored at start",
+    )
+    serve.add_argument(
+        "--keep-days",
+        type=_keep_days,
+        metavar="DAYS",
+        help="remove finished games (over, abandoned, failed) from the store once they "
+        "are older than DAYS days, checked at start and every hour (default: keep them "
+        "all); games under way are never removed",
     )
     serve.add_argument(
         "--bot",
@@ -227,6 +288,12 @@ def build_parser() -> argparse.ArgumentParser:
         description="Prints the record of game ID (JSON lines), which replay accepts.",
     )
     export.add_argument("id", metavar="ID", type=_positive, help="the game's id (see games)")
+    export.add_argument(
+        "--reveal",
+        action="store_true",
+        help="print the game's Reveal line (its table's seed and commitment) instead; "
+        "refused while the game is still playing",
+    )
     _db_option(export)
 
     rep = commands.add_parser(
@@ -237,6 +304,18 @@ def build_parser() -> argparse.ArgumentParser:
         "line and exits with status 2.",
     )
     rep.add_argument("file", metavar="FILE", help="the record, or - to read standard input")
+
+    check = commands.add_parser(
+        "verify",
+        help="check a game record's deals against its revealed seed",
+        description="Checks that a game record replays and that every round's deck in it "
+        "is the one the seed deals (and, with --commit, that the seed is the one the "
+        "table committed to). Prints a line per round; exits with status 2 at a "
+        "mismatch, a record that does not replay or a file that cannot be read.",
+    )
+    check.add_argument("file", metavar="RECORD", help="the record, or - to read standard input")
+    check.add_argument("--seed", required=True, help="the table's seed, from its Reveal")
+    check.add_argument("--commit", metavar="HASH", help="the Hash of the table's Commit")
 
     play = commands.add_parser(
         "selfplay",
@@ -306,6 +385,27 @@ def _replay(path: str) -> int:
         return _print_replay(file)
 
 
+def _verify(path: str, seed: str, commit: str | None) -> int:
+    if path == "-":
+        stdin = sys.stdin
+        lines = list(getattr(stdin, "buffer", stdin))
+    else:
+        try:
+            with open(path, "rb") as file:
+                lines = list(file)
+        except OSError as error:
+            reason = error.strerror or str(error)
+            print(f"hundred-server verify: cannot read {path!r}: {reason}", file=sys.stderr)
+            return EXIT_ERROR
+    verdict = verify(lines, seed, commit)
+    if verdict.game is None:  # not a record that replays: nothing was checked
+        print(f"hundred-server verify: {path}: {verdict.failure}", file=sys.stderr)
+        return EXIT_ERROR
+    for line in verdict.lines:
+        print(line)
+    return EXIT_OK if verdict.ok else EXIT_ERROR
+
+
 def _print_replay(lines: Iterable[str | bytes]) -> int:
     status = EXIT_OK
     for obj in replay(lines):
@@ -323,6 +423,7 @@ def _serve(
     db: str | None = None,
     plugins: Sequence[str] = (),
     classic_port: int | None = None,
+    keep_days: float | None = None,
 ) -> int:
     from hundred_server.server import run
 
@@ -340,12 +441,15 @@ def _serve(
     )
     store = None
     if db is not None:
-        store = _open_store(db, "serve")
+        store = _open_store(db, "serve", exclusive=True)
         if store is None:
             return EXIT_ERROR
-        logging.getLogger("hundred_server").info("store: %s", os.path.abspath(db))
+        log = logging.getLogger("hundred_server")
+        log.info("store: %s", os.path.abspath(db))
+        if store.tightened:
+            log.warning("the store was readable by other users; it is now mode 600")
     try:
-        asyncio.run(run(host, port, limits, store, bots, classic_port))
+        asyncio.run(run(host, port, limits, store, bots, classic_port, keep_days))
     except OSError as error:
         ports = f"{port}" if classic_port is None else f"{port} and {classic_port}"
         print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
@@ -362,22 +466,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "serve":
             limits = Limits(
                 max_connections=args.max_connections,
+                max_connections_per_address=args.max_per_address,
+                max_tables_per_address=args.max_tables_per_address,
+                max_waiting_per_address=args.max_waiting_per_address,
                 rate=args.rate,
                 burst=max(1, round(2 * args.rate)),
                 idle_timeout=args.idle_timeout,
+                table_idle_timeout=args.table_idle_timeout,
                 grace=args.grace,
                 turn_timeout=args.turn_timeout or None,
             )
             db = None if args.memory else args.db
+            if args.keep_days is not None and db is None:
+                parser.error("--keep-days needs a store: it cannot go with --memory")
             return _serve(
-                args.host, args.port, args.log_level, limits, db, args.bot, args.classic_port
+                args.host,
+                args.port,
+                args.log_level,
+                limits,
+                db,
+                args.bot,
+                args.classic_port,
+                keep_days=args.keep_days,
             )
         if args.command == "games":
             return _games(args.db)
         if args.command == "export":
-            return _export(args.db, args.id)
+            return _export(args.db, args.id, args.reveal)
         if args.command == "replay":
             return _replay(args.file)
+        if args.command == "verify":
+            return _verify(args.file, args.seed, args.commit)
         counts = registry.get(args.game).seat_counts
         if args.players not in counts:
             parser.error(

@@ -61,6 +61,11 @@ class Link:
     tokens: float = 0.0  # the rate limit's bucket (see Limits)
     last: float | None = None
     refused: int = 0
+    address: str | None = None  # for the per-address limits (None: not limited)
+    #: The idle clock (on the hub's clock): silence counts from the later of the last
+    #: line and the moment the connection came to (or left) the lobby.
+    heard: float = 0.0
+    in_lobby: bool = True
 
 
 class Hub:
@@ -85,6 +90,7 @@ class Hub:
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1
+        self._per_address: dict[str, int] = {}  # open connections per address
 
     # ------------------------------------------------------------- the lobby's state
 
@@ -141,20 +147,52 @@ class Hub:
         """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
         return self._render(self.lobby.tick())
 
+    def store_failed(self, game_ids: set[int]) -> None:
+        """The store refused the saves of ``game_ids`` (see ``Lobby.store_failed``)."""
+        self.lobby.store_failed(game_ids)
+
+    def store_back(self) -> None:
+        """The store took every save that waited (see ``Lobby.store_back``)."""
+        self.lobby.store_back()
+
     def codec_of(self, conn: int) -> Codec | None:
         link = self.links.get(conn)
         return None if link is None else link.codec
 
     # ----------------------------------------------------------- connection events
 
-    def connect(self, peer: str = "", listener: str = codecs.MAIN) -> tuple[int, list[Command]]:
-        """A new connection on ``listener`` (``codecs.MAIN`` or ``codecs.CLASSIC``)."""
+    def admit(self, address: str | None) -> tuple[str, str] | None:
+        """Why one more connection (from ``address``) is refused, as (code, text), if it
+        is: the server's or the address's connections are at their limit."""
+        limits = self.limits
+        if len(self.links) >= limits.max_connections:
+            return (
+                "server_full",
+                f"the server is full ({limits.max_connections} connections); try later",
+            )
+        per_address = limits.max_connections_per_address
+        if address is not None and self._per_address.get(address, 0) >= per_address:
+            return (
+                "too_many_connections",
+                f"your address has {per_address} connections open already (the most it may); "
+                "close one first",
+            )
+        return None
+
+    def connect(
+        self, peer: str = "", listener: str = codecs.MAIN, address: str | None = None
+    ) -> tuple[int, list[Command]]:
+        """A new connection on ``listener`` (``codecs.MAIN`` or ``codecs.CLASSIC``), from
+        ``address`` (its IP address, for the per-address limits; None: not limited)."""
         conn = self._next_conn
         self._next_conn += 1
         link = Link(conn, listener, peer, codecs.for_listener(listener), float(self.limits.burst))
+        link.address, link.heard = address, self.clock()
         self.links[conn] = link
+        if address is not None:
+            self._per_address[address] = self._per_address.get(address, 0) + 1
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
-        return conn, self._render(self.lobby.connect(conn))
+        return conn, self._render(self.lobby.connect(conn, address))
 
     def receive(self, conn: int, raw: bytes, now: float | None = None) -> list[Command]:
         """One line from ``conn`` (with or without its line ending), received at ``now``
@@ -162,6 +200,7 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
+        link.heard = self.clock()
         if now is None:
             return self._read_line(link, raw)
         limits = self.limits
@@ -169,7 +208,7 @@ class Hub:
             elapsed = max(0.0, now - link.last)
             link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
         link.last = now
-        if link.tokens < 1 and strip_line(raw).strip():
+        if link.tokens < 1:  # every line counts, a blank one too
             link.refused += 1
             if link.refused > limits.max_refused:
                 text = f"over {limits.rate:g} lines a second for too long; goodbye"
@@ -228,8 +267,22 @@ class Hub:
         return [*out, Close(conn)]
 
     def in_lobby(self, conn: int) -> bool:
-        """Whether ``conn`` is in the lobby (not at a table), where idling is limited."""
+        """Whether ``conn`` is in the lobby (not at a table)."""
         return self.lobby.in_lobby(conn)
+
+    def idle(self) -> list[Command]:
+        """Close the connections silent for longer than their place allows: the lobby's
+        ``idle_timeout`` or a table's ``table_idle_timeout`` (call it now and then; the
+        server does, a few times per the shorter of the two)."""
+        now = self.clock()
+        limits = self.limits
+        out: list[Command] = []
+        for conn, link in list(self.links.items()):
+            limit = limits.idle_timeout if link.in_lobby else limits.table_idle_timeout
+            if now - link.heard > limit:
+                place = "in the lobby" if link.in_lobby else "at a table"
+                out += self.notice(conn, "idle_timeout", f"silent for {limit:g} s {place}; goodbye")
+        return out
 
     def disconnect(self, conn: int) -> list[Command]:
         """The connection is gone (or is being closed): free its seat."""
@@ -238,17 +291,33 @@ class Hub:
             return []
         out = self._render(self.lobby.disconnect(conn))
         del self.links[conn]
+        self._forget_address(link)
         return out
 
-    def shutdown(self, reason: str = "The server is shutting down. Bye!") -> list[Command]:
+    def _forget_address(self, link: Link) -> None:
+        address = link.address
+        if address is not None:
+            left = self._per_address.get(address, 1) - 1
+            if left:
+                self._per_address[address] = left
+            else:
+                self._per_address.pop(address, None)
+
+    def shutdown(
+        self,
+        reason: str = "The server is shutting down. Bye!",
+        unsaved: frozenset[int] = frozenset(),
+    ) -> list[Command]:
         """Tell everyone, then close every connection; the hub is empty afterwards.
 
-        Durable, the people in a game are told it is saved and how to come back."""
+        Durable, the people in a game are told it is saved and how to come back (or,
+        at the tables in ``unsaved``, that it could not be saved)."""
         out: list[Command] = []
-        for conn, said in self.lobby.shutdown(reason):
+        for conn, said in self.lobby.shutdown(reason, unsaved):
             out += self._render(said)
             out.append(Close(conn))
         self.links.clear()
+        self._per_address.clear()
         return out
 
     # ------------------------------------------------------------------- writing
@@ -270,8 +339,18 @@ class Hub:
                 data = codec.encode(msg)
             if data:
                 commands.append(Send(conn, data))
+        now: float | None = None
         for conn in {conn for conn, _ in out}:
-            if conn in self.links and self.lobby.closed(conn):
+            link = self.links.get(conn)
+            if link is None:
+                continue
+            if self.lobby.closed(conn):
                 commands.append(Close(conn))
                 self.disconnect(conn)
+                continue
+            in_lobby = self.lobby.in_lobby(conn)
+            if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
+                link.in_lobby = in_lobby
+                now = self.clock() if now is None else now
+                link.heard = max(link.heard, now)
         return commands

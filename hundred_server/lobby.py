@@ -31,8 +31,16 @@ from typing import Final
 
 from hundred_server import games
 from hundred_server.errors import HundredError
-from hundred_server.games.base import Bot, GameSpec
-from hundred_server.journal import GameEnded, GameStarted, Moves, StoredGame, Write
+from hundred_server.fairness import reveal_message
+from hundred_server.games.base import Bot, GameSpec, GameState
+from hundred_server.journal import (
+    GameDropped,
+    GameEnded,
+    GameStarted,
+    Moves,
+    StoredGame,
+    Write,
+)
 from hundred_server.protocol import (
     LOBBY_QUESTION,
     Message,
@@ -52,6 +60,12 @@ log = logging.getLogger("hundred_server")
 NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
 TABLE_NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\-' ]{1,30}$")
 TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
+#: Player names nobody may take: text mode says "you" for your own seat, the AI seats
+#: are "AI 1"..., and "player<N>" is the name a connection has until it picks one.
+RESERVED_NAME_RE: Final = re.compile(r"^(you|me|ai|ai \d+|server|player\d*)$", re.IGNORECASE)
+#: Tables whose deadline has come that one ``tick`` lets act; the rest act in the next
+#: (due at once), so a burst of deadlines never holds the event loop for long.
+TICK_BATCH: Final = 32
 #: The longest turn clock a table may ask for, in seconds.
 MAX_CLOCK: Final = 3600
 
@@ -85,16 +99,27 @@ class Limits:
 
     #: Connections at once; one more is told ``server_full`` and closed (server.py).
     max_connections: int = 1000
-    #: Lines that do not move a game on (errors, lobby talk, pre-pass and unpass): a
-    #: connection may send ``rate`` a second on average and ``burst`` at once. A line
-    #: over that is not read and gets ``rate_limited``; an answer that plays a turn is
-    #: never counted, so a fast bot is never slowed.
+    #: Connections at once from one address; one more is told ``too_many_connections``.
+    max_connections_per_address: int = 32
+    #: Tables created from one address whose game is not over (waiting or playing); one
+    #: more ``create`` is told ``too_many_tables``.
+    max_tables_per_address: int = 8
+    #: Of those, tables still waiting for players; one more is told ``too_many_waiting``.
+    max_waiting_per_address: int = 2
+    #: Lines that do not move a game on (errors, lobby talk, pre-pass and unpass, blank
+    #: lines): a connection may send ``rate`` a second on average and ``burst`` at once.
+    #: A line over that is not read and gets ``rate_limited``; an answer that plays a
+    #: turn is never counted, so a fast bot is never slowed.
     rate: float = 20.0
     burst: int = 40
     #: Lines refused for the rate that a connection may send in all before it is closed.
     max_refused: int = 100
-    #: Seconds a connection may stay silent in the lobby, not at a table (server.py).
+    #: Seconds a connection may stay silent in the lobby (hub.py), counted from its last
+    #: line or from when it came (back) to the lobby, whichever is later.
     idle_timeout: float = 600.0
+    #: Seconds a connection may stay silent at a table (waiting or playing); then it is
+    #: closed as a lost connection (in a game its seat waits ``grace``, then an AI).
+    table_idle_timeout: float = 3600.0
     #: Seconds a seat waits for its owner after their connection is lost mid-game,
     #: before an AI plays it (they may still take it back later with their token).
     grace: float = 60.0
@@ -119,6 +144,9 @@ class Session:
     where: Where = Where.QUESTION
     table: Table | None = None
     game: str = games.DEFAULT_GAME  # the game whose options the session was shown
+    #: Where the connection comes from (its IP address), for the per-address limits;
+    #: None: not limited (in-process tests).
+    address: str | None = None
 
 
 class Lobby:
@@ -139,7 +167,19 @@ class Lobby:
         self.sessions: dict[int, Session] = {}
         self.tables: dict[int, Table] = {}
         self.tokens: dict[str, Table] = {}  # token hash -> its table, while it plays
-        self._timers: list[tuple[float, int]] = []  # (deadline, table id), a heap
+        #: (deadline, table id), a heap, and the deadline each table's live entry has:
+        #: an entry whose deadline is not its table's any more is stale and skipped, and
+        #: the heap is rebuilt when stale entries outnumber live ones, so it stays at
+        #: most about twice the number of tables however often deadlines move.
+        self._timers: list[tuple[float, int]] = []
+        self._timer_of: dict[int, float] = {}
+        #: Address -> the ids of the live tables created from it (``Limits``).
+        self._by_address: dict[str, set[int]] = {}
+        self._address_of: dict[int, str] = {}
+        #: The store is failing (durable only): new tables are refused with
+        #: ``store_unavailable``; the tables whose moves wait to be saved are paused.
+        self.store_ok = True
+        self.paused: set[int] = set()
         #: Durable: what to save (``take_writes``), before what it produced is sent.
         self.durable = durable
         #: Game name -> the AI for its AI seats, where a plug-in replaces the default.
@@ -150,9 +190,10 @@ class Lobby:
 
     # ----------------------------------------------------------- session events
 
-    def connect(self, conn: int) -> Outgoing:
-        """A new session for connection ``conn``: the lobby question."""
-        session = Session(conn, f"player{conn}")
+    def connect(self, conn: int, address: str | None = None) -> Outgoing:
+        """A new session for connection ``conn`` (from ``address``, for the per-address
+        limits; None: unlimited): the lobby question."""
+        session = Session(conn, f"player{conn}", address=address)
         self.sessions[conn] = session
         return self._ask(session)
 
@@ -232,31 +273,20 @@ class Lobby:
         said: list[str] = []
         for stored in stored_games:
             try:
-                game = load_record(stored.lines)
-            except HundredError as exc:
-                said.append(f"game {stored.id} cannot be restored ({exc}); marked failed")
+                table, game = self._restored(stored)
+                self.tables[table.id] = table
+                for digest in table.tokens():
+                    self.tokens[digest] = table
+                table.resume()
+            except Exception as exc:  # a bad row, a record that does not replay: that game
+                reason = exc if isinstance(exc, HundredError) else f"{type(exc).__name__}: {exc}"
+                said.append(f"game {stored.id} cannot be restored ({reason}); marked failed")
+                self.tables.pop(stored.id, None)
+                for digest in [d for d, t in self.tokens.items() if t.id == stored.id]:
+                    del self.tokens[digest]
                 if self.durable:
                     self._writes.append(GameEnded(stored.id, "failed"))
                 continue
-            spec = games.get(stored.game)
-            table = Table.restored(
-                stored.id,
-                stored.name,
-                spec,
-                stored.seed,
-                game,
-                stored.seats,
-                stored.seq,
-                grace=self.limits.grace,
-                turn_timeout=stored.clock,
-                clock=self.clock,
-                ai=self.bots.get(spec.name),
-            )
-            table.saved = len(stored.lines)
-            self.tables[table.id] = table
-            for digest in table.tokens():
-                self.tokens[digest] = table
-            table.resume()
             if table.state is TableState.OVER:
                 self._finish(table)
             else:
@@ -267,33 +297,83 @@ class Lobby:
             )
         return said
 
+    def _restored(self, stored: StoredGame) -> tuple[Table, GameState]:
+        """The table of a stored game; raises whatever a bad row makes it raise."""
+        game = load_record(stored.lines)
+        spec = games.get(stored.game)
+        if spec.name != game.game_name:
+            raise HundredError(f"its record is a {game.game_name} game, its row says {spec.name}")
+        table = Table.restored(
+            stored.id,
+            stored.name,
+            spec,
+            stored.seed,
+            game,
+            stored.seats,
+            stored.seq,
+            grace=self.limits.grace,
+            turn_timeout=stored.clock,
+            clock=self.clock,
+            ai=self.bots.get(spec.name),
+        )
+        table.saved = len(stored.lines)
+        table.touched = True  # it was stored, so it stays stored
+        return table, game
+
     def _watch(self, table: Table) -> None:
         deadline = table.deadline
-        if deadline is not None and table.id in self.tables:
-            heapq.heappush(self._timers, (deadline, table.id))
+        if deadline is None or table.id not in self.tables:
+            return
+        if self._timer_of.get(table.id) == deadline:
+            return  # already in the heap
+        self._timer_of[table.id] = deadline
+        heapq.heappush(self._timers, (deadline, table.id))
+        if len(self._timers) > 2 * len(self._timer_of) + 64:  # mostly stale: rebuild
+            self._timers = [(d, t) for t, d in self._timer_of.items()]
+            heapq.heapify(self._timers)
 
-    def next_deadline(self) -> float | None:
-        """When ``tick`` is next due (on ``clock``), or None."""
+    def _live_timer(self) -> tuple[float, int] | None:
+        """The earliest heap entry that is its table's current one (stale ones dropped)."""
         timers = self._timers
         while timers:
             deadline, table_id = timers[0]
-            table = self.tables.get(table_id)
-            if table is not None and table.deadline is not None:
-                return min(deadline, table.deadline)
+            if self._timer_of.get(table_id) == deadline and table_id in self.tables:
+                return timers[0]
             heapq.heappop(timers)
         return None
 
+    def next_deadline(self) -> float | None:
+        """When ``tick`` is next due (on ``clock``), or None."""
+        while (entry := self._live_timer()) is not None:
+            deadline, table_id = entry
+            table = self.tables[table_id]
+            if table.deadline is not None and table_id not in self.paused:
+                return min(deadline, table.deadline)
+            heapq.heappop(self._timers)  # no deadline any more, or paused
+            del self._timer_of[table_id]
+        return None
+
+    @property
+    def timer_entries(self) -> int:
+        """Entries in the deadline heap (bounded; see ``_watch``)."""
+        return len(self._timers)
+
     def tick(self) -> Outgoing:
-        """Let the tables whose deadline has come act: grace periods that ran out hand
-        seats to the AI, turn clocks that ran out play the AI's move."""
+        """Let the tables whose deadline has come act (up to ``TICK_BATCH`` of them; the
+        rest are due at once): grace periods that ran out hand seats to the AI (or
+        abandon a table nobody played in), turn clocks that ran out play the AI's move."""
         now = self.clock()
         out: Outgoing = []
-        due: set[int] = set()
-        while self._timers and self._timers[0][0] <= now:
-            due.add(heapq.heappop(self._timers)[1])
-        for table_id in sorted(due):
+        due: list[int] = []
+        while len(due) < TICK_BATCH and (entry := self._live_timer()) is not None:
+            if entry[0] > now:
+                break
+            heapq.heappop(self._timers)
+            del self._timer_of[entry[1]]
+            due.append(entry[1])
+        for table_id in due:
             table = self.tables.get(table_id)
-            if table is None:
+            if table is None or table_id in self.paused:
                 continue
             deadline = table.deadline
             if deadline is not None and deadline <= now:
@@ -310,7 +390,8 @@ class Lobby:
         return out
 
     def in_lobby(self, conn: int) -> bool:
-        """Whether ``conn`` is in the lobby (not at a table), where idling is limited."""
+        """Whether ``conn`` is in the lobby (not at a table); idling is limited by
+        ``Limits.idle_timeout`` there and ``table_idle_timeout`` at a table."""
         session = self.sessions.get(conn)
         return session is not None and session.where in _LOBBY
 
@@ -327,25 +408,78 @@ class Lobby:
             self._after(table)
         return out
 
-    def shutdown(self, reason: str) -> list[tuple[int, Outgoing]]:
-        """What each session is told as the server stops (durable: people in a game are
-        told it is saved and how to come back); the lobby is empty afterwards."""
+    def shutdown(
+        self, reason: str, unsaved: frozenset[int] = frozenset()
+    ) -> list[tuple[int, Outgoing]]:
+        """What each session is told as the server stops; the lobby is empty afterwards.
+
+        Durable, people in a game are told it is saved and how to come back, unless its
+        table is in ``unsaved`` (moves the store never took): then they are told so."""
         out: list[tuple[int, Outgoing]] = []
         for conn, session in list(self.sessions.items()):
             said = [(conn, message(reason))]
             table = session.table
             if self.durable and table is not None and table.state is TableState.PLAYING:
-                saved = (
-                    f"Your game at table {table.id} is saved: when the server is back, "
-                    "send your token to take your seat again"
-                )
-                said.insert(0, (conn, message(saved)))
+                if table.id in unsaved:
+                    text = (
+                        f"Your game at table {table.id} could not be saved (the store is "
+                        "unavailable): its last moves are lost"
+                    )
+                else:
+                    text = (
+                        f"Your game at table {table.id} is saved: when the server is back, "
+                        "send your token to take your seat again"
+                    )
+                said.insert(0, (conn, message(text)))
             out.append((conn, said))
         self.sessions.clear()
         self.tables.clear()
         self.tokens.clear()
         self._timers.clear()
+        self._timer_of.clear()
+        self._by_address.clear()
+        self._address_of.clear()
         return out
+
+    # ------------------------------------------------------------------ the store
+
+    def store_failed(self, game_ids: set[int]) -> None:
+        """The store refused a save: the tables of ``game_ids`` pause (no clock runs out,
+        no answer is taken; what they said waits with their unsaved moves) and new tables
+        are refused until ``store_back``."""
+        if self.store_ok:
+            log.warning("the store is unavailable: new tables are refused until it is back")
+        self.store_ok = False
+        self.paused |= {i for i in game_ids if i in self.tables}
+
+    def store_back(self) -> None:
+        """The store took every save that waited: paused tables go on, with their clocks
+        started afresh (their people see their prompts only now)."""
+        if not self.store_ok:
+            log.warning("the store is back: %d paused tables go on", len(self.paused))
+        self.store_ok = True
+        paused, self.paused = self.paused, set()
+        for table_id in sorted(paused):
+            table = self.tables.get(table_id)
+            if table is not None:
+                table.restart_clocks()
+                self._watch(table)
+
+    def _check_store(self, what: str) -> None:
+        if not self.store_ok:
+            raise ProtocolError(
+                f"the game store is unavailable, so {what} cannot start now; games under "
+                "way go on, and new ones can start when it is back (try again soon)",
+                "store_unavailable",
+            )
+
+    def _check_paused(self, table: Table) -> None:
+        if table.id in self.paused:
+            raise ProtocolError(
+                f"table {table.id} waits for the game store, which is unavailable; it goes "
+                "on by itself when the store is back",
+                "store_unavailable",
+            )
 
     # -------------------------------------------------------------------- reading
 
@@ -361,6 +495,7 @@ class Lobby:
         if session.where is not Where.PLAYING or session.table is None:
             raise ProtocolError(f"{kind} answers a game prompt; you are not in a game", "not_now")
         table = session.table
+        self._check_paused(table)
         with self._guard(table, session):
             out = table.answer(session.conn, msg)
         if table.state is TableState.OVER:
@@ -381,6 +516,11 @@ class Lobby:
             if choice is None or choice.strip().lower() != "quit":
                 raise ProtocolError("you are at a table; only quit leaves it", "not_now")
         name = _read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
+        if name is not None and RESERVED_NAME_RE.match(name):
+            raise ProtocolError(
+                f"the name {quote(name)} is reserved (you, AI N, playerN...); pick another",
+                "bad_name",
+            )
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()
@@ -422,6 +562,7 @@ class Lobby:
                 f"no game under way has a seat for token {quote(token)} (it may be over)",
                 "bad_token",
             )
+        self._check_paused(table)
         with self._guard(table, session):
             seat, previous, out = table.reclaim(session.conn, digest)
             rejoin = table.rejoin(seat)
@@ -475,6 +616,8 @@ class Lobby:
         option = require_int(msg, "Option", lo=1, hi=count, code="bad_option")
         if option == count:
             return self._ask(session)
+        self._check_store("a new table")
+        self._check_address(session)
         turn_timeout = self.limits.turn_timeout
         if option <= len(spec.presets):
             preset = spec.presets[option - 1]
@@ -505,6 +648,9 @@ class Lobby:
             ai=self.bots.get(spec.name),
         )
         self.tables[table_id] = table
+        if session.address is not None:
+            self._by_address.setdefault(session.address, set()).add(table_id)
+            self._address_of[table_id] = session.address
         log.info(
             "table %d (%s, %s) created by connection %d: %d seats, AI at %s",
             table_id, table.name, spec.name, session.conn, seats, list(ai_seats),
@@ -520,7 +666,42 @@ class Lobby:
             raise ProtocolError(f"no open table {table_id}", "no_such_table")
         if table.state is not TableState.WAITING:
             raise ProtocolError(f"table {table_id} is full: its game is under way", "table_full")
+        if table.free == 1:  # this seat starts the game
+            self._check_store(f"table {table_id}'s game")
         return self._sit(session, table)
+
+    def _check_address(self, session: Session) -> None:
+        """The per-address limits on tables (``Limits``), before ``session`` creates one."""
+        address = session.address
+        if address is None:
+            return
+        live = [self.tables[i] for i in self._by_address.get(address, ())]
+        waiting = sum(t.state is TableState.WAITING for t in live)
+        limits = self.limits
+        if waiting >= limits.max_waiting_per_address:
+            raise ProtocolError(
+                f"{waiting} tables from your address already wait for players (at most "
+                f"{limits.max_waiting_per_address}); join one, or wait for them to fill",
+                "too_many_waiting",
+            )
+        if len(live) >= limits.max_tables_per_address:
+            raise ProtocolError(
+                f"{len(live)} tables from your address are under way (at most "
+                f"{limits.max_tables_per_address}); finish or leave one first",
+                "too_many_tables",
+            )
+
+    def _remove_table(self, table: Table) -> None:
+        """``table`` is gone from the lobby (over, closed, broken)."""
+        self.tables.pop(table.id, None)
+        self._timer_of.pop(table.id, None)
+        self.paused.discard(table.id)
+        address = self._address_of.pop(table.id, None)
+        if address is not None:
+            ids = self._by_address[address]
+            ids.discard(table.id)
+            if not ids:
+                del self._by_address[address]
 
     def _sit(self, session: Session, table: Table) -> Outgoing:
         token = self._token_source()
@@ -528,6 +709,7 @@ class Lobby:
         with self._guard(table, session):
             seat, out = table.sit(session.conn, session.name, digest)
         self.tokens[digest] = table
+        table.issued.add(digest)
         seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
         # Right after the table (the first message to the sitter): where you sit in it.
         first = next((i for i, (c, _) in enumerate(out) if c == session.conn), len(out) - 1)
@@ -568,15 +750,18 @@ class Lobby:
         elif table.state is TableState.WAITING:
             self._forget_tokens(table)
             if not table.people():
-                del self.tables[table.id]
+                self._remove_table(table)
                 log.info("table %d closed: nobody waiting", table.id)
         return out
 
     def _forget_tokens(self, table: Table, every: bool = False) -> None:
-        """Drop the table's tokens that no longer own a seat (``every``: all of them)."""
+        """Drop the table's tokens that no longer own a seat (``every``: all of them);
+        only the tokens given at this table are looked at."""
         owned = set() if every else set(table.tokens())
-        for digest in [d for d, t in self.tokens.items() if t is table and d not in owned]:
-            del self.tokens[digest]
+        for digest in table.issued - owned:
+            if self.tokens.get(digest) is table:
+                del self.tokens[digest]
+        table.issued &= owned
 
     @contextmanager
     def _guard(self, table: Table, session: Session | None = None) -> Iterator[None]:
@@ -594,7 +779,7 @@ class Lobby:
     def _close_broken(self, table: Table, session: Session | None) -> Outgoing:
         if self.durable and table.saved:
             self._writes.append(GameEnded(table.id, "failed"))
-        self.tables.pop(table.id, None)
+        self._remove_table(table)
         self._forget_tokens(table, every=True)
         table.state = TableState.OVER
         conns = {conn for _, conn in table.people()}
@@ -611,8 +796,11 @@ class Lobby:
         return out
 
     def _finish(self, table: Table) -> Outgoing:
-        """The game is over: everyone at the table goes back to the lobby question."""
-        self.tables.pop(table.id, None)
+        """The game is over: everyone at the table goes back to the lobby question.
+
+        A game nobody played a move in is forgotten, not kept as abandoned: a client
+        that creates tables and hangs up leaves nothing behind."""
+        self._remove_table(table)
         self._forget_tokens(table, every=True)
         game = table.game
         self._journal(table)
@@ -620,18 +808,27 @@ class Lobby:
         if game is not None and game.winner is not None:
             result = table.spec.result(game)
         if self.durable and table.saved:
-            self._writes.append(
-                GameEnded(table.id, "over" if result is not None else "abandoned", result)
-            )
+            if result is None and not table.touched:
+                self._writes.append(GameDropped(table.id))
+            else:
+                state = "over" if result is not None else "abandoned"
+                self._writes.append(GameEnded(table.id, state, result))
         if result is not None:
             log.info("table %d finished: %s, scores %s", table.id, result["Text"], result["Score"])
+        elif not table.touched:
+            log.info("table %d abandoned before any person played in it: forgotten", table.id)
         else:
             log.info("table %d abandoned: no person left at it", table.id)
+        # A game that ended with a result reveals its seed, so its deals can be checked
+        # against the Commit its people got at the start (fairness.py).
+        reveal = None if result is None else reveal_message(table.id, table.game_name, table.seed)
         out: Outgoing = []
         for _, conn in table.people():
             session = self.sessions.get(conn)
             if session is not None and session.where is not Where.CLOSED:
                 session.table = None
+                if reveal is not None:
+                    out.append((conn, reveal))
                 out += self._ask(session)
         return out
 

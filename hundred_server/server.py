@@ -1,12 +1,22 @@
 """The asyncio TCP server: accept, read lines, write lines, shut down. Thin glue.
 
-Everything the server decides is decided by ``Hub`` (lobby.py) without I/O; this
-module reads lines into it and writes what it returns. Writes never wait: what the
-hub returns in one turn of the event loop is saved to the store (one transaction, if
-there is a store), then joined per connection and handed to its transport, whose buffer
-is the connection's outgoing queue. It is bounded: a client that stops
-reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped (and treated
-as a disconnect), so it never delays its table or anyone else.
+Everything the server decides is decided by ``Hub`` (hub.py) without I/O; this module
+reads lines into it and writes what it returns. Writes never wait: what the hub
+returns in one turn of the event loop is joined per connection and handed to its
+transport, whose buffer is the connection's outgoing queue. It is bounded: a client
+that stops reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped
+(and treated as a disconnect), so it never delays its table or anyone else.
+
+With a store, nothing is sent before what produced it is saved, and saving never
+blocks the event loop: the store is written by one writer thread. A turn's writes and
+what it says wait in a queue, in order, until the writer has committed them (turns
+that come meanwhile are committed together, in one transaction). What a turn says to
+connections that have nothing waiting goes out at once when the turn saved nothing,
+so the lobby and quiet tables never wait for the disk. When the store fails (a full
+disk, a lock held by another process), the batch stays queued and is retried, with
+backoff, until the store takes it: the tables whose moves wait are paused, new tables
+are refused with ``store_unavailable``, and everything else goes on; when the store is
+back, the paused tables go on by themselves. Nothing accepted is lost.
 """
 
 from __future__ import annotations
@@ -15,13 +25,17 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from hundred_server import codecs
 from hundred_server.games.base import Bot
 from hundred_server.hub import Command, Hub, Send
+from hundred_server.journal import Write
 from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE, encode, error
 from hundred_server.store import Store
@@ -30,10 +44,19 @@ log = logging.getLogger("hundred_server")
 
 DEFAULT_HOST: Final = "127.0.0.1"
 DEFAULT_PORT: Final = 7110
-#: Bytes waiting for one client before it counts as not reading, and is dropped.
-OUTGOING_LIMIT: Final = 1 << 20
+#: Bytes waiting for one client before it counts as not reading, and is dropped (the
+#: kernel's socket buffer holds more before anything waits here).
+OUTGOING_LIMIT: Final = 64 << 10
 #: How long shutdown waits for goodbyes to be written.
 SHUTDOWN_GRACE: Final = 3.0
+#: How long shutdown waits for the store to take what is still unsaved.
+STORE_GRACE: Final = 5.0
+#: Seconds between tries of a save the store refused: doubling from the first to the
+#: last.
+RETRY_FIRST: Final = 0.25
+RETRY_MAX: Final = 5.0
+#: How often finished games past their retention are removed (seconds).
+PRUNE_EVERY: Final = 3600.0
 
 
 @dataclass
@@ -41,6 +64,18 @@ class _Connection:
     conn: int
     writer: asyncio.StreamWriter
     closing: bool = False
+
+
+@dataclass
+class _Batch:
+    """A turn's writes (possibly none) and what it says, sent once they are saved."""
+
+    writes: list[Write]
+    commands: list[Command]
+    conns: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        self.conns = {c.conn for c in self.commands}
 
 
 class Server:
@@ -55,13 +90,24 @@ class Server:
         limits: Limits | None = None,
         store: Store | None = None,
         classic_port: int | None = None,
+        keep_days: float | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
         self.store = store
-        #: Set when the store fails: the server stops rather than send what is unsaved.
-        self.failed = asyncio.Event()
-        self.store_failed = False
+        #: Finished games older than this many days are removed (None: kept for good).
+        self.keep_days = keep_days
+        #: Whether the store is refusing saves right now, and how many it refused.
+        self.store_down = False
+        self.store_failures = 0
+        self._writer: ThreadPoolExecutor | None = None
+        #: How long shutdown waits for the store to take what is unsaved.
+        self.store_grace = STORE_GRACE
+        self._queue: deque[_Batch] = deque()  # saved, then sent, in order
+        self._waiting: dict[int, int] = {}  # conn -> queued batches that speak to it
+        self._committer: asyncio.Task[None] | None = None
+        self._pruner: asyncio.Task[None] | None = None
+        self._sweeper: asyncio.TimerHandle | None = None
         self.host = host
         self.requested_port = port
         self.outgoing_limit = outgoing_limit
@@ -74,7 +120,7 @@ class Server:
         self._closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
-        self._pending: list[Command] = []  # sent by the next _flush
+        self._pending: list[_Batch] = []  # sent (or queued) by the next _flush
         self._flush_soon = False
 
     @property
@@ -110,7 +156,12 @@ class Server:
                 self._server.close()
                 raise
             log.info("classic dialect on %s:%d", self.host, self.classic_port)
-        self._schedule()  # restored tables may have deadlines already
+        if self.store is not None:
+            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
+            if self.keep_days is not None:
+                self._pruner = asyncio.create_task(self._prune())
+        self._dispatch([])  # what restoring produced is saved (queued like any turn's)
+        self._sweep_later()
 
     async def close(self) -> None:
         if self._closed or self._server is None:
@@ -118,12 +169,21 @@ class Server:
         self._closed = True
         if self._timer is not None:
             self._timer.cancel()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self._pruner is not None:
+            self._pruner.cancel()
         self._server.close()
         if self._classic is not None:
             self._classic.close()
         transports = [c.writer.transport for c in self._connections.values()]
-        self._dispatch(self.hub.shutdown())  # goodbyes, then every transport closes
-        self._flush()
+        self._flush()  # what the last turn produced joins the queue
+        unsaved = await self._last_saves()
+        # Goodbyes (each table told honestly whether its game is saved), then every
+        # transport closes; they save nothing, so they go straight out.
+        self._send(self.hub.shutdown(unsaved=unsaved))
+        if self._writer is not None:  # a save under way ends (busy_timeout at most)
+            self._writer.shutdown(wait=True)
         if self._handlers:  # each ends when its transport has flushed and closed
             await asyncio.wait(self._handlers, timeout=SHUTDOWN_GRACE)
         for task in list(self._handlers):
@@ -150,29 +210,24 @@ class Server:
         assert task is not None
         self._handlers.add(task)
         peer = writer.get_extra_info("peername")
-        limits = self.limits
-        if len(self._connections) >= limits.max_connections:
-            log.warning("refused %s: %d connections already", peer, len(self._connections))
-            full = f"the server is full ({limits.max_connections} connections); try later"
-            writer.write(encode(error("server_full", full)))
+        address = str(peer[0]) if peer else None
+        refusal = self.hub.admit(address)
+        if refusal is not None:
+            code, text = refusal
+            log.warning("refused a connection from %s: %s", address, code)
+            writer.write(encode(error(code, text)))
             writer.close()
             self._handlers.discard(task)
             return
-        conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "", listener)
+        conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "", listener, address)
         connection = _Connection(conn, writer)
         self._connections[conn] = connection
         self._dispatch(commands)
         clock = asyncio.get_running_loop().time
         try:
             while not connection.closing:
-                idle = limits.idle_timeout if self.hub.in_lobby(conn) else None
                 try:
-                    async with asyncio.timeout(idle):
-                        line = await reader.readuntil(b"\n")
-                except TimeoutError:
-                    text = f"silent for {idle:g} s in the lobby; goodbye"
-                    self._dispatch(self.hub.notice(conn, "idle_timeout", text))
-                    break
+                    line = await reader.readuntil(b"\n")
                 except asyncio.IncompleteReadError as exc:  # end of stream
                     if exc.partial.strip():
                         self._dispatch(self.hub.receive(conn, exc.partial, clock()))
@@ -197,21 +252,154 @@ class Server:
                 await writer.wait_closed()
 
     def _dispatch(self, commands: list[Command]) -> None:
-        """Queue what the hub returned; ``_flush`` sends it at the end of this turn of
-        the event loop, with whatever else the turn produced (one save for all)."""
-        self._pending.extend(commands)
+        """Queue what the hub returned, with what it asks to save (one event's worth:
+        a line, a tick, a lost connection); ``_flush`` sends it at the end of this turn
+        of the event loop, after whatever it must wait for."""
+        writes = self.hub.take_writes() if self.store is not None else []
+        if commands or writes:
+            self._pending.append(_Batch(writes, commands))
         if not self._flush_soon:
             self._flush_soon = True
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
-        """Save what the hub says to save, in one transaction; then hand each
-        connection its bytes in one write, and close whom the hub closes. Nothing is
-        sent before it is saved."""
+        """What this turn of the event loop produced: sent now if it saved nothing and
+        speaks to nobody who waits for a save; otherwise queued behind the saves (see
+        the module docstring). Nothing is sent before it is saved."""
         self._flush_soon = False
-        commands, self._pending = self._pending, []
-        if self.store is not None and not self._save():
+        pending, self._pending = self._pending, []
+        writes = self.hub.take_writes() if self.store is not None else []
+        if writes:  # made outside a dispatch (restoring, say)
+            pending.append(_Batch(writes, []))
+        now: list[Command] = []
+        for batch in pending:
+            if batch.writes:
+                self._enqueue(batch)
+            elif self._waiting:
+                later = [c for c in batch.commands if c.conn in self._waiting]
+                now += [c for c in batch.commands if c.conn not in self._waiting]
+                if later:
+                    self._enqueue(_Batch([], later))
+            else:
+                now += batch.commands
+        self._send(now)
+        if self._committer is None and any(batch.writes for batch in self._queue):
+            self._committer = asyncio.get_running_loop().create_task(self._commit())
+        self._schedule()
+
+    def _enqueue(self, batch: _Batch) -> None:
+        self._queue.append(batch)
+        for conn in batch.conns:
+            self._waiting[conn] = self._waiting.get(conn, 0) + 1
+
+    def _dequeue(self) -> _Batch:
+        batch = self._queue.popleft()
+        for conn in batch.conns:
+            left = self._waiting[conn] - 1
+            if left:
+                self._waiting[conn] = left
+            else:
+                del self._waiting[conn]
+        return batch
+
+    async def _commit(self) -> None:
+        """Save the queued writes, oldest first, all that are queued in one go; send
+        what waited on them. A save the store refuses is tried again (backoff) until it
+        takes: its tables pause meanwhile (``Hub.store_failed``)."""
+        assert self.store is not None
+        assert self._writer is not None
+        loop = asyncio.get_running_loop()
+        delay = RETRY_FIRST
+        try:
+            while any(batch.writes for batch in self._queue):
+                count = len(self._queue)
+                writes = [w for batch in list(self._queue)[:count] for w in batch.writes]
+                try:
+                    await loop.run_in_executor(self._writer, self.store.write, writes)
+                except Exception as exc:
+                    self._store_refused(writes, exc)
+                    await asyncio.sleep(delay)
+                    delay = min(RETRY_MAX, delay * 2)
+                    continue
+                delay = RETRY_FIRST
+                if self.store_down:
+                    self.store_down = False
+                    log.warning("the store takes saves again; paused tables go on")
+                    self.hub.store_back()
+                for _ in range(count):
+                    self._send(self._dequeue().commands)
+                while self._queue and not self._queue[0].writes:
+                    self._send(self._dequeue().commands)
+                self._schedule()
+        finally:
+            self._committer = None
+
+    def _store_refused(self, writes: list[Write], exc: Exception) -> None:
+        self.store_failures += 1
+        games = {w.game_id for w in writes}
+        if not self.store_down:
+            log.error(
+                "the store refused a save (%s: %s); %d tables pause and it is retried until "
+                "it takes",
+                type(exc).__name__, exc, len(games),
+            )  # fmt: skip
+        self.store_down = True
+        self.hub.store_failed(games)
+
+    async def _last_saves(self) -> frozenset[int]:
+        """At shutdown: let the store take what is queued (``store_grace`` at most);
+        the tables whose moves it never took."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.store_grace
+        while (committer := self._committer) is not None:  # it may start again meanwhile
+            left = deadline - loop.time()
+            if left > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(committer), left)
+            if left <= 0 or not committer.done():
+                committer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await committer
+                self._committer = None
+                break
+        unsaved = frozenset(w.game_id for batch in self._queue for w in batch.writes)
+        if unsaved:
+            log.error("the store never took the last moves of tables %s", sorted(unsaved))
+        self._queue.clear()
+        self._waiting.clear()
+        return unsaved
+
+    async def _prune(self) -> None:
+        """Remove finished games older than ``keep_days``, now and every hour."""
+        assert self.store is not None
+        assert self.keep_days is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            cutoff = datetime.now(UTC) - timedelta(days=self.keep_days)
+            before = cutoff.isoformat(timespec="seconds")
+            try:
+                removed = await loop.run_in_executor(self._writer, self.store.prune, before)
+            except Exception as exc:  # the store is failing: the next hour tries again
+                log.warning("could not remove old games: %s", exc)
+            else:
+                if removed:
+                    log.info("removed %d games finished before %s", removed, before)
+            await asyncio.sleep(PRUNE_EVERY)
+
+    def _sweep_later(self) -> None:
+        """Close silent connections, a few times per the shorter idle limit."""
+        if self._closed:
             return
+        limits = self.limits
+        every = min(5.0, max(0.05, min(limits.idle_timeout, limits.table_idle_timeout) / 4))
+        self._sweeper = asyncio.get_running_loop().call_later(every, self._sweep)
+
+    def _sweep(self) -> None:
+        self._dispatch(self.hub.idle())
+        self._sweep_later()
+
+    def _send(self, commands: list[Command]) -> None:
+        """Hand each connection its bytes in one write; close whom the hub closes."""
         batches: dict[int, list[bytes]] = {}
         closes: list[int] = []
         for command in commands:
@@ -234,21 +422,6 @@ class Server:
             connection = self._connections.get(conn)
             if connection is not None:
                 self._close(connection)
-        self._schedule()
-
-    def _save(self) -> bool:
-        assert self.store is not None
-        writes = self.hub.take_writes()
-        if not writes:
-            return True
-        try:
-            self.store.write(writes)
-        except Exception:
-            log.critical("the store failed; stopping, so nothing unsaved is sent", exc_info=True)
-            self.store_failed = True
-            self.failed.set()
-            return False
-        return True
 
     def _schedule(self) -> None:
         """Have the hub's ``tick`` called when its next deadline comes (one timer)."""
@@ -289,21 +462,28 @@ async def run(
     store: Store | None = None,
     bots: dict[str, Callable[[], Bot]] | None = None,
     classic_port: int | None = None,
+    keep_days: float | None = None,
 ) -> None:
-    """Serve until SIGINT or SIGTERM (or a failing store), then shut down in order.
+    """Serve until SIGINT or SIGTERM, then shut down in order.
 
-    With a store, the unfinished games in it are restored first."""
+    With a store, the unfinished games in it are restored first (a game that cannot be
+    is marked failed, and the rest go on)."""
     limits = limits or Limits()
     hub = Hub(limits=limits, durable=store is not None, bots=bots)
     if store is not None:
         for line in hub.restore(store.games("playing"), store.last_id()):
             log.info("%s", line)
-        store.write(hub.take_writes())
     server = Server(
-        hub, host=host, port=port, limits=limits, store=store, classic_port=classic_port
+        hub,
+        host=host,
+        port=port,
+        limits=limits,
+        store=store,
+        classic_port=classic_port,
+        keep_days=keep_days,
     )
     await server.start()
-    stop = server.failed
+    stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
@@ -319,6 +499,4 @@ async def run(
     finally:
         await server.close()
         if store is not None:
-            if not server.store_failed:
-                store.write(server.hub.take_writes())
             store.close()

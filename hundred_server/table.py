@@ -27,6 +27,7 @@ from typing import Any
 
 from hundred_server import driver
 from hundred_server.errors import HundredError
+from hundred_server.fairness import commit_message
 from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol import Message, ProtocolError, error, field_int, message
 
@@ -104,6 +105,11 @@ class Table:
         self.seq = 0
         #: Record lines of the game saved to the store so far (the hub keeps count).
         self.saved = 0
+        #: Whether a person has made a move here: a table nobody played in is abandoned
+        #: when its last person's grace runs out, not played out by the AI.
+        self.touched = False
+        #: The token hashes given out at this table (the lobby forgets them with it).
+        self.issued: set[str] = set()
 
     @classmethod
     def restored(
@@ -295,10 +301,15 @@ class Table:
         return seat, previous, [(c, text) for s, c in self.people() if s != seat]
 
     def rejoin(self, seat: int) -> list[Message]:
-        """What the holder of ``seat`` needs to carry on: the table, a snapshot of the
-        game as the seat knows it, and the pending prompt."""
+        """What the holder of ``seat`` needs to carry on: the table, its commitment to
+        the seed (``Commit``), a snapshot of the game as the seat knows it, and the
+        pending prompt."""
         assert self.game is not None
-        out = [self.info(), self.spec.snapshot(self.game, seat, self.id)]
+        out = [
+            self.info(),
+            commit_message(self.id, self.game_name, self.seed),
+            self.spec.snapshot(self.game, seat, self.id),
+        ]
         prompt = self._prompt(seat)
         if prompt is not None:
             out.append(prompt)
@@ -315,6 +326,9 @@ class Table:
             away_until = None if occupant is None else occupant.away_until
             if occupant is not None and away_until is not None and away_until <= now:
                 occupant.away_until = None
+                if not self.touched and not self._awaited():
+                    self.state = TableState.OVER  # abandoned: nobody played in it
+                    return out
                 text = (
                     f"{occupant.name} did not come back in {self.grace:g} s; an AI "
                     f"plays seat {seat} until they do"
@@ -334,6 +348,22 @@ class Table:
             )
             out += self._advance(events)
         return out
+
+    def _awaited(self) -> bool:
+        """Whether a person holds a seat here or a seat waits for its owner."""
+        return bool(self.people()) or any(
+            s is not None and s.away_until is not None for s in self.seats
+        )
+
+    def restart_clocks(self) -> None:
+        """The table was paused (the store failed): the turn clock and the grace periods
+        start afresh, as its people see where the game stands only now."""
+        now = self.clock()
+        if self.turn_deadline is not None and self.turn_timeout is not None:
+            self.turn_deadline = now + self.turn_timeout
+        for occupant in self.seats:
+            if occupant is not None and occupant.away_until is not None:
+                occupant.away_until = max(occupant.away_until, now + self.grace)
 
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
@@ -371,6 +401,7 @@ class Table:
             events = game.apply(seat, action)
         except HundredError as exc:
             return self._refuse(conn, seat, exc)
+        self.touched = True
         if seat != to_act and game.to_act == to_act and not game.is_over:
             # An action out of turn that the rules took (a pre-pass or unpass in
             # Hundred and Ten) leaves the turn where it was: the same prompt stands.
@@ -401,6 +432,8 @@ class Table:
         )
         out = self._to_people(self.info())
         out += self._to_people(message(f"Table {self.id} ({self.name}) starts: {roster}"))
+        # Before the first deal: the seed is bound now and revealed when the game ends.
+        out += self._to_people(commit_message(self.id, self.game_name, self.seed))
         return out + self._advance([])
 
     def _advance(self, events: list[Any]) -> Outgoing:

@@ -11,6 +11,7 @@
   the seat's own reaches it only once it is played. The truth comes from the table's
   seed (``seeded_deck``), not from the messages, so a server that put another seat's
   card in a ``Deal`` or a ``Hand`` would be caught as surely as one in a ``Message``.
+  The same seed checks the table's ``Commit`` (its hash) and ``Reveal`` (the seed).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
+from hundred_server.fairness import commitment
 from hundred_server.games.hundredandten.rules import (
     HAND_SIZE,
     WINNING_SCORE,
@@ -342,6 +344,12 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
             rnd = _Round(deck, set(dealt), list(dealt), msg["Round"], drawn=HAND_SIZE * n)
             if msg["Hand"] != dealt:
                 raise fail(f"the hand dealt to seat {seat} is {dealt}")
+        elif kind in ("Commit", "Reveal"):  # the table's seed: bound, then shown
+            if table != msg["Table"]:
+                raise fail(f"a {kind} of table {msg['Table']} at table {table}")
+            seed = seeds[table]
+            if msg["Hash"] != commitment(msg["Game"], seed) or msg.get("Seed", seed) != seed:
+                raise fail(f"table {table} deals from seed {seed!r}")
         elif kind == "Snapshot":  # a seat taken back mid-game: pick the game up here
             if table != msg["Table"]:
                 raise fail(f"a Snapshot of table {msg['Table']} at table {table}")
@@ -425,7 +433,10 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
             leaked = [c for c in cards_in(msg) if c not in allowed]
             if leaked:
                 raise fail(f"seat {seat} sees {leaked}: neither its own nor played")
-        elif kind not in ("Table", "Tables", "Message", "Hello", "Game", "Error", "Score", "Seat"):
+        elif kind not in (
+            *("Table", "Tables", "Message", "Hello", "Game", "Error", "Score", "Seat"),
+            *("Commit", "Reveal"),
+        ):
             raise fail("a game message outside a game")
         # Prompts: Legal for the seat to act only, Seq one up (the same after an Error).
         if is_prompt(msg):

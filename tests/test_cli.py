@@ -162,27 +162,60 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits, str | None, list[str], int | None]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
     assert main([]) == 0
-    assert calls == [("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None)]
+    defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, {"keep_days": None})
+    assert calls == [defaults]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[str, int, str, Limits, str | None, list[str], int | None]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args: calls.append(args) or 0)
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
     monkeypatch.setenv("HUNDRED_DB", "elsewhere.db")
     argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
-    assert calls == [("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)]
+    expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
+    assert calls == [(*expected, {"keep_days": None})]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
-    assert calls[-1][-3:] == (None, ["whist=m:P"], 7111)
+    assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
+
+
+def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    argv = ["serve", "--max-per-address", "3", "--max-tables-per-address", "4"]
+    argv += ["--max-waiting-per-address", "1", "--table-idle-timeout", "60", "--keep-days", "30"]
+    assert main(argv) == 0
+    limits = calls[0][3]
+    assert isinstance(limits, Limits)
+    assert limits.max_connections_per_address == 3
+    assert limits.max_tables_per_address == 4
+    assert limits.max_waiting_per_address == 1
+    assert limits.table_idle_timeout == 60.0
+    assert calls[0][-1] == {"keep_days": 30.0}
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["serve", "--keep-days", "0"],
+        ["serve", "--keep-days", "30", "--memory"],
+        ["serve", "--max-per-address", "0"],
+        ["serve", "--table-idle-timeout", "-1"],
+    ],
+)
+def test_bad_abuse_limits_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2
+    assert "usage:" in capsys.readouterr().err
 
 
 def test_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -57,6 +57,7 @@ from hypothesis import strategies as st
 from hundred_server import games
 from hundred_server.codecs.jsonlines import client_types
 from hundred_server.codecs.text import HELP, strip_telnet
+from hundred_server.fairness import commitment
 from hundred_server.hub import Close, Hub, Send
 from hundred_server.lobby import Session, Where
 from hundred_server.protocol import MAX_LINE, strip_line
@@ -892,6 +893,9 @@ async def play(
     msg = await peer.recv()
     while True:
         if msg.get("GameOver"):
+            reveal = await peer.recv()  # the table's seed, which its Commit bound
+            assert reveal["Type"] == "Reveal"
+            assert reveal["Hash"] == commitment(reveal["Game"], reveal["Seed"])
             assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
             return refused
         if not (is_prompt(msg) and "Legal" in msg):

@@ -11,6 +11,7 @@ import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
 from hundred_server import games
+from hundred_server.fairness import commit_message
 from hundred_server.hub import Close, Hub, Send
 from hundred_server.lobby import options
 from hundred_server.protocol import MAX_LINE
@@ -129,7 +130,9 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
     assert h.tokens == [f"{1:032x}"]
     roster = ", ".join(["ann", *(f"{ai} (AI)" for ai in ais)])
     assert replies[2] == {"Type": "Message", "Message": f"Table 1 (table 1) starts: {roster}"}
-    deal = replies[3]
+    # Before the first deal, the table's commitment to the seed it deals from.
+    assert replies[3] == commit_message(1, "hundredandten", h.seeds[0])
+    deal = replies[4]
     assert deal["Type"] == "Deal"
     assert {k: deal[k] for k in ("Playerid", "Dealer", "Round", "Players")} == {
         "Playerid": 0,
@@ -139,9 +142,9 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
     }
     assert len(deal["Hand"]) == 5
     # Seat 0 deals, so the AI seats bid first, at once; then the person is asked.
-    bids = [m for m in replies[4:-1] if m["Type"] == "Bid"]
+    bids = [m for m in replies[5:-1] if m["Type"] == "Bid"]
     assert [b["Playerid"] for b in bids] == list(range(1, seats))
-    assert replies[4:-1] == bids
+    assert replies[5:-1] == bids
     prompt = replies[-1]
     assert {k: prompt[k] for k in ("Type", "Playerid", "Seq")} == {
         "Type": "Bid",
@@ -192,14 +195,14 @@ def test_option_4_waits_and_joiners_see_the_tables_and_updates() -> None:
         if person is dee:
             assert got[:2] == [full, seat(1, 3, 4)]
             got = [got[0], *got[2:]]
-        assert got[:2] == [full, start]
-        assert got[2]["Type"] == "Deal"
-        assert got[2]["Playerid"] == at
-        assert got[2]["Players"] == ["ann", "bob", "cy", "dee"]
+        assert got[:3] == [full, start, commit_message(1, "hundredandten", h.seeds[0])]
+        assert got[3]["Type"] == "Deal"
+        assert got[3]["Playerid"] == at
+        assert got[3]["Players"] == ["ann", "bob", "cy", "dee"]
         prompt = {"Type": "Bid", "Playerid": 1, "Seq": 1}
         if at == 1:
             prompt["Legal"] = [0, 15, 20, 25, 30, 60]
-        assert got[3:] == [prompt]
+        assert got[4:] == [prompt]
     assert h.tokens == [f"{n:032x}" for n in range(1, 5)]
     # A started table is no longer open.
     eve = h.json_client("eve")
@@ -215,7 +218,8 @@ def test_join_may_come_straight_from_the_lobby_question() -> None:
     assert replies[0] == table(1, 2, ["ann", "bob"])
     assert replies[1] == seat(1, 1, 2)
     assert replies[2] == {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob"}
-    assert replies[3]["Type"] == "Deal"
+    assert replies[3] == commit_message(1, "hundredandten", h.seeds[0])
+    assert replies[4]["Type"] == "Deal"
 
 
 def test_tables_lists_only_open_tables_and_may_be_empty() -> None:
@@ -624,7 +628,7 @@ def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
     replies = h.json_client(name).send({"Type": "Join", "Table": 1})
     assert replies[0]["Players"] == [name, f"{name} (2)", f"{name} (3)"]
     assert replies[1] == seat(1, 2, 3)
-    assert replies[3]["Players"] == [name, f"{name} (2)", f"{name} (3)"]  # the Deal
+    assert replies[4]["Players"] == [name, f"{name} (2)", f"{name} (3)"]  # the Deal
     for msg in replies:
         assert is_valid_server_message(msg), msg
 

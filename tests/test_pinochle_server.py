@@ -189,9 +189,10 @@ def test_a_pinochle_game_is_saved_restored_and_exported(tmp_path: Path) -> None:
     h2.hub.restore(store.games("playing"), store.last_id())
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
-    assert [m["Type"] for m in told] == ["Seat", "Table", "Snapshot", prompt["Type"]]
+    assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
+    assert told[2] == ann.last("Commit")  # the seed is the stored one
     assert told[-1] == prompt
-    snapshot = told[2]
+    snapshot = told[3]
     assert snapshot["Hand"] == sorted_like_deal(ann, snapshot["Hand"])
     for _ in range(3000):
         if again.game_over() is not None:

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hundred_server.cards import format_cards
+from hundred_server.fairness import commit_message, commitment
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import Game, Phase
@@ -108,6 +109,7 @@ def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     assert told == [
         {"Type": "Seat", "Table": 1, "Playerid": 2, "Token": h.tokens[1]},
         table_of(h).info(),
+        commit_message(1, "hundredandten", h.seeds[0]),  # as told when the game started
         {
             "Type": "Snapshot",
             "Table": 1,
@@ -169,11 +171,12 @@ def test_dropping_and_reclaiming_anywhere_keeps_every_stream_true(
             break
         ann.disconnect()
         ann, told = reclaim(h, token)
-        assert [m["Type"] for m in told[:3]] == ["Seat", "Table", "Snapshot"]
-        snapshot = told[2]
+        assert [m["Type"] for m in told[:4]] == ["Seat", "Table", "Commit", "Snapshot"]
+        assert told[2] == streams[0].last("Commit")
+        snapshot = told[3]
         game = game_of(h)
         assert snapshot["Hand"] == format_cards(game.hands[0])
-        assert told[3:] == [wire.prompt(game, 0, table_of(h).seq)]
+        assert told[4:] == [wire.prompt(game, 0, table_of(h).seq)]
         streams.append(ann)
     play_to_the_end([ann], rng)
     for client in streams:
@@ -333,8 +336,12 @@ def test_text_mode_takes_a_seat_back_with_the_token_command() -> None:
         f"You sit at table 1, seat 0. If your connection drops, reconnect and type: "
         f"token {h.tokens[0]}"
     )
-    assert shown[2].startswith("── Back at seat 0, round ")
-    assert shown[3].startswith("Your hand: ")
+    digest = commitment("hundredandten", h.seeds[0])
+    assert shown[2] == (
+        f"Deck commitment for table 1: {digest} (the seed is revealed when the game ends)"
+    )
+    assert shown[3].startswith("── Back at seat 0, round ")
+    assert shown[4].startswith("Your hand: ")
     assert any(line.startswith("This trick so far: ") for line in shown)
     assert shown[-1].startswith("> play one of: ")
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt, text_answer
 
+from hundred_server.fairness import commitment
 from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
@@ -123,6 +124,9 @@ async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None
             answers += 1
             if answers == stop_after:
                 return answers
+    reveal = await peer.recv()  # the table's seed, which its Commit bound
+    assert reveal["Type"] == "Reveal"
+    assert reveal["Hash"] == commitment(reveal["Game"], reveal["Seed"])
     assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
     return answers
 
@@ -408,6 +412,7 @@ async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
         await again.send({"Type": "Hello", "Token": seat["Token"]})
         assert await again.recv() == seat
         assert (await again.recv())["Type"] == "Table"
+        assert (await again.recv()) == next(m for m in ann.messages if m["Type"] == "Commit")
         snapshot = await again.recv()
         assert snapshot["Type"] == "Snapshot"
         assert snapshot["Phase"] == "tricks"

@@ -24,6 +24,7 @@ from hub_harness import (
 )
 
 from hundred_server.cards import ALL_CARDS
+from hundred_server.fairness import reveal_message
 from hundred_server.games.hundredandten.rules import seeded_deck
 
 Message = dict[str, Any]
@@ -73,7 +74,9 @@ def assert_game_ended_well(client: Client, seat: int, seats: int) -> None:
     over = client.game_over()
     assert over is not None
     at = client.messages.index(over)
-    assert client.messages[at + 1 :] == [QUESTION, HELLO]
+    table = client.last("Table")["Table"]
+    reveal = reveal_message(table, "hundredandten", client.harness.table_seeds()[table])
+    assert client.messages[at + 1 :] == [reveal, QUESTION, HELLO]
     assert over["Win"] is (over["Winner"] == seat)
     assert len(over["Score"]) == seats
     assert max(over["Score"]) >= 110

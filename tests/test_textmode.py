@@ -19,6 +19,7 @@ from hub_harness import (
 
 from hundred_server import games
 from hundred_server.codecs.text import HELP, TextCodec, strip_telnet
+from hundred_server.fairness import commitment
 from hundred_server.protocol import MAX_LINE, ProtocolError
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
@@ -587,11 +588,13 @@ def test_text_and_json_people_share_a_table() -> None:
     assert replies[0]["Players"] == ["player1", "bob"]
     assert replies[1] == {"Type": "Seat", "Table": 1, "Playerid": 1, "Token": f"{2:032x}"}
     shown = ann.take_text()
-    assert shown[:2] == [
+    digest = commitment("hundredandten", h.seeds[0])
+    assert shown[:3] == [
         "Table 1 (friday): player1, bob",
         "Table 1 (friday) starts: player1, bob",
+        f"Deck commitment for table 1: {digest} (the seed is revealed when the game ends)",
     ]
-    assert shown[2] == "── Round 1: you deal. You are seat 0 (player1)."
+    assert shown[3] == "── Round 1: you deal. You are seat 0 (player1)."
     assert shown[-1] == "(waiting for bob to bid)"
     # A text pre-pass, then the JSON seat bids: the pass is automatic.
     assert ann.say("pass") == ["You will pass when your turn comes (unpass to take it back)."]

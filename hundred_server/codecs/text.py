@@ -205,6 +205,19 @@ class TextCodec:
             f"drops, reconnect and type: token {msg['Token']}"
         ]
 
+    def _render_Commit(self, msg: Message) -> list[str]:
+        return [
+            f"Deck commitment for table {msg['Table']}: {msg['Hash']} "
+            "(the seed is revealed when the game ends)"
+        ]
+
+    def _render_Reveal(self, msg: Message) -> list[str]:
+        seed, digest = msg["Seed"], msg["Hash"]
+        return [
+            f"Table {msg['Table']}'s seed: {seed} (check the deals: hundred-server verify "
+            f"RECORD --seed {seed} --commit {digest})"
+        ]
+
     # -------------------------------------------------------------------- input
 
     def parse(self, text: str) -> list[Message] | list[str]:

@@ -1,0 +1,245 @@
+"""Store faults and abuse over real sockets (127.0.0.1, port 0): a store that fails on
+demand, a lock held by another process, a second server on the same store, silent
+connections, shutdown while unsaved. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import sqlite3
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hundred_server.hub import Hub
+from hundred_server.lobby import Limits
+from hundred_server.records import load_record
+from hundred_server.server import Server
+from hundred_server.store import Store
+from tests.faulty_store import FaultyStore
+from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
+from tests.live_server import ROOT, start_server, stop_server
+
+READ_TIMEOUT = 5.0
+Message = dict[str, Any]
+
+
+class Peer:
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+        self.messages: list[Message] = []
+
+    @classmethod
+    async def open(cls, port: int) -> Peer:
+        peer = cls(*await asyncio.open_connection("127.0.0.1", port))
+        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        return peer
+
+    async def send(self, msg: Message | bytes) -> None:
+        self.writer.write(msg if isinstance(msg, bytes) else json.dumps(msg).encode() + b"\n")
+        await self.writer.drain()
+
+    async def recv(self, wait: float = READ_TIMEOUT) -> Message:
+        line = await asyncio.wait_for(self.reader.readline(), wait)
+        if not line:
+            raise EOFError
+        msg: Message = json.loads(line)
+        self.messages.append(msg)
+        return msg
+
+    async def prompt(self) -> Message:
+        """Up to this seat's next prompt to answer."""
+        while True:
+            msg = await self.recv()
+            if is_prompt(msg) and "Legal" in msg:
+                return msg
+
+    async def nothing_for(self, seconds: float) -> None:
+        with pytest.raises(TimeoutError):
+            await self.recv(seconds)
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(ConnectionError, OSError):
+            await self.writer.wait_closed()
+
+
+@contextlib.asynccontextmanager
+async def serving(store: Store, limits: Limits | None = None) -> AsyncIterator[Server]:
+    hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True)
+    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+async def against_ai(port: int) -> tuple[Peer, Message]:
+    peer = await Peer.open(port)
+    await peer.send({"Type": "Hello", "Message": "create", "Name": "ann"})
+    await peer.send({"Type": "Game", "Option": 1})
+    return peer, await peer.prompt()
+
+
+@pytest.mark.asyncio
+async def test_a_failing_store_pauses_its_table_and_loses_nothing(tmp_path: Path) -> None:
+    store = FaultyStore(tmp_path / "s.db")
+    rng = random.Random(3)
+    async with serving(store) as server, asyncio.timeout(60):
+        ann, prompt = await against_ai(server.port)
+        bob = await Peer.open(server.port)
+        store.failing = True
+        await ann.send(answer_from_legal(prompt, rng))  # accepted, but cannot be saved
+        await ann.nothing_for(0.5)  # nothing unsaved is sent
+        assert store.failures >= 1
+        assert server.store_down
+        # The lobby goes on; a new table is refused, and says why.
+        await bob.send({"Type": "Hello"})
+        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        await bob.send({"Type": "Hello", "Message": "create"})
+        await bob.send({"Type": "Game", "Option": 1})
+        while (msg := await bob.recv())["Type"] != "Error":
+            pass
+        assert msg["Code"] == "store_unavailable"
+        # ann's table is paused: what she says now is refused, after what waits.
+        await ann.send(b'{"Type":"Hello","Message":"join"}\n')
+        store.failing = False  # the store is back: everything that waited goes out
+        seq = prompt["Seq"]
+        while not (is_prompt(msg := await ann.recv()) and msg["Seq"] > seq):
+            pass
+        assert not server.store_down
+        rest = [await ann.recv()]
+        assert rest[0]["Code"] == "not_now"  # the join, refused in order
+        await bob.send({"Type": "Game", "Option": 1})  # new tables again
+        while not is_prompt(msg := await bob.recv()):
+            assert msg["Type"] != "Error", msg
+        for peer in (ann, bob):
+            await peer.close()
+    store.close()
+    check = Store(tmp_path / "s.db")
+    game = load_record(check.game(1).lines)  # type: ignore[union-attr]
+    mine = [item for item in game.history if isinstance(item, tuple) and item[0] == 0]
+    assert len(mine) == 1  # the answer given while the store failed was kept, once
+    check.close()
+
+
+@pytest.mark.asyncio
+async def test_a_lock_held_by_another_process_never_stalls_the_lobby(tmp_path: Path) -> None:
+    store = Store(tmp_path / "s.db", busy_timeout=0.2)
+    async with serving(store) as server, asyncio.timeout(60):
+        ann, prompt = await against_ai(server.port)
+        bob = await Peer.open(server.port)
+        other = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")  # another program takes the write lock
+        try:
+            await ann.send(answer_from_legal(prompt, random.Random(1)))
+            for _ in range(5):  # the lobby answers while the store is locked
+                await bob.send({"Type": "Hello"})
+                assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+            await ann.nothing_for(0.3)
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        await ann.prompt()  # saved once the lock is gone, then sent
+        await ann.close()
+        await bob.close()
+    store.close()
+
+
+@pytest.mark.asyncio
+async def test_shutdown_says_which_games_were_not_saved(tmp_path: Path) -> None:
+    store = FaultyStore(tmp_path / "s.db")
+    server = Server(Hub(seed_source=lambda: "bye", durable=True), "127.0.0.1", 0, store=store)
+    server.store_grace = 0.5
+    await server.start()
+    async with asyncio.timeout(60):
+        ann, prompt = await against_ai(server.port)
+        bob, _ = await against_ai(server.port)
+        store.failing = True
+        await ann.send(answer_from_legal(prompt, random.Random(2)))
+        await ann.nothing_for(0.3)
+        await server.close()
+        told = [m async for m in _rest(ann)]
+        assert told[0]["Message"] == (
+            "Your game at table 1 could not be saved (the store is unavailable): its last "
+            "moves are lost"
+        )
+        bob_told = [m async for m in _rest(bob)]
+        assert bob_told[-2]["Message"].startswith("Your game at table 2 is saved")
+        for peer in (ann, bob):
+            await peer.close()
+    store.close()
+
+
+async def _rest(peer: Peer) -> AsyncIterator[Message]:
+    while True:
+        try:
+            yield await peer.recv()
+        except (EOFError, ConnectionError):
+            return
+
+
+@pytest.mark.asyncio
+async def test_a_seated_connection_that_goes_silent_is_closed(tmp_path: Path) -> None:
+    limits = Limits(idle_timeout=60.0, table_idle_timeout=0.3)
+    async with serving(Store(tmp_path / "s.db"), limits) as server, asyncio.timeout(30):
+        ann = await Peer.open(server.port)
+        await ann.send({"Type": "Hello", "Message": "create"})
+        await ann.send({"Type": "Game", "Option": 4})  # waits for people
+        while (msg := await ann.recv())["Type"] != "Error":
+            pass
+        assert msg["Code"] == "idle_timeout"
+        with pytest.raises(EOFError):
+            await ann.recv()
+        await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_connections_from_one_address_are_limited(tmp_path: Path) -> None:
+    limits = Limits(max_connections_per_address=2)
+    async with serving(Store(tmp_path / "s.db"), limits) as server, asyncio.timeout(30):
+        first, second = await Peer.open(server.port), await Peer.open(server.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        refused = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+        assert refused["Code"] == "too_many_connections"
+        assert await asyncio.wait_for(reader.read(), READ_TIMEOUT) == b""
+        writer.close()
+        await first.close()
+        await asyncio.sleep(0.1)
+        third = await Peer.open(server.port)  # room again
+        for peer in (second, third):
+            await peer.close()
+
+
+def test_a_second_server_on_the_same_store_refuses_to_start(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    first, port = start_server(db=db)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "hundred_server", "serve", "--port", "0", "--db", str(db)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        assert second.returncode == 2
+        assert "in use by another hundred_server" in second.stderr
+        # The first goes on serving.
+        with __import__("socket").create_connection(("127.0.0.1", port), timeout=5) as sock:
+            assert sock.makefile("rb").readline().startswith(b'{"Type":"Message"')
+    finally:
+        assert stop_server(first) == 0
+
+
+def test_the_store_file_is_private(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    process, _port = start_server(db=db)
+    assert stop_server(process) == 0
+    assert db.stat().st_mode & 0o777 == 0o600
