@@ -7,7 +7,7 @@ PORT   ?= 7110
 CLASSIC_PORT ?= 7111
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load clean
+.PHONY: run test lint format bench load abuse clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,11 @@ bench: $(VENV)/.dev-deps
 # store off and on (alternately, twice each) and the store's cost.
 load: $(VENV)/.run-deps
 	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1
+
+# What a careless or hostile client costs a real server: 1000 connect-create-hang-up
+# cycles under a lobby probe, then 1 MiB of blank lines at a table (figures and targets).
+abuse: $(VENV)/.run-deps
+	$(BIN)/python bench/abuse.py --cycles 1000 --timeout 120
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -9,6 +9,9 @@ tables): one creates the table (option 5), the others join it. They answer every
 prompt from ``Legal`` with the naive strategy of ``clients/bot.py``, echoing ``Seq``,
 play ``--games`` games, then quit. Bounded in count (games) and time (``--timeout``).
 
+Every client connects from 127.0.0.1, so the server's per-address limits
+(``--max-per-address`` and the tables per address) are raised to the client count.
+
 ``--store`` picks the server's store: ``off`` runs it with ``--memory`` (nothing on
 disk), ``on`` with ``--db`` on a fresh file in a temporary directory (never the working
 directory, so no old games are restored), ``both`` (the default) alternates off and on,
@@ -243,6 +246,10 @@ def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> di
     port = free_port()
     command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
     command += ["--log-level", "WARNING", *server_args]
+    # Every client comes from 127.0.0.1: the per-address limits would be the whole run's.
+    room = str(max(1, args.clients))
+    command += ["--max-per-address", room, "--max-tables-per-address", room]
+    command += ["--max-waiting-per-address", room]
     server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
     stats = Stats()
     try:

@@ -1,0 +1,792 @@
+"""Abuse benchmark (not a test): what a careless or hostile client costs a real server.
+
+    make abuse                                  # churn 1000 cycles, then the flood
+    python bench/abuse.py --cycles 200 --scenario churn --timeout 60
+    python bench/abuse.py --server-arg=--rate --server-arg=50
+
+Each scenario gets its own server process (``python -m hundred_server serve``) on a
+free port of 127.0.0.1, with ``--db`` on a fresh file in a temporary directory (never
+the working directory) and ``--log-level WARNING``, then whatever ``--server-arg`` adds
+(repeat it, one word each; ``--server-arg=--rate`` for a word that starts with ``-``).
+The server is stopped with SIGTERM at the end. Every loop is bounded in count and in
+time: ``--timeout`` (default 120 s) is for the whole run.
+
+**churn**: one client does ``--cycles`` cycles (default 1000), one after another, each
+on a fresh TCP connection: connect, read the greeting, send
+``{"Type":"Hello","Message":"create","Name":"churn"}`` and ``{"Type":"Game","Option":1}``
+(three AI, the game starts at once) and hang up without waiting for the answer. Every
+50th cycle instead reads the answer (until the first line after the ``Game`` prompt, 1 s
+at most) before hanging up, to learn what the server says (Error codes are counted).
+Meanwhile a lobby probe measures the round trip of ``{"Type":"Hello"}`` (the server
+asks the lobby question again: a Message line, then ``{"Type":"Hello"}``, which stops the
+clock) every 10 ms, during the churn and for 2 s after it. The server allows a
+connection 20 such lines a second (``--rate``), so the probe takes turns over
+``--probe-connections`` connections (default 6: one probe each 60 ms on each), strictly
+in turn: a tick whose connection is still waiting for its answer is skipped (counted).
+A probe that gets an Error (say ``rate_limited``), the end of the stream or no answer in
+5 s is counted and its connection replaced; one with no answer counts as a 5000 ms
+sample. Printed: cycles done, seconds, the probe's p50/p99/max, the server's VmRSS
+before and after (churn plus 2 s) and VmHWM, the store's growth (db and -wal files;
+and the -wal file's size at the end), the churn's Error codes and failed or
+early-closed connections.
+
+**flood**: a client creates a table with a one-hour turn clock (option 5, four seats,
+three AI, ``Clock`` 3600), waits for its prompt with ``Legal`` (5 s at most), then sends
+1 MiB of bare ``\\n`` in 64 KiB chunks as fast as the socket takes them, reading and
+discarding whatever comes back all along; 1 s later the server's VmRSS is read again.
+Then one line the server must answer (``{"Type":"Abuse"}``: ``unknown_type``, or
+whatever it says) shows how long its backlog of blank lines took to clear. Printed:
+VmRSS before/after, VmHWM before/after, the Error codes the flood drew, whether the
+server closed the connection, the marker's answer (and VmRSS and VmHWM then), the
+server's CPU seconds and the lobby probe meanwhile (from the flood to the marker's
+answer). JSON mode only: the text mode's ``create`` has no turn clock.
+
+A last line sums up against the targets: churn probe p99 < 100 ms and max < 500 ms,
+store growth < 2 MB, RSS growth < 30 MB; flood RSS growth < 5 MB. Exit status 0 when
+the run completed (whether or not the targets are met), 2 when a server could not be
+started or the run timed out. Standard library only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+MB = 1024 * 1024
+
+# Targets (the summary's pass/fail).
+PROBE_P99_MS = 100.0
+PROBE_MAX_MS = 500.0
+STORE_GROWTH_MB = 2.0
+CHURN_RSS_MB = 30.0
+FLOOD_RSS_MB = 5.0
+
+START_TIMEOUT = 20.0  # seconds for a server to accept connections
+STOP_TIMEOUT = 10.0  # seconds for it to stop after SIGTERM, else it is killed
+PROBE_INTERVAL = 0.010
+PROBE_TIMEOUT = 5.0
+PROBE_AFTER = 2.0  # seconds the probe goes on after the churn
+CYCLE_TIMEOUT = 5.0  # socket timeout of one churn cycle (connect, greeting)
+ANSWER_TIMEOUT = 1.0  # reading a sampled churn answer
+ANSWER_EVERY = 50
+FLOOD_BYTES = 1 * MB
+FLOOD_CHUNK = 64 * 1024
+LEGAL_TIMEOUT = 5.0
+MARKER_TIMEOUT = 30.0
+
+HELLO = b'{"Type":"Hello"}\n'
+CHURN_LINES = b'{"Type":"Hello","Message":"create","Name":"churn"}\n{"Type":"Game","Option":1}\n'
+FLOOD_LINES = (
+    b'{"Type":"Hello","Message":"create","Name":"flood"}\n'
+    b'{"Type":"Game","Option":5,"Seats":4,"Bots":3,"Clock":3600}\n'
+)
+MARKER = b'{"Type":"Abuse"}\n'
+
+
+def log(text: str) -> None:
+    print(f"abuse: {text}", file=sys.stderr, flush=True)
+
+
+def parse(line: bytes) -> dict[str, Any]:
+    """A line from the server as a dict ({} if it is not a JSON object)."""
+    try:
+        msg = json.loads(line)
+    except ValueError:
+        return {}
+    return msg if isinstance(msg, dict) else {}
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(1000 * seconds, 2)
+
+
+def mb(n_bytes: int | None) -> float | None:
+    return None if n_bytes is None else round(n_bytes / MB, 2)
+
+
+def diff(after: int | None, before: int | None) -> int | None:
+    return None if after is None or before is None else after - before
+
+
+# ------------------------------------------------------------------ the server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def memory(pid: int) -> dict[str, int | None]:
+    """VmRSS and VmHWM of a process, in bytes (None once it is gone)."""
+    found: dict[str, int | None] = {"VmRSS": None, "VmHWM": None}
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                key = line.split(":", 1)[0]
+                if key in found:
+                    found[key] = int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return found
+
+
+def cpu_seconds(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def store_size(db: Path, wal: bool = True) -> int:
+    """Bytes of the store: the db file and (if ``wal``) its -wal file."""
+    total = 0
+    for path in (db, db.with_name(db.name + "-wal"))[: 2 if wal else 1]:
+        with contextlib.suppress(OSError):
+            total += path.stat().st_size
+    return total
+
+
+class ServerError(Exception):
+    """The server could not be started."""
+
+
+class Server:
+    """``python -m hundred_server serve`` on a free port, its store in ``tmp``."""
+
+    def __init__(self, tmp: Path, extra: list[str]) -> None:
+        self.port = free_port()
+        self.db = tmp / "abuse.db"
+        self.log_path = tmp / "server.log"
+        command = [sys.executable, "-m", "hundred_server", "serve", "--host", "127.0.0.1"]
+        command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "WARNING"]
+        command += extra
+        self.command = command
+        with open(self.log_path, "wb") as log_file:
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file
+            )
+        self.pid = self.process.pid
+
+    def wait_ready(self, deadline: float) -> None:
+        end = min(deadline, time.monotonic() + START_TIMEOUT)
+        while True:
+            if self.process.poll() is not None:
+                raise ServerError(f"the server exited with {self.process.returncode}")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if time.monotonic() > end:
+                    raise ServerError("the server never accepted a connection") from None
+                time.sleep(0.05)
+
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+    def stop(self) -> int | None:
+        """SIGTERM, then its exit status (killed after STOP_TIMEOUT; None then)."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+        try:
+            return self.process.wait(STOP_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+            return None
+
+    def log_tail(self, lines: int = 15) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+
+# ------------------------------------------------------------------ the lobby probe
+
+
+@dataclass
+class _ProbeConn:
+    reader: asyncio.StreamReader | None = None
+    writer: asyncio.StreamWriter | None = None
+    busy: bool = False
+    broken: bool = True  # no connection yet
+
+
+@dataclass
+class Probe:
+    """Round trips of ``{"Type":"Hello"}`` every ``interval``, over ``conns``
+    connections strictly in turn."""
+
+    port: int
+    conns: int
+    interval: float = PROBE_INTERVAL
+    samples: list[float] = field(default_factory=list)
+    error_codes: Counter[str] = field(default_factory=Counter)
+    timeouts: int = 0
+    closed: int = 0
+    connects: int = 0
+    connect_failures: int = 0
+    skipped: int = 0
+    _links: list[_ProbeConn] = field(default_factory=list)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    _stop: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def start(self) -> None:
+        self._links = [_ProbeConn() for _ in range(self.conns)]
+        await asyncio.gather(*(self._connect(link) for link in self._links))
+
+    async def _connect(self, link: _ProbeConn) -> None:
+        link.busy = True
+        self._close(link)
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                link.reader, link.writer = await asyncio.open_connection("127.0.0.1", self.port)
+                self.connects += 1
+                while True:  # the greeting: a Message, then Hello
+                    msg = parse(await link.reader.readline() or b'{"Type":"EOF"}')
+                    kind = msg.get("Type")
+                    if kind == "Hello":
+                        link.broken = False
+                        return
+                    if kind == "Error":
+                        self.error_codes[str(msg.get("Code"))] += 1
+                        return
+                    if kind == "EOF":
+                        self.closed += 1
+                        return
+        except (TimeoutError, OSError):
+            self.connect_failures += 1
+        finally:
+            link.busy = False
+
+    @staticmethod
+    def _close(link: _ProbeConn) -> None:
+        if link.writer is not None:
+            link.writer.close()
+        link.reader = link.writer = None
+        link.broken = True
+
+    async def _probe(self, link: _ProbeConn) -> None:
+        assert link.reader is not None
+        assert link.writer is not None
+        link.busy = True
+        start = time.perf_counter()
+        try:
+            async with asyncio.timeout(PROBE_TIMEOUT):
+                link.writer.write(HELLO)
+                await link.writer.drain()
+                while True:
+                    line = await link.reader.readline()
+                    if not line:
+                        self.closed += 1
+                        self._close(link)
+                        return
+                    msg = parse(line)
+                    if msg.get("Type") == "Hello":
+                        self.samples.append(time.perf_counter() - start)
+                        return
+                    if msg.get("Type") == "Error":
+                        # rate_limited: that line was not read, no Hello follows.
+                        self.error_codes[str(msg.get("Code"))] += 1
+                        self._close(link)
+                        return
+        except TimeoutError:
+            self.timeouts += 1
+            self.samples.append(PROBE_TIMEOUT)
+            self._close(link)
+        except OSError:
+            self.closed += 1
+            self._close(link)
+        finally:
+            link.busy = False
+
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def run(self) -> None:
+        """Probe until ``stop``; a tick whose connection is busy is skipped."""
+        loop = asyncio.get_running_loop()
+        tick, turn = loop.time(), 0
+        while not self._stop.is_set():
+            link = self._links[turn % self.conns]
+            turn += 1
+            if link.busy:
+                self.skipped += 1
+            elif link.broken:
+                self._spawn(self._connect(link))
+                self.skipped += 1
+            else:
+                self._spawn(self._probe(link))
+            tick += self.interval
+            now = loop.time()
+            if tick < now - self.interval:  # we fell behind (the client itself stalled)
+                missed = int((now - tick) / self.interval)
+                self.skipped += missed
+                tick += missed * self.interval
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(0.0, tick - loop.time())):
+                    await self._stop.wait()
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=PROBE_TIMEOUT + 1)
+        for link in self._links:
+            self._close(link)
+
+    def report(self) -> dict[str, Any]:
+        s = self.samples
+        return {
+            "probe_connections": self.conns,
+            "probe_interval_ms": ms(self.interval),
+            "probe_samples": len(s),
+            "probe_ms_p50": ms(percentile(s, 0.50)),
+            "probe_ms_p99": ms(percentile(s, 0.99)),
+            "probe_ms_max": ms(max(s, default=None)),
+            "probe_timeouts": self.timeouts,
+            "probe_error_codes": dict(self.error_codes),
+            "probe_closed": self.closed,
+            "probe_connect_failures": self.connect_failures,
+            "probe_reconnects": max(0, self.connects - self.conns),
+            "probe_skipped_ticks": self.skipped,
+        }
+
+
+# ------------------------------------------------------------------ churn
+
+
+@dataclass
+class ChurnStats:
+    cycles: int = 0
+    sent: int = 0  # cycles that sent both lines
+    connect_failures: int = 0
+    refused: int = 0  # an Error instead of the greeting
+    closed_early: int = 0  # the stream ended before we hung up
+    timeouts: int = 0
+    answers_read: int = 0
+    answer_types: Counter[str] = field(default_factory=Counter)
+    error_codes: Counter[str] = field(default_factory=Counter)
+
+
+def _read_json_line(stream: Any) -> dict[str, Any] | None:
+    """One line from a socket file; None at the end of the stream."""
+    line = stream.readline()
+    if not line:
+        return None
+    return parse(line) or {"Type": "?"}
+
+
+def churn_cycle(port: int, read_answer: bool, stats: ChurnStats) -> None:
+    """Connect, read the greeting, send create + option 1, hang up (after reading the
+    answer if ``read_answer``)."""
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=CYCLE_TIMEOUT)
+    except OSError:
+        stats.connect_failures += 1
+        return
+    with sock, sock.makefile("rb") as stream:
+        try:
+            while True:  # the greeting
+                msg = _read_json_line(stream)
+                if msg is None:
+                    stats.closed_early += 1
+                    return
+                if msg.get("Type") == "Error":
+                    stats.refused += 1
+                    stats.error_codes[str(msg.get("Code"))] += 1
+                    return
+                if msg.get("Type") == "Hello":
+                    break
+            sock.sendall(CHURN_LINES)
+            stats.sent += 1
+            if read_answer:
+                _read_answer(sock, stream, stats)
+        except TimeoutError:
+            stats.timeouts += 1
+        except OSError:
+            stats.closed_early += 1
+
+
+def _read_answer(sock: socket.socket, stream: Any, stats: ChurnStats) -> None:
+    """Lines until the first one after the ``Game`` prompt (ANSWER_TIMEOUT at most)."""
+    end = time.monotonic() + ANSWER_TIMEOUT
+    prompted = False
+    while True:
+        left = end - time.monotonic()
+        if left <= 0:
+            stats.answer_types["(none in 1 s)"] += 1
+            return
+        sock.settimeout(left)
+        try:
+            msg = _read_json_line(stream)
+        except TimeoutError:
+            stats.answer_types["(none in 1 s)"] += 1
+            return
+        if msg is None:
+            stats.closed_early += 1
+            stats.answer_types["(closed)"] += 1
+            return
+        kind = str(msg.get("Type"))
+        if kind == "Error":
+            stats.error_codes[str(msg.get("Code"))] += 1
+        if prompted:
+            stats.answers_read += 1
+            stats.answer_types[kind if kind != "Error" else f"Error {msg.get('Code')}"] += 1
+            return
+        if kind == "Game":
+            prompted = True
+
+
+def churn(
+    port: int, cycles: int, deadline: float, stop: threading.Event, stats: ChurnStats
+) -> None:
+    """The churning client (run in a thread: blocking sockets, one after another)."""
+    start = time.monotonic()
+    for i in range(cycles):
+        if stop.is_set() or time.monotonic() > deadline:
+            return
+        churn_cycle(port, i % ANSWER_EVERY == 0, stats)
+        stats.cycles += 1
+        if stats.cycles % 100 == 0:
+            log(f"churn: {stats.cycles}/{cycles} cycles, {time.monotonic() - start:.1f} s")
+
+
+async def scenario_churn(
+    server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
+) -> None:
+    probe = Probe(server.port, args.probe_connections)
+    try:
+        await _churn(server, args, deadline, result, probe)
+    finally:  # a timed-out run still shows what the probe saw
+        result.update(probe.report())
+
+
+async def _churn(
+    server: Server,
+    args: argparse.Namespace,
+    deadline: float,
+    result: dict[str, Any],
+    probe: Probe,
+) -> None:
+    await probe.start()
+    mem0, cpu0, store0 = memory(server.pid), cpu_seconds(server.pid), store_size(server.db)
+    result.update(rss_before_mb=mb(mem0["VmRSS"]), store_before_mb=mb(store0))
+    stats = ChurnStats()
+    stop = threading.Event()
+    probing = asyncio.create_task(probe.run())
+    began = time.perf_counter()
+    try:
+        await asyncio.to_thread(churn, server.port, args.cycles, deadline, stop, stats)
+    finally:
+        stop.set()
+        seconds = time.perf_counter() - began
+        result.update(
+            cycles=stats.cycles,
+            cycles_asked=args.cycles,
+            seconds=round(seconds, 2),
+            cycles_per_s=round(stats.cycles / seconds, 1) if seconds else None,
+            cycles_sent=stats.sent,
+            connect_failures=stats.connect_failures,
+            refused_at_greeting=stats.refused,
+            closed_early=stats.closed_early,
+            cycle_timeouts=stats.timeouts,
+            answers_read=stats.answers_read,
+            answer_types=dict(stats.answer_types),
+            error_codes=dict(stats.error_codes),
+        )
+    await asyncio.sleep(PROBE_AFTER)
+    await probe.stop()
+    await probing
+    mem1, cpu1, store1 = memory(server.pid), cpu_seconds(server.pid), store_size(server.db)
+    result.update(
+        rss_after_mb=mb(mem1["VmRSS"]),
+        rss_delta_mb=mb(diff(mem1["VmRSS"], mem0["VmRSS"])),
+        hwm_mb=mb(mem1["VmHWM"]),
+        store_after_mb=mb(store1),
+        store_growth_mb=mb(store1 - store0),
+        wal_after_mb=mb(store1 - store_size(server.db, wal=False)),
+        server_cpu_s=round(cpu1 - cpu0, 2) if cpu0 is not None and cpu1 is not None else None,
+        server_alive=server.alive(),
+    )
+
+
+# ------------------------------------------------------------------ flood
+
+
+@dataclass
+class FloodReader:
+    """Reads and discards what the server sends the flooder, counting Errors."""
+
+    reader: asyncio.StreamReader
+    lines: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+    errors: list[tuple[float, str]] = field(default_factory=list)
+    closed_at: float | None = None
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def run(self) -> None:
+        try:
+            while True:
+                line = await self.reader.readline()
+                if not line:
+                    break
+                self.lines += 1
+                msg = parse(line)
+                if msg.get("Type") == "Error":
+                    code = str(msg.get("Code"))
+                    self.error_codes[code] += 1
+                    self.errors.append((time.perf_counter(), code))
+                    self.arrived.set()
+        except (OSError, ValueError, asyncio.LimitOverrunError):
+            pass
+        self.closed_at = time.perf_counter()
+        self.arrived.set()
+
+
+async def _until_legal(reader: asyncio.StreamReader, codes: Counter[str]) -> bool:
+    """Read until a prompt with ``Legal`` (False: the stream ended or LEGAL_TIMEOUT)."""
+    try:
+        async with asyncio.timeout(LEGAL_TIMEOUT):
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return False
+                msg = parse(line)
+                if msg.get("Type") == "Error":
+                    codes[str(msg.get("Code"))] += 1
+                if "Legal" in msg:
+                    return True
+    except (TimeoutError, OSError):
+        return False
+
+
+async def scenario_flood(
+    server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
+) -> None:
+    probe = Probe(server.port, args.probe_connections)
+    try:
+        await _flood(server, args, deadline, result, probe)
+    finally:  # a timed-out run still shows what the probe saw
+        result.update(probe.report())
+
+
+async def _flood(
+    server: Server,
+    args: argparse.Namespace,
+    deadline: float,
+    result: dict[str, Any],
+    probe: Probe,
+) -> None:
+    setup_codes: Counter[str] = Counter()
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(FLOOD_LINES)
+    await writer.drain()
+    result["prompt_seen"] = await _until_legal(reader, setup_codes)
+    result["setup_error_codes"] = dict(setup_codes)
+    await probe.start()
+    mem0, cpu0 = memory(server.pid), cpu_seconds(server.pid)
+    result.update(rss_before_mb=mb(mem0["VmRSS"]), hwm_before_mb=mb(mem0["VmHWM"]))
+    flood = FloodReader(reader)
+    reading = asyncio.create_task(flood.run())
+    probing = asyncio.create_task(probe.run())
+    chunk = b"\n" * FLOOD_CHUNK
+    sent, write_error = 0, None
+    began = time.perf_counter()
+    try:
+        while sent < FLOOD_BYTES and flood.closed_at is None:
+            writer.write(chunk)
+            await writer.drain()
+            sent += len(chunk)
+    except OSError as exc:
+        write_error = type(exc).__name__
+    send_s = time.perf_counter() - began
+    log(f"flood: {sent} bytes sent in {send_s:.2f} s")
+    await asyncio.sleep(1.0)
+    mem1 = memory(server.pid)
+    result.update(
+        bytes_sent=sent,
+        send_s=round(send_s, 2),
+        write_error=write_error,
+        rss_after_mb=mb(mem1["VmRSS"]),
+        rss_delta_mb=mb(diff(mem1["VmRSS"], mem0["VmRSS"])),
+        hwm_after_mb=mb(mem1["VmHWM"]),
+        hwm_delta_mb=mb(diff(mem1["VmHWM"], mem0["VmHWM"])),
+        error_codes=dict(flood.error_codes),
+    )
+    # How long until the server reads a line sent after the flood.
+    marker_code, marker_ms = None, None
+    if flood.closed_at is None and write_error is None:
+        seen = len(flood.errors)
+        sent_at = time.perf_counter()
+        try:
+            writer.write(MARKER)
+            await writer.drain()
+            end = min(deadline, time.monotonic() + MARKER_TIMEOUT)
+            while len(flood.errors) == seen and flood.closed_at is None:
+                flood.arrived.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(max(0.0, end - time.monotonic())):
+                        await flood.arrived.wait()
+                if time.monotonic() >= end:
+                    break
+        except OSError as exc:
+            write_error = write_error or type(exc).__name__
+        if len(flood.errors) > seen:
+            at, marker_code = flood.errors[seen]
+            marker_ms = ms(at - sent_at)
+    mem2 = memory(server.pid)
+    await probe.stop()
+    await probing
+    cpu1 = cpu_seconds(server.pid)
+    server_closed = flood.closed_at is not None
+    writer.close()
+    reading.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reading
+    result.update(
+        lines_received=flood.lines,
+        server_closed=server_closed,
+        closed_after_s=round(flood.closed_at - began, 2)
+        if server_closed and flood.closed_at is not None
+        else None,
+        marker_answer=marker_code,
+        marker_ms=marker_ms,
+        rss_after_marker_mb=mb(mem2["VmRSS"]),
+        hwm_after_marker_mb=mb(mem2["VmHWM"]),
+    )
+    result.update(
+        server_cpu_s=round(cpu1 - cpu0, 2) if cpu0 is not None and cpu1 is not None else None,
+        server_alive=server.alive(),
+    )
+
+
+# ------------------------------------------------------------------ the run
+
+Scenario = Callable[[Server, argparse.Namespace, float, dict[str, Any]], Any]
+SCENARIOS: dict[str, Scenario] = {"churn": scenario_churn, "flood": scenario_flood}
+
+
+def run_scenario(
+    name: str, args: argparse.Namespace, deadline: float
+) -> tuple[dict[str, Any], str | None]:
+    """One scenario on its own server: its figures, and what went wrong (None: ok)."""
+    result: dict[str, Any] = {"scenario": name}
+    with tempfile.TemporaryDirectory(prefix="hundred-abuse-") as tmp:
+        server = Server(Path(tmp), args.server_arg)
+        result["server_args"] = ["--db", "<tmp>/abuse.db", *args.server_arg]
+        problem = None
+        try:
+            server.wait_ready(deadline)
+            log(f"{name}: server {server.pid} on port {server.port}")
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            asyncio.run(asyncio.wait_for(SCENARIOS[name](server, args, deadline, result), left))
+        except ServerError as exc:
+            problem = f"{exc}\n{server.log_tail()}"
+        except TimeoutError:
+            problem = f"the run timed out (--timeout {args.timeout:g} s)"
+            result["timed_out"] = True
+        except OSError as exc:
+            problem = f"{name}: {type(exc).__name__}: {exc}"
+            result["failed"] = problem
+        finally:
+            result["server_exit"] = server.stop()
+    if problem and "failed" in result:  # a scenario that failed still completed the run
+        log(problem)
+        return result, None
+    return result, problem
+
+
+def check(value: float | None, target: float) -> dict[str, Any]:
+    return {"value": value, "target": f"< {target:g}", "pass": value is not None and value < target}
+
+
+def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
+    checks: dict[str, Any] = {}
+    for r in results:
+        if r["scenario"] == "churn":
+            checks["churn_probe_ms_p99"] = check(r.get("probe_ms_p99"), PROBE_P99_MS)
+            checks["churn_probe_ms_max"] = check(r.get("probe_ms_max"), PROBE_MAX_MS)
+            checks["churn_store_growth_mb"] = check(r.get("store_growth_mb"), STORE_GROWTH_MB)
+            checks["churn_rss_delta_mb"] = check(r.get("rss_delta_mb"), CHURN_RSS_MB)
+        elif r["scenario"] == "flood":
+            checks["flood_rss_delta_mb"] = check(r.get("rss_delta_mb"), FLOOD_RSS_MB)
+    return {
+        "summary": True,
+        "scenarios": [r["scenario"] for r in results],
+        "checks": checks,
+        "failed": [name for name, c in checks.items() if not c["pass"]],
+        "all_pass": bool(checks) and all(c["pass"] for c in checks.values()),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--cycles", type=int, default=1000, help="churn cycles (default 1000)")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
+    parser.add_argument("--scenario", choices=["churn", "flood", "all"], default="all")
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="one more word for the server's command line (repeat it)",
+    )
+    parser.add_argument(
+        "--probe-connections",
+        type=int,
+        default=6,
+        help="connections the lobby probe takes turns over (default 6: each under "
+        "the server's default 20 lines a second)",
+    )
+    args = parser.parse_args()
+    if args.cycles < 0 or args.timeout <= 0 or args.probe_connections < 1:
+        parser.error("cycles must be >= 0, timeout > 0, probe-connections >= 1")
+    sys.setswitchinterval(0.001)  # the churn thread must not hold up the probe's loop
+    deadline = time.monotonic() + args.timeout
+    names = ["churn", "flood"] if args.scenario == "all" else [args.scenario]
+    results = []
+    for name in names:
+        result, problem = run_scenario(name, args, deadline)
+        results.append(result)
+        print(json.dumps(result), flush=True)
+        if problem is not None:
+            log(problem)
+            return 2
+    print(json.dumps(summarize(results)), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
