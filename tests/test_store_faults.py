@@ -243,3 +243,34 @@ def test_the_store_file_is_private(tmp_path: Path) -> None:
     process, _port = start_server(db=db)
     assert stop_server(process) == 0
     assert db.stat().st_mode & 0o777 == 0o600
+
+
+@pytest.mark.asyncio
+async def test_finished_games_past_their_retention_are_removed(tmp_path: Path) -> None:
+    from hundred_server.journal import GameEnded, GameStarted
+
+    store = Store(tmp_path / "s.db")
+    store.write([GameStarted(1, "whist", "old", "s", None, (("ann", None), ("bob", None)))])
+    store.write([GameEnded(1, "over", None)])
+    store.write([GameStarted(2, "whist", "on", "s", None, (("cy", None), ("dee", None)))])
+    raw = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
+    raw.execute("UPDATE games SET finished = '2020-01-01T00:00:00+00:00' WHERE id = 1")
+    raw.execute("UPDATE games SET started = '2020-01-01T00:00:00+00:00' WHERE id = 2")
+    raw.close()
+    server = Server(Hub(durable=True), "127.0.0.1", 0, store=store, keep_days=30)
+    await server.start()
+    try:
+        for _ in range(500):  # 10 s at most: the pruner runs at start
+            if len(store.games()) == 1:
+                break
+            await asyncio.sleep(0.02)
+    finally:
+        await server.close()
+    assert [g.id for g in store.games()] == [2]  # a game under way is never removed
+    store.close()
+
+
+def test_a_client_that_does_not_read_may_leave_little_waiting() -> None:
+    """What may wait for one client in the server's own buffer (beyond the kernel's):
+    64 KiB, so a thousand clients that stop reading hold 64 MiB at most, not 1 GiB."""
+    assert Server().outgoing_limit == 64 * 1024
