@@ -88,7 +88,7 @@ def _games(path: str) -> int:
     return EXIT_OK
 
 
-def _export(path: str, game_id: int, reveal: bool = False) -> int:
+def _export(path: str, game_id: int, reveal: bool = False, under_way: bool = False) -> int:
     store = _open_store(path, "export", must_exist=True)
     if store is None:
         return EXIT_ERROR
@@ -109,6 +109,14 @@ def _export(path: str, game_id: int, reveal: bool = False) -> int:
             return EXIT_ERROR
         print(dumps_line(reveal_message(game.id, game.game, game.seed)))
         return EXIT_OK
+    if game.state == "playing" and not under_way:
+        print(
+            f"hundred-server export: game {game_id} is still playing: its record holds "
+            "cards its players may not see yet (every hand, finished tricks); wait for it "
+            "to end, or add --under-way",
+            file=sys.stderr,
+        )
+        return EXIT_ERROR
     for line in game.lines:
         print(line)
     return EXIT_OK
@@ -285,9 +293,17 @@ def build_parser() -> argparse.ArgumentParser:
     export = commands.add_parser(
         "export",
         help="print a stored game's record",
-        description="Prints the record of game ID (JSON lines), which replay accepts.",
+        description="Prints the record of game ID (JSON lines), which replay accepts. "
+        "The record of a game still under way holds every hand, the kitty and the "
+        "finished tricks nobody at the table may see: it is refused unless --under-way "
+        "says the operator means it (the store itself is readable only by its owner).",
     )
     export.add_argument("id", metavar="ID", type=_positive, help="the game's id (see games)")
+    export.add_argument(
+        "--under-way",
+        action="store_true",
+        help="export a game that is still playing too (its hidden cards included)",
+    )
     export.add_argument(
         "--reveal",
         action="store_true",
@@ -492,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "games":
             return _games(args.db)
         if args.command == "export":
-            return _export(args.db, args.id, args.reveal)
+            return _export(args.db, args.id, args.reveal, args.under_way)
         if args.command == "replay":
             return _replay(args.file)
         if args.command == "verify":

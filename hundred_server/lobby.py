@@ -76,7 +76,10 @@ def options(spec: GameSpec) -> list[str]:
     texts = [preset.text for preset in spec.presets]
     if spec.custom:
         counts = f"{min(spec.seat_counts)}-{max(spec.seat_counts)}"
-        texts.append(f"A table of your choice: Seats ({counts}), Bots (AI seats), Name, Clock")
+        flags = "".join(f", {flag} (true or false)" for flag in spec.flags)
+        texts.append(
+            f"A table of your choice: Seats ({counts}), Bots (AI seats), Name, Clock{flags}"
+        )
     texts.append("Go back")
     return [f"Option {i} - {text}" for i, text in enumerate(texts, 1)]
 
@@ -621,9 +624,10 @@ class Lobby:
         turn_timeout = self.limits.turn_timeout
         if option <= len(spec.presets):
             preset = spec.presets[option - 1]
-            seats, ai_seats = preset.seats, preset.ai_seats
+            seats, ai_seats, flags = preset.seats, preset.ai_seats, preset.flags
             name = None
         else:
+            flags = _read_flags(msg, spec)
             lo, hi = min(spec.seat_counts), max(spec.seat_counts)
             seats = field_int(msg, "Seats", lo=lo, hi=hi, code="bad_option") or hi
             bots = field_int(msg, "Bots", lo=0, hi=seats - 1, code="bad_option") or 0
@@ -646,6 +650,7 @@ class Lobby:
             turn_timeout=turn_timeout,
             clock=self.clock,
             ai=self.bots.get(spec.name),
+            flags=flags,
         )
         self.tables[table_id] = table
         if session.address is not None:
@@ -859,6 +864,19 @@ def _read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:
     if not pattern.match(name):
         raise ProtocolError(f"{rule}: not {quote(name)}", "bad_name")
     return name
+
+
+def _read_flags(msg: Message, spec: GameSpec) -> frozenset[str]:
+    """The table options a table of your choice is asked for: each of the game's flags
+    that the message sets to true (``bad_option`` if one is set to anything else)."""
+    on = set()
+    for flag in spec.flags:
+        value = msg.get(flag)
+        if value is True:
+            on.add(flag)
+        elif value is not None and value is not False:
+            raise ProtocolError(f"{flag} is true or false, not {quote(value)}", "bad_option")
+    return frozenset(on)
 
 
 def hash_token(token: str) -> str:

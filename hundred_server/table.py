@@ -81,12 +81,15 @@ class Table:
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         ai: Callable[[], Bot] | None = None,
+        flags: frozenset[str] = frozenset(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
             raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
         if any(not 0 <= s < seats for s in ai_seats):
             raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
         self.spec = spec
+        #: The table options its game is played with (``GameSpec.flags``).
+        self.flags = flags
         self.ai = ai or spec.bot
         self.grace = grace
         self.turn_timeout = turn_timeout
@@ -185,6 +188,7 @@ class Table:
             "Seats": len(self.seats),
             "Free": self.free,
             "Players": self.names(),
+            **({"Flags": sorted(self.flags)} if self.flags else {}),
         }
 
     def people(self) -> list[tuple[int, int]]:
@@ -426,7 +430,7 @@ class Table:
     def _start(self) -> Outgoing:
         self.state = TableState.PLAYING
         names = [s.name for s in self.seats if s is not None]
-        self.game = self.spec.new_game(names, None)  # dealt by the driver, from the seed
+        self.game = self.spec.new_game(names, None, self.flags)  # dealt from the seed
         roster = ", ".join(
             f"{s.name}{'' if s.is_person else ' (AI)'}" for s in self.seats if s is not None
         )

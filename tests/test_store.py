@@ -777,6 +777,13 @@ def test_games_and_export_commands(tmp_path: Path) -> None:
         "Winner": over["Winner"],
         "Score": over["Score"],
     }
+    refused = cli("export", "2", "--db", "s.db", cwd=tmp_path)  # bob's game goes on
+    assert (refused.returncode, refused.stdout) == (2, "")
+    assert "game 2 is still playing" in refused.stderr
+    assert "--under-way" in refused.stderr
+    under_way = cli("export", "2", "--under-way", "--db", "s.db", cwd=tmp_path)
+    assert under_way.returncode == 0, under_way.stderr
+    assert json.loads(under_way.stdout.splitlines()[0])["Type"] == "Record"
     missing = cli("export", "7", "--db", "s.db", cwd=tmp_path)
     assert (missing.returncode, missing.stdout) == (2, "")
     assert missing.stderr == "hundred-server export: no game 7 in 's.db'\n"

@@ -173,9 +173,10 @@ class TextCodec:
             return [f"> choose an option: 1-{count}"]
         custom = len(spec.presets) + 1
         seats = spec.seat_counts[len(spec.seat_counts) // 2]
+        flags = "".join(f" [{flag.lower()}]" for flag in spec.flags)
         return [
             f"> choose an option: 1-{count} "
-            f"(for {custom}: {custom} SEATS BOTS NAME, e.g. {custom} {seats} 1 friday)"
+            f"(for {custom}: {custom} SEATS BOTS NAME{flags}, e.g. {custom} {seats} 1 friday)"
         ]
 
     def _render_Error(self, msg: Message) -> list[str]:
@@ -194,6 +195,8 @@ class TextCodec:
     def _render_Table(self, msg: Message) -> list[str]:
         players = ", ".join(p if p is not None else "(free)" for p in msg["Players"])
         line = f"Table {msg['Table']} ({msg['Name']}): {players}"
+        if msg.get("Flags"):
+            line += f" [{', '.join(msg['Flags'])}]"
         if msg["Free"]:
             line += f". Waiting for {msg['Free']} more (others type: join {msg['Table']})"
         return [line]
@@ -293,10 +296,16 @@ class TextCodec:
 
     @staticmethod
     def _option(words: list[str], spec: GameSpec) -> Message:
-        """A create option, and for a table of your choice: SEATS BOTS NAME."""
+        """A create option, and for a table of your choice: SEATS BOTS NAME, where a
+        word that names one of the game's table options (any case) switches it on."""
         count = len(options(spec))
         option: Message = {"Type": "Game", "Option": number(words[:1], f"1-{count}")}
         custom = len(spec.presets) + 1
+        flags = {flag.lower(): flag for flag in spec.flags}
+        if spec.custom and option["Option"] == custom:
+            for word in [w for w in words[1:] if w.lower() in flags]:
+                option[flags[word.lower()]] = True
+                words = [w for w in words if w is not word]
         if spec.custom and option["Option"] == custom and len(words) > 1:
             example = f"{custom} SEATS BOTS NAME"
             option["Seats"] = number(words[1:2], example)

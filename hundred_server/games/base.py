@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from hundred_server.cards import Card
+from hundred_server.errors import IllegalActionError
 
 Message = dict[str, Any]
 
@@ -94,6 +95,28 @@ class Preset:
     seats: int
     ai_seats: tuple[int, ...]
     sides: tuple[int, ...] | None = None
+    #: The table options (``GameSpec.flags``) this mode switches on.
+    flags: frozenset[str] = frozenset()
+
+
+class NewGame(Protocol):
+    """``new_game(players, seed, flags)``: a game waiting for its first deal; the seed,
+    if any, and the flags (table options, ``GameSpec.flags``) go into its record."""
+
+    def __call__(
+        self, players: Sequence[str], seed: str | None, flags: frozenset[str] = ..., /
+    ) -> GameState: ...
+
+
+def check_flags(flags: frozenset[str], known: Iterable[str], title: str) -> None:
+    """``bad_flag`` unless every one of ``flags`` is a table option of the game."""
+    unknown = sorted(flags - set(known))
+    if unknown:
+        takes = ", ".join(sorted(known)) or "none"
+        raise IllegalActionError(
+            f"{title} has no table option {', '.join(unknown)} (its options: {takes})",
+            "bad_flag",
+        )
 
 
 class TextScreen(Protocol):
@@ -139,9 +162,9 @@ class GameSpec:
     presets: tuple[Preset, ...]
     #: Whether option n+1 is "a table of your choice" (Seats, Bots, Name, Clock).
     custom: bool
-    #: A game with these players, waiting for its first ``deal`` (the driver deals
-    #: every round); the seed, if any, is written into its record.
-    new_game: Callable[[Sequence[str], str | None], GameState]
+    #: A game with these players and table options, waiting for its first ``deal``
+    #: (the driver deals every round); the seed, if any, is written into its record.
+    new_game: NewGame
     #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
     seeded_deck: Callable[[str, int], Sequence[Card]]
     #: A fast view for bots (``view(game, seat)``, seat being the one to act).
@@ -179,3 +202,6 @@ class GameSpec:
     #: Whether the classic listener (``--classic-port``, the pinochle seed's dialect)
     #: creates tables of this game. At most one game says so.
     classic: bool = False
+    #: The table options the game takes: boolean variants a preset may switch on, or a
+    #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
+    flags: tuple[str, ...] = ()

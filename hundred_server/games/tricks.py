@@ -9,11 +9,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
+from typing import TypeVar
 
 from hundred_server.cards import Card
 from hundred_server.errors import IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
+#: A game's card type (the French ``Card``, or a game's own deck's).
+C = TypeVar("C")
 
 
 def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
@@ -29,7 +32,7 @@ def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> 
     return names
 
 
-def shuffled(cards: Sequence[Card], game: str, seed: str, hand_index: int) -> tuple[Card, ...]:
+def shuffled(cards: Sequence[C], game: str, seed: str, hand_index: int) -> tuple[C, ...]:
     """``cards`` in the order ``game`` deals hand ``hand_index`` (0-based) from ``seed``:
     the same for the same inputs."""
     order = list(cards)
@@ -38,11 +41,11 @@ def shuffled(cards: Sequence[Card], game: str, seed: str, hand_index: int) -> tu
 
 
 def deal_one_at_a_time(
-    deck: Sequence[Card],
+    deck: Sequence[C],
     dealer: int,
     seats: int,
-    arrange: Callable[[Iterable[Card]], tuple[Card, ...]],
-) -> tuple[tuple[Card, ...], ...]:
+    arrange: Callable[[Iterable[C]], tuple[C, ...]],
+) -> tuple[tuple[C, ...], ...]:
     """Each seat's hand, arranged: ``deck[i]`` goes to seat ``(dealer + 1 + i) % seats``."""
     return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
 

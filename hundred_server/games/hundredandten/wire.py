@@ -14,7 +14,7 @@ from typing import Final
 
 from hundred_server.cards import format_cards
 from hundred_server.games import messages
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
@@ -249,8 +249,9 @@ def result(game: Game) -> dict[str, object]:
     return {"Winner": winner, "Score": list(game.scores), "Text": text}
 
 
-def new_game(players: Sequence[str], seed: str | None) -> Game:
+def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
     """A game that waits for the driver to deal each round (``seed`` is recorded)."""
+    check_flags(flags, (), "Hundred and Ten")  # it has no table options
     return Game(players, seed, deals_itself=False)
 
 

@@ -20,7 +20,7 @@ from typing import Final
 
 from hundred_server.cards import Card, format_cards
 from hundred_server.games import messages
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import PinochleBot
 from hundred_server.games.pinochle.rules import (
@@ -251,9 +251,10 @@ def result(game: Game) -> dict[str, object]:
     return {"Winner": winner, "Score": score, "Text": text}
 
 
-def new_game(players: Sequence[str], seed: str | None) -> Game:
+def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
     """A game waiting for its first deal (Pinochle records keep no seed: every
     deal's deck is in the record)."""
+    check_flags(flags, (), "Pinochle")  # it has no table options
     return Game(players)
 
 

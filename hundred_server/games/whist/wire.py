@@ -21,7 +21,7 @@ from typing import Final
 
 from hundred_server.cards import Card, format_cards
 from hundred_server.games import messages
-from hundred_server.games.base import Bot, GameSpec, Preset
+from hundred_server.games.base import Bot, GameSpec, Preset, check_flags
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
@@ -258,8 +258,9 @@ def plugin(obj: object, fallback: Bot) -> Bot:
     return PlayCardBot(obj, fallback)
 
 
-def new_game(players: Sequence[str], seed: str | None) -> Game:
+def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
     """A game that waits for the driver to deal each round (``seed`` is recorded)."""
+    check_flags(flags, (), "Whist")  # it has no table options
     return Game(players, seed, deals_itself=False)
 
 
