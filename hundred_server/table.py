@@ -144,6 +144,7 @@ class Table:
             turn_timeout=turn_timeout,
             clock=clock,
             ai=ai,
+            flags=game.flags,  # the record keeps the table options
         )
         away = clock() + grace
         table.seats = [

@@ -19,12 +19,12 @@ from hundred_server.errors import IllegalActionError
 
 Message = dict[str, Any]
 
-#: Seat names for bot games, seat 0 first.
-DEFAULT_NAMES = ("ann", "bob", "cy", "dee")
+#: Seat names for bot games, seat 0 first (tables have up to six seats).
+DEFAULT_NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 
 
 def player_names(num_players: int) -> list[str]:
-    """``DEFAULT_NAMES`` for up to four seats (more are named, for the engine to refuse)."""
+    """``DEFAULT_NAMES`` for up to six seats (more are named, for the engine to refuse)."""
     return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i}" for i in range(num_players)]
 
 
@@ -39,6 +39,10 @@ class GameState(Protocol):
 
     @property
     def players(self) -> Sequence[str]: ...
+
+    @property
+    def flags(self) -> frozenset[str]:
+        """The table options the game is played with (``GameSpec.flags``)."""
 
     @property
     def to_act(self) -> int | None:

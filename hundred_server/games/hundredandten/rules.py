@@ -606,6 +606,9 @@ class Game:
 
     game_name: Final = "hundredandten"
 
+    #: Table options: this game has none (``GameSpec.flags``).
+    flags: Final[frozenset[str]] = frozenset()
+
     # The state of the current round (``_start_round`` resets it).
     phase: Phase
     to_act: int | None

@@ -589,6 +589,8 @@ class Game:
 
     game_name: Final = "pinochle"
 
+    #: Table options: this game has none (``GameSpec.flags``).
+    flags: Final[frozenset[str]] = frozenset()
     # The state of the current hand (``_start_hand`` resets it).
     phase: Phase
     to_act: int | None
