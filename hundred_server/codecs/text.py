@@ -232,7 +232,9 @@ class TextCodec:
         if head in ("help", "?"):
             return self._help()
         if head == "hand":
-            lines = [f"Your hand: {numbered(self.hand)}" if self.hand else "You hold no cards."]
+            view = self._view()
+            shown = view.numbered_text(self.hand) if view is not None else numbered(self.hand)
+            lines = [f"Your hand: {shown}" if self.hand else "You hold no cards."]
             return lines + (self.render(self.prompt) if self.prompt else [])
         if head in ("create", "join", "quit", "exit"):
             return self._lobby(head, args)

@@ -14,10 +14,18 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from hundred_server.cards import Card
 from hundred_server.errors import IllegalActionError
 
 Message = dict[str, Any]
+
+
+class DeckCard(Protocol):
+    """A card of any game's deck, as the interface needs it: its code (the French
+    ``hundred_server.cards.Card``, or a game's own deck's card)."""
+
+    @property
+    def code(self) -> str: ...
+
 
 #: Seat names for bot games, seat 0 first (tables have up to six seats).
 DEFAULT_NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
@@ -74,7 +82,8 @@ class GameState(Protocol):
     @property
     def history(self) -> Sequence[object]: ...
 
-    def deal(self, deck: Sequence[Card]) -> list[Any]: ...
+    def deal(self, deck: Sequence[Any]) -> list[Any]:
+        """Deal a round from ``deck`` (the game's own cards, as ``seeded_deck`` gives)."""
 
     def legal_actions(self, seat: int) -> tuple[Any, ...]: ...
 
@@ -149,6 +158,10 @@ class TextView(Protocol):
         """The wire messages of the command ``head args`` (None: not this game's
         command); ``ProtocolError`` if it is this game's but malformed."""
 
+    def numbered_text(self, codes: Sequence[str]) -> str:
+        """A hand as people read it, numbered as ``play 3`` counts it (``1:5♥  2:🃏``):
+        the ``hand`` command shows it (each game reads its own cards)."""
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -170,7 +183,7 @@ class GameSpec:
     #: (the driver deals every round); the seed, if any, is written into its record.
     new_game: NewGame
     #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
-    seeded_deck: Callable[[str, int], Sequence[Card]]
+    seeded_deck: Callable[[str, int], Sequence[DeckCard]]
     #: A fast view for bots (``view(game, seat)``, seat being the one to act).
     view: Callable[[Any, int], Any]
     #: The default AI.

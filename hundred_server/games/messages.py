@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hundred_server.cards import Card, format_cards
+from hundred_server.games.base import DeckCard
 from hundred_server.protocol import Message, message
 
 #: (event, players) -> what everyone is told of it.
@@ -42,25 +42,25 @@ def describe_seat(players: Sequence[str], seat: int) -> str:
 
 
 def deal_message(
-    seat: int, hand: Sequence[Card], dealer: int, round_: int, players: Sequence[str]
+    seat: int, hand: Sequence[DeckCard], dealer: int, round_: int, players: Sequence[str]
 ) -> Message:
     """The private ``Deal``: the seat's own hand only."""
     return {
         "Type": "Deal",
         "Playerid": seat,
-        "Hand": format_cards(hand),
+        "Hand": [c.code for c in hand],
         "Dealer": dealer,
         "Round": round_,
         "Players": list(players),
     }
 
 
-def played_message(seat: int, card: Card) -> Message:
+def played_message(seat: int, card: DeckCard) -> Message:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": card.code}
 
 
 def trick_messages(
-    players: Sequence[str], seat: int, card: Card, trick: int, **extra: object
+    players: Sequence[str], seat: int, card: DeckCard, trick: int, **extra: object
 ) -> list[Message]:
     """A won trick: the ``Trick`` message (with any game's ``extra`` keys) and its
     words for people."""

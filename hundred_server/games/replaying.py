@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar, overload
 
-from hundred_server.cards import Card, Suit, format_cards
+from hundred_server.cards import Card, Suit
 from hundred_server.errors import CardCodeError, HundredError, RecordError
+from hundred_server.games.base import DeckCard
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
 #: the engine codes all games share. Each game adds its own (its ``ERROR_CODES``).
@@ -52,6 +53,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 D = TypeVar("D")
 A = TypeVar("A")
+#: A game's card type (the French ``Card``, or a game's own deck's).
+CardT = TypeVar("CardT")
 
 
 # ----------------------------------------------------------------------------- writing
@@ -72,9 +75,11 @@ def record_header(
     return header
 
 
-def deal_object(round_key: str, number: int, dealer: int, deck: Sequence[Card]) -> dict[str, Any]:
+def deal_object(
+    round_key: str, number: int, dealer: int, deck: Sequence[DeckCard]
+) -> dict[str, Any]:
     """A Deal line (``round_key``: the game's word for its round, "Round" or "Hand")."""
-    return {"Type": "Deal", round_key: number, "Dealer": dealer, "Deck": format_cards(deck)}
+    return {"Type": "Deal", round_key: number, "Dealer": dealer, "Deck": [c.code for c in deck]}
 
 
 def history_lines(
@@ -133,20 +138,32 @@ def read_str(obj: dict[str, Any], name: str) -> str:
     return value
 
 
-def read_cards(obj: dict[str, Any], name: str) -> list[Card]:
-    """A list of card codes, as cards."""
+@overload
+def read_cards(obj: dict[str, Any], name: str) -> list[Card]: ...
+@overload
+def read_cards(obj: dict[str, Any], name: str, parse: Callable[[str], CardT]) -> list[CardT]: ...
+def read_cards(
+    obj: dict[str, Any], name: str, parse: Callable[[str], object] = Card.parse
+) -> list[Any]:
+    """A list of card codes, as cards (``parse``: the game's card reader, French by
+    default)."""
     value = field(obj, name)
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise RecordError(
             f"{quote(name)} must be a list of card codes, got {quote(value)}", "bad_record"
         )
-    return [read_card(code, name) for code in value]
+    return [read_card(code, name, parse) for code in value]
 
 
-def read_card(code: str, name: str) -> Card:
-    """One card code (of field ``name``), as a card."""
+@overload
+def read_card(code: str, name: str) -> Card: ...
+@overload
+def read_card(code: str, name: str, parse: Callable[[str], CardT]) -> CardT: ...
+def read_card(code: str, name: str, parse: Callable[[str], object] = Card.parse) -> object:
+    """One card code (of field ``name``), as a card (``parse``: as for ``read_cards``);
+    a code that names no card is ``bad_card`` (the reader's code)."""
     try:
-        return Card.parse(code)
+        return parse(code)
     except CardCodeError as error:
         raise RecordError(f"{quote(name)}: {error.message}", error.code) from None
 
@@ -185,7 +202,7 @@ class Replayable(Protocol):
     def seed(self) -> str | None: ...
 
     @property
-    def deck(self) -> Sequence[Card]: ...
+    def deck(self) -> Sequence[Any]: ...
 
     @property
     def round(self) -> int: ...
@@ -196,7 +213,7 @@ class Replayable(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    def deal(self, deck: Sequence[Card]) -> list[Any]: ...
+    def deal(self, deck: Sequence[Any]) -> list[Any]: ...
 
     def apply(self, seat: int, action: Any) -> list[Any]: ...
 
@@ -225,7 +242,10 @@ class Replayer(ABC, Generic[G]):
     new_game: Callable[[list[str], str | None], G]
     #: The engine's deck check: a Deal's Deck as a tuple, or its ``bad_deck`` refusal
     #: (a ``staticmethod``).
-    check_deck: Callable[[Sequence[Card]], Sequence[Card]]
+    check_deck: Callable[[Sequence[Any]], Sequence[Any]]
+    #: How a card code of a Deal's Deck is read (a ``staticmethod``): the French
+    #: ``Card.parse`` unless the game has its own deck; a code it refuses is ``bad_card``.
+    parse_card: Callable[[str], DeckCard] = staticmethod(Card.parse)
 
     def __init__(self) -> None:
         self.game: G | None = None
@@ -314,7 +334,7 @@ class Replayer(ABC, Generic[G]):
             )
         if kind == "Deal":
             round_, dealer = read_int(obj, self.round_key), read_int(obj, "Dealer")
-            deck = read_cards(obj, "Deck") if "Deck" in obj else None
+            deck = read_cards(obj, "Deck", self.parse_card) if "Deck" in obj else None
             self._check_not_over(game)
             self._deal(game, round_, dealer, deck)
             return []
@@ -391,7 +411,7 @@ class Replayer(ABC, Generic[G]):
                 "game_over",
             )
 
-    def _deal(self, game: G, number: int, dealer: int, deck: list[Card] | None) -> None:
+    def _deal(self, game: G, number: int, dealer: int, deck: list[DeckCard] | None) -> None:
         key, word = self.round_key, self.round_word
         if self._deals >= game.round:
             raise RecordError(

@@ -98,6 +98,8 @@ class TrickText:
     side_codes: ClassVar[tuple[str, ...]] = ()
     #: What the end of a game says to its winners.
     win_text: ClassVar[str] = "You win!"
+    #: How the play prompt says to answer it.
+    play_hint: ClassVar[str] = "play 5H or play 3"
 
     def render(self, msg: Message, screen: TextScreen) -> list[str] | None:
         method = getattr(self, f"_render_{msg.get('Type')}", None)
@@ -113,6 +115,27 @@ class TrickText:
         return messages
 
     # ------------------------------------------------------------------- naming
+
+    # How cards and suits read: a game with its own deck overrides these four.
+    def card_text(self, code: str) -> str:
+        """One card as people read it: ``5♥``."""
+        return Card.parse(code).pretty
+
+    def cards_text(self, codes: Sequence[str]) -> str:
+        """Some cards: ``5♥ 🃏 A♦``."""
+        return " ".join(self.card_text(c) for c in codes)
+
+    def numbered_text(self, codes: Sequence[str]) -> str:
+        """A hand as ``play 3`` counts it: ``1:5♥  2:🃏  3:A♦``."""
+        return "  ".join(f"{i}:{self.card_text(c)}" for i, c in enumerate(codes, 1))
+
+    def suit_symbol(self, suit: str) -> str:
+        """A suit (trump, the suit led) in brief: ``♥``."""
+        return Suit.parse(suit).symbol
+
+    def suit_text(self, suit: str) -> str:
+        """A suit in full: ``♥ hearts``."""
+        return suit_named(suit)
 
     def side(self, side: object, screen: TextScreen) -> str:
         """A side (an index or one of ``side_codes``) as people read it."""
@@ -157,7 +180,7 @@ class TrickText:
         return [
             f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}. "
             f"You are seat {seat} ({screen.players[seat]}).",
-            f"Your hand: {pretty(screen.hand)}",
+            f"Your hand: {self.cards_text(screen.hand)}",
         ]
 
     def _render_Play(self, msg: Message, screen: TextScreen) -> list[str]:
@@ -165,17 +188,17 @@ class TrickText:
             screen.prompt = msg
             if "Legal" not in msg:
                 return waiting(msg, screen, "play")
-            state = f"trump {Suit.parse(msg['Trump']).symbol}"
+            state = f"trump {self.suit_symbol(msg['Trump'])}"
             if "WinningCard" in msg:
-                state += f", winning {Card.parse(msg['WinningCard']).pretty}"
+                state += f", winning {self.card_text(msg['WinningCard'])}"
             return [
-                f"Your hand: {numbered(screen.hand)}   ({state})",
-                f"> play one of: {pretty(msg['Legal'])}   (play 5H or play 3)",
+                f"Your hand: {self.numbered_text(screen.hand)}   ({state})",
+                f"> play one of: {self.cards_text(msg['Legal'])}   ({self.play_hint})",
             ]
         card = msg["PlayedCard"]
         if msg["Playerid"] == screen.seat and card in screen.hand:
             screen.hand.remove(card)
-        return [f"{screen.name(msg['Playerid'])} played {Card.parse(card).pretty}"]
+        return [f"{screen.name(msg['Playerid'])} played {self.card_text(card)}"]
 
     def _render_Trick(self, msg: Message, screen: TextScreen) -> list[str]:
         return []  # the Message that follows says it for people
@@ -185,12 +208,12 @@ class TrickText:
         lines = [
             f"── Back at seat {screen.seat}, round {msg['Round']} ({msg['Phase']}); "
             f"{screen.name(msg['Dealer'])} dealt. Scores: {self.board(msg['Score'], screen)}",
-            f"Your hand: {pretty(screen.hand)}",
+            f"Your hand: {self.cards_text(screen.hand)}",
             *self.snapshot_lines(msg, screen),
         ]
         if msg.get("Trick"):
             played = ", ".join(
-                f"{screen.name(p['Playerid'])} {Card.parse(p['PlayedCard']).pretty}"
+                f"{screen.name(p['Playerid'])} {self.card_text(p['PlayedCard'])}"
                 for p in msg["Trick"]
             )
             lines.append(f"This trick so far: {played}")
@@ -201,7 +224,7 @@ class TrickText:
         if "Trump" not in msg:
             return []
         bid = f", bid {msg['Bid']}" if "Bid" in msg else ""
-        return [f"Trump is {suit_named(msg['Trump'])}{bid}"]
+        return [f"Trump is {self.suit_text(msg['Trump'])}{bid}"]
 
     # --------------------------------------------------------------------- parse
 
@@ -245,7 +268,9 @@ class BiddingText(TrickText):
             if "Legal" not in msg:
                 return waiting(msg, screen, "name trump")
             return ["> name trump: trump hearts, diamonds, spades or clubs"]
-        return [f"Trump is {suit_named(msg['Trump'])} (named by {screen.name(msg['Playerid'])})"]
+        return [
+            f"Trump is {self.suit_text(msg['Trump'])} (named by {screen.name(msg['Playerid'])})"
+        ]
 
     def _cmd_bid(self, args: list[str], screen: TextScreen) -> list[Message]:
         return [{"Type": "Bid", "Bid": number(args, "bid 20")}]
