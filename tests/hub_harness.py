@@ -36,7 +36,7 @@ from hundred_server.protocol import LOBBY_QUESTION
 from hundred_server.schema import validate_server_message
 
 Message = dict[str, Any]
-PROMPT_TYPES = frozenset({"Bid", "Trump", "Discard", "Play"})
+PROMPT_TYPES = frozenset({"Bid", "Trump", "Discard", "Setup", "Play"})
 CARD_CODES = frozenset(c.code for c in ALL_CARDS)
 PRETTY_TO_CODE = {c.pretty: c.code for c in ALL_CARDS}
 # A card code as a word of a people's Message ("... wins trick #1 with 5H").
@@ -205,7 +205,7 @@ def answer_from_legal(prompt: Message, rng: random.Random) -> Message:
     if kind == "Bid":
         # Still from Legal, but mostly a pass or the lowest bid: random bids fail so
         # often (the moon most of all) that people-only games would hardly ever end.
-        bids = [b for b in legal if b]
+        bids = [b for b in legal if b and isinstance(b, int)]  # Rook's Legal ends in "moon"
         roll = rng.random()
         answer["Bid"] = (
             0 if roll < 0.5 or not bids else min(bids) if roll < 0.9 else rng.choice(legal)
@@ -214,6 +214,12 @@ def answer_from_legal(prompt: Message, rng: random.Random) -> Message:
         answer["Trump"] = rng.choice(legal)
     elif kind == "Discard":
         answer["Cards"] = rng.sample(legal, rng.randint(0, len(legal)))
+    elif kind == "Setup":  # Rook: Legal is the hand; discard Count, name trump, call Calls
+        answer["Discard"] = rng.sample(legal, prompt["Count"])
+        answer["Trump"] = rng.choice("BGRY")
+        colours, numbers = "BGRY", ("1", *map(str, range(5, 15)))
+        deck = [c + n for c in colours for n in numbers] + ["ROOK"]
+        answer["Partners"] = rng.sample(deck, prompt["Calls"])
     else:
         answer["PlayedCard"] = rng.choice(legal)
     return answer

@@ -145,7 +145,7 @@ def test_the_sans_io_core_imports_nothing_that_does_io() -> None:
 
 
 def test_the_registry_knows_every_game() -> None:
-    assert games.names() == ("hundredandten", "whist", "pinochle")
+    assert games.names() == ("hundredandten", "whist", "pinochle", "rook", "hundert")
     assert games.DEFAULT_GAME == "hundredandten"
     for name in games.names():
         spec = games.get(name)
@@ -184,7 +184,7 @@ def test_replay_names_an_unknown_game() -> None:
             "Type": "Error",
             "Line": 2,
             "Code": "unknown_game",
-            "Message": 'no such game "chess" (hundredandten, whist, pinochle)',
+            "Message": 'no such game "chess" (hundredandten, whist, pinochle, rook, hundert)',
         }
     ]
 
@@ -285,7 +285,9 @@ def test_the_lobby_refuses_a_game_it_does_not_have() -> None:
         {
             "Type": "Error",
             "Code": "bad_game",
-            "Message": 'no such game "chess" (games: hundredandten, whist, pinochle)',
+            "Message": (
+                'no such game "chess" (games: hundredandten, whist, pinochle, rook, hundert)'
+            ),
         },
         HELLO,
     ]

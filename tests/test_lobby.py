@@ -656,8 +656,8 @@ def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
         (
             b'{"Type":"Dance"}',
             "unknown_type",
-            'unknown Type "Dance" (clients send Bid, Discard, Game, Hello, Join, Play, Trump, '
-            "Unpass)",
+            'unknown Type "Dance" (clients send Bid, Discard, Game, Hello, Join, Play, Setup, '
+            "Trump, Unpass)",
         ),
         (
             b'{"Type":"Hello","Message":"dance"}',

@@ -62,7 +62,7 @@ def plugins(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         ("whist=good_player", "a plug-in is GAME=module:Class"),
         (
             "chess=good_player:Player",
-            "no such game 'chess' (games: hundredandten, whist, pinochle)",
+            "no such game 'chess' (games: hundredandten, whist, pinochle, rook, hundert)",
         ),
         ("hundredandten=good_player:Player", "Hundred and Ten takes no plug-in bots"),
         ("whist=no_such_module:Player", "cannot import 'no_such_module'"),

@@ -17,6 +17,8 @@ _REGISTRY: Final = {
     "hundredandten": "hundred_server.games.hundredandten.wire",
     "whist": "hundred_server.games.whist.wire",
     "pinochle": "hundred_server.games.pinochle.wire",
+    "rook": "hundred_server.games.rook.wire",
+    "hundert": "hundred_server.games.hundert.wire",
 }
 DEFAULT_GAME: Final = "hundredandten"
 

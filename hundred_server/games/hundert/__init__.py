@@ -1,0 +1,1 @@
+"""Hundert: rules (rules.py), wire and spec (wire.py), records, text mode and bots."""

@@ -1,0 +1,464 @@
+"""Hundert: the pure rules engine (no I/O, no clocks, no randomness of its own).
+
+The rules are ../shared/RULES.md, section "Hundert". 32 cards, 7 8 9 T J Q K A of each
+suit (the French ``Card``: ``7S``, ``TH``, ``AD``), worth A 11, T 10, K 4, Q 3, J 2 and
+nothing for 9, 8, 7 (120 in all). Two to six players. Seat 0 deals the first deal,
+then the deal passes left. The dealer deals ``floor(32 / players)`` cards to each seat,
+one at a time from their left: ``deck[i]`` goes to seat ``(dealer + 1 + i) % players``
+for the first ``players * floor(32 / players)`` cards; the last ``32 mod players`` cards
+are the pile, face up, and their points start the total (at most 22). From the dealer's
+left, each in turn plays any card it holds; its points go onto the total. A seat that
+takes the total past 100 pays each opponent the overshoot (total - 100) in chips; one
+that makes exactly 100 takes 3 chips from each opponent (table option ``Feder``: 1 chip
+either way); either way the deal ends at once (the cards still held stay in the
+hands). The cards hold 120 points, so every deal ends so. A game is every seat dealing
+twice (``2 * players`` deals); balances start at 0 and always sum to 0; the highest
+balance wins, and on a tie at the top the lowest seat among them.
+
+Shape of the API (as the other engines', so one game interface covers all)::
+
+    game = Game(["ann", "bob", "cy"], flags=frozenset({"Feder"}))   # waits in Phase.DEAL
+    events = game.deal(deck)         # the 32 cards in dealing order: Dealt
+    game.to_act                      # the seat that must play, or None
+    game.legal_actions(seat)         # every card of its hand
+    events = game.apply(seat, Play(card))   # all-or-nothing; raises IllegalActionError
+    game.view_for(seat)              # what that seat may know
+
+Chance is an input: before every deal the game waits in ``Phase.DEAL`` (``needs_deal``)
+for ``deal(deck)``, an explicit order of the 32 cards. ``seeded_deck(seed, k)`` makes the
+one of deal ``k`` (0-based): ``HUNDERT_DECK`` (the 32 cards in ``cards.ALL_CARDS`` order,
+hearts 7..A, diamonds, spades, clubs) shuffled by ``tricks.shuffled(deck, "hundert",
+seed, k)``.
+
+Phases, and who may act (decided in one place, ``_check_turn``)::
+
+    DEAL       nobody: the game waits for deal(deck)
+    PLAY       the seat to play: Play(card); a deal ends at 100 or more: DEAL or GAME_OVER
+    GAME_OVER  nobody
+
+Every ``IllegalActionError`` code the engine raises:
+
+- ``bad_players``: fewer than 2 or more than 6 players; ``duplicate_name``: two alike;
+  ``bad_flag``: a table option Hundert does not have (it has ``Feder``);
+- ``bad_seat``: no such seat; ``bad_action``: not a Hundert action (a ``Play``);
+- ``bad_deck``: ``deal`` given anything but the 32 cards, each once;
+- ``game_over``: the game has ended; ``wrong_phase``: a ``Play`` while the game waits
+  for a deal, or ``deal`` during one; ``not_your_turn``: another seat is to play;
+- ``not_in_hand``: a card the seat does not hold.
+
+``Play`` checks its card on construction: ``Play("AS")`` raises a ``CardCodeError``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Final, TypeAlias
+
+from hundred_server.cards import ALL_CARDS, Card, Rank, Suit
+from hundred_server.errors import CardCodeError, IllegalActionError
+from hundred_server.games.base import check_flags
+from hundred_server.games.tricks import (
+    check_players,
+    check_seat,
+    check_turn,
+    deal_one_at_a_time,
+    shuffled,
+)
+
+# ---------------------------------------------------------------------------- constants
+
+SEAT_COUNTS: Final = (2, 3, 4, 5, 6)
+TARGET: Final = 100
+#: What exactly 100 takes from each opponent (the Feder option: 1).
+EXACT_CHIPS: Final = 3
+#: The table option: 1 chip either way.
+FEDER: Final = "Feder"
+FLAGS: Final = (FEDER,)
+#: Every seat deals this many times.
+DEALS_PER_SEAT: Final = 2
+
+_POINTS_BY_RANK: Final = {Rank.ACE: 11, Rank.TEN: 10, Rank.KING: 4, Rank.QUEEN: 3, Rank.JACK: 2}
+#: The 32 cards, ranks 7 to A, in ``cards.ALL_CARDS`` order (the seeded deck's order).
+HUNDERT_DECK: Final = tuple(c for c in ALL_CARDS if not c.is_joker and c.rank >= Rank.SEVEN)
+_IN_DECK: Final = frozenset(HUNDERT_DECK)
+#: Card points by card index (cards outside the deck: 0).
+POINTS: Final[tuple[int, ...]] = tuple(_POINTS_BY_RANK.get(c.rank, 0) for c in ALL_CARDS)
+
+#: Suits in display order, and ranks high to low (as the points rank them).
+SUIT_ORDER: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+RANK_ORDER: Final = (
+    Rank.ACE,
+    Rank.TEN,
+    Rank.KING,
+    Rank.QUEEN,
+    Rank.JACK,
+    Rank.NINE,
+    Rank.EIGHT,
+    Rank.SEVEN,
+)
+_SORT_KEY: Final[tuple[int, ...]] = tuple(
+    SUIT_ORDER.index(c.suit) * 8 + RANK_ORDER.index(c.rank) if c in _IN_DECK else 100 + c
+    for c in ALL_CARDS
+)
+
+
+def points(card: Card) -> int:
+    """A card's points: A 11, T 10, K 4, Q 3, J 2, else 0."""
+    return POINTS[card]
+
+
+def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards in display order: suits S, H, D, C, and A T K Q J 9 8 7 within a suit."""
+    return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
+
+
+def hand_size(num_players: int) -> int:
+    """The cards each seat is dealt: ``32 // num_players``."""
+    return len(HUNDERT_DECK) // num_players
+
+
+class Phase(enum.Enum):
+    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
+
+    DEAL = "deal"
+    PLAY = "play"
+    GAME_OVER = "game_over"
+
+
+# ------------------------------------------------------------------------------ actions
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Play a card: the only action."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
+
+
+Action: TypeAlias = Play
+
+#: Shared instances: ``PLAY_ACTIONS[card]``.
+PLAY_ACTIONS: Final = tuple(Play(c) for c in ALL_CARDS)
+
+
+# ------------------------------------------------------------------------------- events
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    round: int  # 1-based
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's, sorted: show each only its own
+    pile: tuple[Card, ...]  # the leftovers, face up, in deck order
+    total: int  # the pile's points
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: Card
+    total: int  # the new total
+
+
+@dataclass(frozen=True, slots=True)
+class DealScored:
+    """A deal ended: ``seat`` took the total to ``total`` (100: exactly)."""
+
+    round: int  # 1-based
+    seat: int
+    total: int
+    points: tuple[int, ...]  # chips by seat this deal (they sum to 0)
+    totals: tuple[int, ...]  # balances by seat after it
+
+    @property
+    def exact(self) -> bool:
+        return self.total == TARGET
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    winner: int  # a seat
+    totals: tuple[int, ...]
+
+
+Event: TypeAlias = Dealt | Played | DealScored | GameWon
+
+
+@dataclass(frozen=True, slots=True)
+class DealRecord:
+    """A deal in ``Game.history``: the deal (1-based), its dealer and deck order."""
+
+    hand: int
+    dealer: int
+    deck: tuple[Card, ...]
+
+
+# -------------------------------------------------------------------------------- views
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What one seat may know: its own hand and everything shown to the table.
+
+    A view is a snapshot: later moves do not change it. Every card in it is the
+    viewer's own, one of the pile, or one played this deal.
+    """
+
+    seat: int
+    num_players: int
+    phase: Phase
+    round_index: int  # 0-based
+    dealer: int
+    to_act: int | None
+    hand: tuple[Card, ...]  # sorted
+    hand_sizes: tuple[int, ...]  # how many cards each seat holds
+    pile: tuple[Card, ...]
+    played: tuple[tuple[int, Card], ...]  # (seat, card) this deal, in order
+    total: int
+    scores: tuple[int, ...]  # chip balances by seat
+    feder: bool  # the table option: 1 chip either way
+    legal: tuple[Action, ...]
+
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards the viewer has not seen: in the other hands (deck order)."""
+        seen = {*self.hand, *self.pile, *(c for _, c in self.played)}
+        return tuple(c for c in HUNDERT_DECK if c not in seen)
+
+
+# ------------------------------------------------------------------------------- decks
+
+
+def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
+    """The deck order of deal ``round_index`` (0-based): the same for the same inputs."""
+    return shuffled(HUNDERT_DECK, "hundert", seed, round_index)
+
+
+def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
+    """The deck as a tuple if it is the 32 cards, each once; else ``bad_deck``."""
+    cards = tuple(deck)
+    if not all(type(c) is Card for c in cards):
+        raise IllegalActionError("a deck holds cards only", "bad_deck")
+    if len(cards) != len(HUNDERT_DECK) or set(cards) != _IN_DECK:
+        raise IllegalActionError(
+            f"a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards; got {len(cards)} "
+            f"cards ({len(set(cards))} distinct, {len(set(cards) - _IN_DECK)} not of the deck)",
+            "bad_deck",
+        )
+    return cards
+
+
+def deal_hands(
+    deck: Sequence[Card], dealer: int, num_players: int
+) -> tuple[tuple[tuple[Card, ...], ...], tuple[Card, ...]]:
+    """Each seat's hand, sorted, and the pile: ``deck[i]`` goes to seat ``(dealer + 1 +
+    i) % num_players`` for the first ``num_players * hand_size`` cards; the rest is the
+    pile."""
+    dealt = num_players * hand_size(num_players)
+    hands = deal_one_at_a_time(deck[:dealt], dealer, num_players, sort_hand)
+    return hands, tuple(deck[dealt:])
+
+
+# ------------------------------------------------------------------------------ scoring
+
+
+def chips(seat: int, total: int, num_players: int, feder: bool) -> tuple[int, ...]:
+    """Chips by seat when ``seat`` ends a deal at ``total`` (100 or more): past 100 it
+    pays each opponent the overshoot (Feder: 1); exactly 100 it takes 3 from each
+    (Feder: 1)."""
+    if total < TARGET:
+        raise ValueError(f"a deal ends at {TARGET} or more, not {total}")
+    if total == TARGET:
+        each = -(1 if feder else EXACT_CHIPS)
+    else:
+        each = 1 if feder else total - TARGET
+    out = [each] * num_players
+    out[seat] = -each * (num_players - 1)
+    return tuple(out)
+
+
+def game_winner(totals: Sequence[int]) -> int:
+    """The highest balance; on a tie, the lowest seat among them."""
+    return max(range(len(totals)), key=lambda s: (totals[s], -s))
+
+
+# -------------------------------------------------------------------------------- game
+
+
+class Game:
+    """One game of Hundert; see the module docstring."""
+
+    game_name: Final = "hundert"
+
+    # The state of the current deal (``_start_deal`` resets it).
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    deck: tuple[Card, ...]
+    hands: list[list[Card]]  # by seat, sorted
+    pile: tuple[Card, ...]
+    total: int
+    played: list[tuple[int, Card]]  # this deal, in order
+
+    def __init__(self, players: Sequence[str], flags: frozenset[str] = frozenset()) -> None:
+        names = check_players(players, SEAT_COUNTS, "Hundert")
+        flags = frozenset(flags)
+        check_flags(flags, FLAGS, "Hundert")
+        self.players: tuple[str, ...] = names
+        self.num_players = len(names)
+        self._flags = flags
+        self.scores: tuple[int, ...] = (0,) * self.num_players
+        self.winner: int | None = None
+        self.dealers: list[int] = []  # the dealer of every deal so far
+        self.history: list[DealRecord | tuple[int, Action]] = []
+        self.deal_results: list[DealScored] = []
+        self._start_deal(0)
+
+    # ---------------------------------------------------------------------- queries
+
+    @property
+    def flags(self) -> frozenset[str]:
+        """The table options the game is played with (``Feder`` or none)."""
+        return self._flags
+
+    @property
+    def feder(self) -> bool:
+        return FEDER in self._flags
+
+    @property
+    def seed(self) -> None:
+        """Always None: a Hundert game never deals itself (records carry every deck)."""
+        return None
+
+    @property
+    def deals(self) -> int:
+        """How many deals the game has: every seat deals twice."""
+        return DEALS_PER_SEAT * self.num_players
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current deal (the game interface calls deals rounds)."""
+        return len(self.dealers) - 1
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current deal."""
+        return len(self.dealers)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def needs_deal(self) -> bool:
+        return self.phase is Phase.DEAL
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` holds now, sorted."""
+        check_seat(seat, self.num_players)
+        return tuple(self.hands[seat])
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """What ``seat`` may do now: any card of its hand (in hand order) when it is to
+        play, else nothing."""
+        check_seat(seat, self.num_players)
+        if seat != self.to_act:
+            return ()
+        return tuple(PLAY_ACTIONS[c] for c in self.hands[seat])
+
+    def view_for(self, seat: int) -> View:
+        """What ``seat`` may know now (see ``View``)."""
+        check_seat(seat, self.num_players)
+        return View(
+            seat=seat,
+            num_players=self.num_players,
+            phase=self.phase,
+            round_index=self.round_index,
+            dealer=self.dealer,
+            to_act=self.to_act,
+            hand=tuple(self.hands[seat]),
+            hand_sizes=tuple(len(h) for h in self.hands),
+            pile=self.pile,
+            played=tuple(self.played),
+            total=self.total,
+            scores=self.scores,
+            feder=self.feder,
+            legal=self.legal_actions(seat),
+        )
+
+    # ---------------------------------------------------------------------- actions
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        """Deal this deal from an explicit order of the 32 cards (``Phase.DEAL`` only)."""
+        self._check_turn(None, Phase.DEAL)
+        cards = check_deck(deck)
+        hands, pile = deal_hands(cards, self.dealer, self.num_players)
+        self.deck = cards
+        self.hands = [list(h) for h in hands]
+        self.pile = pile
+        self.total = sum(POINTS[c] for c in pile)
+        self.phase, self.to_act = Phase.PLAY, (self.dealer + 1) % self.num_players
+        self.history.append(DealRecord(self.round, self.dealer, cards))
+        return [Dealt(self.round, self.dealer, hands, pile, self.total)]
+
+    def apply(self, seat: int, action: Action) -> list[Event]:
+        """Carry out ``action`` for ``seat``; returns what happened, in order.
+
+        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
+        action is not legal now.
+        """
+        check_seat(seat, self.num_players)
+        if type(action) is not Play:
+            raise IllegalActionError(f"not a Hundert action: {action!r}", "bad_action")
+        self._check_turn(seat, Phase.PLAY)
+        card = action.card
+        if card not in self.hands[seat]:
+            raise IllegalActionError(f"seat {seat} does not hold {card}", "not_in_hand")
+        # Recorded first: a play that ends a deal comes before the next deal's Deal.
+        self.history.append((seat, action))
+        self.hands[seat].remove(card)
+        self.played.append((seat, card))
+        self.total += POINTS[card]
+        events: list[Event] = [Played(seat, card, self.total)]
+        if self.total < TARGET:
+            self.to_act = (seat + 1) % self.num_players
+        else:
+            self._score_deal(seat, events)
+        return events
+
+    # -------------------------------------------------------------------- internals
+
+    def _check_turn(self, seat: int | None, phase: Phase) -> None:
+        """The one place that says who may act: the seat to act, in the right phase."""
+        verb = "deal" if phase is Phase.DEAL else "play"
+        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, verb)
+
+    def _score_deal(self, seat: int, events: list[Event]) -> None:
+        change = chips(seat, self.total, self.num_players, self.feder)
+        self.scores = tuple(s + c for s, c in zip(self.scores, change, strict=True))
+        scored = DealScored(self.round, seat, self.total, change, self.scores)
+        self.deal_results.append(scored)
+        events.append(scored)
+        if self.round < self.deals:
+            self._start_deal((self.dealer + 1) % self.num_players)
+            return
+        self.winner = game_winner(self.scores)
+        self.phase, self.to_act = Phase.GAME_OVER, None
+        events.append(GameWon(self.winner, self.scores))
+
+    def _start_deal(self, dealer: int) -> None:
+        self.dealer = dealer
+        self.dealers.append(dealer)
+        self.phase = Phase.DEAL
+        self.to_act = None
+        self.deck = ()
+        self.hands = [[] for _ in range(self.num_players)]
+        self.pile = ()
+        self.total = 0
+        self.played = []

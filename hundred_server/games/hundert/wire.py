@@ -1,0 +1,215 @@
+"""Hundert on the wire: answers to actions, prompts, events to messages, and ``SPEC``.
+
+What each seat is told is decided here and nowhere else (``tell``, ``prompt``): a
+seat's hand goes only to that seat; the pile is face up, so everyone is told it
+(``Pile``, right after the private ``Deal``); every play is told with the new total,
+and the end of each deal with the chips it moved (``Score`` with ``Total``). The game
+over ``Score`` goes to each seat with its ``Win``, after the last deal's ``Score``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from hundred_server.cards import format_cards
+from hundred_server.games import messages
+from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.hundert import records
+from hundred_server.games.hundert.bots import HundertBot
+from hundred_server.games.hundert.rules import (
+    FLAGS,
+    PLAY_ACTIONS,
+    SEAT_COUNTS,
+    Action,
+    DealScored,
+    Dealt,
+    Event,
+    Game,
+    GameWon,
+    Phase,
+    Played,
+    View,
+    seeded_deck,
+)
+from hundred_server.games.hundert.text import TEXT
+from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
+
+GAME: Final = "hundert"
+ANSWER_TYPES: Final = frozenset({"Play"})
+
+
+def parse_action(msg: Message) -> Action:
+    """The engine action a client's answer names: ``{"Type":"Play","PlayedCard":"AS"}``."""
+    if msg["Type"] != "Play":
+        raise ProtocolError(f"not a Hundert answer: {quote(msg['Type'])}", "unknown_type")
+    return PLAY_ACTIONS[field_card(msg, "PlayedCard")]
+
+
+def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
+    or None if nobody is to act."""
+    actor = game.to_act
+    if actor is None or game.phase is not Phase.PLAY:
+        return None
+    msg: Message = {"Type": "Play", "Playerid": actor, "Seq": seq, "Total": game.total}
+    if seat == actor:
+        msg["Legal"] = [a.card.code for a in game.legal_actions(actor)]
+    return msg
+
+
+def pile_messages(codes: Sequence[str], total: int) -> list[Message]:
+    """The pile (its card codes), face up, and its words for people."""
+    shown: Message = {"Type": "Pile", "Cards": list(codes), "Total": total}
+    if codes:
+        text = f"The pile shows {' '.join(codes)}: total {total}"
+    else:
+        text = "No cards are left over: the total starts at 0"
+    return [shown, message(text)]
+
+
+def chips_word(n: int) -> str:
+    return f"{n} chip{'' if n == 1 else 's'}"
+
+
+def score_text(event: DealScored, players: Sequence[str]) -> str:
+    """``bob takes the total to 104 and pays 4 chips to each``, ``cy makes exactly 100
+    and takes 3 chips from each``."""
+    who = players[event.seat]
+    others = [p for s, p in enumerate(event.points) if s != event.seat]
+    each = abs(others[0]) if others else 0
+    if event.exact:
+        return f"{who} makes exactly 100 and takes {chips_word(each)} from each"
+    return f"{who} takes the total to {event.total} and pays {chips_word(each)} to each"
+
+
+def deal_score(event: DealScored) -> Message:
+    return {
+        "Type": "Score",
+        "Round": event.round,
+        "Playerid": event.seat,
+        "Total": event.total,
+        "Points": list(event.points),
+        "Score": list(event.totals),
+    }
+
+
+def win_text(winner: int, totals: Sequence[int], players: Sequence[str]) -> str:
+    return f"{players[winner]} wins the game with a balance of {chips_word(totals[winner])}"
+
+
+class _Teller:
+    """What each seat is told of one run of events. The pile is told right after each
+    seat's own ``Deal``: its messages are made once and shared by every seat."""
+
+    def __init__(self) -> None:
+        self.pile: list[Message] = []
+
+    def public(self, event: Event, players: Sequence[str]) -> list[Message]:
+        if isinstance(event, Dealt):
+            self.pile = pile_messages(format_cards(event.pile), event.total)
+            return []  # told after each seat's private Deal
+        if isinstance(event, Played):
+            played = messages.played_message(event.seat, event.card)
+            played["Total"] = event.total
+            return [played]
+        if isinstance(event, DealScored):
+            return [deal_score(event), message(score_text(event, players))]
+        return [message(win_text(event.winner, event.totals, players))]  # GameWon
+
+    def private(self, event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+        if isinstance(event, Dealt):
+            deal = messages.deal_message(
+                seat, event.hands[seat], event.dealer, event.round, players
+            )
+            return [deal, *self.pile]
+        if isinstance(event, GameWon):
+            return [
+                {
+                    "Type": "Score",
+                    "GameOver": True,
+                    "Winner": event.winner,
+                    "Score": list(event.totals),
+                    "Win": seat == event.winner,
+                }
+            ]
+        return []
+
+
+def tell(
+    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
+) -> dict[int, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    teller = _Teller()
+    return messages.tell(events, seats, players, teller.public, teller.private)
+
+
+def snapshot(game: Game, seat: int, table: int) -> Message:
+    """Where the game stands, as ``seat`` knows it: for a person who takes their seat
+    back. Built from the seat's view only, so it holds no other seat's hand."""
+    view: View = game.view_for(seat)
+    return {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(game.players),
+        "Round": view.round_index + 1,
+        "Dealer": view.dealer,
+        "Phase": view.phase.value,
+        "Hand": format_cards(view.hand),
+        "Score": list(view.scores),
+        "Pile": format_cards(view.pile),
+        "Played": [{"Playerid": s, "PlayedCard": c.code} for s, c in view.played],
+        "Total": view.total,
+    }
+
+
+def result(game: Game) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list (``Winner`` is a seat)."""
+    winner = game.winner
+    score = list(game.scores)
+    if winner is None:
+        return {"Winner": None, "Score": score, "Text": "no winner"}
+    return {"Winner": winner, "Score": score, "Text": win_text(winner, score, game.players)}
+
+
+def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
+    """A game waiting for its first deal (Hundert records keep no seed: every deal's
+    deck is in the record); ``flags`` may hold ``Feder``."""
+    return Game(players, flags)
+
+
+def _against(ai: int) -> Preset:
+    seats = ai + 1
+    text = f"You against {'one AI' if ai == 1 else f'{ai} AI'} ({seats} players)"
+    return Preset(text, seats, tuple(range(1, seats)))
+
+
+SPEC: Final = GameSpec(
+    name=GAME,
+    title="Hundert",
+    seat_counts=SEAT_COUNTS,
+    sides=None,
+    presets=(
+        *(_against(ai) for ai in range(1, 6)),
+        Preset("4 players, Feder: you against three AI", 4, (1, 2, 3), flags=frozenset(FLAGS)),
+    ),
+    custom=True,
+    new_game=new_game,
+    seeded_deck=seeded_deck,
+    view=Game.view_for,
+    bot=HundertBot,
+    answer_types=ANSWER_TYPES,
+    parse_action=parse_action,
+    prompt=prompt,
+    tell=tell,
+    snapshot=snapshot,
+    header_object=records.header_object,
+    history_objects=records.history_objects,
+    replay=records.replay,
+    load_record=records.load_record,
+    record_codes=records.ERROR_CODES,
+    result=result,
+    text=TEXT,
+    flags=FLAGS,
+)

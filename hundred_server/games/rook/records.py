@@ -1,0 +1,220 @@
+"""Rook records (JSON lines, version 1) and their replay (see records.py).
+
+A record is one JSON object per line::
+
+    {"Type":"Record","Game":"rook","Version":1,"Players":["ann","bob","cy","dee"]}
+    {"Type":"Deal","Hand":1,"Dealer":0,"Deck":["R14","G1", ... 45 codes]}
+    {"Type":"Bid","Playerid":1,"Bid":85}
+    {"Type":"Bid","Playerid":2,"Bid":0}
+    {"Type":"Bid","Playerid":3,"Moon":true}
+    {"Type":"Setup","Playerid":3,"Discard":["B5","B6","G7","Y8","Y9"],"Trump":"R","Partners":[]}
+    {"Type":"Play","Playerid":3,"PlayedCard":"R1"}
+
+Seat ``i`` is ``Players[i]`` (3 to 6 players); seat 0 deals the first hand. The dealer
+deals the deck one card at a time from their left, and the last kitty-size cards (6, 5,
+5, 3 for 3, 4, 5, 6 players) are the kitty: ``Deck[i]`` goes to seat
+``(Dealer + 1 + i) % players`` for ``i`` below ``players * hand size``. The header
+carries no ``Seed``: a Rook game never deals itself, so every ``Deal`` gives its
+``Deck`` (a header with a Seed is refused, ``unexpected_seed``). Each hand is its
+``Deal`` (``Hand`` from 1; ``Hand`` and ``Dealer`` as the rules say), its bids (``Bid``
+0 passes; ``"Moon":true`` is the moon and wins over any ``Bid`` beside it), the
+bidder's ``Setup`` (``Discard``: as many cards as the kitty held; ``Trump``: a colour;
+``Partners``: the called cards, which may be left out when none are called) and its
+plays, in the order they happened. Other keys are ignored; blank lines are skipped
+(they still count as lines).
+
+Replay yields ``{"Type":"Score","Hand":1,"Points":[...],"Score":[...]}`` after every
+hand (``Points``: what each seat scored that hand; ``Score``: the totals, the running
+sum of ``Points``) and, when the game ends, ``{"Type":"Score","GameOver":true,
+"Winner":2,"Score":[...]}`` (``Winner`` is the seat). Errors are as for every game
+(replaying.py): an ``Error`` line at the first line that cannot be replayed, and then
+nothing. ``ERROR_CODES`` lists every ``Code`` replay can give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Final
+
+from hundred_server.errors import CardCodeError, IllegalActionError, RecordError
+from hundred_server.games import replaying
+from hundred_server.games.replaying import (
+    deal_object,
+    engine,
+    history_lines,
+    quote,
+    read_card,
+    read_cards,
+    read_int,
+    read_str,
+    record_header,
+)
+from hundred_server.games.rook.cards import Colour, RookCard, codes
+from hundred_server.games.rook.rules import (
+    BID_ACTIONS,
+    MOON,
+    Action,
+    Bid,
+    DealRecord,
+    Event,
+    Game,
+    GameWon,
+    HandScored,
+    Play,
+    Setup,
+    check_deck,
+)
+
+GAME: Final = "rook"
+VERSION: Final = 1
+
+#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
+#: shares (replaying.py) but ``deck_mismatch`` (no Rook record has a Seed), and Rook's.
+ERROR_CODES: Final[dict[str, str]] = {
+    **{k: v for k, v in replaying.COMMON_CODES.items() if k != "deck_mismatch"},
+    "missing_deck": "a Deal without Deck (Rook records give every hand's Deck)",
+    "unexpected_seed": "a Seed in the Record line: Rook records give every Deck instead",
+    "wrong_round": "a Deal whose Hand is not the hand the rules are at",
+    "bad_players": "a number of players other than 3 to 6",
+    "bad_deck": "a Deck that is not the 45 Rook cards, each once",
+    "bad_suit": "a Setup whose Trump names no colour (B, G, R, Y)",
+    "wrong_phase": "an action that does not fit the phase (a Play while bidding, ...)",
+    "illegal_bid": "a Bid that is not 0 or 80 to 200 in fives, or does not top the high bid",
+    "bad_discard": "a Setup discarding another number of cards than the kitty held, or one twice",
+    "bad_partners": "a Setup calling another number of partner cards than the rules, or one twice",
+    "must_follow_suit": "a card off the colour led from a seat that holds the colour led",
+}
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def action_object(seat: int, action: Action) -> dict[str, Any]:
+    """One action as its record line (a JSON-ready dict), as it looks on the wire."""
+    if isinstance(action, Bid):
+        if action.is_moon:
+            return {"Type": "Bid", "Playerid": seat, "Moon": True}
+        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
+    if isinstance(action, Setup):
+        return {
+            "Type": "Setup",
+            "Playerid": seat,
+            "Discard": codes(action.discard),
+            "Trump": action.trump.value,
+            "Partners": codes(action.partners),
+        }
+    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
+
+
+def header_object(game: Game) -> dict[str, Any]:
+    """A record's first line (no Seed: every Deal gives its Deck)."""
+    return record_header(GAME, VERSION, game.players, None)
+
+
+def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
+    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
+    return history_lines(game.history[start:], _deal_object, action_object)
+
+
+def _deal_object(deal: DealRecord) -> dict[str, Any]:
+    return deal_object("Hand", deal.hand, deal.dealer, deal.deck)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def _bid(obj: dict[str, Any]) -> Bid:
+    moon = obj.get("Moon", False)
+    if type(moon) is not bool:
+        raise RecordError(f'"Moon" must be true or false, got {quote(moon)}', "bad_record")
+    if moon:
+        return BID_ACTIONS[MOON]
+    amount = read_int(obj, "Bid")
+    if amount == MOON:  # the moon is "Moon":true, never a number
+        raise RecordError(f'no such bid: {amount} (the moon is "Moon":true)', "illegal_bid")
+    return engine(Bid, amount)
+
+
+def _colour(obj: dict[str, Any], name: str) -> Colour:
+    text = read_str(obj, name)
+    try:
+        return Colour.parse(text)
+    except CardCodeError as error:
+        raise RecordError(error.message, error.code) from None
+
+
+def _setup(obj: dict[str, Any]) -> Setup:
+    discard = read_cards(obj, "Discard", RookCard.parse)
+    trump = _colour(obj, "Trump")
+    partners = read_cards(obj, "Partners", RookCard.parse) if "Partners" in obj else []
+    return engine(Setup, tuple(discard), trump, tuple(partners))
+
+
+def _play(obj: dict[str, Any]) -> Play:
+    return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard", RookCard.parse))
+
+
+_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
+    "Bid": _bid,
+    "Setup": _setup,
+    "Play": _play,
+}
+_KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
+
+
+class Replayer(replaying.Replayer[Game]):
+    """Rook's replay: replaying.Replayer with Bid, Setup and Play lines, "Hand" for
+    "Round", Rook's cards, and the winner by seat."""
+
+    game_name = GAME
+    version = VERSION
+    known_types = _KNOWN_TYPES
+    check_deck = staticmethod(check_deck)
+    parse_card = staticmethod(RookCard.parse)
+    record_words = "a Rook record"
+    round_key = "Hand"
+    round_word = "hand"
+
+    def new_game(self, players: list[str], seed: str | None) -> Game:
+        """The game a header starts (the shared reader's hook; refusals become errors)."""
+        if seed is not None:
+            raise IllegalActionError(
+                f"a Rook record has no Seed (got {quote(seed)}): every Deal gives its Deck",
+                "unexpected_seed",
+            )
+        return Game(players)
+
+    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
+        return _ACTIONS[kind](obj)
+
+    def _winner(self, game: Game) -> str:
+        return f"seat {game.winner}"
+
+    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for event in events:
+            if isinstance(event, HandScored):
+                out.append(
+                    {
+                        "Type": "Score",
+                        "Hand": event.hand,
+                        "Points": list(event.points),
+                        "Score": list(event.totals),
+                    }
+                )
+            elif isinstance(event, GameWon):
+                out.append(
+                    {
+                        "Type": "Score",
+                        "GameOver": True,
+                        "Winner": event.winner,
+                        "Score": list(event.totals),
+                    }
+                )
+        return out
+
+
+#: Replay a record: its Score lines, and an Error line at the first bad line.
+replay = Replayer.replay
+#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
+load_record = Replayer.load_record

@@ -1,0 +1,396 @@
+"""Rook on the wire: answers to actions, prompts, events to messages, and ``SPEC``.
+
+protocol.md, "A game of Rook", is the contract. What each seat is told is decided here
+and nowhere else (``tell``, ``prompt``, ``snapshot``): a seat's hand and the kitty's
+cards go only to the seat that holds them, the discard only to the bidder, and a
+finished trick's cards to nobody once the next trick starts: a play is told as it is
+made and the trick's winner when it ends, and no later message (prompt, score,
+snapshot) names a card of it again. Points taken are told only when the hand ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from hundred_server.errors import CardCodeError
+from hundred_server.games import messages
+from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.rook import records
+from hundred_server.games.rook.bots import RookBot
+from hundred_server.games.rook.cards import Colour, RookCard, codes, names
+from hundred_server.games.rook.rules import (
+    BID_ACTIONS,
+    MOON,
+    PASS,
+    SEAT_COUNTS,
+    Action,
+    Bid,
+    BidMade,
+    Dealt,
+    Event,
+    Game,
+    GameWon,
+    HandScored,
+    KittyTaken,
+    Phase,
+    Play,
+    Played,
+    Setup,
+    SetupMade,
+    StuckDealer,
+    TrickWon,
+    View,
+    seeded_deck,
+    suit_of,
+    trick_winner,
+)
+from hundred_server.games.rook.text import TEXT
+from hundred_server.protocol import Message, ProtocolError, message, quote
+
+GAME: Final = "rook"
+ANSWER_TYPES: Final = frozenset({"Bid", "Setup", "Play"})
+_PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.SETUP: "Setup", Phase.TRICKS: "Play"}
+#: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
+MOON_WORD: Final = "moon"
+
+
+# ------------------------------------------------------------------------ answers
+
+
+def _card(value: object, key: str) -> RookCard:
+    if not isinstance(value, str):
+        raise ProtocolError(
+            f'{key}: a card is a string such as "R14" or "ROOK", got {quote(value)}', "bad_card"
+        )
+    try:
+        return RookCard.parse(value)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_card") from None
+
+
+def _cards(msg: Message, key: str, required: bool = True) -> tuple[RookCard, ...]:
+    value = msg.get(key)
+    if value is None:
+        if required:
+            raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+        return ()
+    if not isinstance(value, list):
+        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+    return tuple(_card(c, key) for c in value)
+
+
+def _bid(msg: Message) -> Bid:
+    moon = msg.get("Moon")
+    if moon is not None and type(moon) is not bool:
+        raise ProtocolError(f"Moon must be true or false, got {quote(moon)}", "bad_message")
+    if moon:
+        return BID_ACTIONS[MOON]
+    amount = msg.get("Bid")
+    if amount is None:
+        return BID_ACTIONS[PASS]
+    if isinstance(amount, str) and amount.strip().lower() == MOON_WORD:
+        return BID_ACTIONS[MOON]
+    if type(amount) is not int:
+        raise ProtocolError(
+            f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message"
+        )
+    action = BID_ACTIONS.get(amount) if amount != MOON else None
+    if action is None:
+        raise ProtocolError(
+            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 80 to 200 in "
+            'fives; "Moon":true for the moon)',
+            "illegal_bid",
+        )
+    return action
+
+
+def _setup(msg: Message) -> Setup:
+    discard = _cards(msg, "Discard")
+    trump = msg.get("Trump")
+    if trump is None:
+        raise ProtocolError("Setup needs Trump", "bad_message")
+    try:
+        colour = Colour.parse(trump)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_suit") from None
+    return Setup(discard, colour, _cards(msg, "Partners", required=False))
+
+
+def parse_action(msg: Message) -> Action:
+    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
+    A ``Bid`` without ``Bid`` passes; ``"Moon":true`` (or ``"Bid":"moon"``) shoots the
+    moon, and ``Moon`` wins over a ``Bid`` beside it."""
+    kind = msg["Type"]
+    if kind == "Bid":
+        return _bid(msg)
+    if kind == "Setup":
+        return _setup(msg)
+    if kind == "Play":
+        if msg.get("PlayedCard") is None:
+            raise ProtocolError("Play needs PlayedCard", "bad_message")
+        return Play(_card(msg["PlayedCard"], "PlayedCard"))
+    raise ProtocolError(f"not a Rook answer: {quote(kind)}", "unknown_type")
+
+
+# ------------------------------------------------------------------------ prompts
+
+
+def _legal_bid(action: Action) -> object:
+    assert isinstance(action, Bid)
+    return MOON_WORD if action.is_moon else action.amount
+
+
+def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
+    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
+    or None if nobody is to act."""
+    actor = game.to_act
+    kind = _PROMPT_TYPE.get(game.phase)
+    if actor is None or kind is None:
+        return None
+    msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
+    if kind == "Bid":
+        if seat == actor:
+            msg["Legal"] = [_legal_bid(a) for a in game.legal_actions(actor)]
+        return msg
+    if kind == "Setup":
+        msg["Count"] = game.kitty_size
+        msg["Calls"] = game.calls
+        if seat == actor:
+            msg["Legal"] = codes(game.hands[actor])
+        return msg
+    trump = game.trump
+    assert trump is not None
+    msg["Trump"] = trump.value
+    if game.trick:
+        lead = suit_of(game.trick[0][1], trump)
+        assert lead is not None
+        msg["Lead"] = lead.value
+        msg["WinningCard"] = trick_winner(game.trick, trump)[1].code
+    if seat == actor:
+        msg["Legal"] = [a.card.code for a in game.legal_actions(actor) if isinstance(a, Play)]
+    return msg
+
+
+# ------------------------------------------------------------------------ events
+
+
+def _who(players: Sequence[str], seat: int) -> str:
+    return messages.describe_seat(players, seat)
+
+
+def _score_message(event: HandScored) -> Message:
+    msg: Message = {"Type": "Score", "Round": event.hand, "Bidder": event.bidder}
+    if event.is_moon:
+        msg["Moon"] = True
+    else:
+        msg["Bid"] = event.bid
+    msg.update(
+        {
+            "Side": list(event.side),
+            "Made": event.made,
+            "Taken": list(event.taken),
+            "Points": list(event.points),
+            "Score": list(event.totals),
+        }
+    )
+    return msg
+
+
+def _score_text(event: HandScored, players: Sequence[str]) -> str:
+    bid = "the moon" if event.is_moon else str(event.bid)
+    side = sum(event.taken[s] for s in event.side)
+    with_ = [s for s in event.side if s != event.bidder]
+    partners = f" with {', '.join(_who(players, s) for s in with_)}" if with_ else " alone"
+    made = "made it" if event.made else "went set"
+    totals = ", ".join(f"{players[s]} {t}" for s, t in enumerate(event.totals))
+    return (
+        f"Hand {event.hand}: {_who(players, event.bidder)} bid {bid}{partners}, took {side} "
+        f"and {made}. Scores: {totals}"
+    )
+
+
+def _public(event: Event, players: Sequence[str]) -> list[Message]:
+    if isinstance(event, BidMade):
+        if event.is_moon:
+            return [{"Type": "Bid", "Playerid": event.seat, "Moon": True}]
+        return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
+    if isinstance(event, StuckDealer):
+        text = (
+            f"Everyone passed: {_who(players, event.seat)} dealt and is the bidder at "
+            f"{event.amount}"
+        )
+        return [message(text)]
+    if isinstance(event, KittyTaken):
+        return [message(f"{_who(players, event.seat)} takes the kitty")]
+    if isinstance(event, SetupMade):
+        called = f" and calls {names(event.partners)}" if event.partners else ""
+        holds = "holds points" if event.points_in_discard else "holds no points"
+        text = (
+            f"{_who(players, event.seat)} names {event.trump.title} trump{called}; the "
+            f"discard {holds}"
+        )
+        return [message(text)]
+    if isinstance(event, Played):
+        played = messages.played_message(event.seat, event.card)
+        if not event.partner:
+            return [played]
+        text = f"{_who(players, event.seat)} played the called {event.card.name} and is a partner"
+        return [{**played, "Partner": True}, message(text)]
+    if isinstance(event, TrickWon):
+        return messages.trick_messages(players, event.seat, event.card, event.trick)
+    if isinstance(event, HandScored):
+        return [_score_message(event), message(_score_text(event, players))]
+    if isinstance(event, GameWon):
+        score = event.totals[event.winner]
+        return [message(f"{_who(players, event.winner)} wins the game with {score}!")]
+    return []  # Dealt: private only
+
+
+def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+    if isinstance(event, Dealt):
+        hand = event.hands[seat]
+        size = message(f"Hand {event.hand}: the kitty holds {event.kitty_size} cards")
+        return [messages.deal_message(seat, hand, event.dealer, event.hand, players), size]
+    if isinstance(event, KittyTaken):
+        kitty: Message = {"Type": "Kitty", "Playerid": event.seat, "Count": len(event.cards)}
+        if seat == event.seat:
+            kitty["Cards"] = codes(event.cards)
+            kitty["Hand"] = codes(event.hand)
+        return [kitty]
+    if isinstance(event, SetupMade):
+        setup: Message = {
+            "Type": "Setup",
+            "Playerid": event.seat,
+            "Trump": event.trump.value,
+            "Partners": codes(event.partners),
+            "PointsInDiscard": event.points_in_discard,
+        }
+        if seat == event.seat:
+            setup["Discard"] = codes(event.discard)
+            setup["Hand"] = codes(event.hand)
+        return [setup]
+    if isinstance(event, GameWon):
+        return [
+            {
+                "Type": "Score",
+                "GameOver": True,
+                "Winner": event.winner,
+                "Score": list(event.totals),
+                "Win": seat == event.winner,
+            }
+        ]
+    return []
+
+
+def tell(
+    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
+) -> dict[int, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    return messages.tell(events, seats, players, _public, _private)
+
+
+# ------------------------------------------------------------------------ snapshot
+
+
+def _bid_object(seat: int, amount: int) -> Message:
+    if amount == MOON:
+        return {"Playerid": seat, "Moon": True}
+    return {"Playerid": seat, "Bid": amount}
+
+
+def snapshot(game: Game, seat: int, table: int) -> Message:
+    """Where the game stands, as ``seat`` knows it: for a person who takes their seat
+    back. Built from the seat's view only: no other seat's hand, no finished trick."""
+    view: View = game.view_for(seat)
+    msg: Message = {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(game.players),
+        "Round": view.hand_index + 1,
+        "Dealer": view.dealer,
+        "Phase": view.phase.value,
+        "Hand": codes(view.hand),
+        "Score": list(view.scores),
+        "Bids": [_bid_object(s, amount) for s, amount in view.bids],
+        "Winners": list(view.trick_winners),
+    }
+    if view.bidder is not None:
+        msg["Bidder"] = view.bidder
+        if view.moon:
+            msg["Moon"] = True
+        else:
+            msg["Bid"] = view.bid
+    if view.trump is not None:
+        msg["Trump"] = view.trump.value
+        msg["Called"] = codes(view.called)
+        msg["Partners"] = list(view.partners)
+    if view.points_in_discard is not None:
+        msg["PointsInDiscard"] = view.points_in_discard
+    if view.discarded:
+        msg["Discarded"] = codes(view.discarded)
+    if view.phase is Phase.TRICKS:
+        msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]
+    return msg
+
+
+# ------------------------------------------------------------------------ the spec
+
+
+def result(game: Game) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list (``Winner`` is a seat)."""
+    winner = game.winner
+    score = list(game.scores)
+    if winner is None:
+        return {"Winner": None, "Score": score, "Text": "no winner"}
+    others = ", ".join(str(s) for i, s in enumerate(score) if i != winner)
+    text = f"{game.players[winner]} wins with {score[winner]} (the others: {others})"
+    return {"Winner": winner, "Score": score, "Text": text}
+
+
+def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
+    """A game waiting for its first deal (Rook records keep no seed: every deal's deck
+    is in the record)."""
+    check_flags(flags, (), "Rook")  # it has no table options
+    return Game(players)
+
+
+def _view(game: Any, seat: int) -> View:
+    view: View = game.view_for(seat)
+    return view
+
+
+_NUMBER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
+
+SPEC: Final = GameSpec(
+    name=GAME,
+    title="Rook",
+    seat_counts=SEAT_COUNTS,
+    sides=None,  # partners are secret until revealed: every seat scores for itself
+    presets=(
+        *(
+            Preset(f"{n} players: you against {_NUMBER_WORDS[n - 1]} AI", n, tuple(range(1, n)))
+            for n in SEAT_COUNTS
+        ),
+        Preset("4 players: two people and two AI", 4, (2, 3)),
+        Preset("6 players: three people and three AI", 6, (3, 4, 5)),
+    ),
+    custom=True,
+    new_game=new_game,
+    seeded_deck=seeded_deck,
+    view=_view,
+    bot=RookBot,
+    answer_types=ANSWER_TYPES,
+    parse_action=parse_action,
+    prompt=prompt,
+    tell=tell,
+    snapshot=snapshot,
+    header_object=records.header_object,
+    history_objects=records.history_objects,
+    replay=records.replay,
+    load_record=records.load_record,
+    record_codes=records.ERROR_CODES,
+    result=result,
+    text=TEXT,
+)
