@@ -3,10 +3,15 @@ game's variant on; the Table message and text mode show it (protocol.md, create)
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
 import pytest
 
-from tests.hub_harness import Harness
+from hundred_server.store import Store
+from tests.hub_harness import Harness, answer_from_legal, play_until_over
 from tests.test_abuse import codes, connect
+from tests.test_store import SavingHarness
 
 
 def _flagged(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[str]]:
@@ -71,14 +76,43 @@ def test_text_mode_reads_a_table_option_as_a_word(monkeypatch: pytest.MonkeyPatc
     assert made == [frozenset({"Fast"})]
 
 
-def test_games_without_table_options_refuse_them() -> None:
+def test_every_game_refuses_a_table_option_it_does_not_have() -> None:
     from hundred_server import games
     from hundred_server.errors import IllegalActionError
 
     for name in games.names():
         spec = games.get(name)
-        if spec.flags:
-            continue
+        assert "X" not in spec.flags
         with pytest.raises(IllegalActionError) as caught:
             spec.new_game(["a", "b", "c", "d"][: max(spec.seat_counts)], None, frozenset({"X"}))
         assert caught.value.code == "bad_flag"
+
+
+def test_a_restored_table_keeps_its_table_options(tmp_path: Path) -> None:
+    """The record keeps a game's table options, so a table restored after a restart
+    still says them and its game still plays by them (Hundert's Feder: 1 chip a deal)."""
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("feder", store)
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
+    said = ann.send({"Type": "Game", "Option": 7, "Seats": 3, "Bots": 2, "Feder": True})
+    assert said[0]["Flags"] == ["Feder"]
+    rng = random.Random(4)
+    for _ in range(3):
+        prompt = ann.pending()
+        assert prompt is not None
+        ann.send(answer_from_legal(prompt, rng))
+    store.close()  # the process dies: only the store is left
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness("feder", store)
+    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.apply([])
+    again = h2.json_client("ann")
+    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert told[1]["Type"] == "Table"
+    assert told[1]["Flags"] == ["Feder"]
+    play_until_over([again], rng)
+    scores = [m for m in again.messages if m["Type"] == "Score" and "Round" in m]
+    assert scores
+    assert all(sorted(map(abs, m["Points"])) == [1, 1, 2] for m in scores)
+    store.close()
