@@ -9,7 +9,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable, Sequence
 from random import Random
-from typing import TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from hundred_server.cards import Card
 from hundred_server.errors import IllegalActionError
@@ -102,3 +102,43 @@ def check_turn(
         raise IllegalActionError(
             f"it is seat {to_act}'s turn to {verb}, not seat {seat}'s", "not_your_turn"
         )
+
+
+class Hands(Generic[C]):
+    """What a game played hand after hand, each hand waiting for its deck, answers
+    alike: a mixin for a game's ``Game``. The game keeps ``dealers`` (the dealer of
+    every hand so far, the current one last), ``phase``, ``hands`` (each seat's cards)
+    and ``num_players``, and names its phase that waits for a deck (``DEAL_PHASE``) and
+    the one that ends the game (``OVER_PHASE``)."""
+
+    __slots__ = ()
+    DEAL_PHASE: ClassVar[enum.Enum]
+    OVER_PHASE: ClassVar[enum.Enum]
+    dealers: list[int]
+    phase: enum.Enum
+    hands: list[list[C]]
+    num_players: int
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current hand (the game interface calls hands rounds)."""
+        return len(self.dealers) - 1
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current hand, as events and records count."""
+        return len(self.dealers)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is self.OVER_PHASE
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)``."""
+        return self.phase is self.DEAL_PHASE
+
+    def hand(self, seat: int) -> tuple[C, ...]:
+        """The cards ``seat`` holds now."""
+        check_seat(seat, self.num_players)
+        return tuple(self.hands[seat])

@@ -60,6 +60,7 @@ from hundred_server.cards import ALL_CARDS, Card, Rank, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.base import check_flags
 from hundred_server.games.tricks import (
+    Hands,
     check_players,
     check_seat,
     check_turn,
@@ -291,10 +292,12 @@ def game_winner(totals: Sequence[int]) -> int:
 # -------------------------------------------------------------------------------- game
 
 
-class Game:
+class Game(Hands[Card]):
     """One game of Hundert; see the module docstring."""
 
     game_name: Final = "hundert"
+    DEAL_PHASE = Phase.DEAL
+    OVER_PHASE = Phase.GAME_OVER
 
     # The state of the current deal (``_start_deal`` resets it).
     phase: Phase
@@ -340,29 +343,6 @@ class Game:
     def deals(self) -> int:
         """How many deals the game has: every seat deals twice."""
         return DEALS_PER_SEAT * self.num_players
-
-    @property
-    def round_index(self) -> int:
-        """0-based index of the current deal (the game interface calls deals rounds)."""
-        return len(self.dealers) - 1
-
-    @property
-    def round(self) -> int:
-        """1-based number of the current deal."""
-        return len(self.dealers)
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def needs_deal(self) -> bool:
-        return self.phase is Phase.DEAL
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now, sorted."""
-        check_seat(seat, self.num_players)
-        return tuple(self.hands[seat])
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: any card of its hand (in hand order) when it is to

@@ -76,6 +76,7 @@ from typing import Final, TypeAlias
 from hundred_server.cards import ALL_CARDS, Card, Rank, Suit, card
 from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.tricks import (
+    Hands,
     Plays,
     TrickSeat,
     check_players,
@@ -584,10 +585,12 @@ def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
 
-class Game:
+class Game(Hands[Card]):
     """One game of single-deck Pinochle for four players; see the module docstring."""
 
     game_name: Final = "pinochle"
+    DEAL_PHASE = Phase.DEAL
+    OVER_PHASE = Phase.GAME_OVER
 
     #: Table options: this game has none (``GameSpec.flags``).
     flags: Final[frozenset[str]] = frozenset()
@@ -634,33 +637,9 @@ class Game:
         return None
 
     @property
-    def round_index(self) -> int:
-        """0-based index of the current hand (the game interface calls hands rounds)."""
-        return self.hand_index
-
-    @property
-    def round(self) -> int:
-        """1-based number of the current hand, as events and records count."""
-        return self.hand_index + 1
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def needs_deal(self) -> bool:
-        """Whether the game waits for ``deal(deck)``."""
-        return self.phase is Phase.DEAL
-
-    @property
     def high_bid(self) -> int:
         """The highest bid so far this hand (0: none)."""
         return max((amount for _, amount in self.bids), default=PASS)
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now, sorted."""
-        self._check_seat(seat)
-        return tuple(self.hands[seat])
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: nothing unless it is to act. Bids come as

@@ -80,6 +80,7 @@ from hundred_server.games.rook.cards import (
     RookCard,
 )
 from hundred_server.games.tricks import (
+    Hands,
     check_players,
     check_seat,
     check_turn,
@@ -569,10 +570,12 @@ def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
 
-class Game:
+class Game(Hands[RookCard]):
     """One game of Rook for 3 to 6 players; see the module docstring."""
 
     game_name: Final = "rook"
+    DEAL_PHASE = Phase.DEAL
+    OVER_PHASE = Phase.GAME_OVER
 
     #: Table options: this game has none (``GameSpec.flags``).
     flags: Final[frozenset[str]] = frozenset()
@@ -619,22 +622,6 @@ class Game:
         return None
 
     @property
-    def round_index(self) -> int:
-        return self.hand_index
-
-    @property
-    def round(self) -> int:
-        return self.hand_index + 1
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def needs_deal(self) -> bool:
-        return self.phase is Phase.DEAL
-
-    @property
     def kitty_size(self) -> int:
         return KITTY[self.num_players]
 
@@ -653,10 +640,6 @@ class Game:
     @property
     def points_in_discard(self) -> bool | None:
         return card_points(self.discard) > 0 if self.phase is Phase.TRICKS else None
-
-    def hand(self, seat: int) -> tuple[RookCard, ...]:
-        self._check_seat(seat)
-        return tuple(self.hands[seat])
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: nothing unless it is to act. Bids come pass first,

@@ -37,6 +37,7 @@ from typing import Final, TypeAlias
 from hundred_server.cards import STANDARD_52, Card, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.tricks import (
+    Hands,
     Plays,
     TrickSeat,
     check_players,
@@ -257,10 +258,12 @@ def _illegal(message: str, code: str) -> IllegalActionError:
     return IllegalActionError(message, code)
 
 
-class Game:
+class Game(Hands[Card]):
     """One game of Whist for four players; see the module docstring."""
 
     game_name: Final = "whist"
+    DEAL_PHASE = Phase.DEAL
+    OVER_PHASE = Phase.GAME_OVER
 
     #: Table options: this game has none (``GameSpec.flags``).
     flags: Final[frozenset[str]] = frozenset()
@@ -298,30 +301,6 @@ class Game:
         self._start_hand(0, [])  # dealing itself, the first deal's events go unsaid
 
     # ---------------------------------------------------------------------- queries
-
-    @property
-    def round_index(self) -> int:
-        """0-based index of the current hand (``hundredandten.Game`` calls hands rounds)."""
-        return self.hand_index
-
-    @property
-    def round(self) -> int:
-        """1-based number of the current hand, as events and records count."""
-        return self.hand_index + 1
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase is Phase.GAME_OVER
-
-    @property
-    def needs_deal(self) -> bool:
-        """Whether the game waits for ``deal(deck)``."""
-        return self.phase is Phase.DEAL
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards ``seat`` holds now, sorted."""
-        self._check_seat(seat)
-        return tuple(self.hands[seat])
 
     def legal_actions(self, seat: int) -> tuple[Play, ...]:
         """What ``seat`` may do now: nothing unless it is to play (see ``legal_plays``)."""
