@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from hundred_server.cards import Card, Suit
-from hundred_server.errors import CardCodeError, HundredError, RecordError
+from hundred_server.errors import CardCodeError, HundredError, IllegalActionError, RecordError
 from hundred_server.games.base import DeckCard
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
@@ -90,6 +90,23 @@ def history_lines(
     """The record lines of some of a game's history: ``action(seat, action)`` for each
     ``(seat, action)`` item, ``deal(item)`` for each other (a deal)."""
     return [action(*item) if isinstance(item, tuple) else deal(item) for item in items]
+
+
+def score_line(
+    round_key: str, number: int, totals: Sequence[int], points: Sequence[int] | None = None
+) -> dict[str, Any]:
+    """A replay's Score line after a round: its totals, and its points when the game
+    says them (``{"Type":"Score","Hand":2,"Points":[...],"Score":[...]}``)."""
+    line: dict[str, Any] = {"Type": "Score", round_key: number}
+    if points is not None:
+        line["Points"] = list(points)
+    line["Score"] = list(totals)
+    return line
+
+
+def game_over_line(winner: object, totals: Sequence[int]) -> dict[str, Any]:
+    """A replay's last Score line: ``{"Type":"Score","GameOver":true,"Winner":..,...}``."""
+    return {"Type": "Score", "GameOver": True, "Winner": winner, "Score": list(totals)}
 
 
 # ----------------------------------------------------------------------------- field readers
@@ -449,3 +466,35 @@ class Replayer(ABC, Generic[G]):
                     "deck_mismatch",
                 )
         self._deals += 1
+
+
+class DeckReplayer(Replayer[G]):
+    """The ``Replayer`` of a game that never deals itself (Pinochle, Rook, Hundert):
+    its records carry no Seed (one is refused, ``unexpected_seed``) and every Deal gives
+    its Deck. The game reads the rest of its header (``header``) in ``start``."""
+
+    #: The game's name for people ("Rook"), for the unexpected_seed message.
+    title: ClassVar[str]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.header: dict[str, Any] = {}
+
+    def _start(self, obj: dict[str, Any]) -> G:
+        # The shared reader checks Game, Version, Players and Seed first, then calls
+        # new_game, which reads the game's own fields: errors come in the fields' order.
+        self.header = obj
+        return super()._start(obj)
+
+    def new_game(self, players: list[str], seed: str | None) -> G:
+        """The game a header starts (the shared reader's hook; refusals become errors)."""
+        if seed is not None:
+            raise IllegalActionError(
+                f"a {self.title} record has no Seed (got {quote(seed)}): every Deal gives its Deck",
+                "unexpected_seed",
+            )
+        return self.start(players)
+
+    @abstractmethod
+    def start(self, players: list[str]) -> G:
+        """The game of ``players`` that ``header`` describes."""

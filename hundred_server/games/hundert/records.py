@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hundred_server.errors import IllegalActionError, RecordError
+from hundred_server.errors import RecordError
 from hundred_server.games import replaying
 from hundred_server.games.hundert.rules import (
     Action,
@@ -44,11 +44,13 @@ from hundred_server.games.hundert.rules import (
 from hundred_server.games.replaying import (
     deal_object,
     field,
+    game_over_line,
     history_lines,
     quote,
     read_card,
     read_str,
     record_header,
+    score_line,
 )
 
 GAME: Final = "hundert"
@@ -106,11 +108,12 @@ def read_flags(obj: dict[str, Any]) -> frozenset[str]:
     return frozenset(value)
 
 
-class Replayer(replaying.Replayer[Game]):
-    """Hundert's replay: replaying.Replayer with Play lines, "Hand" for "Round", the
+class Replayer(replaying.DeckReplayer[Game]):
+    """Hundert's replay: replaying.DeckReplayer with Play lines, "Hand" for "Round", the
     header's optional Flags, and a seat as the winner."""
 
     game_name = GAME
+    title = "Hundert"
     version = VERSION
     known_types = ("Record", "Deal", "Play")
     check_deck = staticmethod(check_deck)
@@ -118,25 +121,8 @@ class Replayer(replaying.Replayer[Game]):
     round_key = "Hand"
     round_word = "deal"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._header: dict[str, Any] = {}
-
-    def _start(self, obj: dict[str, Any]) -> Game:
-        # The shared reader checks Game, Version, Players and Seed first, then calls
-        # new_game, which reads the Flags: so errors come in the order the fields do.
-        self._header = obj
-        return super()._start(obj)
-
-    def new_game(self, players: list[str], seed: str | None) -> Game:
-        """The game a header starts (the shared reader's hook; refusals become errors)."""
-        if seed is not None:
-            raise IllegalActionError(
-                f"a Hundert record has no Seed (got {quote(seed)}): every Deal gives its Deck",
-                "unexpected_seed",
-            )
-        flags = read_flags(self._header)
-        return Game(players, flags)
+    def start(self, players: list[str]) -> Game:
+        return Game(players, read_flags(self.header))
 
     def _action(self, kind: str, obj: dict[str, Any]) -> Action:
         return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard"))
@@ -149,23 +135,9 @@ class Replayer(replaying.Replayer[Game]):
         out: list[dict[str, Any]] = []
         for event in events:
             if isinstance(event, DealScored):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "Hand": event.round,
-                        "Points": list(event.points),
-                        "Score": list(event.totals),
-                    }
-                )
+                out.append(score_line("Hand", event.round, event.totals, event.points))
             elif isinstance(event, GameWon):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "GameOver": True,
-                        "Winner": event.winner,
-                        "Score": list(event.totals),
-                    }
-                )
+                out.append(game_over_line(event.winner, event.totals))
         return out
 
 

@@ -33,7 +33,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.errors import IllegalActionError
 from hundred_server.games import replaying
 from hundred_server.games.pinochle.rules import (
     DEFAULT_TARGET,
@@ -52,12 +51,14 @@ from hundred_server.games.pinochle.rules import (
 from hundred_server.games.replaying import (
     deal_object,
     engine,
+    game_over_line,
     history_lines,
     read_card,
     read_int,
     read_str,
     read_suit,
     record_header,
+    score_line,
 )
 
 GAME: Final = "pinochle"
@@ -123,11 +124,12 @@ _ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
 _KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
 
 
-class Replayer(replaying.Replayer[Game]):
-    """Pinochle's replay: replaying.Replayer with Bid, Trump and Play lines, "Hand" for
-    "Round", the header's optional Target, and the winner by team."""
+class Replayer(replaying.DeckReplayer[Game]):
+    """Pinochle's replay: replaying.DeckReplayer with Bid, Trump and Play lines, "Hand"
+    for "Round", the header's optional Target, and the winner by team."""
 
     game_name = GAME
+    title = "Pinochle"
     version = VERSION
     known_types = _KNOWN_TYPES
     check_deck = staticmethod(check_deck)
@@ -135,26 +137,9 @@ class Replayer(replaying.Replayer[Game]):
     round_key = "Hand"
     round_word = "hand"
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._header: dict[str, Any] = {}
-
-    def _start(self, obj: dict[str, Any]) -> Game:
-        # The shared reader checks Game, Version, Players and Seed first, then calls
-        # new_game, which reads the Target: so errors come in the order the fields do.
-        self._header = obj
-        return super()._start(obj)
-
-    def new_game(self, players: list[str], seed: str | None) -> Game:
-        """The game a header starts (the shared reader's hook; refusals become errors)."""
-        if seed is not None:
-            raise IllegalActionError(
-                f"a Pinochle record has no Seed (got {replaying.quote(seed)}): every Deal "
-                "gives its Deck",
-                "unexpected_seed",
-            )
-        target = read_int(self._header, "Target") if "Target" in self._header else DEFAULT_TARGET
-        return Game(players, target)
+    def start(self, players: list[str]) -> Game:
+        header = self.header
+        return Game(players, read_int(header, "Target") if "Target" in header else DEFAULT_TARGET)
 
     def _action(self, kind: str, obj: dict[str, Any]) -> Action:
         return _ACTIONS[kind](obj)
@@ -167,16 +152,9 @@ class Replayer(replaying.Replayer[Game]):
         out: list[dict[str, Any]] = []
         for event in events:
             if isinstance(event, HandScored):
-                out.append({"Type": "Score", "Hand": event.hand, "Score": list(event.totals)})
+                out.append(score_line("Hand", event.hand, event.totals))
             elif isinstance(event, GameWon):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "GameOver": True,
-                        "Winner": event.team,
-                        "Score": list(event.totals),
-                    }
-                )
+                out.append(game_over_line(event.team, event.totals))
         return out
 
 

@@ -36,11 +36,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.errors import CardCodeError, IllegalActionError, RecordError
+from hundred_server.errors import CardCodeError, RecordError
 from hundred_server.games import replaying
 from hundred_server.games.replaying import (
     deal_object,
     engine,
+    game_over_line,
     history_lines,
     quote,
     read_card,
@@ -48,6 +49,7 @@ from hundred_server.games.replaying import (
     read_int,
     read_str,
     record_header,
+    score_line,
 )
 from hundred_server.games.rook.cards import Colour, RookCard, codes
 from hundred_server.games.rook.rules import (
@@ -162,11 +164,12 @@ _ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
 _KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
 
 
-class Replayer(replaying.Replayer[Game]):
-    """Rook's replay: replaying.Replayer with Bid, Setup and Play lines, "Hand" for
+class Replayer(replaying.DeckReplayer[Game]):
+    """Rook's replay: replaying.DeckReplayer with Bid, Setup and Play lines, "Hand" for
     "Round", Rook's cards, and the winner by seat."""
 
     game_name = GAME
+    title = "Rook"
     version = VERSION
     known_types = _KNOWN_TYPES
     check_deck = staticmethod(check_deck)
@@ -175,13 +178,7 @@ class Replayer(replaying.Replayer[Game]):
     round_key = "Hand"
     round_word = "hand"
 
-    def new_game(self, players: list[str], seed: str | None) -> Game:
-        """The game a header starts (the shared reader's hook; refusals become errors)."""
-        if seed is not None:
-            raise IllegalActionError(
-                f"a Rook record has no Seed (got {quote(seed)}): every Deal gives its Deck",
-                "unexpected_seed",
-            )
+    def start(self, players: list[str]) -> Game:
         return Game(players)
 
     def _action(self, kind: str, obj: dict[str, Any]) -> Action:
@@ -194,23 +191,9 @@ class Replayer(replaying.Replayer[Game]):
         out: list[dict[str, Any]] = []
         for event in events:
             if isinstance(event, HandScored):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "Hand": event.hand,
-                        "Points": list(event.points),
-                        "Score": list(event.totals),
-                    }
-                )
+                out.append(score_line("Hand", event.hand, event.totals, event.points))
             elif isinstance(event, GameWon):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "GameOver": True,
-                        "Winner": event.winner,
-                        "Score": list(event.totals),
-                    }
-                )
+                out.append(game_over_line(event.winner, event.totals))
         return out
 
 
