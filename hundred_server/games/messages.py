@@ -55,6 +55,12 @@ def deal_message(
     }
 
 
+def game_over_message(winner: object, totals: Sequence[int], win: bool) -> Message:
+    """The private end of a game: the winner (a seat or a side), the final totals, and
+    whether the seat told is among the winners."""
+    return {"Type": "Score", "GameOver": True, "Winner": winner, "Score": list(totals), "Win": win}
+
+
 def played_message(seat: int, card: DeckCard) -> Message:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": card.code}
 

@@ -124,15 +124,7 @@ class _Teller:
             )
             return [deal, *self.pile]
         if isinstance(event, GameWon):
-            return [
-                {
-                    "Type": "Score",
-                    "GameOver": True,
-                    "Winner": event.winner,
-                    "Score": list(event.totals),
-                    "Win": seat == event.winner,
-                }
-            ]
+            return [messages.game_over_message(event.winner, event.totals, seat == event.winner)]
         return []
 
 

@@ -228,15 +228,7 @@ def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
     if isinstance(event, Unpassed) and event.seat == seat:
         return [{"Type": "Unpass", "Playerid": seat}]
     if isinstance(event, GameWon):
-        return [
-            {
-                "Type": "Score",
-                "GameOver": True,
-                "Winner": event.winner,
-                "Score": list(event.totals),
-                "Win": event.winner == seat,
-            }
-        ]
+        return [messages.game_over_message(event.winner, event.totals, event.winner == seat)]
     return []
 
 

@@ -271,15 +271,7 @@ def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
             setup["Hand"] = codes(event.hand)
         return [setup]
     if isinstance(event, GameWon):
-        return [
-            {
-                "Type": "Score",
-                "GameOver": True,
-                "Winner": event.winner,
-                "Score": list(event.totals),
-                "Win": seat == event.winner,
-            }
-        ]
+        return [messages.game_over_message(event.winner, event.totals, seat == event.winner)]
     return []
 
 

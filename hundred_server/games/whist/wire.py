@@ -164,15 +164,8 @@ def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
     if isinstance(event, Dealt):
         return [messages.deal_message(seat, event.hands[seat], event.dealer, event.hand, players)]
     if isinstance(event, GameWon):
-        return [
-            {
-                "Type": "Score",
-                "GameOver": True,
-                "Winner": SIDES[event.side],
-                "Score": list(event.totals),
-                "Win": side_of(seat) == event.side,
-            }
-        ]
+        won = side_of(seat) == event.side
+        return [messages.game_over_message(SIDES[event.side], event.totals, won)]
     return []
 
 
