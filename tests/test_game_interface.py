@@ -19,7 +19,15 @@ from hundred_server.cards import ALL_CARDS
 from hundred_server.records import load_record, record_lines, replay
 from hundred_server.schema import validate_server_message
 from hundred_server.selfplay import play_game, selfplay
-from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, is_prompt
+from tests.hub_harness import (
+    HELLO,
+    QUESTION,
+    Client,
+    Harness,
+    answer_from_legal,
+    is_prompt,
+    play_until_over,
+)
 
 PACKAGE = Path(__file__).resolve().parent.parent / "hundred_server"
 CARD_WORD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
@@ -331,3 +339,49 @@ def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     assert told[2] == ann.last("Commit")  # the seed is the stored one
     assert told[-1] == prompt
     assert is_prompt(told[-1])
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_is_saved_restored_and_finished_through_the_store(
+    name: str, tmp_path: Path
+) -> None:
+    """A person against AI at each game's first table mode: some answers, the process
+    dies, the store restores the game, the token takes the seat back to the same hand
+    and the same prompt, and the game finishes with the stored result the record's."""
+    from hundred_server.store import Store
+    from tests.test_store import SavingHarness
+
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness(f"{name}-store", store)
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": name})
+    ann.send({"Type": "Game", "Option": 1})
+    rng = random.Random(5)
+    for _ in range(12):
+        prompt = ann.pending()
+        assert prompt is not None
+        ann.send(answer_from_legal(prompt, rng))
+    prompt = ann.pending()
+    game = h.hub.tables[1].game
+    assert game is not None
+    hand = [c.code for c in game.view_for(0).hand]
+    store.close()  # the process dies here: only the store is left
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness(f"{name}-store", store)
+    h2.hub.restore(store.games("playing"), store.last_id())
+    again = h2.json_client("ann")
+    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert [m["Type"] for m in told][:4] == ["Seat", "Table", "Commit", "Snapshot"]
+    assert told[2] == ann.last("Commit")
+    assert sorted(told[3]["Hand"]) == sorted(hand)
+    assert told[-1] == prompt  # the same prompt, the same Seq
+    for msg in told:
+        validate_server_message(msg)
+    play_until_over([again], rng)
+    over = again.game_over()
+    assert over is not None
+    stored = store.game(1)
+    assert stored is not None
+    assert stored.state == "over"
+    assert list(replay(stored.lines))[-1]["Score"] == over["Score"]
+    store.close()
