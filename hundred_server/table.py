@@ -123,7 +123,8 @@ class Table:
         #: the legal actions it was asked to choose from.
         self.asking: tuple[int, int] | None = None
         self._asked_legal: tuple[Any, ...] = ()
-        self._asks = 0
+        #: Plug-in moves asked for so far (each ask's number).
+        self.asks = 0
         self._requests: list[AskBot] = []
 
     @classmethod
@@ -514,10 +515,10 @@ class Table:
         assert game is not None
         assert plugin is not None
         view = self.spec.view(game, seat)
-        self._asks += 1
-        self.asking = (seat, self._asks)
+        self.asks += 1
+        self.asking = (seat, self.asks)
         self._asked_legal = tuple(view.legal)
-        self._requests.append(AskBot(self.id, seat, self._asks, plugin.plugin, view))
+        self._requests.append(AskBot(self.id, seat, self.asks, plugin.plugin, view))
 
     def take_bot_requests(self) -> list[AskBot]:
         """The plug-in moves asked for since the last call."""

@@ -12,7 +12,8 @@ result is True only if all pass.
 
 The plug-in runs in its worker, as it would in the server, with the same limits: one
 that hangs, loops, allocates without end or exits fails its checks and never stops the
-checker. Once it has failed ``STRIKES`` moves in a row by time-outs or crashes, the
+checker. Once it has failed ``STRIKES`` moves in a row by time-outs, crashes or running
+out of memory (each costly: a new worker, or a full address space), the
 positions left are not asked (a plug-in that sleeps on every move costs the checker a
 few time limits, not one a position).
 """
@@ -103,8 +104,10 @@ def check_bot(
     for what, ok, reason in checks:
         say(f"PASS {what}" if ok else f"FAIL {what}: {reason}")
         passed &= ok
-    method = "act" if worker is None or worker.hello is None else str(worker.hello.get("Method"))
     shape = spec.plugin
+    method = "act" if shape is None else shape.method  # its own shape, if it has none
+    if worker is not None and worker.hello is not None:
+        method = str(worker.hello.get("Method"))
     answer_checks = (
         list(shape.checks)
         if shape is not None and method == shape.method
@@ -132,7 +135,7 @@ def check_bot(
                 if fault is not None and kind in _NO_ANSWER:
                     _fail(answers, where, fault)
                     answers.kinds[_KIND_TEXT.get(kind, kind)] += 1
-                    in_a_row += kind in ("timeout", "crash", "start")
+                    in_a_row += kind in ("timeout", "crash", "start", "memory")
                     if in_a_row >= STRIKES:
                         left = positions - index - 1
                         answers.first += (
