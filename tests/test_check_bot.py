@@ -50,8 +50,8 @@ def test_the_example_bot_passes_every_check(
         (
             "lazy_signature",
             [
-                f"FAIL {SIX} without defaults: PlayCard(self, hand, trick, trump, position, tricks=(), "
-                "score=(0, 0)) gives defaults to tricks, score",
+                f"FAIL {SIX} without defaults: PlayCard(self, hand, trick, trump, position, "
+                "tricks=(), score=(0, 0)) gives defaults to tricks, score",
                 "FAIL PlayCard follows suit when it can: ",
             ],
         ),
