@@ -75,7 +75,8 @@ def test_play_game_refuses_bad_arguments() -> None:
     with pytest.raises(HundredError) as caught:
         play_game(5, "x")
     assert caught.value.code == "bad_players"
-    assert player_names(5)[4] == "p4"
+    assert player_names(6) == ["ann", "bob", "cy", "dee", "eve", "fay"]
+    assert player_names(7)[6] == "p6"
 
 
 def test_summary_fields() -> None:
