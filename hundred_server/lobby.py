@@ -590,6 +590,7 @@ class Lobby:
                     f"Message must be create, join or quit, not {quote(msg.get('Message'))}",
                     "bad_choice",
                 )
+        game = self._game_named(msg) if choice == "create" else None  # bad_game: no change
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
         if choice is None:  # a bare Hello (or one that only names you): the question again
@@ -600,7 +601,7 @@ class Lobby:
             session.where = Where.CLOSED
             return [*out, (session.conn, message("Ok, bye bye!"))]
         if choice == "create":
-            session.game = self._game_named(msg) or games.DEFAULT_GAME
+            session.game = game or games.DEFAULT_GAME
             session.where = Where.OPTIONS
             return self._options(session)
         session.where = Where.TABLES  # join
