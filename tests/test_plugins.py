@@ -253,3 +253,29 @@ def test_in_process_bots_are_still_called_as_before() -> None:
         prompt = ann.pending()
         assert prompt is not None
         ann.send(answer_from_legal(prompt, rng))
+
+
+def test_a_person_back_in_her_seat_is_prompted_and_the_plugins_answer_is_stale() -> None:
+    h, ann = whist_table("reclaim")
+    rng = random.Random(9)
+    for _ in range(2):  # she plays once (a table nobody played in is abandoned)...
+        while (prompt := ann.pending()) is None:  # ...and the AI seats until her turn
+            (ask,) = asks(h)
+            h.apply(h.hub.bot_answer(ask.table, ask.seat, ask.ask, 0))
+        if not h.hub.tables[1].touched:
+            ann.send(answer_from_legal(prompt, rng))
+    ann.disconnect()
+    h.advance(61)  # her grace runs out: the plug-in plays her seat, and it is her turn
+    (ask,) = asks(h)
+    assert ask.seat == 0
+    back = h.json_client()
+    told = back.send({"Type": "Hello", "Token": h.tokens[0]})
+    prompt = back.pending()
+    assert prompt is not None
+    assert prompt["Playerid"] == 0
+    assert any(m.get("Type") == "Snapshot" for m in told)
+    assert h.hub.bot_answer(ask.table, 0, ask.ask, 0) == []  # stale: she plays it now
+    told = back.send(answer_from_legal(prompt, rng))
+    assert [m["Playerid"] for m in told if m.get("Type") == "Play"] == [0]  # her move
+    assert [a.seat for a in asks(h)] == [1]  # and the next seat's plug-in is asked
+    assert h.hub.forfeits == {}
