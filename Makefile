@@ -7,7 +7,7 @@ PORT   ?= 7110
 CLASSIC_PORT ?= 7111
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load abuse clean
+.PHONY: run test lint format bench load abuse bench-plugins clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -49,6 +49,11 @@ load: $(VENV)/.run-deps
 # cycles under a lobby probe, then 1 MiB of blank lines at a table (figures and targets).
 abuse: $(VENV)/.run-deps
 	$(BIN)/python bench/abuse.py --cycles 1000 --timeout 120
+
+# Another connection's lobby round trips while plug-in bots sleep, loop, allocate, raise
+# or exit in their workers (target: none over 50 ms).
+bench-plugins: $(VENV)/.run-deps
+	$(BIN)/python bench/plugins.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

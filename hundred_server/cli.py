@@ -15,6 +15,8 @@ Subcommands::
                        (--seed SEED, and --commit HASH from the Commit); exit status
                        2 at a mismatch (protocol.md, "Provably fair deals")
     selfplay           naive bots play many games; prints one JSON summary line
+    check-bot G=M:C    check a plug-in bot class (docs/plugins.md); PASS/FAIL lines,
+                       exit status 0 only if every check passes, 1 if one fails
     demo               one game of naive bots, told for people
 
 Exit status: 0 on success, 2 for a bad record, a file that cannot be read, a store
@@ -33,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 from hundred_server import __version__
 from hundred_server import games as registry
-from hundred_server.bots.plugins import PluginError, load_plugin
+from hundred_server.bots.plugins import BotLimits, PluginError, load_plugin, parse_plugin
 from hundred_server.fairness import reveal_message, verify
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, replay
@@ -41,6 +43,7 @@ from hundred_server.selfplay import selfplay
 from hundred_server.store import DEFAULT_PATH, Store, StoreError, describe
 
 EXIT_OK = 0
+EXIT_FAILED = 1
 EXIT_ERROR = 2
 
 
@@ -149,6 +152,30 @@ def _number(text: str, low: float, what: str, above: bool = False) -> float:
         bound = f"more than {low:g}" if above else f"{low:g}"
         raise argparse.ArgumentTypeError(f"must be {bound} to 86400 {what}, got {text!r}")
     return value
+
+
+def _bot_options(parser: argparse.ArgumentParser) -> None:
+    limits = BotLimits()
+    parser.add_argument(
+        "--bot-timeout",
+        type=_positive_seconds,
+        default=limits.timeout,
+        metavar="SECONDS",
+        help=f"seconds a plug-in bot has for each move (default {limits.timeout:g}); then its "
+        "worker is killed and the default AI plays the move, a forfeit",
+    )
+    parser.add_argument(
+        "--bot-memory",
+        type=_positive,
+        default=limits.memory >> 20,
+        metavar="MIB",
+        help=f"the address space a plug-in bot's worker may use, in MiB (default "
+        f"{limits.memory >> 20}); past it, its move is a forfeit",
+    )
+
+
+def _bot_limits(args: argparse.Namespace) -> BotLimits:
+    return BotLimits(timeout=args.bot_timeout, memory=args.bot_memory << 20)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -269,8 +296,10 @@ def build_parser() -> argparse.ArgumentParser:
         default=[],
         metavar="GAME=MODULE:CLASS",
         help="a plug-in bot class for GAME's AI seats, e.g. GAME=mybot:Player (a class "
-        "with the method that game's plug-ins have; protocol.md); once per game",
+        "with act(view), or the method of that game's own shape; docs/plugins.md); once "
+        "per game. Each seat's bot runs in a worker process of its own",
     )
+    _bot_options(serve)
     serve.add_argument(
         "--memory",
         action="store_true",
@@ -366,6 +395,27 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes to play in (default 1; the games are the same whatever it is)",
     )
 
+    check_bot = commands.add_parser(
+        "check-bot",
+        help="check a plug-in bot class: PASS or FAIL for each check",
+        description="Checks a plug-in bot (GAME=module:Class) the way an assignment's "
+        "test script would: the module imports, the class exists, its method takes the "
+        "right parameters without defaults, it can be made, and over many random "
+        "positions it answers in time with a legal move (and the game's own checks of "
+        "its answers). The bot runs in a worker process, within the same limits as in "
+        "the server. Prints PASS or FAIL and why for each check; exit status 0 only if "
+        "all pass, 1 if one fails.",
+    )
+    check_bot.add_argument("plugin", metavar="GAME=MODULE:CLASS", help="the plug-in to check")
+    check_bot.add_argument(
+        "--positions",
+        type=_positive,
+        default=200,
+        help="random positions to ask it about (default 200)",
+    )
+    check_bot.add_argument("--seed", help="seed of the positions (default: a random one)")
+    _bot_options(check_bot)
+
     demo = commands.add_parser(
         "demo",
         help="watch one game of naive bots",
@@ -422,6 +472,18 @@ def _verify(path: str, seed: str, commit: str | None) -> int:
     return EXIT_OK if verdict.ok else EXIT_ERROR
 
 
+def _check_bot(text: str, positions: int, seed: str | None, limits: BotLimits) -> int:
+    from hundred_server.bots.check import check_bot
+
+    try:
+        plugin = parse_plugin(text)
+    except PluginError as exc:
+        print(f"hundred-server check-bot: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    passed = check_bot(plugin, positions, seed, limits, lambda line: print(line, flush=True))
+    return EXIT_OK if passed else EXIT_FAILED
+
+
 def _print_replay(lines: Iterable[str | bytes]) -> int:
     status = EXIT_OK
     for obj in replay(lines):
@@ -440,17 +502,18 @@ def _serve(
     plugins: Sequence[str] = (),
     classic_port: int | None = None,
     keep_days: float | None = None,
+    bot_limits: BotLimits | None = None,
 ) -> int:
     from hundred_server.server import run
 
-    bots = {}
+    loaded = {}
     for text in plugins:
         try:
-            game, factory = load_plugin(text)
+            plugin = load_plugin(text, bot_limits)
         except PluginError as exc:
             print(f"hundred-server serve: --bot {text}: {exc}", file=sys.stderr)
             return EXIT_ERROR
-        bots[game] = factory
+        loaded[plugin.game] = plugin  # the last one for a game counts
 
     logging.basicConfig(
         level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
@@ -465,7 +528,19 @@ def _serve(
         if store.tightened:
             log.warning("the store was readable by other users; it is now mode 600")
     try:
-        asyncio.run(run(host, port, limits, store, bots, classic_port, keep_days))
+        asyncio.run(
+            run(
+                host,
+                port,
+                limits,
+                store,
+                None,
+                classic_port,
+                keep_days,
+                plugins=list(loaded.values()),
+                bot_limits=bot_limits,
+            )
+        )
     except OSError as error:
         ports = f"{port}" if classic_port is None else f"{port} and {classic_port}"
         print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
@@ -504,6 +579,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.bot,
                 args.classic_port,
                 keep_days=args.keep_days,
+                bot_limits=_bot_limits(args),
             )
         if args.command == "games":
             return _games(args.db)
@@ -513,6 +589,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args.file)
         if args.command == "verify":
             return _verify(args.file, args.seed, args.commit)
+        if args.command == "check-bot":
+            return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
         counts = registry.get(args.game).seat_counts
         if args.players not in counts:
             parser.error(

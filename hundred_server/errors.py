@@ -6,6 +6,7 @@ The tree::
     ├── MalformedError           the input cannot be read at all
     │   └── CardCodeError        a card code such as ``"1X"`` (code ``bad_card``)
     ├── IllegalActionError       well formed, but the rules forbid it now
+    ├── BotAnswerError           a plug-in bot's answer that is no legal move (code: why)
     └── RecordError              a game record that cannot be replayed (knows its line)
 
 "Malformed" and "illegal" are kept apart as python-chess keeps ``InvalidMoveError``
@@ -53,6 +54,18 @@ class IllegalActionError(HundredError):
     """
 
     code = "illegal_action"
+
+
+class BotAnswerError(HundredError):
+    """A plug-in bot answered with something that is not one of its legal moves.
+
+    Raised by a game's plug-in adapter (``GameSpec.plugin``) inside the plug-in's worker
+    process; the message says what it returned and why that is no move (``returned
+    'AS', which is not a Card``), the code which of the game's checks it failed
+    (``not_a_card``, ``not_in_hand``, ``revoke``; ``not_legal`` for the general shape).
+    """
+
+    code = "not_legal"
 
 
 class RecordError(HundredError):

@@ -11,7 +11,9 @@ hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate li
 are kept here too, per connection.
 
 Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
-``next_deadline()`` (grace periods of lost connections, turn clocks).
+``next_deadline()`` (grace periods of lost connections, turn clocks). Plug-in bots are
+an input too: the caller takes the moves to run (``take_bot_requests``) and brings
+their answers back (``bot_answer``); see bots/remote.py.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hundred_server import codecs
+from hundred_server.bots.remote import BotRequest, Forfeits
 from hundred_server.codecs import Codec
 from hundred_server.codecs.jsonlines import JsonCodec
 from hundred_server.games.base import Bot
@@ -79,6 +82,7 @@ class Hub:
         token_source: Callable[[], str] | None = None,
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
+        plugins: dict[str, str] | None = None,
     ) -> None:
         self.lobby = Lobby(
             seed_source=seed_source,
@@ -87,6 +91,7 @@ class Hub:
             token_source=token_source,
             durable=durable,
             bots=bots,
+            plugins=plugins,
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1
@@ -121,6 +126,32 @@ class Hub:
     @bots.setter
     def bots(self, bots: dict[str, Callable[[], Bot]]) -> None:
         self.lobby.bots = bots
+
+    @property
+    def plugins(self) -> dict[str, str]:
+        """Game name -> the label of the plug-in bot that plays its AI seats."""
+        return self.lobby.plugins
+
+    @plugins.setter
+    def plugins(self, plugins: dict[str, str]) -> None:
+        self.lobby.plugins = plugins
+
+    @property
+    def forfeits(self) -> Forfeits:
+        """Forfeited moves by plug-in label (bots/remote.py), for tournaments."""
+        return self.lobby.forfeits
+
+    def take_bot_requests(self) -> list[BotRequest]:
+        """The plug-in moves to run and the tables whose workers may stop, since the
+        last call (bots/remote.py); the server runs them (bots/runner.py)."""
+        return self.lobby.take_bot_requests()
+
+    def bot_answer(
+        self, table: int, seat: int, ask: int, choice: int | None, fault: str | None = None
+    ) -> list[Command]:
+        """A plug-in's answer to an ``AskBot``: ``choice`` (an index into the view's
+        ``legal``) or the ``fault`` that stopped it; stale answers are dropped."""
+        return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault))
 
     @property
     def limits(self) -> Limits:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from hundred_server import games
+from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
 from hundred_server.errors import HundredError
 from hundred_server.fairness import reveal_message
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -163,6 +164,7 @@ class Lobby:
         token_source: Callable[[], str] | None = None,
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
+        plugins: dict[str, str] | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.clock = clock
@@ -185,8 +187,18 @@ class Lobby:
         self.paused: set[int] = set()
         #: Durable: what to save (``take_writes``), before what it produced is sent.
         self.durable = durable
-        #: Game name -> the AI for its AI seats, where a plug-in replaces the default.
+        #: Game name -> the AI for its AI seats, where an in-process bot replaces the
+        #: default (trusted code: it is called, like the default).
         self.bots = dict(bots or {})
+        #: Game name -> the plug-in bot (its label, ``GAME=module:Class``) that plays
+        #: its AI seats out of process: asked for, never called (bots/remote.py).
+        self.plugins = dict(plugins or {})
+        #: Forfeits by plug-in label, for tournaments.
+        self.forfeits: Forfeits = Forfeits()
+        self._bot_requests: list[BotRequest] = []
+        #: Tables whose plug-in answer came while they were paused: asked again when
+        #: the store is back.
+        self._unanswered: set[int] = set()
         self._writes: list[Write] = []
         self._next_table = 1
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
@@ -224,14 +236,15 @@ class Lobby:
         session = self.sessions.get(conn)
         return [] if session is None else self._refuse(session, exc)
 
-    def progress(self, conn: int) -> tuple[int, int, bool] | None:
-        """Where the game at ``conn``'s table stands (table, Seq, over), to tell a line
-        that moved a game on from one that did not (rate limits count only those)."""
+    def progress(self, conn: int) -> tuple[int, int, int, bool] | None:
+        """Where the game at ``conn``'s table stands (table, Seq, plug-in asks, over),
+        to tell a line that moved a game on from one that did not (rate limits count
+        only those); a move that a plug-in seat is asked to answer moved it on too."""
         session = self.sessions.get(conn)
         table = None if session is None else session.table
         if table is None:
             return None
-        return table.id, table.seq, table.state is TableState.OVER
+        return table.id, table.seq, table.asks, table.state is TableState.OVER
 
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""
@@ -239,9 +252,50 @@ class Lobby:
         return session is not None and session.where is Where.CLOSED
 
     def _after(self, table: Table) -> None:
-        """After a step of ``table``: note what to save and when it needs a tick."""
+        """After a step of ``table``: note what to save, what to ask of plug-ins and
+        when it needs a tick."""
         self._journal(table)
+        if table.id in self.tables:
+            self._bot_requests += table.take_bot_requests()
         self._watch(table)
+
+    def take_bot_requests(self) -> list[BotRequest]:
+        """The plug-in moves to run (``AskBot``) and the tables whose plug-in workers may
+        stop (``ReleaseBots``), in order, since the last call (bots/remote.py)."""
+        requests, self._bot_requests = self._bot_requests, []
+        return requests
+
+    def _ai_for(self, spec: GameSpec) -> Callable[[], Bot] | None:
+        """What plays ``spec``'s AI seats: its plug-in, an in-process bot, or (None)
+        its default."""
+        label = self.plugins.get(spec.name)
+        if label is not None:
+            forfeits = self.forfeits
+            return lambda: PluginSeat(label, spec.bot(), forfeits)
+        return self.bots.get(spec.name)
+
+    def bot_answer(
+        self, table_id: int, seat: int, ask: int, choice: int | None, fault: str | None
+    ) -> Outgoing:
+        """A plug-in's answer to ``AskBot`` (see ``Table.bot_answer``); an answer for a
+        table that is gone is dropped, one for a paused table is asked again when it
+        goes on."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return []
+        if table_id in self.paused:
+            if table.asking == (seat, ask):
+                self._unanswered.add(table_id)
+            return []
+        try:
+            with self._guard(table):
+                out = table.bot_answer(seat, ask, choice, fault)
+        except TableFailed as failed:
+            return failed.out
+        if table.state is TableState.OVER:
+            out += self._finish(table)
+        self._after(table)
+        return out
 
     def take_writes(self) -> list[Write]:
         """What must be saved (in order, in one transaction) before the commands
@@ -317,7 +371,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=stored.clock,
             clock=self.clock,
-            ai=self.bots.get(spec.name),
+            ai=self._ai_for(spec),
         )
         table.saved = len(stored.lines)
         table.touched = True  # it was stored, so it stays stored
@@ -466,7 +520,11 @@ class Lobby:
             table = self.tables.get(table_id)
             if table is not None:
                 table.restart_clocks()
+                if table_id in self._unanswered:
+                    table.ask_again()
+                    self._bot_requests += table.take_bot_requests()
                 self._watch(table)
+        self._unanswered.clear()
 
     def _check_store(self, what: str) -> None:
         if not self.store_ok:
@@ -532,6 +590,7 @@ class Lobby:
                     f"Message must be create, join or quit, not {quote(msg.get('Message'))}",
                     "bad_choice",
                 )
+        game = self._game_named(msg) if choice == "create" else None  # bad_game: no change
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
         if choice is None:  # a bare Hello (or one that only names you): the question again
@@ -542,7 +601,7 @@ class Lobby:
             session.where = Where.CLOSED
             return [*out, (session.conn, message("Ok, bye bye!"))]
         if choice == "create":
-            session.game = self._game_named(msg) or games.DEFAULT_GAME
+            session.game = game or games.DEFAULT_GAME
             session.where = Where.OPTIONS
             return self._options(session)
         session.where = Where.TABLES  # join
@@ -649,7 +708,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=turn_timeout,
             clock=self.clock,
-            ai=self.bots.get(spec.name),
+            ai=self._ai_for(spec),
             flags=flags,
         )
         self.tables[table_id] = table
@@ -698,6 +757,12 @@ class Lobby:
 
     def _remove_table(self, table: Table) -> None:
         """``table`` is gone from the lobby (over, closed, broken)."""
+        if table.id in self.tables and table.game_name in self.plugins:
+            table.take_bot_requests()  # nobody waits for those answers any more
+            self._bot_requests = [r for r in self._bot_requests if r.table != table.id] + [
+                ReleaseBots(table.id)
+            ]
+        self._unanswered.discard(table.id)
         self.tables.pop(table.id, None)
         self._timer_of.pop(table.id, None)
         self.paused.discard(table.id)

@@ -17,6 +17,11 @@ disk, a lock held by another process), the batch stays queued and is retried, wi
 backoff, until the store takes it: the tables whose moves wait are paused, new tables
 are refused with ``store_unavailable``, and everything else goes on; when the store is
 back, the paused tables go on by themselves. Nothing accepted is lost.
+
+Plug-in bots (``plugins``) never run here: the moves the hub asks of them go to their
+workers (bots/runner.py) as soon as they are asked, and their answers come back as
+events like a line from a client (``Hub.bot_answer``), so a plug-in that hangs, loops,
+allocates without end or exits delays nobody but its own table, by its time limit.
 """
 
 from __future__ import annotations
@@ -26,13 +31,15 @@ import contextlib
 import logging
 import signal
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from hundred_server import codecs
+from hundred_server.bots.plugins import BotLimits, Plugin
+from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
 from hundred_server.hub import Command, Hub, Send
 from hundred_server.journal import Write
@@ -91,9 +98,18 @@ class Server:
         store: Store | None = None,
         classic_port: int | None = None,
         keep_days: float | None = None,
+        plugins: Sequence[Plugin] = (),
+        bot_limits: BotLimits | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
+        #: The plug-in bots that play AI seats, each move in a worker process
+        #: (bots/runner.py), within ``bot_limits``.
+        self.plugins = {p.label: p for p in plugins}
+        if plugins:
+            self.hub.plugins = {p.game: p.label for p in plugins}
+        self.bot_limits = bot_limits or BotLimits()
+        self.runner: PluginRunner | None = None
         self.store = store
         #: Finished games older than this many days are removed (None: kept for good).
         self.keep_days = keep_days
@@ -156,6 +172,8 @@ class Server:
                 self._server.close()
                 raise
             log.info("classic dialect on %s:%d", self.host, self.classic_port)
+        if self.plugins:
+            self.runner = PluginRunner(self.plugins, self.bot_limits, self._bot_answered)
         if self.store is not None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
             if self.keep_days is not None:
@@ -176,6 +194,8 @@ class Server:
         self._server.close()
         if self._classic is not None:
             self._classic.close()
+        if self.runner is not None:
+            self.runner.close()
         transports = [c.writer.transport for c in self._connections.values()]
         self._flush()  # what the last turn produced joins the queue
         unsaved = await self._last_saves()
@@ -258,9 +278,23 @@ class Server:
         writes = self.hub.take_writes() if self.store is not None else []
         if commands or writes:
             self._pending.append(_Batch(writes, commands))
+        self._run_bots()
         if not self._flush_soon:
             self._flush_soon = True
             asyncio.get_running_loop().call_soon(self._flush)
+
+    def _run_bots(self) -> None:
+        """Hand the plug-in moves the hub asked for to their workers at once: an ask
+        tells no client anything, so it waits for no save."""
+        requests = self.hub.take_bot_requests()
+        if requests and self.runner is not None and not self._closed:
+            self.runner.handle(requests)
+
+    def _bot_answered(
+        self, table: int, seat: int, ask: int, choice: int | None, fault: str | None
+    ) -> None:
+        if not self._closed:
+            self._dispatch(self.hub.bot_answer(table, seat, ask, choice, fault))
 
     def _flush(self) -> None:
         """What this turn of the event loop produced: sent now if it saved nothing and
@@ -463,13 +497,20 @@ async def run(
     bots: dict[str, Callable[[], Bot]] | None = None,
     classic_port: int | None = None,
     keep_days: float | None = None,
+    plugins: Sequence[Plugin] = (),
+    bot_limits: BotLimits | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
     With a store, the unfinished games in it are restored first (a game that cannot be
     is marked failed, and the rest go on)."""
     limits = limits or Limits()
-    hub = Hub(limits=limits, durable=store is not None, bots=bots)
+    hub = Hub(
+        limits=limits,
+        durable=store is not None,
+        bots=bots,
+        plugins={p.game: p.label for p in plugins},
+    )
     if store is not None:
         for line in hub.restore(store.games("playing"), store.last_id()):
             log.info("%s", line)
@@ -481,6 +522,8 @@ async def run(
         store=store,
         classic_port=classic_port,
         keep_days=keep_days,
+        plugins=plugins,
+        bot_limits=bot_limits,
     )
     await server.start()
     stop = asyncio.Event()

@@ -15,6 +15,11 @@ played for them.
 
 Who is told what is decided by the game's wire module (``tell``, ``prompt``),
 so a seat's cards reach only that seat.
+
+An AI seat played by a plug-in bot (``PluginSeat``) is never called: when it must act,
+the table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes on
+when ``bot_answer`` brings it (bots/remote.py). Nobody is prompted meanwhile, as for any
+AI seat; the asks have their own count, so ``Seq`` still goes one up per prompt.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hundred_server import driver
+from hundred_server.bots.remote import AskBot, PluginSeat
 from hundred_server.errors import HundredError
 from hundred_server.fairness import commit_message
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -113,6 +119,13 @@ class Table:
         self.touched = False
         #: The token hashes given out at this table (the lobby forgets them with it).
         self.issued: set[str] = set()
+        #: The plug-in seat asked for its move, and the ask's number (None: none asked);
+        #: the legal actions it was asked to choose from.
+        self.asking: tuple[int, int] | None = None
+        self._asked_legal: tuple[Any, ...] = ()
+        #: Plug-in moves asked for so far (each ask's number).
+        self.asks = 0
+        self._requests: list[AskBot] = []
 
     @classmethod
     def restored(
@@ -303,7 +316,14 @@ class Table:
         if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
         text = message(f"{occupant.name} is back at seat {seat}")
-        return seat, previous, [(c, text) for s, c in self.people() if s != seat]
+        out = [(c, text) for s, c in self.people() if s != seat]
+        if self.asking is not None and self.asking[0] == seat:
+            # Its plug-in was asked for this move: the answer is stale now, and the
+            # others get the prompt they get whenever a person is to act (the owner
+            # gets it from ``rejoin``).
+            self.asking = None
+            out += [(c, m) for c, m in self._prompt_people() if c != conn]
+        return seat, previous, out
 
     def rejoin(self, seat: int) -> list[Message]:
         """What the holder of ``seat`` needs to carry on: the table, its commitment to
@@ -445,22 +465,102 @@ class Table:
         """Deal when a round starts, let AI seats act, then prompt the person to act."""
         game = self.game
         assert game is not None
-        bots = [None if s is None else s.bot for s in self.seats]
+        # People, and plug-ins that are not benched, stop the driver: people are
+        # prompted and plug-ins asked, below.
+        bots = [
+            None if s is None or self._plugin_at(i) is not None else s.bot
+            for i, s in enumerate(self.seats)
+        ]
         events += driver.advance(game, self.spec, self.seed, bots)
         out = self._tell(events)
         self.turn_deadline = None
         if game.is_over:
             self.state = TableState.OVER
             return out
+        actor = game.to_act
+        assert actor is not None
+        if self._plugin_at(actor) is not None:
+            self._ask(actor)
+            return out
+        return out + self._prompt_people()
+
+    def _prompt_people(self) -> Outgoing:
+        """A person is to act: the next ``Seq``, the turn clock, everyone's prompt."""
+        game = self.game
+        assert game is not None
         self.seq += 1
         if self.turn_timeout is not None:
             self.turn_deadline = self.clock() + self.turn_timeout
+        out: Outgoing = []
         public = self._prompt(None)  # one object for all but the actor
         for seat, conn in self.people():
             prompt = self._prompt(seat) if seat == game.to_act else public
             assert prompt is not None
             out.append((conn, prompt))
         return out
+
+    # ------------------------------------------------------------------ plug-ins
+
+    def _plugin_at(self, seat: int) -> PluginSeat | None:
+        """The plug-in that must be asked for ``seat``'s moves (not a benched one)."""
+        occupant = self.seats[seat]
+        bot = None if occupant is None else occupant.bot
+        if isinstance(bot, PluginSeat) and not bot.benched:
+            return bot
+        return None
+
+    def _ask(self, seat: int) -> None:
+        game = self.game
+        plugin = self._plugin_at(seat)
+        assert game is not None
+        assert plugin is not None
+        view = self.spec.view(game, seat)
+        self.asks += 1
+        self.asking = (seat, self.asks)
+        self._asked_legal = tuple(view.legal)
+        self._requests.append(AskBot(self.id, seat, self.asks, plugin.plugin, view))
+
+    def take_bot_requests(self) -> list[AskBot]:
+        """The plug-in moves asked for since the last call."""
+        requests, self._requests = self._requests, []
+        return requests
+
+    def ask_again(self) -> None:
+        """Ask the pending plug-in move afresh (its answer was not taken: the table was
+        paused); the earlier ask is stale from now on."""
+        if self.asking is not None and self.state is TableState.PLAYING:
+            self._ask(self.asking[0])
+
+    def bot_answer(self, seat: int, ask: int, choice: int | None, fault: str | None) -> Outgoing:
+        """The answer to ``AskBot`` number ``ask``: ``choice``, an index into the view's
+        ``legal``, or the ``fault`` that stopped the plug-in. A stale answer (another
+        ask is current, or none) is dropped. A fault, or a choice that is no legal
+        action, is a forfeit: the default AI plays the turn (bots/remote.py)."""
+        game = self.game
+        if self.asking != (seat, ask) or game is None or self.state is not TableState.PLAYING:
+            return []
+        plugin = self._plugin_at(seat)
+        if plugin is None or game.to_act != seat:
+            self.asking = None
+            return []
+        self.asking = None
+        legal = self._asked_legal
+        action = None
+        if fault is None:
+            if choice is not None and 0 <= choice < len(legal):
+                action = legal[choice]
+            else:
+                fault = f"it chose move {choice!r} of {len(legal)} (0-{len(legal) - 1})"
+        if action is not None and action not in game.legal_actions(seat):
+            self._ask(seat)  # the game moved on meanwhile (a pre-pass): ask again
+            return []
+        if action is None:
+            assert fault is not None
+            plugin.forfeit(f"table {self.id}, seat {seat}", fault)
+            action = plugin.fallback.act(self.spec.view(game, seat))
+        else:
+            plugin.played()
+        return self._advance(game.apply(seat, action))
 
     def _tell(self, events: Sequence[Any]) -> Outgoing:
         out: Outgoing = []

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from hundred_server import cli
+from hundred_server.bots.plugins import BotLimits
 from hundred_server.cli import main
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, record_lines, replay
@@ -168,7 +169,8 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
     assert main([]) == 0
-    defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, {"keep_days": None})
+    options = {"keep_days": None, "bot_limits": BotLimits()}
+    defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
 
 
@@ -182,7 +184,7 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
     expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
-    assert calls == [(*expected, {"keep_days": None})]
+    assert calls == [(*expected, {"keep_days": None, "bot_limits": BotLimits()})]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
     assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
 
@@ -199,7 +201,7 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     assert limits.max_tables_per_address == 4
     assert limits.max_waiting_per_address == 1
     assert limits.table_idle_timeout == 60.0
-    assert calls[0][-1] == {"keep_days": 30.0}
+    assert calls[0][-1] == {"keep_days": 30.0, "bot_limits": BotLimits()}
 
 
 @pytest.mark.parametrize(

@@ -99,6 +99,28 @@ class Bot(Protocol):
 
 
 @dataclass(frozen=True)
+class PluginShape:
+    """A game's own shape of plug-in bot (``--bot GAME=module:Class``), besides the
+    general one every game takes: a class whose ``act(self, view)`` returns one of
+    ``view.legal`` (docs/plugins.md).
+
+    The plug-in's class has a method ``method`` taking ``parameters`` (the assignment
+    a game's shape comes from says which); ``adapt(instance)`` is a ``Bot`` that calls
+    it, and whose ``act`` raises ``BotAnswerError`` (its code one of ``checks``) when the
+    answer is not a legal move, or whatever the method raised. It runs in the plug-in's
+    worker process, never in the server's.
+    """
+
+    method: str
+    parameters: tuple[str, ...]
+    adapt: Callable[[object], Bot]
+    #: What ``hundred-server check-bot`` checks of the answers, in order: (the
+    #: ``BotAnswerError`` code that fails it, what it says), e.g. ("not_a_card",
+    #: "PlayCard returns a Card").
+    checks: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class Preset:
     """A table mode the lobby offers: ``seats`` seats, AI at ``ai_seats``, and the
     partnerships (``sides``: seat -> side; None: every seat for itself). People sit in
@@ -209,9 +231,9 @@ class GameSpec:
     record_codes: Mapping[str, str]
     #: How a game ended: {"Winner": seat or side, "Score": [...], "Text": "..."}.
     result: Callable[[Any], dict[str, Any]]
-    #: Adapts a plug-in object (``--bot GAME=module:Class``) to a ``Bot``, or None if
-    #: the game takes no plug-ins.
-    plugin: Callable[[object, Bot], Bot] | None = None
+    #: The game's own plug-in shape (``--bot GAME=module:Class``), if it has one
+    #: besides the general ``act(view)`` that every game takes.
+    plugin: PluginShape | None = None
     #: Plays and tells one game of bots for people (``demo`` command): (seed, seats).
     demo: Callable[[str | None, int], object] | None = None
     #: Text mode (netcat, telnet): the game's help, rendering and commands.

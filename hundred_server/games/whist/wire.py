@@ -8,20 +8,20 @@ turned-up trump card, which everyone sees. Types and keys are Hundred and Ten's 
 the meaning is the same (protocol.md); scores, trick counts and the winner are by side,
 ``[NS, EW]``, and a side is ``"NS"`` or ``"EW"`` where a name is wanted.
 
-``plugin`` adapts a class written to seeds/whist-bot-assignment.txt (a ``PlayCard``
-method taking cards, not views) to a ``Bot``.
+``PLUGIN`` is the plug-in shape of seeds/whist-bot-assignment.txt: a class whose
+``PlayCard`` method takes cards, not views (docs/plugins.md).
 """
 
 from __future__ import annotations
 
-import logging
 import reprlib
 from collections.abc import Sequence
 from typing import Final
 
 from hundred_server.cards import Card, format_cards
+from hundred_server.errors import BotAnswerError
 from hundred_server.games import messages
-from hundred_server.games.base import Bot, GameSpec, Preset, check_flags
+from hundred_server.games.base import Bot, GameSpec, PluginShape, Preset, check_flags
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
@@ -52,8 +52,7 @@ ANSWER_TYPES: Final = frozenset({"Play"})
 POSITIONS: Final = ("N", "E", "S", "W")
 SIDE_TITLES: Final = ("North-South", "East-West")
 
-log = logging.getLogger("hundred_server")
-#: How a plug-in's bad answer or error is quoted in the log: cut short if long.
+#: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
 _quote_value.maxstring = _quote_value.maxother = 80
 
@@ -189,33 +188,27 @@ class PlayCardBot:
     of ``Card``, the cards played to this trick so far in order, the trump letter, the
     seat's compass letter (N E S W for seats 0-3), this hand's completed tricks as
     ``(four cards, leader letter, winner letter)`` and the score ``(NS, EW)``; it returns
-    one of its legal cards. When it raises or returns anything else, a warning names
-    the plug-in and what went wrong, and ``fallback`` plays that turn: ``act`` never
-    raises for the plug-in.
+    one of its legal cards. Anything else raises ``BotAnswerError`` saying what it
+    returned and why that is no move; what ``PlayCard`` raises passes through. It runs
+    in the plug-in's worker process (bots/worker.py), where the server's limits hold.
     """
 
-    def __init__(self, plugin: object, fallback: Bot) -> None:
+    def __init__(self, plugin: object) -> None:
         self.plugin = plugin
-        self.fallback = fallback
         self.name = type(plugin).__name__
 
     def act(self, view: View) -> Play:
-        try:
-            choice = self._ask(view)
-        except Exception as error:  # a plug-in's bug must not stop the table
-            return self._fall_back(
-                view, f"raised {type(error).__name__}: {_quote_value.repr(str(error))}"
-            )
+        choice = self._ask(view)
         legal = {play.card for play in view.legal}
         if type(choice) is Card and choice in legal:
             return PLAY_ACTIONS[choice]
         if type(choice) is not Card:
-            why = "is not a Card"
+            why, code = f"is not a Card but a {type(choice).__name__}", "not_a_card"
         elif choice not in view.hand:
-            why = "is not in its hand"
+            why, code = "is not in its hand", "not_in_hand"
         else:
-            why = "does not follow the suit led"
-        return self._fall_back(view, f"returned {_quote_value.repr(choice)}, which {why}")
+            why, code = "does not follow the suit led", "revoke"
+        raise BotAnswerError(f"returned {_quote_value.repr(choice)}, which {why}", code)
 
     def _ask(self, view: View) -> object:
         assert view.trump is not None
@@ -230,25 +223,24 @@ class PlayCardBot:
         )
         return choice
 
-    def _fall_back(self, view: View, what: str) -> Play:
-        fallback = self.fallback
-        log.warning(
-            "whist plug-in %s, seat %d, hand %d, trick %d: PlayCard %s; the %s bot plays",
-            self.name,
-            view.seat,
-            view.hand_index + 1,
-            len(view.tricks) + 1,
-            what,
-            getattr(fallback, "name", type(fallback).__name__),
-        )
-        action: Play = fallback.act(view)
-        return action
+
+def plugin(obj: object) -> Bot:
+    """``obj``, an instance with the seed's ``PlayCard`` method, as a ``Bot``."""
+    return PlayCardBot(obj)
 
 
-def plugin(obj: object, fallback: Bot) -> Bot:
-    """``obj``, an instance with the seed's ``PlayCard`` method, as a ``Bot`` (without
-    one, every turn falls back, with a warning, as for any other fault)."""
-    return PlayCardBot(obj, fallback)
+#: The Whist assignment's plug-in shape, and the checks of its answers that its test
+#: script makes (``hundred-server check-bot whist=module:Class``).
+PLUGIN: Final = PluginShape(
+    method="PlayCard",
+    parameters=("hand", "trick", "trump", "position", "tricks", "score"),
+    adapt=plugin,
+    checks=(
+        ("not_a_card", "PlayCard returns a Card"),
+        ("not_in_hand", "PlayCard returns a card from its hand"),
+        ("revoke", "PlayCard follows suit when it can"),
+    ),
+)
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
@@ -284,6 +276,6 @@ SPEC: Final = GameSpec(
     load_record=records.load_record,
     record_codes=records.ERROR_CODES,
     result=result,
-    plugin=plugin,
+    plugin=PLUGIN,
     text=TEXT,
 )
