@@ -47,12 +47,14 @@ SOURCES = {
                 while True:
                     pass
     """,
+    # Blocks of 1 GiB: the worker's address-space limit refuses the first at once, so
+    # the memory limit, not the clock, stops it however loaded the machine is.
     "hog": """
         class Player:
             def PlayCard(self, hand, trick, trump, position, tricks, score):
                 held = []
                 while True:
-                    held.append(bytearray(1 << 20))
+                    held.append(bytearray(1 << 30))
     """,
     "raiser": """
         class Player:
