@@ -329,3 +329,16 @@ def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     assert told[2] == ann.last("Commit")  # the seed is the stored one
     assert told[-1] == prompt
     assert is_prompt(told[-1])
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_names_its_built_in_ais(name: str) -> None:
+    """Tournaments pick built-in AIs by name: every game has ``naive`` and ``default``,
+    ``default`` is its default AI, and each name makes a bot that plays a whole game."""
+    spec = games.get(name)
+    assert {"naive", "default"} <= set(spec.bots)
+    assert type(spec.bots["default"]()) is type(spec.bot())
+    seats = spec.seat_counts[-1]
+    for factory in spec.bots.values():
+        game = play_game(seats, "named-ais", [factory() for _ in range(seats)], name)
+        assert game.is_over and game.winner is not None

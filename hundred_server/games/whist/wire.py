@@ -285,4 +285,5 @@ SPEC: Final = GameSpec(
     result=result,
     plugin=PLUGIN,
     text=TEXT,
+    bots={"naive": WhistBot, "default": WhistBot},
 )
