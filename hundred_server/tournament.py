@@ -20,7 +20,10 @@ games, game ``(i - 1) * k + r + 1`` being deal ``i`` at rotation ``r``.
 
 Each game updates one openskill model (Plackett-Luce), in game order, the entrants
 ranked by how they did: the winner first, then by final score (ties share a rank).
-The results, ratings included, are the same for the same arguments whatever ``jobs``.
+The results, ratings included, are the same for the same arguments whatever ``jobs``,
+with one caveat: a plug-in's instance (one a seat and process) plays game after game,
+so a plug-in that carries state from one game into the next (a learner, a random
+generator seeded once) plays differently when the games are shared out differently.
 """
 
 from __future__ import annotations
@@ -171,25 +174,26 @@ def schedule(seed: str, deals: int, count: int, duplicate: bool) -> list[Match]:
 
 
 class Players:
-    """The bots of one process: an entrant's bot for each seat it takes (a plug-in's in
-    a worker of its own, started when first asked), and each entrant's forfeits."""
+    """The bots of one process: a built-in AI made afresh for every game, a plug-in's
+    bot for each seat it takes, in a worker of its own that plays every game of the
+    process at that seat (started when first asked); and each entrant's forfeits."""
 
     def __init__(self, config: Config) -> None:
         self.config = config
         self.spec = registry.get(config.game)
-        self._bots: dict[tuple[int, int], Bot] = {}
+        self._bots: dict[tuple[int, int], PluginBot] = {}
         self._forfeits = [Forfeits() for _ in config.entrants]
 
     def bot(self, entrant: int, seat: int) -> Bot:
+        """A built-in AI made for this game; the plug-in bot of this seat."""
+        who = self.config.entrants[entrant]
+        if who.plugin is None:
+            return self.spec.bots[who.name]()
         key = (entrant, seat)
         if key not in self._bots:
-            who = self.config.entrants[entrant]
-            if who.plugin is None:
-                self._bots[key] = self.spec.bots[who.name]()
-            else:
-                self._bots[key] = PluginBot(
-                    who.plugin, self.config.limits, forfeits=self._forfeits[entrant]
-                )
+            self._bots[key] = PluginBot(
+                who.plugin, self.config.limits, forfeits=self._forfeits[entrant]
+            )
         return self._bots[key]
 
     def forfeits(self) -> tuple[int, ...]:
@@ -229,8 +233,7 @@ class Players:
 
     def close(self) -> None:
         for bot in self._bots.values():
-            if isinstance(bot, PluginBot):
-                bot.close()
+            bot.close()
         self._bots.clear()
 
 

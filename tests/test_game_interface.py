@@ -341,4 +341,5 @@ def test_every_game_names_its_built_in_ais(name: str) -> None:
     seats = spec.seat_counts[-1]
     for factory in spec.bots.values():
         game = play_game(seats, "named-ais", [factory() for _ in range(seats)], name)
-        assert game.is_over and game.winner is not None
+        assert game.is_over
+        assert game.winner is not None
