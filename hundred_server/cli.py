@@ -15,6 +15,8 @@ Subcommands::
                        (--seed SEED, and --commit HASH from the Commit); exit status
                        2 at a mismatch (protocol.md, "Provably fair deals")
     selfplay           naive bots play many games; prints one JSON summary line
+    tournament         built-in AIs and plug-in bots play many seeded games (duplicate
+                       deals if asked); a table of wins, points and ratings, or --json
     check-bot G=M:C    check a plug-in bot class (docs/plugins.md); PASS/FAIL lines,
                        exit status 0 only if every check passes, 1 if one fails
     demo               one game of naive bots, told for people
@@ -31,6 +33,7 @@ import asyncio
 import logging
 import os
 import sys
+import textwrap
 from collections.abc import Iterable, Sequence
 
 from hundred_server import __version__
@@ -176,6 +179,11 @@ def _bot_options(parser: argparse.ArgumentParser) -> None:
 
 def _bot_limits(args: argparse.Namespace) -> BotLimits:
     return BotLimits(timeout=args.bot_timeout, memory=args.bot_memory << 20)
+
+
+def _wrapped(text: str) -> str:
+    """A paragraph wrapped for help that keeps its own line breaks elsewhere."""
+    return "\n".join(textwrap.wrap(text, 78))
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -395,6 +403,71 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes to play in (default 1; the games are the same whatever it is)",
     )
 
+    tour = commands.add_parser(
+        "tournament",
+        help="bots play many seeded games; a table of wins, points and ratings",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_wrapped(
+            "Entrants play N seeded deals of GAME (--games N); prints a table of each "
+            "entrant's games, wins, win rate with its 95% (Wilson) interval, mean final "
+            "points, forfeits and openskill rating, best rated first. An entrant is one of "
+            "the game's built-in AIs by name (every game has naive and default) or a plug-in "
+            "bot module:Class (docs/plugins.md), run out of process: its timeouts, crashes "
+            "and illegal answers are forfeits, each played by the default AI and counted. "
+            "A game takes as many entrants as its table has seats; a partnership game takes "
+            "two, the first at seats 0 and 2. Deal i of a run with seed S is dealt from S-i."
+        ),
+        epilog=_wrapped(
+            "With --duplicate every deal is played once for every rotation of the "
+            "entrants over the seats (k entrants: k rotations; partnerships: the two sides "
+            "swapped), so --games N is N deals and N*k games and the luck of the deal "
+            "cancels."
+        )
+        + "\n\nexamples:\n  hundred-server tournament --bots naive,naive,default,default "
+        "--games 100 --duplicate --seed s1\n  hundred-server tournament --bots "
+        "naive,naive,mybot:Player --games 50 --record out/ --json",
+    )
+    tour.add_argument(
+        "--game",
+        choices=registry.names(),
+        default=registry.DEFAULT_GAME,
+        help=f"the game (default {registry.DEFAULT_GAME})",
+    )
+    tour.add_argument(
+        "--bots",
+        required=True,
+        metavar="A,B,...",
+        help="the entrants, comma-separated: built-in AI names or module:Class plug-ins; "
+        "a name may come twice (labelled name#2)",
+    )
+    tour.add_argument(
+        "--games",
+        type=_positive,
+        default=100,
+        metavar="N",
+        help="deals to play (default 100): N games, or N*k with --duplicate (k entrants)",
+    )
+    tour.add_argument("--seed", help="run seed (default: a random one, shown in the output)")
+    tour.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="play every deal once for each rotation of the entrants over the seats",
+    )
+    tour.add_argument(
+        "--jobs",
+        type=_positive,
+        default=1,
+        help="processes to play in (default 1; the results are the same whatever it is)",
+    )
+    tour.add_argument(
+        "--record",
+        metavar="DIR",
+        help="write each game's record to DIR/game-NNNNN.jsonl, the entrants' labels as "
+        "its Players (replay reads them)",
+    )
+    tour.add_argument("--json", action="store_true", help="print one JSON object instead")
+    _bot_options(tour)
+
     check_bot = commands.add_parser(
         "check-bot",
         help="check a plug-in bot class: PASS or FAIL for each check",
@@ -482,6 +555,45 @@ def _check_bot(text: str, positions: int, seed: str | None, limits: BotLimits) -
         return EXIT_ERROR
     passed = check_bot(plugin, positions, seed, limits, lambda line: print(line, flush=True))
     return EXIT_OK if passed else EXIT_FAILED
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from hundred_server.tournament import TournamentError, parse_entrants, tournament
+
+    spec = registry.get(args.game)
+    limits = _bot_limits(args)
+    try:
+        entrants = parse_entrants(spec, args.bots.split(","))
+        checked: set[str] = set()
+        for entrant in entrants:
+            if entrant.plugin is not None and entrant.name not in checked:
+                try:
+                    load_plugin(entrant.plugin.label, limits)
+                except PluginError as exc:
+                    raise TournamentError(f'bad entrant "{entrant.name}": {exc}') from None
+                checked.add(entrant.name)
+    except TournamentError as exc:
+        print(f"hundred-server tournament: {exc}", file=sys.stderr)
+        return EXIT_ERROR
+    summary = tournament(
+        args.game,
+        entrants,
+        args.games,
+        seed=args.seed,
+        duplicate=args.duplicate,
+        jobs=args.jobs,
+        record_dir=args.record,
+        limits=limits,
+        progress_stream=None if args.json else sys.stderr,
+    )
+    if args.json:
+        print(dumps_line(summary))
+    else:
+        from hundred_server.tournament import format_table
+
+        for line in format_table(summary):
+            print(line)
+    return EXIT_OK
 
 
 def _print_replay(lines: Iterable[str | bytes]) -> int:
@@ -589,6 +701,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args.file)
         if args.command == "verify":
             return _verify(args.file, args.seed, args.commit)
+        if args.command == "tournament":
+            return _tournament(args)
         if args.command == "check-bot":
             return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
         counts = registry.get(args.game).seat_counts

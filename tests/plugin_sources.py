@@ -146,6 +146,26 @@ SOURCES = {
             def act(self, view):
                 return self.rng.choice(view.legal)
     """,
+    "act_first": """
+        class Player:
+            '''Plays the first of its legal moves.'''
+
+            def act(self, view):
+                return view.legal[0]
+    """,
+    "act_raiser": """
+        class Player:
+            def act(self, view):
+                raise RuntimeError("my strategy has a bug")
+    """,
+    "act_sleeper": """
+        import time
+
+        class Player:
+            def act(self, view):
+                time.sleep(30)
+                return view.legal[0]
+    """,
     "act_outsider": """
         class Player:
             def act(self, view):

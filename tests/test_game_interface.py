@@ -385,3 +385,17 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
     assert stored.state == "over"
     assert list(replay(stored.lines))[-1]["Score"] == over["Score"]
     store.close()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_game_names_its_built_in_ais(name: str) -> None:
+    """Tournaments pick built-in AIs by name: every game has ``naive`` and ``default``,
+    ``default`` is its default AI, and each name makes a bot that plays a whole game."""
+    spec = games.get(name)
+    assert {"naive", "default"} <= set(spec.bots)
+    assert type(spec.bots["default"]()) is type(spec.bot())
+    seats = spec.seat_counts[-1]
+    for factory in spec.bots.values():
+        game = play_game(seats, "named-ais", [factory() for _ in range(seats)], name)
+        assert game.is_over
+        assert game.winner is not None

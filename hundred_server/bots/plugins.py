@@ -334,6 +334,13 @@ class PluginBot:
         self.seat.forfeit(self.where, why)
         return self.seat.fallback.act(view)
 
+    def new_game(self, where: str | None = None) -> None:
+        """A new game starts: a seat benched in the last one plays again (a bench is
+        for the rest of a game only), and its forfeits are logged as at ``where``."""
+        self.seat.strikes = 0
+        if where is not None:
+            self.where = where
+
     def ask(self, view: Any) -> tuple[int | None, str | None, str]:
         """The plug-in's answer on ``view``: (choice, None, "") or (None, fault, kind);
         waits ``limits.timeout`` at most once its worker is ready."""

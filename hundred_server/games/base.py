@@ -11,7 +11,7 @@ Nothing outside ``hundred_server/games/`` imports a game module directly.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from hundred_server.errors import IllegalActionError
@@ -244,3 +244,6 @@ class GameSpec:
     #: The table options the game takes: boolean variants a preset may switch on, or a
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
     flags: tuple[str, ...] = ()
+    #: The game's built-in AIs by name (name -> a new bot), for tournaments and the
+    #: like: every game has ``naive`` (its plainest player) and ``default`` (``bot``).
+    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)

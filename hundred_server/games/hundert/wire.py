@@ -191,6 +191,8 @@ SPEC: Final = GameSpec(
     seeded_deck=seeded_deck,
     view=Game.view_for,
     bot=HundertBot,
+    # One AI so far: today's is both the plainest player and the default.
+    bots={"naive": HundertBot, "default": HundertBot},
     answer_types=ANSWER_TYPES,
     parse_action=parse_action,
     prompt=prompt,

@@ -276,4 +276,5 @@ SPEC: Final = GameSpec(
     result=result,
     demo=run_demo,
     text=TEXT,
+    bots={"naive": NaiveBot, "default": NaiveBot},
 )

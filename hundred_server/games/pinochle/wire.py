@@ -22,7 +22,7 @@ from hundred_server.cards import Card, format_cards
 from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.pinochle import records
-from hundred_server.games.pinochle.bots import PinochleBot
+from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     NUM_PLAYERS,
@@ -294,4 +294,5 @@ SPEC: Final = GameSpec(
     result=result,
     text=TEXT,
     classic=True,
+    bots={"naive": NaiveBot, "default": PinochleBot},
 )

@@ -373,6 +373,8 @@ SPEC: Final = GameSpec(
     seeded_deck=seeded_deck,
     view=_view,
     bot=RookBot,
+    # One AI so far: today's is both the plainest player and the default.
+    bots={"naive": RookBot, "default": RookBot},
     answer_types=ANSWER_TYPES,
     parse_action=parse_action,
     prompt=prompt,

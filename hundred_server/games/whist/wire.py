@@ -278,4 +278,5 @@ SPEC: Final = GameSpec(
     result=result,
     plugin=PLUGIN,
     text=TEXT,
+    bots={"naive": WhistBot, "default": WhistBot},
 )
