@@ -525,11 +525,13 @@ async def run(
         plugins=plugins,
         bot_limits=bot_limits,
     )
-    await server.start()
+    # The handlers come first: start() listens before it has finished, so a signal may
+    # come while it still works; it then stops the server as soon as it has started.
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
+    await server.start()
     classic = "" if server.classic_port is None else f", classic dialect on {server.classic_port}"
     print(
         f"hundred_server listening on {host}:{server.port}{classic} "
