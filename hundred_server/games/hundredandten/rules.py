@@ -167,6 +167,8 @@ def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
 
 
 _BID_CHOICES: Final = {(h, d): _bid_choices(h, d) for h in BID_AMOUNTS for d in (False, True)}
+#: The amounts of ``_BID_CHOICES``, for checking a bid.
+_BID_OPEN: Final = {key: tuple(b.amount for b in bids) for key, bids in _BID_CHOICES.items()}
 
 
 # ------------------------------------------------------------------------------- events
@@ -740,9 +742,6 @@ class Game:
                 "not_your_turn",
             )
 
-    def _bid_amounts(self, seat: int) -> list[int]:
-        return [b.amount for b in _BID_CHOICES[self.high_bid, seat == self.dealer]]
-
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         amount = action.amount
         if self.phase is Phase.BIDDING and seat != self.to_act:
@@ -757,12 +756,13 @@ class Game:
             self.pre_passed[seat] = True
             events.append(PrePassed(seat))
             return
-        self._check_turn(seat, Phase.BIDDING)
-        allowed = self._bid_amounts(seat)
+        if self.phase is not _BIDDING:
+            self._check_turn(seat, Phase.BIDDING)
+        allowed = _BID_OPEN[self.high_bid, seat == self.dealer]
         if amount not in allowed:
             raise _illegal(
                 f"seat {seat} cannot bid {amount} over a high bid of {self.high_bid} "
-                f"(allowed: {allowed})",
+                f"(allowed: {list(allowed)})",
                 "illegal_bid",
             )
         self._take_bid(seat, amount, events, automatic=False)
@@ -782,9 +782,10 @@ class Game:
         else:
             self.high_bid = amount
         n = self.num_players
-        remaining = [s for s in range(n) if not self.passed[s]]
-        if self.high_bid and len(remaining) == 1:
-            self.bidder = remaining[0]
+        passed = self.passed
+        remaining = passed.count(False)
+        if self.high_bid and remaining == 1:
+            self.bidder = passed.index(False)
             self.phase, self.to_act = Phase.TRUMP, self.bidder
             events.append(BiddingWon(self.bidder, self.high_bid))
         elif not remaining:
@@ -797,7 +798,7 @@ class Game:
             self._start_round(dealer, events)
         else:
             nxt = (seat + 1) % n
-            while self.passed[nxt]:
+            while passed[nxt]:
                 nxt = (nxt + 1) % n
             self.to_act = nxt
 
@@ -819,23 +820,26 @@ class Game:
         events.append(TrumpSelected(seat, suit))
 
     def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
-        self._check_turn(seat, Phase.DISCARD)
-        cards = action.cards
+        if self.phase is not _DISCARD or seat != self.to_act:
+            self._check_turn(seat, Phase.DISCARD)
+        cards = action.cards  # a tuple (``Discard`` makes it one)
         hand = self.hands[seat]
-        if len(set(cards)) != len(cards):
+        count = len(cards)
+        if len(set(cards)) != count:
             dupes = sorted({str(c) for c in cards if cards.count(c) > 1})
             raise _illegal(f"a discard names {dupes} more than once", "duplicate_card")
-        missing = [str(c) for c in cards if c not in hand]
-        if missing:
+        if not set(hand).issuperset(cards):
+            missing = [str(c) for c in cards if c not in hand]
             raise _illegal(f"not in seat {seat}'s hand: {missing}", "not_in_hand")
-        kept = [c for c in hand if c not in cards]
-        drawn = self.deck[self._drawn : self._drawn + len(cards)]
-        self._drawn += len(cards)
-        self.hands[seat] = kept + list(drawn)
-        self.discards.append((seat, tuple(cards)))
-        self.discarded[seat] = tuple(cards)
-        self.exchanged[seat] = len(cards)
-        events.append(Discarded(seat, tuple(cards), drawn, tuple(self.hands[seat])))
+        drawn = self.deck[self._drawn : self._drawn + count]
+        self._drawn += count
+        kept = [c for c in hand if c not in cards] if count else hand
+        kept += drawn
+        self.hands[seat] = kept
+        self.discards.append((seat, cards))
+        self.discarded[seat] = cards
+        self.exchanged[seat] = count
+        events.append(Discarded(seat, cards, drawn, tuple(kept)))
         if seat == self.dealer:
             self.phase = Phase.TRICKS
             assert self.bidder is not None
@@ -940,6 +944,8 @@ class Game:
 
 
 _TRICKS: Final = Phase.TRICKS
+_BIDDING: Final = Phase.BIDDING
+_DISCARD: Final = Phase.DISCARD
 
 _HANDLERS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
     Bid: Game._bid,
