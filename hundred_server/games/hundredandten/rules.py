@@ -22,14 +22,13 @@ validated in full before any state changes.
 
 from __future__ import annotations
 
+import _random
 import enum
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from hashlib import sha256, sha512
 from itertools import combinations
-from random import Random
 from typing import Any, Final, TypeAlias
-from uuid import UUID
 
 from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
@@ -484,32 +483,55 @@ class View:
 # ------------------------------------------------------------------------------- decks
 
 
-# (i, i + 1, bits) for the swaps of a Fisher-Yates shuffle of 53 cards, last to first.
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(52, 0, -1))
+# The swaps of a Fisher-Yates shuffle of 53 cards, last to first: the positions ``i``
+# that draw ``j`` in 0..i with ``k`` random bits (``(i + 1).bit_length()``), in runs of
+# one ``k``.
+_SHUFFLE_RUNS: Final = tuple(
+    (range(top, bottom - 1, -1), k)
+    for k, bottom, top in ((6, 31, 52), (5, 15, 30), (4, 7, 14), (3, 3, 6), (2, 1, 2))
+)
+# A version-4 UUID from 128 random bits, as ``uuid.UUID(int=..., version=4)`` makes it.
+_UUID4_CLEAR: Final = ~((0xC000 << 48) | (0xF000 << 64))
+_UUID4_SET: Final = (0x8000 << 48) | (4 << 76)
+
+
+def _seeded_random(text: str) -> _random.Random:
+    """``random.Random(text)``: the int that ``Random.seed`` makes of a str (version 2,
+    the default, which Python keeps stable across versions), given straight to the C
+    generator that ``random.Random`` extends, which seeds from an int alike."""
+    data = text.encode()
+    return _random.Random(int.from_bytes(data + sha512(data).digest(), "big"))
 
 
 def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
     """The deck order of round ``round_index`` (0-based), as the reference shuffles it.
 
-    The loop is ``random.Random.shuffle`` written out (same draws, same order), which
+    The reference: ``Random(str(UUID(int=Random(sha256(...).hexdigest()).getrandbits(128),
+    version=4))).shuffle(deck)``. Here the UUID's string is formatted directly and the
+    shuffle is ``random.Random.shuffle`` written out (same draws, same order), which
     halves the cost of a deal; the golden-seed tests pin it to the reference.
     """
-    digest = hashlib.sha256(f"deck-seed|{seed}|round:{round_index}".encode()).hexdigest()
-    deck_seed = str(UUID(int=Random(digest).getrandbits(128), version=4))
-    getrandbits = Random(deck_seed).getrandbits
+    digest = sha256(f"deck-seed|{seed}|round:{round_index}".encode()).hexdigest()
+    bits = _seeded_random(digest).getrandbits(128) & _UUID4_CLEAR | _UUID4_SET
+    h = f"{bits:032x}"
+    getrandbits = _seeded_random(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}").getrandbits
     order = list(ALL_CARDS)
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
+    for positions, k in _SHUFFLE_RUNS:
+        for i in positions:
             j = getrandbits(k)
-        order[i], order[j] = order[j], order[i]
+            while j > i:
+                j = getrandbits(k)
+            order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+_CARD_TYPE: Final = {Card}
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """The deck as a tuple if it holds each of the 53 cards once; else ``bad_deck``."""
     cards = tuple(deck)
-    if len(cards) != 53 or len(set(cards)) != 53 or not all(type(c) is Card for c in cards):
+    if len(cards) != 53 or len(set(cards)) != 53 or set(map(type, cards)) != _CARD_TYPE:
         raise IllegalActionError(
             f"a deck is the 53 cards each once, got {len(cards)} cards "
             f"({len(set(cards))} distinct)",
@@ -936,14 +958,20 @@ class Game:
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
         n = self.num_players
         self.deck = deck
-        self.hands = [list(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
+        hands = tuple(map(deck.__getitem__, _HAND_SLICES[n]))
+        self.hands = list(map(list, hands))
         self._drawn = HAND_SIZE * n
         self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % n
         self.history.append(DealRecord(self.round, self.dealer, deck))
-        events.append(Dealt(self.round, self.dealer, tuple(map(tuple, self.hands))))
+        events.append(Dealt(self.round, self.dealer, hands))
 
 
 _TRICKS: Final = Phase.TRICKS
+#: _HAND_SLICES[n]: where each of n seats' hands is in a deck.
+_HAND_SLICES: Final = {
+    n: tuple(slice(HAND_SIZE * i, HAND_SIZE * (i + 1)) for i in range(n))
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
 _BIDDING: Final = Phase.BIDDING
 _DISCARD: Final = Phase.DISCARD
 
