@@ -168,7 +168,9 @@ class NaiveBot:
     def act(self, view: NaiveInputs) -> Action:
         phase, trump = view.phase, view.trump
         if phase is _TRICKS and trump is not None:  # most decisions: tested first
-            return PLAY_ACTIONS[naive_play(view.hand, view.lead, trump, view.is_bidder)]
+            lead = view.lead  # naive_play, inlined
+            keys = _PLAY_KEYS[trump][(53 + view.is_bidder) if lead is None else lead]
+            return PLAY_ACTIONS[min(view.hand, key=keys.__getitem__)]
         if phase is _BIDDING:  # the lowest bid open that the hand supports, else pass
             ceiling = max_bid(view.hand)
             for action in view.legal:
