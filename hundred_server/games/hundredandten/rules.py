@@ -315,131 +315,141 @@ class View:
     bots build one for every decision.
     """
 
-    __slots__ = (
-        "_bidder",
-        "_bids",
-        "_dealer",
-        "_exchanged",
-        "_legal",
-        "_own_discard",
-        "_passed",
-        "_scores",
-        "_to_act",
-        "_trick",
-        "_tricks",
-        "_winners",
-        "hand",
-        "high_bid",
-        "num_players",
-        "phase",
-        "pre_passed",
-        "round",
-        "seat",
-        "trump",
-    )
+    __slots__ = ("_legal", "_rest", "hand", "is_bidder", "lead", "phase", "seat", "trump")
 
     seat: int
-    num_players: int
     phase: Phase
-    round: int
     hand: tuple[Card, ...]
-    high_bid: int
-    pre_passed: bool
     trump: Suit | None
+    #: The card led to the current trick, if any.
+    lead: Card | None
+    #: Whether the viewer won the bidding.
+    is_bidder: bool
     _legal: tuple[Action, ...] | None
-    _passed: bool
-    _scores: tuple[int, ...]
-    _dealer: int
-    _to_act: int | None
-    _bidder: int | None
-    _bids: tuple[tuple[int, int], ...]
-    _exchanged: tuple[int | None, ...]
-    _own_discard: tuple[Card, ...]
-    _tricks: tuple[tuple[tuple[int, Card], ...], ...]
-    _winners: tuple[tuple[int, Card], ...]
-    _trick: tuple[tuple[int, Card], ...]
+    # What bots read on every move has a slot of its own; the rest is copied into one
+    # tuple (fewer stores a view), in this order:
+    _rest: tuple[
+        int,  # num_players
+        int,  # round
+        int,  # high_bid
+        bool,  # pre_passed
+        bool,  # passed
+        tuple[int, ...],  # scores, absolute
+        int,  # dealer, absolute
+        int | None,  # to_act, absolute
+        int | None,  # bidder, absolute
+        tuple[tuple[int, int], ...],  # bids, absolute seats
+        tuple[int | None, ...],  # exchanged, absolute
+        tuple[Card, ...],  # own discards
+        tuple[tuple[tuple[int, Card], ...], ...],  # completed tricks, absolute seats
+        tuple[tuple[int, Card], ...],  # their winners
+        tuple[tuple[int, Card], ...],  # the current trick
+    ]
 
     def __init__(self, game: Game, seat: int) -> None:
+        trick = game.trick
+        bidder = game.bidder
         self.seat = seat
-        self.num_players = game.num_players
         self.phase = game.phase
-        self.round = game.round
         self.hand = tuple(game.hands[seat])
-        self.high_bid = game.high_bid
-        self.pre_passed = game.pre_passed[seat]
         self.trump = game.trump
+        self.lead = trick[0][1] if trick else None
+        self.is_bidder = bidder == seat
         self._legal = None  # worked out when first asked
-        self._passed = game.passed[seat]
-        self._scores = tuple(game.scores)
-        self._dealer = game.dealer
-        self._to_act = game.to_act
-        self._bidder = game.bidder
-        self._bids = tuple(game.bids)
-        self._exchanged = tuple(game.exchanged)
-        self._own_discard = game.discarded[seat]
-        self._tricks = tuple(game.tricks)
-        self._winners = tuple(game.trick_winners)
-        self._trick = tuple(game.trick)
+        self._rest = (
+            game.num_players,
+            game.round,
+            game.high_bid,
+            game.pre_passed[seat],
+            game.passed[seat],
+            tuple(game.scores),
+            game.dealer,
+            game.to_act,
+            bidder,
+            tuple(game.bids),
+            tuple(game.exchanged),
+            game.discarded[seat],
+            tuple(game.tricks),
+            tuple(game.trick_winners),
+            tuple(trick),
+        )
 
     def _rel(self, seat: int) -> int:
-        return (seat - self.seat) % self.num_players
+        return (seat - self.seat) % self._rest[0]
+
+    @property
+    def num_players(self) -> int:
+        return self._rest[0]
+
+    @property
+    def round(self) -> int:
+        return self._rest[1]
+
+    @property
+    def high_bid(self) -> int:
+        return self._rest[2]
+
+    @property
+    def pre_passed(self) -> bool:
+        return self._rest[3]
 
     @property
     def legal(self) -> tuple[Action, ...]:
         """What the viewer may do now (see ``Game.legal_actions``)."""
         if self._legal is None:
+            rest = self._rest
             self._legal = legal_actions(
                 self.phase,
-                self.seat == self._to_act,
+                self.seat == rest[7],
                 self.hand,
                 self.lead,
                 self.trump,
-                self.high_bid,
-                self.is_dealer,
-                self._passed,
-                self.pre_passed,
+                rest[2],
+                self.seat == rest[6],
+                rest[4],
+                rest[3],
             )
         return self._legal
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Totals by relative seat (index 0 is the viewer)."""
-        return self._scores[self.seat :] + self._scores[: self.seat]
+        scores = self._rest[5]
+        return scores[self.seat :] + scores[: self.seat]
 
     @property
     def dealer(self) -> int:
-        return self._rel(self._dealer)
+        return self._rel(self._rest[6])
 
     @property
     def to_act(self) -> int | None:
-        return None if self._to_act is None else self._rel(self._to_act)
+        to_act = self._rest[7]
+        return None if to_act is None else self._rel(to_act)
 
     @property
     def bidder(self) -> int | None:
-        return None if self._bidder is None else self._rel(self._bidder)
-
-    @property
-    def is_bidder(self) -> bool:
-        return self._bidder == self.seat
+        bidder = self._rest[8]
+        return None if bidder is None else self._rel(bidder)
 
     @property
     def is_dealer(self) -> bool:
-        return self._dealer == self.seat
+        return self._rest[6] == self.seat
 
     @property
     def bids(self) -> tuple[tuple[int, int], ...]:
         """(relative seat, amount) in order, passes included."""
-        return tuple((self._rel(s), a) for s, a in self._bids)
+        return tuple((self._rel(s), a) for s, a in self._rest[9])
 
     @property
     def discard_counts(self) -> tuple[int | None, ...]:
         """How many cards each relative seat exchanged; None if it has not discarded."""
-        return self._exchanged[self.seat :] + self._exchanged[: self.seat]
+        exchanged = self._rest[10]
+        return exchanged[self.seat :] + exchanged[: self.seat]
 
     @property
     def discarded(self) -> tuple[Card, ...]:
         """The viewer's own discards this round (nobody else's are known)."""
-        return self._own_discard
+        return self._rest[11]
 
     @property
     def completed_tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
@@ -447,24 +457,19 @@ class View:
         rel = self._rel
         return tuple(
             (tuple((rel(s), c) for s, c in plays), rel(winner[0]))
-            for plays, winner in zip(self._tricks, self._winners, strict=True)
+            for plays, winner in zip(self._rest[12], self._rest[13], strict=True)
         )
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple((self._rel(s), c) for s, c in self._trick)
-
-    @property
-    def lead(self) -> Card | None:
-        """The card led to the current trick, if any."""
-        return self._trick[0][1] if self._trick else None
+        return tuple((self._rel(s), c) for s, c in self._rest[14])
 
     def card_knowledge(self) -> tuple[tuple[Card, CardStatus], ...]:
         """What the viewer knows of each of the 53 cards, in deck order."""
         known: dict[Card, CardStatus] = dict.fromkeys(self.hand, _IN_HAND)
-        tricks = list(self._tricks)
-        if self._trick:
-            tricks.append(self._trick)
+        tricks = list(self._rest[12])
+        if self._rest[14]:
+            tricks.append(self._rest[14])
         for index, plays in enumerate(tricks):
             for seat, card in plays:
                 known[card] = PlayedIn(index, self._rel(seat))
