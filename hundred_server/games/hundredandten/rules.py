@@ -884,29 +884,31 @@ class Game:
         trump = self.trump
         assert trump is not None
         is_trump = IS_TRUMP[trump]
+        trick = self.trick
         if (
-            self.trick
-            and is_trump[self.trick[0][1]]
+            trick
+            and is_trump[trick[0][1]]
             and not is_trump[card]
-            and any(is_trump[c] for c in hand)
+            and any(map(is_trump.__getitem__, hand))
         ):
             raise _illegal(
                 f"a trump was led: seat {seat} holds a trump and must play one, not {card}",
                 "must_bleed",
             )
         hand.remove(card)
-        self.trick.append((seat, card))
+        trick.append((seat, card))
         events.append(Played(seat, card))
         n = self.num_players
-        if len(self.trick) < n:
+        if len(trick) < n:
             self.to_act = (seat + 1) % n
             return
-        winner = trick_winner(self.trick, trump)
-        self.tricks.append(tuple(self.trick))
+        winner = trick_winner(trick, trump)
+        tricks = self.tricks
+        tricks.append(tuple(trick))
         self.trick_winners.append(winner)
         self.trick = []
-        events.append(TrickWon(winner[0], winner[1], len(self.tricks)))
-        if len(self.tricks) < TRICKS_PER_ROUND:
+        events.append(TrickWon(winner[0], winner[1], len(tricks)))
+        if len(tricks) < TRICKS_PER_ROUND:
             self.to_act = winner[0]
         else:
             self._score_round(events)
