@@ -771,7 +771,7 @@ class Game:
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         amount = action.amount
-        if self.phase is Phase.BIDDING and seat != self.to_act:
+        if self.phase is _BIDDING and seat != self.to_act:
             if amount != PASS:
                 raise _illegal(
                     f"it is seat {self.to_act}'s turn to bid, not seat {seat}'s "
@@ -792,14 +792,14 @@ class Game:
                 f"(allowed: {list(allowed)})",
                 "illegal_bid",
             )
-        self._take_bid(seat, amount, events, automatic=False)
-        while self.phase is Phase.BIDDING:
+        self._take_bid(seat, amount, events, False)
+        while True in self.pre_passed and self.phase is _BIDDING:  # pre-passes take effect
             waiting = self.to_act
             assert waiting is not None
             if not self.pre_passed[waiting]:
                 break
             self.pre_passed[waiting] = False
-            self._take_bid(waiting, PASS, events, automatic=True)
+            self._take_bid(waiting, PASS, events, True)
 
     def _take_bid(self, seat: int, amount: int, events: list[Event], automatic: bool) -> None:
         self.bids.append((seat, amount))
