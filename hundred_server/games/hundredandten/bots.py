@@ -15,6 +15,7 @@ of both side by side), ties included, which is why the odd details below are kep
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import filterfalse
 from typing import Final, Protocol
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
@@ -180,8 +181,7 @@ class NaiveBot:
         if phase is Phase.TRUMP:
             return _SELECT[best_suit(view.hand)[0]]
         if phase is Phase.DISCARD and trump is not None:
-            is_trump = IS_TRUMP[trump]
-            return Discard(tuple(c for c in view.hand if not is_trump[c]))
+            return Discard(tuple(filterfalse(IS_TRUMP[trump].__getitem__, view.hand)))
         raise HundredError(f"the naive bot cannot act in phase {phase.value}")
 
 

@@ -27,7 +27,7 @@ import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from hashlib import sha256, sha512
-from itertools import combinations
+from itertools import combinations, filterfalse
 from typing import Any, Final, TypeAlias
 
 from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
@@ -691,7 +691,7 @@ class Game:
     @property
     def needs_deal(self) -> bool:
         """Whether the game waits for ``deal(deck)``."""
-        return self.phase is Phase.DEAL
+        return self.phase is _DEAL
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now. Out of turn: a pre-pass or an unpass while bidding.
@@ -852,15 +852,16 @@ class Game:
         cards = action.cards  # a tuple (``Discard`` makes it one)
         hand = self.hands[seat]
         count = len(cards)
-        if len(set(cards)) != count:
+        discarding = set(cards)
+        if len(discarding) != count:
             dupes = sorted({str(c) for c in cards if cards.count(c) > 1})
             raise _illegal(f"a discard names {dupes} more than once", "duplicate_card")
-        if not set(hand).issuperset(cards):
+        if not discarding.issubset(hand):
             missing = [str(c) for c in cards if c not in hand]
             raise _illegal(f"not in seat {seat}'s hand: {missing}", "not_in_hand")
         drawn = self.deck[self._drawn : self._drawn + count]
         self._drawn += count
-        kept = [c for c in hand if c not in cards] if count else hand
+        kept = list(filterfalse(discarding.__contains__, hand)) if count else hand
         kept += drawn
         self.hands[seat] = kept
         self.discards.append((seat, cards))
@@ -974,6 +975,7 @@ class Game:
 
 
 _TRICKS: Final = Phase.TRICKS
+_DEAL: Final = Phase.DEAL
 #: _HAND_SLICES[n]: where each of n seats' hands is in a deck.
 _HAND_SLICES: Final = {
     n: tuple(slice(HAND_SIZE * i, HAND_SIZE * (i + 1)) for i in range(n))
