@@ -15,6 +15,7 @@ of both side by side), ties included, which is why the odd details below are kep
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import filterfalse
 from typing import Final, Protocol
 
 from hundred_server.cards import ALL_CARDS, Card, Suit
@@ -52,58 +53,95 @@ _FIVE: Final = tuple(
 )
 
 
+# _PACKED[card]: its _WORTH and _FIVE for the four suits in one int, 8 bits a suit (the
+# worth in the low 7, at most 60 for five trumps; 128 for a trump five, one a suit), so
+# that one C-level sum values a whole hand; _FIELD turns a suit's 8 bits into its value.
+_PACKED: Final = tuple(
+    sum((w + (128 if f else 0)) << (8 * i) for i, (w, f) in enumerate(zip(ws, fs, strict=True)))
+    for ws, fs in zip(_WORTH, _FIVE, strict=True)
+)
+_FIELD: Final = tuple((f & 127) - (0 if f & 128 else 10) for f in range(256))
+#: (suit, where its 8 bits are in a packed sum), in SUIT_PREFERENCE order.
+_SUIT_SHIFTS: Final = tuple((suit, 8 * i) for i, suit in enumerate(SUIT_PREFERENCE))
+#: _BID_FOR[value + 10]: the bid ``max_bid`` gives a hand whose best suit is worth value.
+_BID_FOR: Final = tuple(
+    next((amount for floor, amount in _BID_STEPS if value > floor), PASS)
+    for value in range(-10, 61)
+)
+
+
 def suit_values(hand: Sequence[Card]) -> list[tuple[Suit, int]]:
     """Each suit's worth as trump: its trumps' ranks summed, 10 less without a trump five."""
-    if not hand:
-        return [(suit, -10) for suit in SUIT_PREFERENCE]
-    worth = map(sum, zip(*map(_WORTH.__getitem__, hand), strict=True))
-    fives = map(any, zip(*map(_FIVE.__getitem__, hand), strict=True))
-    return [
-        (suit, value if five else value - 10)
-        for suit, value, five in zip(SUIT_PREFERENCE, worth, fives, strict=True)
-    ]
+    total = sum(map(_PACKED.__getitem__, hand))
+    return [(suit, _FIELD[total >> s & 255]) for suit, s in _SUIT_SHIFTS]
 
 
 def best_suit(hand: Sequence[Card]) -> tuple[Suit, int]:
-    return max(suit_values(hand), key=lambda item: item[1])
+    """The most valuable suit and its value; the first in SUIT_PREFERENCE on ties."""
+    total = sum(map(_PACKED.__getitem__, hand))
+    best, value = SUIT_PREFERENCE[0], _FIELD[total & 255]
+    for suit, s in _SUIT_SHIFTS[1:]:
+        if _FIELD[total >> s & 255] > value:
+            best, value = suit, _FIELD[total >> s & 255]
+    return best, value
 
 
 def max_bid(hand: Sequence[Card]) -> int:
-    value = best_suit(hand)[1]
-    return next((amount for floor, amount in _BID_STEPS if value > floor), PASS)
+    total = sum(map(_PACKED.__getitem__, hand))
+    field = _FIELD
+    best = max(
+        field[total & 255], field[total >> 8 & 255], field[total >> 16 & 255], field[total >> 24]
+    )
+    return _BID_FOR[best + 10]
 
 
-def _worst(cards: Sequence[Card], is_trump: Sequence[bool]) -> Card:
-    """The lowest non-trump by off-suit rank, else the lowest trump (first on ties)."""
-    plain = [c for c in cards if not is_trump[c]]
-    if plain:
-        return min(plain, key=OFF_VALUE.__getitem__)
-    return min(cards, key=TRUMP_VALUE.__getitem__)
+def _play_keys(trump: Suit, lead: Card | None, is_bidder: bool) -> tuple[int, ...]:
+    """A key for each card (by index) such that the reference's choice is the hand's
+    first card of least key; ``naive_play`` says what the choice is."""
+    is_trump, trumps, plain = IS_TRUMP[trump], TRUMP_VALUE, OFF_VALUE
+    if lead is None and is_bidder:  # the best trump, else the first card
+        return tuple(-1 - trumps[c] if is_trump[c] else 0 for c in ALL_CARDS)
+    if lead is None:  # the worst card: the least non-trump, else the least trump
+        return tuple(100 + trumps[c] if is_trump[c] else plain[c] for c in ALL_CARDS)
+    if is_trump[lead]:  # the least trump beating the lead, else the least trump, else worst
+        floor = trumps[lead]
+        return tuple(
+            (trumps[c] if trumps[c] > floor else 100 + trumps[c]) if is_trump[c] else 200 + plain[c]
+            for c in ALL_CARDS
+        )
+    # the least higher card of the suit led, else the least trump, else the worst card
+    suit, floor = SUIT_INDEX[lead], plain[lead]
+    return tuple(
+        100 + trumps[c]
+        if is_trump[c]
+        else (plain[c] if SUIT_INDEX[c] == suit and plain[c] > floor else 200 + plain[c])
+        for c in ALL_CARDS
+    )
+
+
+# _PLAY_KEYS[trump][lead] (lead a card index; 53: no lead, 54: no lead and the bidder).
+_PLAY_KEYS: Final = {
+    trump: tuple(
+        [_play_keys(trump, card, False) for card in ALL_CARDS]
+        + [_play_keys(trump, None, False), _play_keys(trump, None, True)]
+    )
+    for trump in SUIT_PREFERENCE
+}
 
 
 def naive_play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Card:
-    """The reference's card choice, with its helpers (``best_card``, ``worst_card``,
-    ``worst_card_beating``) folded into one pass over the hand: this runs for most of a
-    game's decisions. Note the card to beat is the one *led*."""
-    is_trump = IS_TRUMP[trump]
-    trumps = [c for c in hand if is_trump[c]]
-    if lead is None:
-        if is_bidder:  # lead the best trump (the first card if none)
-            return max(trumps, key=TRUMP_VALUE.__getitem__) if trumps else hand[0]
-        return _worst(hand, is_trump)
-    if is_trump[lead]:  # bleeding: trumps only, if any; beat the lead cheaply if possible
-        floor = TRUMP_VALUE[lead]
-        beating = [c for c in trumps if TRUMP_VALUE[c] > floor]
-        if beating:
-            return min(beating, key=TRUMP_VALUE.__getitem__)
-        return _worst(trumps or hand, is_trump)
-    suit, floor = SUIT_INDEX[lead], OFF_VALUE[lead]
-    higher = [c for c in hand if not is_trump[c] and SUIT_INDEX[c] == suit and OFF_VALUE[c] > floor]
-    if higher:  # a higher card of the led suit is "worse" than any trump
-        return min(higher, key=OFF_VALUE.__getitem__)
-    if trumps:
-        return min(trumps, key=TRUMP_VALUE.__getitem__)
-    return _worst(hand, is_trump)
+    """The reference's card choice (its ``best_card``, ``worst_card`` and
+    ``worst_card_beating``): this runs for most of a game's decisions, so every case is a
+    table of keys (``_play_keys``) and the choice the hand's first card of least key.
+
+    - lead: the bidder its best trump (the first card if none), anyone else its worst;
+    - a trump led: the cheapest trump that beats it, else the worst trump, else the worst
+      card;
+    - else: the cheapest higher card of the suit led (the card to beat is the one
+      *led*), else the cheapest trump, else the worst card.
+    """
+    keys = _PLAY_KEYS[trump][(53 + is_bidder) if lead is None else lead]
+    return min(hand, key=keys.__getitem__)
 
 
 class NaiveInputs(Protocol):
@@ -131,18 +169,22 @@ class NaiveBot:
     def act(self, view: NaiveInputs) -> Action:
         phase, trump = view.phase, view.trump
         if phase is _TRICKS and trump is not None:  # most decisions: tested first
-            return PLAY_ACTIONS[naive_play(view.hand, view.lead, trump, view.is_bidder)]
-        if phase is _BIDDING:
+            lead = view.lead  # naive_play, inlined
+            keys = _PLAY_KEYS[trump][(53 + view.is_bidder) if lead is None else lead]
+            return PLAY_ACTIONS[min(view.hand, key=keys.__getitem__)]
+        if phase is _BIDDING:  # the lowest bid open that the hand supports, else pass
             ceiling = max_bid(view.hand)
-            amounts = [a.amount for a in view.legal if isinstance(a, Bid)]
-            return BID_ACTIONS[next((a for a in amounts if a and a <= ceiling), PASS)]
+            for action in view.legal:
+                if isinstance(action, Bid) and action.amount and action.amount <= ceiling:
+                    return BID_ACTIONS[action.amount]
+            return BID_ACTIONS[PASS]
         if phase is Phase.TRUMP:
-            return SelectTrump(best_suit(view.hand)[0])
+            return _SELECT[best_suit(view.hand)[0]]
         if phase is Phase.DISCARD and trump is not None:
-            is_trump = IS_TRUMP[trump]
-            return Discard(tuple(c for c in view.hand if not is_trump[c]))
+            return Discard(tuple(filterfalse(IS_TRUMP[trump].__getitem__, view.hand)))
         raise HundredError(f"the naive bot cannot act in phase {phase.value}")
 
 
 _TRICKS: Final = Phase.TRICKS
 _BIDDING: Final = Phase.BIDDING
+_SELECT: Final = {suit: SelectTrump(suit) for suit in SUIT_PREFERENCE}

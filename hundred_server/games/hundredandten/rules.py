@@ -23,13 +23,12 @@ validated in full before any state changes.
 from __future__ import annotations
 
 import enum
-import hashlib
+import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import combinations
-from random import Random
+from hashlib import sha256, sha512
+from itertools import combinations, filterfalse
 from typing import Any, Final, TypeAlias
-from uuid import UUID
 
 from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.errors import CardCodeError, IllegalActionError
@@ -167,6 +166,8 @@ def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
 
 
 _BID_CHOICES: Final = {(h, d): _bid_choices(h, d) for h in BID_AMOUNTS for d in (False, True)}
+#: The amounts of ``_BID_CHOICES``, for checking a bid.
+_BID_OPEN: Final = {key: tuple(b.amount for b in bids) for key, bids in _BID_CHOICES.items()}
 
 
 # ------------------------------------------------------------------------------- events
@@ -314,131 +315,141 @@ class View:
     bots build one for every decision.
     """
 
-    __slots__ = (
-        "_bidder",
-        "_bids",
-        "_dealer",
-        "_exchanged",
-        "_legal",
-        "_own_discard",
-        "_passed",
-        "_scores",
-        "_to_act",
-        "_trick",
-        "_tricks",
-        "_winners",
-        "hand",
-        "high_bid",
-        "num_players",
-        "phase",
-        "pre_passed",
-        "round",
-        "seat",
-        "trump",
-    )
+    __slots__ = ("_legal", "_rest", "hand", "is_bidder", "lead", "phase", "seat", "trump")
 
     seat: int
-    num_players: int
     phase: Phase
-    round: int
     hand: tuple[Card, ...]
-    high_bid: int
-    pre_passed: bool
     trump: Suit | None
+    #: The card led to the current trick, if any.
+    lead: Card | None
+    #: Whether the viewer won the bidding.
+    is_bidder: bool
     _legal: tuple[Action, ...] | None
-    _passed: bool
-    _scores: tuple[int, ...]
-    _dealer: int
-    _to_act: int | None
-    _bidder: int | None
-    _bids: tuple[tuple[int, int], ...]
-    _exchanged: tuple[int | None, ...]
-    _own_discard: tuple[Card, ...]
-    _tricks: tuple[tuple[tuple[int, Card], ...], ...]
-    _winners: tuple[tuple[int, Card], ...]
-    _trick: tuple[tuple[int, Card], ...]
+    # What bots read on every move has a slot of its own; the rest is copied into one
+    # tuple (fewer stores a view), in this order:
+    _rest: tuple[
+        int,  # num_players
+        int,  # round
+        int,  # high_bid
+        bool,  # pre_passed
+        bool,  # passed
+        tuple[int, ...],  # scores, absolute
+        int,  # dealer, absolute
+        int | None,  # to_act, absolute
+        int | None,  # bidder, absolute
+        tuple[tuple[int, int], ...],  # bids, absolute seats
+        tuple[int | None, ...],  # exchanged, absolute
+        tuple[Card, ...],  # own discards
+        tuple[tuple[tuple[int, Card], ...], ...],  # completed tricks, absolute seats
+        tuple[tuple[int, Card], ...],  # their winners
+        tuple[tuple[int, Card], ...],  # the current trick
+    ]
 
     def __init__(self, game: Game, seat: int) -> None:
+        trick = game.trick
+        bidder = game.bidder
         self.seat = seat
-        self.num_players = game.num_players
         self.phase = game.phase
-        self.round = game.round
         self.hand = tuple(game.hands[seat])
-        self.high_bid = game.high_bid
-        self.pre_passed = game.pre_passed[seat]
         self.trump = game.trump
+        self.lead = trick[0][1] if trick else None
+        self.is_bidder = bidder == seat
         self._legal = None  # worked out when first asked
-        self._passed = game.passed[seat]
-        self._scores = tuple(game.scores)
-        self._dealer = game.dealer
-        self._to_act = game.to_act
-        self._bidder = game.bidder
-        self._bids = tuple(game.bids)
-        self._exchanged = tuple(game.exchanged)
-        self._own_discard = game.discarded[seat]
-        self._tricks = tuple(game.tricks)
-        self._winners = tuple(game.trick_winners)
-        self._trick = tuple(game.trick)
+        self._rest = (
+            game.num_players,
+            game.round,
+            game.high_bid,
+            game.pre_passed[seat],
+            game.passed[seat],
+            tuple(game.scores),
+            game.dealer,
+            game.to_act,
+            bidder,
+            tuple(game.bids),
+            tuple(game.exchanged),
+            game.discarded[seat],
+            tuple(game.tricks),
+            tuple(game.trick_winners),
+            tuple(trick),
+        )
 
     def _rel(self, seat: int) -> int:
-        return (seat - self.seat) % self.num_players
+        return (seat - self.seat) % self._rest[0]
+
+    @property
+    def num_players(self) -> int:
+        return self._rest[0]
+
+    @property
+    def round(self) -> int:
+        return self._rest[1]
+
+    @property
+    def high_bid(self) -> int:
+        return self._rest[2]
+
+    @property
+    def pre_passed(self) -> bool:
+        return self._rest[3]
 
     @property
     def legal(self) -> tuple[Action, ...]:
         """What the viewer may do now (see ``Game.legal_actions``)."""
         if self._legal is None:
+            rest = self._rest
             self._legal = legal_actions(
                 self.phase,
-                self.seat == self._to_act,
+                self.seat == rest[7],
                 self.hand,
                 self.lead,
                 self.trump,
-                self.high_bid,
-                self.is_dealer,
-                self._passed,
-                self.pre_passed,
+                rest[2],
+                self.seat == rest[6],
+                rest[4],
+                rest[3],
             )
         return self._legal
 
     @property
     def scores(self) -> tuple[int, ...]:
         """Totals by relative seat (index 0 is the viewer)."""
-        return self._scores[self.seat :] + self._scores[: self.seat]
+        scores = self._rest[5]
+        return scores[self.seat :] + scores[: self.seat]
 
     @property
     def dealer(self) -> int:
-        return self._rel(self._dealer)
+        return self._rel(self._rest[6])
 
     @property
     def to_act(self) -> int | None:
-        return None if self._to_act is None else self._rel(self._to_act)
+        to_act = self._rest[7]
+        return None if to_act is None else self._rel(to_act)
 
     @property
     def bidder(self) -> int | None:
-        return None if self._bidder is None else self._rel(self._bidder)
-
-    @property
-    def is_bidder(self) -> bool:
-        return self._bidder == self.seat
+        bidder = self._rest[8]
+        return None if bidder is None else self._rel(bidder)
 
     @property
     def is_dealer(self) -> bool:
-        return self._dealer == self.seat
+        return self._rest[6] == self.seat
 
     @property
     def bids(self) -> tuple[tuple[int, int], ...]:
         """(relative seat, amount) in order, passes included."""
-        return tuple((self._rel(s), a) for s, a in self._bids)
+        return tuple((self._rel(s), a) for s, a in self._rest[9])
 
     @property
     def discard_counts(self) -> tuple[int | None, ...]:
         """How many cards each relative seat exchanged; None if it has not discarded."""
-        return self._exchanged[self.seat :] + self._exchanged[: self.seat]
+        exchanged = self._rest[10]
+        return exchanged[self.seat :] + exchanged[: self.seat]
 
     @property
     def discarded(self) -> tuple[Card, ...]:
         """The viewer's own discards this round (nobody else's are known)."""
-        return self._own_discard
+        return self._rest[11]
 
     @property
     def completed_tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
@@ -446,24 +457,19 @@ class View:
         rel = self._rel
         return tuple(
             (tuple((rel(s), c) for s, c in plays), rel(winner[0]))
-            for plays, winner in zip(self._tricks, self._winners, strict=True)
+            for plays, winner in zip(self._rest[12], self._rest[13], strict=True)
         )
 
     @property
     def current_trick(self) -> tuple[tuple[int, Card], ...]:
-        return tuple((self._rel(s), c) for s, c in self._trick)
-
-    @property
-    def lead(self) -> Card | None:
-        """The card led to the current trick, if any."""
-        return self._trick[0][1] if self._trick else None
+        return tuple((self._rel(s), c) for s, c in self._rest[14])
 
     def card_knowledge(self) -> tuple[tuple[Card, CardStatus], ...]:
         """What the viewer knows of each of the 53 cards, in deck order."""
         known: dict[Card, CardStatus] = dict.fromkeys(self.hand, _IN_HAND)
-        tricks = list(self._tricks)
-        if self._trick:
-            tricks.append(self._trick)
+        tricks = list(self._rest[12])
+        if self._rest[14]:
+            tricks.append(self._rest[14])
         for index, plays in enumerate(tricks):
             for seat, card in plays:
                 known[card] = PlayedIn(index, self._rel(seat))
@@ -482,32 +488,55 @@ class View:
 # ------------------------------------------------------------------------------- decks
 
 
-# (i, i + 1, bits) for the swaps of a Fisher-Yates shuffle of 53 cards, last to first.
-_SHUFFLE_STEPS: Final = tuple((i, i + 1, (i + 1).bit_length()) for i in range(52, 0, -1))
+# The swaps of a Fisher-Yates shuffle of 53 cards, last to first: the positions ``i``
+# that draw ``j`` in 0..i with ``k`` random bits (``(i + 1).bit_length()``), in runs of
+# one ``k``.
+_SHUFFLE_RUNS: Final = tuple(
+    (range(top, bottom - 1, -1), k)
+    for k, bottom, top in ((6, 31, 52), (5, 15, 30), (4, 7, 14), (3, 3, 6), (2, 1, 2))
+)
+# A version-4 UUID from 128 random bits, as ``uuid.UUID(int=..., version=4)`` makes it.
+_UUID4_CLEAR: Final = ~((0xC000 << 48) | (0xF000 << 64))
+_UUID4_SET: Final = (0x8000 << 48) | (4 << 76)
+
+
+def _seeded_random(text: str) -> random.Random:
+    """``random.Random(text)``: seeded from the int that ``Random.seed`` makes of a str
+    (version 2, the default, which Python keeps stable across versions), made here
+    directly."""
+    data = text.encode()
+    return random.Random(int.from_bytes(data + sha512(data).digest(), "big"))
 
 
 def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
     """The deck order of round ``round_index`` (0-based), as the reference shuffles it.
 
-    The loop is ``random.Random.shuffle`` written out (same draws, same order), which
+    The reference: ``Random(str(UUID(int=Random(sha256(...).hexdigest()).getrandbits(128),
+    version=4))).shuffle(deck)``. Here the UUID's string is formatted directly and the
+    shuffle is ``random.Random.shuffle`` written out (same draws, same order), which
     halves the cost of a deal; the golden-seed tests pin it to the reference.
     """
-    digest = hashlib.sha256(f"deck-seed|{seed}|round:{round_index}".encode()).hexdigest()
-    deck_seed = str(UUID(int=Random(digest).getrandbits(128), version=4))
-    getrandbits = Random(deck_seed).getrandbits
+    digest = sha256(f"deck-seed|{seed}|round:{round_index}".encode()).hexdigest()
+    bits = _seeded_random(digest).getrandbits(128) & _UUID4_CLEAR | _UUID4_SET
+    h = f"{bits:032x}"
+    getrandbits = _seeded_random(f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}").getrandbits
     order = list(ALL_CARDS)
-    for i, n, k in _SHUFFLE_STEPS:
-        j = getrandbits(k)
-        while j >= n:
+    for positions, k in _SHUFFLE_RUNS:
+        for i in positions:
             j = getrandbits(k)
-        order[i], order[j] = order[j], order[i]
+            while j > i:
+                j = getrandbits(k)
+            order[i], order[j] = order[j], order[i]
     return tuple(order)
+
+
+_CARD_TYPE: Final = {Card}
 
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """The deck as a tuple if it holds each of the 53 cards once; else ``bad_deck``."""
     cards = tuple(deck)
-    if len(cards) != 53 or len(set(cards)) != 53 or not all(type(c) is Card for c in cards):
+    if len(cards) != 53 or len(set(cards)) != 53 or set(map(type, cards)) != _CARD_TYPE:
         raise IllegalActionError(
             f"a deck is the 53 cards each once, got {len(cards)} cards "
             f"({len(set(cards))} distinct)",
@@ -662,7 +691,7 @@ class Game:
     @property
     def needs_deal(self) -> bool:
         """Whether the game waits for ``deal(deck)``."""
-        return self.phase is Phase.DEAL
+        return self.phase is _DEAL
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now. Out of turn: a pre-pass or an unpass while bidding.
@@ -740,12 +769,9 @@ class Game:
                 "not_your_turn",
             )
 
-    def _bid_amounts(self, seat: int) -> list[int]:
-        return [b.amount for b in _BID_CHOICES[self.high_bid, seat == self.dealer]]
-
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         amount = action.amount
-        if self.phase is Phase.BIDDING and seat != self.to_act:
+        if self.phase is _BIDDING and seat != self.to_act:
             if amount != PASS:
                 raise _illegal(
                     f"it is seat {self.to_act}'s turn to bid, not seat {seat}'s "
@@ -757,22 +783,23 @@ class Game:
             self.pre_passed[seat] = True
             events.append(PrePassed(seat))
             return
-        self._check_turn(seat, Phase.BIDDING)
-        allowed = self._bid_amounts(seat)
+        if self.phase is not _BIDDING:
+            self._check_turn(seat, Phase.BIDDING)
+        allowed = _BID_OPEN[self.high_bid, seat == self.dealer]
         if amount not in allowed:
             raise _illegal(
                 f"seat {seat} cannot bid {amount} over a high bid of {self.high_bid} "
-                f"(allowed: {allowed})",
+                f"(allowed: {list(allowed)})",
                 "illegal_bid",
             )
-        self._take_bid(seat, amount, events, automatic=False)
-        while self.phase is Phase.BIDDING:
+        self._take_bid(seat, amount, events, False)
+        while True in self.pre_passed and self.phase is _BIDDING:  # pre-passes take effect
             waiting = self.to_act
             assert waiting is not None
             if not self.pre_passed[waiting]:
                 break
             self.pre_passed[waiting] = False
-            self._take_bid(waiting, PASS, events, automatic=True)
+            self._take_bid(waiting, PASS, events, True)
 
     def _take_bid(self, seat: int, amount: int, events: list[Event], automatic: bool) -> None:
         self.bids.append((seat, amount))
@@ -782,9 +809,10 @@ class Game:
         else:
             self.high_bid = amount
         n = self.num_players
-        remaining = [s for s in range(n) if not self.passed[s]]
-        if self.high_bid and len(remaining) == 1:
-            self.bidder = remaining[0]
+        passed = self.passed
+        remaining = passed.count(False)
+        if self.high_bid and remaining == 1:
+            self.bidder = passed.index(False)
             self.phase, self.to_act = Phase.TRUMP, self.bidder
             events.append(BiddingWon(self.bidder, self.high_bid))
         elif not remaining:
@@ -797,7 +825,7 @@ class Game:
             self._start_round(dealer, events)
         else:
             nxt = (seat + 1) % n
-            while self.passed[nxt]:
+            while passed[nxt]:
                 nxt = (nxt + 1) % n
             self.to_act = nxt
 
@@ -819,23 +847,27 @@ class Game:
         events.append(TrumpSelected(seat, suit))
 
     def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
-        self._check_turn(seat, Phase.DISCARD)
-        cards = action.cards
+        if self.phase is not _DISCARD or seat != self.to_act:
+            self._check_turn(seat, Phase.DISCARD)
+        cards = action.cards  # a tuple (``Discard`` makes it one)
         hand = self.hands[seat]
-        if len(set(cards)) != len(cards):
+        count = len(cards)
+        discarding = set(cards)
+        if len(discarding) != count:
             dupes = sorted({str(c) for c in cards if cards.count(c) > 1})
             raise _illegal(f"a discard names {dupes} more than once", "duplicate_card")
-        missing = [str(c) for c in cards if c not in hand]
-        if missing:
+        if not discarding.issubset(hand):
+            missing = [str(c) for c in cards if c not in hand]
             raise _illegal(f"not in seat {seat}'s hand: {missing}", "not_in_hand")
-        kept = [c for c in hand if c not in cards]
-        drawn = self.deck[self._drawn : self._drawn + len(cards)]
-        self._drawn += len(cards)
-        self.hands[seat] = kept + list(drawn)
-        self.discards.append((seat, tuple(cards)))
-        self.discarded[seat] = tuple(cards)
-        self.exchanged[seat] = len(cards)
-        events.append(Discarded(seat, tuple(cards), drawn, tuple(self.hands[seat])))
+        drawn = self.deck[self._drawn : self._drawn + count]
+        self._drawn += count
+        kept = list(filterfalse(discarding.__contains__, hand)) if count else hand
+        kept += drawn
+        self.hands[seat] = kept
+        self.discards.append((seat, cards))
+        self.discarded[seat] = cards
+        self.exchanged[seat] = count
+        events.append(Discarded(seat, cards, drawn, tuple(kept)))
         if seat == self.dealer:
             self.phase = Phase.TRICKS
             assert self.bidder is not None
@@ -853,29 +885,31 @@ class Game:
         trump = self.trump
         assert trump is not None
         is_trump = IS_TRUMP[trump]
+        trick = self.trick
         if (
-            self.trick
-            and is_trump[self.trick[0][1]]
+            trick
+            and is_trump[trick[0][1]]
             and not is_trump[card]
-            and any(is_trump[c] for c in hand)
+            and any(map(is_trump.__getitem__, hand))
         ):
             raise _illegal(
                 f"a trump was led: seat {seat} holds a trump and must play one, not {card}",
                 "must_bleed",
             )
         hand.remove(card)
-        self.trick.append((seat, card))
+        trick.append((seat, card))
         events.append(Played(seat, card))
         n = self.num_players
-        if len(self.trick) < n:
+        if len(trick) < n:
             self.to_act = (seat + 1) % n
             return
-        winner = trick_winner(self.trick, trump)
-        self.tricks.append(tuple(self.trick))
+        winner = trick_winner(trick, trump)
+        tricks = self.tricks
+        tricks.append(tuple(trick))
         self.trick_winners.append(winner)
         self.trick = []
-        events.append(TrickWon(winner[0], winner[1], len(self.tricks)))
-        if len(self.tricks) < TRICKS_PER_ROUND:
+        events.append(TrickWon(winner[0], winner[1], len(tricks)))
+        if len(tricks) < TRICKS_PER_ROUND:
             self.to_act = winner[0]
         else:
             self._score_round(events)
@@ -932,14 +966,23 @@ class Game:
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
         n = self.num_players
         self.deck = deck
-        self.hands = [list(deck[HAND_SIZE * i : HAND_SIZE * (i + 1)]) for i in range(n)]
+        hands = tuple(map(deck.__getitem__, _HAND_SLICES[n]))
+        self.hands = list(map(list, hands))
         self._drawn = HAND_SIZE * n
         self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % n
         self.history.append(DealRecord(self.round, self.dealer, deck))
-        events.append(Dealt(self.round, self.dealer, tuple(map(tuple, self.hands))))
+        events.append(Dealt(self.round, self.dealer, hands))
 
 
 _TRICKS: Final = Phase.TRICKS
+_DEAL: Final = Phase.DEAL
+#: _HAND_SLICES[n]: where each of n seats' hands is in a deck.
+_HAND_SLICES: Final = {
+    n: tuple(slice(HAND_SIZE * i, HAND_SIZE * (i + 1)) for i in range(n))
+    for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)
+}
+_BIDDING: Final = Phase.BIDDING
+_DISCARD: Final = Phase.DISCARD
 
 _HANDLERS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
     Bid: Game._bid,
