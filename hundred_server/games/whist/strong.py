@@ -47,7 +47,7 @@ from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, Vi
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
 #: left to play (measured: see the docstring).
-WORK: Final = 6000
+WORK: Final = 7000
 #: Fewest samples per decision, however many cards are legal.
 MIN_SAMPLES: Final = 6
 #: The default wall-clock cap per decision, in seconds.
@@ -209,10 +209,16 @@ def _beats(card: int, best: int, trump: int) -> bool:
 
 def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
     """Whether a seat holding ``hand`` can beat ``card`` when ``led`` is the suit led."""
-    follow = [c for c in hand if c // 13 == led]
-    if follow:
-        return any(_beats(c, card, trump) for c in follow)
-    return any(_beats(c, card, trump) for c in hand if c // 13 == trump)
+    suit = card // 13
+    followed = False
+    for c in hand:
+        if c // 13 == led:
+            if suit == led and c > card:
+                return True
+            followed = True
+    if followed:
+        return False
+    return any(c // 13 == trump and (suit != trump or c > card) for c in hand)
 
 
 def _cheapest(cards: Sequence[int], hand: Sequence[int], trump: int) -> int:
@@ -248,6 +254,21 @@ def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: in
             _can_beat(h, card // 13, card, trump) for h in opponents
         ):
             return card
+    partner = hands[(seat + 2) % 4]
+    # lead low to a suit where the partner holds the master and no opponent can ruff
+    best = None
+    for card in sorted(side, key=lambda c: c % 13):
+        suit = card // 13
+        ours = [c for c in partner if c // 13 == suit]
+        if (
+            ours
+            and _is_master(max(ours), (seat + 2) % 4, owner)
+            and not any(_can_beat(h, suit, max(ours), trump) for h in opponents)
+        ):
+            best = card
+            break
+    if best is not None:
+        return best
     lengths = [0, 0, 0, 0]
     for c in side:
         lengths[c // 13] += 1
@@ -266,19 +287,19 @@ def _follow(
     for s, c in trick[1:]:
         if _beats(c, best, trump):
             winner, best = s, c
-    later = [(seat + k) % 4 for k in range(1, 4 - len(trick))]
-    later_opponents = [s for s in later if (s - seat) % 2]
-    if (winner - seat) % 2 == 0 and not any(
-        _can_beat(hands[s], led, best, trump) for s in later_opponents
-    ):
+    # Of the seats still to play, only the next can be an opponent (the one after it,
+    # if any, is the partner).
+    after = hands[(seat + 1) % 4] if len(trick) < 3 else None
+    partner_winning = (winner - seat) % 2 == 0
+    if partner_winning and (after is None or not _can_beat(after, led, best, trump)):
         return _cheapest(cards, hand, trump)
     winning = sorted(c for c in cards if _beats(c, best, trump))
     if not winning:
         return _cheapest(cards, hand, trump)
     for card in winning:
-        if not any(_can_beat(hands[s], led, card, trump) for s in later_opponents):
+        if after is None or not _can_beat(after, led, card, trump):
             return card
-    if (winner - seat) % 2 == 0 or (len(trick) == 1 and winning[0] // 13 == led):
+    if partner_winning or (len(trick) == 1 and winning[0] // 13 == led):
         return _cheapest(cards, hand, trump)
     return winning[0]
 
