@@ -9,29 +9,37 @@ consistent with everything the view shows:
 - every other seat holds 13 cards less those it has played;
 - a seat that did not follow the suit led holds none of that suit (a shown void).
 
-The deals are drawn card by card, each card going to a seat that may hold it with a
-chance proportional to the room left in that seat's hand, and only where the rest can
-still be placed (Hall's condition over the three other seats, checked exactly), so a
-draw never gets stuck. The distribution is close to, not exactly, uniform over the
-consistent deals.
+The deals are drawn card by card, the most constrained suits first, each card going to
+a seat that may hold it with a chance proportional to the room left in that seat's
+hand. A plain draw can get stuck (the room left only in seats void in the suit); after
+a few such tries the draw places each card only where the rest can still be placed
+(Hall's condition over the three other seats, checked exactly), which never gets
+stuck. The distribution is close to, not exactly, uniform over the consistent deals.
 
-For every sample and every legal card it plays the card and then the rest of the hand
-out with a fast rollout policy that sees the sampled hands (the usual PIMC
+For every sample and every candidate card it plays the card and then the rest of the
+hand out with a fast rollout policy that sees the sampled hands (the usual PIMC
 simplification): it draws trumps with a master trump, cashes side-suit masters nobody
-can ruff, else leads low from its longest side suit; following, it plays cheap behind a
-partner who is winning, wins as cheaply as it can make sure of, and plays low otherwise.
+can ruff, leads low to a suit where the partner holds a master nobody can ruff, else
+leads low from its longest side suit; following, it plays cheap behind a partner who
+is winning for sure, wins as cheaply as it can make sure of, and plays low otherwise.
+The candidates are the legal cards less those in sequence with a lower one (holding
+king and queen, or with every card between them played, only the queen is judged).
 Every card is judged on the same samples, by the mean number of tricks its side takes
 this hand; ties go to the lowest card (deterministic).
 
-Budget and reproducibility: the work per decision is fixed, ``rollouts`` playouts
-shared over the legal cards (``samples = max(min_samples, rollouts // legal cards)``),
-and the generator is seeded from ``seed`` and the view, so the same game replays the
-same on any machine. The default (``ROLLOUTS``) was measured to decide within 50 ms at
-p99 on one core of the development machines (README, tournament section).
+Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
+rollouts shared over the candidates and the cards left in the hand
+(``samples = max(min_samples, work // (candidates * cards left))``), and the generator
+is seeded from ``seed`` and the view, so the same game replays the same on any machine.
+The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
+development machines (``bench/whist_strong.py``; README, tournament section).
 ``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: it is checked
-between samples and only cuts a decision short when the machine is slower than that;
-then the choice can depend on the machine's speed and is no longer reproducible.
-``budget=None`` turns the cap off (fully reproducible, as the tests run it).
+between samples and only cuts a decision short when the machine is slower than that
+(or busy); then the choice depends on the machine's speed and is no longer
+reproducible. ``budget=None`` turns the cap off (fully reproducible, as the tests run
+it). The trade-off: a fixed count gives the same play everywhere but can overrun the
+budget on a slow machine; the cap keeps to the budget but gives up reproducibility
+exactly when it bites.
 """
 
 from __future__ import annotations
