@@ -43,6 +43,7 @@ from hundred_server.games.whist.rules import (
     side_of,
     trick_winner,
 )
+from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
 from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
 
@@ -278,5 +279,5 @@ SPEC: Final = GameSpec(
     result=result,
     plugin=PLUGIN,
     text=TEXT,
-    bots={"naive": WhistBot, "default": WhistBot},
+    bots={"naive": WhistBot, "default": WhistBot, "strong": StrongBot},
 )

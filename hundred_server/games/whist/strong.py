@@ -1,0 +1,450 @@
+"""A strong Whist AI: Perfect Information Monte Carlo (PIMC) over sampled deals.
+
+``StrongBot.act(view)`` reads the seat's ``View`` and nothing else. With one legal card
+it plays it. Otherwise it samples ``samples`` deals of the cards it has not seen, each
+consistent with everything the view shows:
+
+- the viewer's own hand and every card played this hand are placed;
+- the turned-up trump card is in the dealer's hand until the dealer plays it;
+- every other seat holds 13 cards less those it has played;
+- a seat that did not follow the suit led holds none of that suit (a shown void).
+
+The deals are drawn card by card, the most constrained suits first, each card going to
+a seat that may hold it with a chance proportional to the room left in that seat's
+hand. A plain draw can get stuck (the room left only in seats void in the suit); after
+a few such tries the draw places each card only where the rest can still be placed
+(Hall's condition over the three other seats, checked exactly), which never gets
+stuck. The distribution is close to, not exactly, uniform over the consistent deals.
+
+For every sample and every candidate card it plays the card and then the rest of the
+hand out with a fast rollout policy that sees the sampled hands (the usual PIMC
+simplification): it draws trumps with a master trump, cashes side-suit masters nobody
+can ruff, leads low to a suit where the partner holds a master nobody can ruff, else
+leads low from its longest side suit; following, it plays cheap behind a partner who
+is winning for sure, wins as cheaply as it can make sure of, and plays low otherwise.
+The candidates are the legal cards less those in sequence with a lower one (holding
+king and queen, or with every card between them played, only the queen is judged).
+Every card is judged on the same samples, by the mean number of tricks its side takes
+this hand; ties go to the lowest card (deterministic).
+
+Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
+rollouts shared over the candidates and the cards left in the hand
+(``samples = max(min_samples, work // (candidates * cards left))``), and the generator
+is seeded from ``seed`` and the view, so the same game replays the same on any machine.
+The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
+development machines (``bench/whist_strong.py``; README, tournament section).
+``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: it is checked
+between samples and only cuts a decision short when the machine is slower than that
+(or busy); then the choice depends on the machine's speed and is no longer
+reproducible. ``budget=None`` turns the cap off (fully reproducible, as the tests run
+it). The trade-off: a fixed count gives the same play everywhere but can overrun the
+budget on a slow machine; the cap keeps to the budget but gives up reproducibility
+exactly when it bites.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from random import Random
+from typing import Final
+
+from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
+from hundred_server.errors import HundredError
+from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
+
+#: Card plays of rollouts per decision, shared over the candidate cards and the cards
+#: left to play (measured: see the docstring).
+WORK: Final = 7000
+#: Fewest samples per decision, however many cards are legal.
+MIN_SAMPLES: Final = 6
+#: The default wall-clock cap per decision, in seconds.
+BUDGET: Final = 0.05
+
+_HAND_SIZE: Final = 13
+_BITS: Final = tuple(bin(m).count("1") for m in range(8))
+#: The proper subsets T of the other three seats (bit k: the k-th after the viewer), each
+#: with the seat masks inside it: the cards only seats in T may hold.
+_INSIDE: Final = tuple((t, tuple(m for m in range(1, 8) if m & ~t == 0)) for t in range(1, 7))
+#: Plain draws tried before the draw that checks Hall's condition at every card.
+_QUICK_TRIES: Final = 4
+
+
+class SampleError(HundredError):
+    """A view no deal fits (it cannot come from a real game)."""
+
+    code = "bad_view"
+
+
+def _suit(card: int) -> int:
+    return card // 13
+
+
+def voids_of(view: View) -> list[set[int]]:
+    """The suits (indices into ``DECK_SUITS``) each seat has shown it holds none of."""
+    voids: list[set[int]] = [set() for _ in range(NUM_PLAYERS)]
+    for plays in (*view.tricks, view.current_trick):
+        if plays:
+            led = _suit(plays[0][1])
+            for seat, card in plays[1:]:
+                if _suit(card) != led:
+                    voids[seat].add(led)
+    return voids
+
+
+def hand_sizes(view: View) -> list[int]:
+    """How many cards each seat holds now: 13 less those it has played this hand."""
+    sizes = [_HAND_SIZE] * NUM_PLAYERS
+    for plays in (*view.tricks, view.current_trick):
+        for seat, _ in plays:
+            sizes[seat] -= 1
+    return sizes
+
+
+class Sampler:
+    """Draws the other seats' hands consistently with one view (see the docstring)."""
+
+    def __init__(self, view: View) -> None:
+        if view.trump_card is None:
+            raise SampleError("a Whist view before the deal has no hidden cards to sample")
+        self.seat = view.seat
+        self.others = [(view.seat + k) % NUM_PLAYERS for k in (1, 2, 3)]
+        sizes = hand_sizes(view)
+        if sizes[view.seat] != len(view.hand):
+            raise SampleError(
+                f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
+            )
+        voids = voids_of(view)
+        seen = set(view.hand).union(view.played)
+        #: Cards fixed in a hidden hand: the turned-up trump card with the dealer.
+        self.fixed: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
+        if view.trump_card not in seen:
+            self.fixed[view.dealer].append(int(view.trump_card))
+            seen.add(view.trump_card)
+        self.unseen = [int(c) for c in STANDARD_52 if c not in seen]
+        self.room = [sizes[s] - len(self.fixed[s]) for s in self.others]
+        # The mask of the other seats (bit k: self.others[k]) that may hold each suit.
+        self.allowed = [
+            sum(1 << k for k, s in enumerate(self.others) if suit not in voids[s])
+            for suit in range(4)
+        ]
+        if sum(self.room) != len(self.unseen) or min(self.room) < 0:
+            raise SampleError("the hand sizes do not add up to the cards not seen")
+        counts = self._mask_counts(self.unseen)
+        if not self._feasible(counts, self.room):
+            raise SampleError("no deal fits the voids this view shows")
+
+    def _mask_counts(self, cards: Sequence[int]) -> list[int]:
+        counts = [0] * 8
+        for card in cards:
+            counts[self.allowed[_suit(card)]] += 1
+        return counts
+
+    @staticmethod
+    def _feasible(counts: Sequence[int], room: Sequence[int]) -> bool:
+        """Hall's condition: for every set T of seats, the cards that only seats in T may
+        hold fit in T's room (T = all three holds when the total does)."""
+        for subset, inside in _INSIDE:
+            need = 0
+            for m in inside:
+                need += counts[m]
+            if need > (room[0] if subset & 1 else 0) + (room[1] if subset & 2 else 0) + (
+                room[2] if subset & 4 else 0
+            ):
+                return False
+        return counts[0] == 0
+
+    def sample(self, rng: Random) -> list[list[int]]:
+        """Every seat's hand in one consistent deal (the viewer's left empty)."""
+        cards = self.unseen[:]
+        rng.shuffle(cards)
+        # The most constrained cards first: they have the fewest places to go.
+        cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
+        for _ in range(_QUICK_TRIES):
+            hands = self._draw(cards, rng, False)
+            if hands is not None:
+                return hands
+        hands = self._draw(cards, rng, True)
+        if hands is None:  # cannot happen: every step keeps the rest placeable
+            raise SampleError("the sampler got stuck")
+        return hands
+
+    def _draw(self, cards: Sequence[int], rng: Random, check: bool) -> list[list[int]] | None:
+        """Place ``cards`` one by one, each with a seat that may hold it, by the room
+        left; with ``check`` only where the rest still fits, else None when stuck."""
+        counts = self._mask_counts(cards) if check else []
+        room = self.room[:]
+        hands = [list(h) for h in self.fixed]
+        others = self.others
+        allowed = self.allowed
+        for card in cards:
+            mask = allowed[card // 13]
+            if check:
+                counts[mask] -= 1
+            w0 = room[0] if mask & 1 else 0
+            w1 = room[1] if mask & 2 else 0
+            w2 = room[2] if mask & 4 else 0
+            if check:
+                for k, w in ((0, w0), (1, w1), (2, w2)):
+                    if w:
+                        room[k] -= 1
+                        if not self._feasible(counts, room):
+                            if k == 0:
+                                w0 = 0
+                            elif k == 1:
+                                w1 = 0
+                            else:
+                                w2 = 0
+                        room[k] += 1
+            total = w0 + w1 + w2
+            if not total:
+                return None
+            pick = rng.random() * total
+            k = 0 if pick < w0 else 1 if pick < w0 + w1 else 2
+            room[k] -= 1
+            hands[others[k]].append(card)
+        return hands
+
+
+# ------------------------------------------------------------------------ the rollouts
+
+
+def _beats(card: int, best: int, trump: int) -> bool:
+    if card // 13 == best // 13:
+        return card > best
+    return card // 13 == trump
+
+
+def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
+    """Whether a seat holding ``hand`` can beat ``card`` when ``led`` is the suit led."""
+    suit = card // 13
+    followed = False
+    for c in hand:
+        if c // 13 == led:
+            if suit == led and c > card:
+                return True
+            followed = True
+    if followed:
+        return False
+    return any(c // 13 == trump and (suit != trump or c > card) for c in hand)
+
+
+def _cheapest(cards: Sequence[int], hand: Sequence[int], trump: int) -> int:
+    """The card that costs least: the lowest non-trump, from the shortest suit on ties."""
+    lengths = [0, 0, 0, 0]
+    for c in hand:
+        lengths[c // 13] += 1
+    return min(cards, key=lambda c: (c // 13 == trump, c % 13, lengths[c // 13], c))
+
+
+def _is_master(card: int, seat: int, owner: Sequence[int]) -> bool:
+    """No other seat holds a higher card of its suit."""
+    for higher in range(card + 1, (card // 13 + 1) * 13):
+        if owner[higher] >= 0 and owner[higher] != seat:
+            return False
+    return True
+
+
+def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: int) -> int:
+    hand = hands[seat]
+    opponents = (hands[(seat + 1) % 4], hands[(seat + 3) % 4])
+    trumps = [c for c in hand if c // 13 == trump]
+    opp_trumps = any(c // 13 == trump for h in opponents for c in h)
+    if trumps and opp_trumps:
+        top = max(trumps)
+        if _is_master(top, seat, owner):
+            return top
+    side = [c for c in hand if c // 13 != trump]
+    if not side:
+        return min(trumps)
+    for card in sorted(side, key=lambda c: c % 13):
+        if _is_master(card, seat, owner) and not any(
+            _can_beat(h, card // 13, card, trump) for h in opponents
+        ):
+            return card
+    partner = hands[(seat + 2) % 4]
+    # lead low to a suit where the partner holds the master and no opponent can ruff
+    best = None
+    for card in sorted(side, key=lambda c: c % 13):
+        suit = card // 13
+        ours = [c for c in partner if c // 13 == suit]
+        if (
+            ours
+            and _is_master(max(ours), (seat + 2) % 4, owner)
+            and not any(_can_beat(h, suit, max(ours), trump) for h in opponents)
+        ):
+            best = card
+            break
+    if best is not None:
+        return best
+    lengths = [0, 0, 0, 0]
+    for c in side:
+        lengths[c // 13] += 1
+    return min(side, key=lambda c: (-lengths[c // 13], c % 13, c))
+
+
+def _follow(
+    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], trump: int
+) -> int:
+    hand = hands[seat]
+    led = trick[0][1] // 13
+    cards = [c for c in hand if c // 13 == led] or hand
+    if len(cards) == 1:
+        return cards[0]
+    winner, best = trick[0]
+    for s, c in trick[1:]:
+        if _beats(c, best, trump):
+            winner, best = s, c
+    # Of the seats still to play, only the next can be an opponent (the one after it,
+    # if any, is the partner).
+    after = hands[(seat + 1) % 4] if len(trick) < 3 else None
+    partner_winning = (winner - seat) % 2 == 0
+    if partner_winning and (after is None or not _can_beat(after, led, best, trump)):
+        return _cheapest(cards, hand, trump)
+    winning = sorted(c for c in cards if _beats(c, best, trump))
+    if not winning:
+        return _cheapest(cards, hand, trump)
+    for card in winning:
+        if after is None or not _can_beat(after, led, card, trump):
+            return card
+    if partner_winning or (len(trick) == 1 and winning[0] // 13 == led):
+        return _cheapest(cards, hand, trump)
+    return winning[0]
+
+
+def rollout(
+    hands: list[list[int]],
+    trick: list[tuple[int, int]],
+    to_act: int,
+    trump: int,
+    side: int,
+) -> int:
+    """Play the hand out from here (``hands`` and ``trick`` are consumed); the tricks
+    ``side`` takes from now on, the trick under way included."""
+    owner = [-1] * 52
+    for s, hand in enumerate(hands):
+        for c in hand:
+            owner[c] = s
+    taken = 0
+    seat = to_act
+    while hands[seat] or trick:
+        if trick:
+            card = _follow(seat, hands, trick, trump)
+        else:
+            card = _lead(seat, hands, owner, trump)
+        hands[seat].remove(card)
+        owner[card] = -1
+        trick.append((seat, card))
+        if len(trick) == 4:
+            winner, best = trick[0]
+            for s, c in trick[1:]:
+                if _beats(c, best, trump):
+                    winner, best = s, c
+            if winner % 2 == side:
+                taken += 1
+            trick = []
+            seat = winner
+            if not hands[seat]:
+                break
+        else:
+            seat = (seat + 1) % 4
+    return taken
+
+
+# --------------------------------------------------------------------------------- bot
+
+
+def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
+    """The legal ``cards`` (sorted) worth judging: of cards in sequence, such as a king
+    and queen when the viewer holds both or every card between them is played, only the
+    lowest, since they take the same tricks."""
+    gone = set(view.hand).union(view.played)
+    kept: list[Card] = []
+    for card in cards:
+        if kept:
+            low = kept[-1]
+            if low // 13 == card // 13 and all(
+                STANDARD_52[c] in gone for c in range(low + 1, card)
+            ):
+                continue
+        kept.append(card)
+    return kept
+
+
+class StrongBot:
+    """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        *,
+        work: int = WORK,
+        min_samples: int = MIN_SAMPLES,
+        budget: float | None = BUDGET,
+    ) -> None:
+        self.seed = seed
+        self.work = work
+        self.min_samples = min_samples
+        self.budget = budget
+        #: Playouts made by the last decision (for measuring).
+        self.last_rollouts = 0
+
+    def _rng(self, view: View) -> Random:
+        key = (
+            f"{self.seed}|{view.seat}|{view.hand_index}|{view.scores}|{view.dealer}|"
+            f"{''.join(c.code for c in view.hand)}|{''.join(c.code for c in view.played)}"
+        )
+        return Random(key)
+
+    def samples_for(self, candidates: int, left: int) -> int:
+        """How many deals a decision samples: between ``candidates`` cards to judge, with
+        ``left`` cards still to be played this hand."""
+        return max(self.min_samples, self.work // (candidates * left))
+
+    def act(self, view: View) -> Play:
+        cards = sorted(p.card for p in view.legal)
+        if not cards or view.trump is None:
+            raise HundredError(f"the strong whist bot has no play to make as seat {view.seat}")
+        self.last_rollouts = 0
+        candidates = candidates_of(view, cards)
+        if len(candidates) == 1:
+            return PLAY_ACTIONS[candidates[0]]
+        return PLAY_ACTIONS[self.choose(view, candidates)]
+
+    def choose(self, view: View, cards: Sequence[Card]) -> Card:
+        """The legal card with the best mean tricks for the viewer's side."""
+        start = time.perf_counter()
+        assert view.trump is not None
+        trump = DECK_SUITS.index(view.trump)
+        side = view.seat % 2
+        sampler = Sampler(view)
+        rng = self._rng(view)
+        trick = [(s, int(c)) for s, c in view.current_trick]
+        next_seat = (view.seat + 1) % NUM_PLAYERS
+        totals = [0] * len(cards)
+        left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
+        for _ in range(self.samples_for(len(cards), left)):
+            deal = sampler.sample(rng)
+            deal[view.seat] = [int(c) for c in view.hand]
+            for i, card in enumerate(cards):
+                hands = [h[:] for h in deal]
+                hands[view.seat].remove(card)
+                played = [*trick, (view.seat, int(card))]
+                if len(played) == NUM_PLAYERS:
+                    winner, best = played[0]
+                    for s, c in played[1:]:
+                        if _beats(c, best, trump):
+                            winner, best = s, c
+                    first = 1 if winner % 2 == side else 0
+                    totals[i] += first + (
+                        rollout(hands, [], winner, trump, side) if hands[winner] else 0
+                    )
+                else:
+                    totals[i] += rollout(hands, played, next_seat, trump, side)
+                self.last_rollouts += 1
+            if self.budget is not None and time.perf_counter() - start > self.budget:
+                break
+        best_total = max(totals)
+        return cards[totals.index(best_total)]  # the lowest card among the best
