@@ -245,5 +245,7 @@ class GameSpec:
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
     flags: tuple[str, ...] = ()
     #: The game's built-in AIs by name (name -> a new bot), for tournaments and the
-    #: like: every game has ``naive`` (its plainest player) and ``default`` (``bot``).
-    bots: Mapping[str, Callable[[], Bot]] = field(default_factory=dict)
+    #: like: every game has ``naive`` (its plainest player) and ``default`` (``bot``),
+    #: and ``strong`` (search over sampled deals), whose factory also takes
+    #: ``budget=`` (seconds of wall clock a decision at most; None: no cap).
+    bots: Mapping[str, Callable[..., Bot]] = field(default_factory=dict)
