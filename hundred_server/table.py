@@ -71,8 +71,10 @@ class Seat:
 
 
 class Table:
-    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats`` (played by
-    ``ai()``, the game's default bot unless a plug-in replaces it)."""
+    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``: played by
+    ``ai``'s bot (the lobby's choice: the built-in AI ``ai_level`` the table asked
+    for, or a plug-in), and called by the name it gives (its ``Table`` messages' ``AI``);
+    without ``ai``, the game's default bot, called ``ai_level``."""
 
     def __init__(
         self,
@@ -86,7 +88,8 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: Callable[[], Bot] | None = None,
+        ai: tuple[Callable[[], Bot], str] | None = None,
+        ai_level: str = "naive",
         flags: frozenset[str] = frozenset(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
@@ -96,7 +99,9 @@ class Table:
         self.spec = spec
         #: The table options its game is played with (``GameSpec.flags``).
         self.flags = flags
-        self.ai = ai or spec.bot
+        self.ai, self.ai_name = ai or (spec.bot, ai_level)
+        #: The built-in AI the table asked for (kept in the store for a restart).
+        self.ai_level = ai_level
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock = clock
@@ -141,7 +146,8 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: Callable[[], Bot] | None = None,
+        ai: tuple[Callable[[], Bot], str] | None = None,
+        ai_level: str = "naive",
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
@@ -157,6 +163,7 @@ class Table:
             turn_timeout=turn_timeout,
             clock=clock,
             ai=ai,
+            ai_level=ai_level,
             flags=game.flags,  # the record keeps the table options
         )
         away = clock() + grace
@@ -202,6 +209,7 @@ class Table:
             "Seats": len(self.seats),
             "Free": self.free,
             "Players": self.names(),
+            "AI": self.ai_name,
             **({"Flags": sorted(self.flags)} if self.flags else {}),
         }
 
