@@ -216,7 +216,22 @@ class Sampler:
             hands = self._draw(rng)
             if self.discard_points is not True or any(_PTS[c] for c in hands[self.n]):
                 return hands
+        self._give_the_discard_points(hands)
         return hands
+
+    def _give_the_discard_points(self, hands: list[list[int]]) -> None:
+        """Swap a point card into a discard that drew none (told it holds points): with
+        one of its cards that the point card's holder may hold."""
+        discard = hands[self.n]
+        for i, s in enumerate(self.holders[:-1]):
+            for card in hands[s]:
+                if not _PTS[card]:
+                    continue
+                for other in discard:
+                    if self.allowed[other] >> i & 1:
+                        hands[s][hands[s].index(card)] = other
+                        discard[discard.index(other)] = card
+                        return
 
     def _draw(self, rng: Random) -> list[list[int]]:
         holders, n = self.holders, self.n
