@@ -62,10 +62,11 @@ depends on the machine's speed. ``budget=None`` turns it off (as the tests run i
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import Final
+from typing import Final, TypeAlias
 
 from hundred_server.errors import HundredError
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
@@ -95,7 +96,7 @@ MIN_SAMPLES: Final = 6
 #: Samples a bidding decision plays out (one rollout each, all bids judged on them).
 BID_SAMPLES: Final = 70
 #: The mean value (score change less the others' mean) a bid must reach.
-BID_MARGIN: Final = 0.0
+BID_MARGIN: Final = -40.0
 #: The default wall-clock cap per decision, in seconds.
 BUDGET: Final = 0.05
 
@@ -208,7 +209,6 @@ class Sampler:
             allowed.append(mask)
         self.allowed = dict(zip(self.unseen, allowed, strict=True))
         self.free = all(m == full for m in allowed)
-        self.order = sorted(self.unseen, key=lambda c: bin(self.allowed[c]).count("1"))
 
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand and then the hidden holder's (index ``n``), one deal."""
@@ -249,8 +249,9 @@ class Sampler:
         placed: list[list[int]] = [[] for _ in range(k)]
         cards = self.unseen[:]
         rng.shuffle(cards)
-        count = self.allowed
-        cards.sort(key=lambda c: bin(count[c]).count("1"))
+        # the most constrained cards first: they have the fewest places to go
+        allowed = self.allowed
+        cards.sort(key=lambda c: allowed[c].bit_count())
         for card in cards:
             mask = self.allowed[card]
             total = 0
@@ -259,13 +260,15 @@ class Sampler:
                     total += room[i]
             if total:
                 pick = rng.random() * total
+                chosen = -1
                 for i in range(k):
                     if mask >> i & 1 and room[i]:
+                        chosen = i
                         pick -= room[i]
                         if pick < 0:
                             break
-                room[i] -= 1
-                placed[i].append(card)
+                room[chosen] -= 1
+                placed[chosen].append(card)
             else:
                 self._augment(card, placed, room)
         for i, s in enumerate(holders):
@@ -376,10 +379,36 @@ def _can_beat(hand: int, led: int, best: int, trump: int) -> bool:
     return best // 12 != trump or trumps >> (best + 1) != 0
 
 
-def _lead(seat: int, hands: Sequence[int], side: Sequence[bool], n: int, trump: int) -> int:
+Seating: TypeAlias = tuple[
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[int, ...], ...],
+    tuple[tuple[tuple[int, ...], ...], ...],
+]
+
+
+@functools.lru_cache(maxsize=256)
+def _seating(side: tuple[bool, ...]) -> Seating:
+    """By seat: its opponents, its partners, and by cards down in a trick the opponents
+    still to play after it."""
+    n = len(side)
+    foes = tuple(tuple(s for s in range(n) if side[s] != side[me]) for me in range(n))
+    friends = tuple(
+        tuple(s for s in range(n) if s != me and side[s] == side[me]) for me in range(n)
+    )
+    after = tuple(
+        tuple(
+            tuple((me + k) % n for k in range(1, n - played) if side[(me + k) % n] != side[me])
+            for played in range(n)
+        )
+        for me in range(n)
+    )
+    return foes, friends, after
+
+
+def _lead(seat: int, hands: Sequence[int], side: Sequence[bool], table: Seating, trump: int) -> int:
     hand = hands[seat]
     mine = side[seat]
-    foes = [hands[s] for s in range(n) if side[s] != mine]
+    foes = [hands[s] for s in table[0][seat]]
     trumps = hand & _SUITS[trump]
     if mine and trumps:
         foe_trumps = 0
@@ -408,9 +437,7 @@ def _lead(seat: int, hands: Sequence[int], side: Sequence[bool], n: int, trump: 
             longest, long_mask = length, ms
         elif length == longest:
             long_mask |= ms
-    for f in range(n):
-        if f == seat or side[f] != mine:
-            continue
+    for f in table[1][seat]:
         for k in range(4):
             ms = off & _SUITS[k]
             theirs = hands[f] & _SUITS[k]
@@ -432,7 +459,7 @@ def _follow(
     best: int,
     played: int,
     side: Sequence[bool],
-    n: int,
+    table: Seating,
     trump: int,
 ) -> int:
     """The card ``seat`` plays to a trick of colour ``led`` that ``winner`` holds with the
@@ -442,11 +469,8 @@ def _follow(
     cards = follow or hand
     if not cards & (cards - 1):
         return cards.bit_length() - 1
-    mine = side[seat]
-    foes_after = [
-        hands[(seat + k) % n] for k in range(1, n - played) if side[(seat + k) % n] != mine
-    ]
-    if side[winner] == mine:
+    foes_after = [hands[s] for s in table[2][seat][played]]
+    if side[winner] == side[seat]:
         for h in foes_after:
             if _can_beat(h, led, best, trump):
                 break
@@ -484,6 +508,7 @@ def rollout(
     to ``taken`` (``bonus``: the last trick's 20 and the discard's points); whether
     ``bidder`` won every trick from here."""
     n = len(taken)
+    table = _seating(tuple(side))
     pts = _BIT_PTS[trump]
     swept = True
     seat = to_act
@@ -511,12 +536,12 @@ def rollout(
             seat = winner
             played = points = 0
         if played:
-            card = _follow(seat, hands, led, winner, best, played, side, n, trump)
+            card = _follow(seat, hands, led, winner, best, played, side, table, trump)
             b = card // 12
             if (b == best // 12 and card > best) or (b == trump and best // 12 != trump):
                 winner, best = seat, card
         else:
-            card = _lead(seat, hands, side, n, trump)
+            card = _lead(seat, hands, side, table, trump)
             led = card // 12
             winner, best = seat, card
         hands[seat] ^= 1 << card
