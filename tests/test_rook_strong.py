@@ -75,7 +75,7 @@ def test_it_acts_legally_through_whole_games(seats: int) -> None:
     bots = [quick(s) for s in range(seats)]
     phases = set()
     actions = 0
-    while not game.is_over and actions < 1500:
+    while not game.is_over and actions < 6000:
         if game.needs_deal:
             game.deal(SPEC.seeded_deck(seed, game.round_index))
             continue

@@ -90,11 +90,11 @@ from hundred_server.games.rook.rules import (
 )
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
-WORK: Final = 3500
+WORK: Final = 4000
 #: Fewest samples per decision, however many candidates.
 MIN_SAMPLES: Final = 6
 #: Samples a bidding decision plays out (one rollout each, all bids judged on them).
-BID_SAMPLES: Final = 70
+BID_SAMPLES: Final = 80
 #: The mean value (score change less the others' mean) a bid must reach.
 BID_MARGIN: Final = -40.0
 #: The default wall-clock cap per decision, in seconds.
