@@ -7,7 +7,6 @@ bench/strong.py (README, tournament section).
 from __future__ import annotations
 
 from random import Random
-from typing import Final
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -40,12 +39,11 @@ from hundred_server.games.rook.strong import (
 from hundred_server.games.rook.wire import SPEC
 
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]
-#: Little work per decision, and no clock: fast and reproducible.
-QUICK: Final = {"work": 400, "min_samples": 2, "bid_samples": 10}
 
 
-def quick(seed: int | str = 0) -> StrongBot:
-    return StrongBot(seed, budget=None, **QUICK)
+def quick(seed: int | str = 0, bot: type[StrongBot] = StrongBot) -> StrongBot:
+    """Little work per decision, and no clock: fast and reproducible."""
+    return bot(seed, budget=None, work=400, min_samples=2, bid_samples=10)
 
 
 def game_at(seats: int, seed: str, actions: int) -> Game:
@@ -149,6 +147,10 @@ def test_sampled_deals_fit_everything_the_view_shows(
                 assert any(POINTS[c] for c in discard)
             else:
                 assert not any(POINTS[c] for c in discard)
+            # the prior (true of the RookBot bidder): no called card with it or discarded
+            bidder = view.bidder
+            assert bidder is not None
+            assert not set(view.called) & {*deal[bidder], *discard}
         else:
             assert deal[seats] == []
 
@@ -234,7 +236,7 @@ def test_it_is_given_only_the_seats_view() -> None:
             assert view.seat == game.to_act
             return super().act(view)
 
-    bots: list[Bot] = [Spy(budget=None, **QUICK), RookBot(), Spy(budget=None, **QUICK), RookBot()]
+    bots: list[Bot] = [quick(0, Spy), RookBot(), quick(0, Spy), RookBot()]
     for _ in range(80):
         driver.step(game, SPEC, "spy", bots)
     assert {v.phase for v in seen} >= {Phase.BIDDING, Phase.TRICKS}

@@ -18,9 +18,10 @@ What a sample keeps to (``Sampler``):
   bidding) or the discard (for everyone but the bidder) holds the rest;
 - a seat that did not follow the colour led holds none of it (a shown void; the bird
   is of the trump colour); a discard said to hold no points holds no point card, and one
-  said to hold points holds at least one (by redrawing a few times);
-- the called cards not played yet lie where the draw puts them, and whoever holds one
-  in a sample is the bidder's partner there (the revealed partners are known).
+  said to hold points holds at least one (redrawn a few times, then one swapped in);
+- the called cards not played yet are in no hand but the bidder's partners' (a prior,
+  not a rule: a bidder calls cards it lacks; dropped when no deal fits it), and whoever
+  holds one in a sample is the bidder's partner there (the revealed ones are known).
 
 The draw places the most constrained cards first, each with a holder that may take it,
 by the room left; when none has room it moves cards along an augmenting path (a holder
@@ -33,9 +34,13 @@ The decisions:
   best colour, a discard that voids short colours, the highest trump it lacks called)
   and leads; one rollout a sample gives the points its side would take. Every bid
   level is then judged on the same rollouts: it bids the lowest legal raise whose mean
-  value is at least ``bid_margin``, else passes. When the side takes nearly everything
-  it also plays each sample out alone, for the moon, which it shoots when its mean
-  value is the best (a sweep is +400, anything less -400).
+  value is at least ``bid_margin``, else passes (a made bid scores the side's points,
+  not the bid, so a higher bid only costs). ``BID_MARGIN`` is below 0 because passing
+  is worth less than 0 too: another seat then takes the bid, usually makes it, and the
+  viewer shares an opposition's points (-40 did best of 0, -20, -40, -60 on duplicate
+  first hands at 3, 5 and 6 seats; at 4 it made no difference). When the side takes
+  nearly everything it also plays each sample out alone, for the moon, which it shoots
+  when its mean value is the best (a sweep is +400, anything less -400).
 - Setup: the candidates are the two best trump colours by a quick count, each with two
   discards (void short colours; or keep the points out of the discard) and two ways to
   call (the highest trumps it lacks first; or the 1s of the other colours first), as
@@ -44,7 +49,9 @@ The decisions:
 - Card play: the candidates are the legal cards less those in sequence with a cheaper
   one of the same points (holding 7 and 8, or with every card between them gone).
 
-The rollout policy, for every seat (its side known from the sample): the bidding side
+The rollouts see a hand as the bits of an int (renumbered for the trump colour, so a
+higher bit of a colour is a higher card): following, voids and masters are a few mask
+operations. The policy, for every seat (its side known from the sample): the bidding side
 draws trumps with the master trump while an opponent holds one; anyone cashes a master
 no opponent can beat, leads low to a partner's sure master, else leads its cheapest card
 of its longest colour. Following, it gives its richest card to a trick its side wins
@@ -196,19 +203,32 @@ class Sampler:
         self.discard_points: bool | None = None
         if self.hidden == n and view.phase is Phase.TRICKS:
             self.discard_points = view.points_in_discard
-        allowed = []
-        for c in self.unseen:
-            mask = full
-            for i, s in enumerate(self.holders):
-                if s < n and suit is not None and suit[c] in voids[s]:
-                    mask &= ~(1 << i)
-                if s == n and self.discard_points is False and _PTS[c]:
-                    mask &= ~(1 << i)
-            if not mask:
-                raise SampleError(f"no seat may hold {ROOK_DECK[c]}")
-            allowed.append(mask)
-        self.allowed = dict(zip(self.unseen, allowed, strict=True))
-        self.free = all(m == full for m in allowed)
+        # The prior: a bidder calls cards it has not kept nor discarded (a card it keeps
+        # makes no partner); dropped if no deal fits it.
+        called = set(view.called) if view.seat != view.bidder else set()
+        for prior in (True, False):
+            allowed = []
+            for c in self.unseen:
+                mask = full
+                for i, s in enumerate(self.holders):
+                    if s < n and suit is not None and suit[c] in voids[s]:
+                        mask &= ~(1 << i)
+                    if s == n and self.discard_points is False and _PTS[c]:
+                        mask &= ~(1 << i)
+                    if prior and c in called and s in (n, view.bidder):
+                        mask &= ~(1 << i)
+                if not mask:
+                    break
+                allowed.append(mask)
+            else:
+                self.allowed = dict(zip(self.unseen, allowed, strict=True))
+                self.free = all(m == full for m in allowed)
+                try:
+                    self._draw(Random(0))
+                except SampleError:
+                    continue
+                return
+        raise SampleError("no deal fits what this view shows")
 
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand and then the hidden holder's (index ``n``), one deal."""
@@ -665,6 +685,8 @@ class StrongBot:
         min_samples: int = MIN_SAMPLES,
         bid_samples: int = BID_SAMPLES,
         bid_margin: float = BID_MARGIN,
+        trumps_judged: int = 2,
+        bid_keeps_points: bool = False,
     ) -> None:
         self.seed = seed
         self.budget = budget
@@ -672,6 +694,8 @@ class StrongBot:
         self.min_samples = min_samples
         self.bid_samples = bid_samples
         self.bid_margin = bid_margin
+        self.trumps_judged = trumps_judged
+        self.bid_keeps_points = bid_keeps_points
         #: Playouts made by the last decision (for measuring).
         self.last_rollouts = 0
 
@@ -720,7 +744,9 @@ class StrongBot:
             deal = sampler.sample(rng)
             full = hand + deal[n]
             trump = _trump_order(full)[0]
-            discard, called = quick_setup(full, trump, view.kitty_size, calls, False, False)
+            discard, called = quick_setup(
+                full, trump, view.kitty_size, calls, self.bid_keeps_points, False
+            )
             gone = set(discard)
             deal[view.seat] = [c for c in full if c not in gone]
             hands = masks_of(deal[:n], trump)
@@ -776,7 +802,7 @@ class StrongBot:
         bid = view.bid or MOON
         calls = view.calls
         options: list[tuple[int, list[int], list[int]]] = []
-        for trump in _trump_order(hand)[:2]:
+        for trump in _trump_order(hand)[: self.trumps_judged]:
             for keep_points in (False, True):
                 for ones_first in (False, True) if calls else (False,):
                     discard, called = quick_setup(
