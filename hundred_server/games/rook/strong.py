@@ -54,9 +54,9 @@ higher bit of a colour is a higher card): following, voids and masters are a few
 operations. The policy, for every seat (its side known from the sample): the bidding side
 draws trumps with the master trump while an opponent holds one; anyone cashes a master
 no opponent can beat, leads low to a partner's sure master, else leads its cheapest card
-of its longest colour. Following, it gives its richest card to a trick its side wins
-for sure, takes a trick as cheaply as it can make sure of, and throws its cheapest card
-(no points, no trumps) otherwise.
+of its longest colour. Following, it gives points to a trick its side wins for sure
+(the bird, 10s, 14s and 5s before a 1 or a trump: ``_RICH``), takes a trick as cheaply
+as it can make sure of, and throws its cheapest card (no points, no trumps) otherwise.
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates (``samples = max(min_samples, work // (candidates *
