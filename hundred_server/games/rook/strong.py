@@ -65,6 +65,12 @@ game replays the same on any machine. ``budget`` (seconds, default ``BUDGET``) i
 a wall-clock cap on top: checked between samples, it cuts a decision short when the
 machine is slower than the one ``WORK`` was measured on (or busy), and then the choice
 depends on the machine's speed. ``budget=None`` turns it off (as the tests run it).
+``WORK`` and ``BID_SAMPLES`` were measured (``bench/strong.py --game rook --games 5``,
+on 2 busy cores) at a p99 of 26-34 ms a decision at 3-6 seats; twice the work took
+about 6 points a hand more on duplicate first hands at 4 seats, at twice the time.
+
+Measured against the naive AI (``tournament --duplicate``, one strong seat): 82.5% of
+400 games at 4 seats (78.5-85.9%), 97.0% of 300 at 3, 63% of 100 at 5, 50% of 120 at 6.
 """
 
 from __future__ import annotations
