@@ -22,8 +22,12 @@ lowest. A candidate that ends the deal at once (100 or over) is judged exactly, 
 samples. Each candidate is judged on the same samples by the mean chips the deal moves
 to the viewer; ties go to the lowest class (deterministic).
 
+With two seats nothing is hidden (no pile is left: the other hand is every card not
+seen), so one sample is the deal itself and the rest would repeat it.
+
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
-rollouts (at least ``min_samples`` samples), and the generator is seeded from ``seed``
+rollouts (each rollout counting ``ROLLOUT_COST`` plays a seat more, for copying the hands; at least
+``min_samples`` samples), and the generator is seeded from ``seed``
 and the view, so the same game replays the same on any machine. The default (``WORK``)
 was measured to decide within 50 ms at p99 on one core of the development machine
 (``bench/strong.py --game hundert``). ``budget`` (seconds, default ``BUDGET``) is a
@@ -54,7 +58,9 @@ from hundred_server.games.hundert.rules import (
 )
 
 #: Card plays of rollouts per decision (measured: see the docstring).
-WORK: Final = 6000
+WORK: Final = 9000
+#: What a rollout costs on top of its card plays, in card plays a seat (copying the hands).
+ROLLOUT_COST: Final = 1
 #: Fewest samples per decision, however long the rollouts.
 MIN_SAMPLES: Final = 8
 #: The default wall-clock cap per decision, in seconds.
@@ -239,8 +245,11 @@ class StrongBot:
             mine = counts_of(view.hand)
             nxt = (me + 1) % n
             sums = [0] * len(classes)
+            # With two seats nothing is hidden (the other hand is every card not seen):
+            # every sample is the same deal, and the rollouts are deterministic.
+            least = 1 if n == 2 else self.min_samples
             samples = work = 0
-            while samples < self.min_samples or work < self.work:
+            while samples < least or (n > 2 and work < self.work):
                 deal = sampler.sample_counts(rng)
                 deal[me] = mine
                 for i in open_:
@@ -249,7 +258,7 @@ class StrongBot:
                     hands[me][k] -= 1
                     seat, end, used = rollout(hands, total + VALUES[k], nxt)
                     sums[i] += chips_to(me, seat, end, n, feder)
-                    work += used
+                    work += used + ROLLOUT_COST * n
                     self.last_rollouts += 1
                 samples += 1
                 if self.budget is not None and time.perf_counter() - start > self.budget:
