@@ -43,6 +43,8 @@ from hundred_server.games.hundert.wire import SPEC
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 #: Little work per decision, and no clock: fast and reproducible.
 QUICK = {"work": 600, "min_samples": 4, "budget": None}
+#: The default work, no clock: as it plays, and reproducible (too little work is noise).
+DUEL = {"budget": None}
 
 
 def c(code: str) -> Card:
@@ -268,7 +270,7 @@ def _duplicate_chips(seats: int, deals: int, flags: frozenset[str] = frozenset()
             game = Game(NAMES[:seats], flags)
             game.deal(deck)
             bots = [
-                StrongBot(seed=deal, **QUICK) if s == strong_seat else HundertBot()
+                StrongBot(seed=deal, **DUEL) if s == strong_seat else HundertBot()
                 for s in range(seats)
             ]
             scored = None
