@@ -26,15 +26,15 @@ With two seats nothing is hidden (no pile is left: the other hand is every card 
 seen), so one sample is the deal itself and the rest would repeat it.
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
-rollouts (each rollout counting ``ROLLOUT_COST`` plays a seat more, for copying the hands; at least
-``min_samples`` samples), and the generator is seeded from ``seed``
-and the view, so the same game replays the same on any machine. The default (``WORK``)
-was measured to decide within 50 ms at p99 on one core of the development machine
-(``bench/strong.py --game hundert``). ``budget`` (seconds, default ``BUDGET``) is a
-wall-clock cap on top: checked between samples, it only cuts a decision short when the
-machine is slower than that (or busy); then the choice depends on the machine's speed
-and is no longer reproducible. ``budget=None`` turns the cap off (fully reproducible,
-as the tests run it).
+rollouts (a rollout counts ``ROLLOUT_COST`` plays a seat more, for copying the hands;
+at least ``min_samples`` samples), and the generator is seeded from ``seed`` and the
+view, so the same game replays the same on any machine. The default (``WORK``) was
+measured to decide within 50 ms at p99 at every table size on the development machine,
+two cores shared with other work (``bench/strong.py --game hundert --seats N``).
+``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: checked between
+samples, it only cuts a decision short when the machine is slower than that (or busy);
+then the choice depends on the machine's speed and is no longer reproducible.
+``budget=None`` turns the cap off (fully reproducible, as the tests run it).
 """
 
 from __future__ import annotations
