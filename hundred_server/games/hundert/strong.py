@@ -13,14 +13,17 @@ and every split of the unseen cards into hands of those sizes can be the real on
 draw (shuffle, then deal them out by size) is uniform over the consistent deals.
 
 For every sample and every candidate class it plays the card, then plays the deal out
-with a fast rollout policy that sees the sampled hands (the usual PIMC
-simplification), every seat alike: make exactly 100 if it can; else of the cards that
-stay under 100, the highest that leaves the next seat no card to make exactly 100 with
-(the highest of them all if every one does), since low cards, above all the zeros,
-are what lets a seat stay under 100 late in the deal; else, everything going over, the
-lowest. A candidate that ends the deal at once (100 or over) is judged exactly, without
-samples. Each candidate is judged on the same samples by the mean chips the deal moves
-to the viewer; ties go to the lowest class (deterministic).
+with a fast rollout policy, every seat alike. The sampled hands are the whole deal in a
+rollout, but the policy judges risk only as a seat could at the table, from its own
+hand and the cards still out (so no seat in a rollout sees the next hand, which keeps
+the usual PIMC over-optimism about what the others know small): make exactly 100 if
+it can; else of the cards that stay under 100, the highest that leaves a gap no card
+still out in another hand closes exactly (if every one does, the one whose gap the
+fewest such cards close), since low cards, above all the zeros, are what lets a seat
+stay under 100 late in the deal; else, everything going over, the lowest. A candidate
+that ends the deal at once (100 or over) is judged exactly, without samples. Each
+candidate is judged on the same samples by the mean chips the deal moves to the
+viewer; ties go to the lowest class (deterministic).
 
 With two seats nothing is hidden (no pile is left: the other hand is every card not
 seen), so one sample is the deal itself and the rest would repeat it.
@@ -58,7 +61,7 @@ from hundred_server.games.hundert.rules import (
 )
 
 #: Card plays of rollouts per decision (measured: see the docstring).
-WORK: Final = 9000
+WORK: Final = 7500
 #: What a rollout costs on top of its card plays, in card plays a seat (copying the hands).
 ROLLOUT_COST: Final = 1
 #: Fewest samples per decision, however long the rollouts.
@@ -141,25 +144,28 @@ class Sampler:
 # ------------------------------------------------------------------------ the rollouts
 
 
-def policy(hands: Sequence[list[int]], total: int, seat: int) -> int:
-    """The class the rollout policy plays for ``seat`` (see the docstring)."""
+def policy(hands: Sequence[list[int]], total: int, seat: int, left: Sequence[int]) -> int:
+    """The class the rollout policy plays for ``seat`` (see the docstring); ``left``
+    counts the cards still in all the hands, by class."""
     hand = hands[seat]
     gap = TARGET - total
     exact = _CLOSES[gap]
     if exact >= 0 and hand[exact]:
         return exact
-    after = hands[(seat + 1) % len(hands)]
     risky = -1
+    least = 99
     for k in _HIGH_TO_LOW:
         if hand[k]:
-            left = gap - VALUES[k]
-            if left <= 0:
+            rest = gap - VALUES[k]
+            if rest <= 0:
                 continue
-            closes = _CLOSES[left]
-            if closes >= 0 and after[closes]:
-                if risky < 0:
-                    risky = k
-                continue
+            closes = _CLOSES[rest]
+            if closes >= 0:
+                out = left[closes] - hand[closes]
+                if out:
+                    if out < least:
+                        risky, least = k, out
+                    continue
             return k
     if risky >= 0:
         return risky
@@ -173,10 +179,12 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
     """Play the deal out from ``seat`` to act (``hands`` is consumed): the seat that
     ends it, the total it ends at, and the card plays it took."""
     n = len(hands)
+    left = [sum(h[k] for h in hands) for k in range(len(VALUES))]
     plays = 0
     while True:
-        k = policy(hands, total, seat)
+        k = policy(hands, total, seat, left)
         hands[seat][k] -= 1
+        left[k] -= 1
         total += VALUES[k]
         plays += 1
         if total >= TARGET:
