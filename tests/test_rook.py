@@ -518,7 +518,7 @@ def test_players_seats_actions_and_decks() -> None:
 # ------------------------------------------------------------------ views
 
 
-def test_views_hold_no_finished_trick() -> None:
+def test_views_show_no_finished_trick_but_remember_it() -> None:
     game = game_of(4, FOUR_COLOURS)
     bids(game, 0, 80, 0, 0)
     game.apply(2, setup("B5 G5 Y5 R6 R7", "R", "B1"))
@@ -534,11 +534,14 @@ def test_views_hold_no_finished_trick() -> None:
         assert view.called == ()
         assert view.points_in_discard is True
         assert view.discarded == (cards("B5", "G5", "R7", "R6", "Y5") if seat == 2 else ())
+        # every seat was told the cards as they were played: its view remembers them
+        assert view.tricks == (((2, R("R1")), (3, R("Y1")), (0, R("B1")), (1, R("G1"))),)
+        # and holds them nowhere else (nothing the wire reads from a view shows them)
         gone = {R(c) for c in ("R1", "Y1", "B1", "G1")}
-        assert not gone & set(every_card_in(view))
+        assert not gone & set(every_card_in(view, but="tricks"))
 
 
-def every_card_in(view: View) -> list[RookCard]:
+def every_card_in(view: View, but: str = "") -> list[RookCard]:
     found: list[RookCard] = []
 
     def walk(value: object) -> None:
@@ -553,7 +556,8 @@ def every_card_in(view: View) -> list[RookCard]:
             walk((value.discard, value.partners))
 
     for name in View.__slots__:  # type: ignore[attr-defined]
-        walk(getattr(view, name))
+        if name != but:
+            walk(getattr(view, name))
     return found
 
 

@@ -32,6 +32,7 @@ from hundred_server.games.hundert.rules import (
     View,
     seeded_deck,
 )
+from hundred_server.games.hundert.strong import StrongBot
 from hundred_server.games.hundert.text import TEXT
 from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
 
@@ -191,8 +192,8 @@ SPEC: Final = GameSpec(
     seeded_deck=seeded_deck,
     view=Game.view_for,
     bot=HundertBot,
-    # One AI so far: today's is both the plainest player and the default.
-    bots={"naive": HundertBot, "default": HundertBot},
+    # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
+    bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
     answer_types=ANSWER_TYPES,
     parse_action=parse_action,
     prompt=prompt,

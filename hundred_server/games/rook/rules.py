@@ -44,9 +44,11 @@ Phases, and who may act (decided in one place, ``_check_turn``)::
     TRICKS     the seat to play: Play(card); then DEAL or GAME_OVER
     GAME_OVER  nobody
 
-Nobody sees a finished trick again (RULES.md item 7): the engine keeps only who won
-each trick in what views show (``trick_winners``); a finished trick's cards are in its
-history alone (for records), never in a view or an event after the one that ends it.
+Nobody sees a finished trick again (RULES.md item 7): no event after the one that ends a
+trick, and nothing the wire shows from a view (prompts, snapshots), names its cards;
+only who won it (``trick_winners``). Every seat was told each card as it was played,
+though, so a seat's view keeps what it was told this hand (``View.tricks``, the cards
+of the finished tricks), for an AI that remembers; the wire never sends that field.
 
 Every ``IllegalActionError`` code the engine raises:
 
@@ -345,8 +347,12 @@ Plays: TypeAlias = tuple[tuple[int, RookCard], ...]
 
 @dataclass(frozen=True, slots=True)
 class View:
-    """What one seat may know: its own hand and what is shown to the table, and no
-    card of a finished trick (nobody sees those again). A view is a snapshot."""
+    """What one seat may know: its own hand, what is shown to the table, and what it
+    was told this hand. A view is a snapshot.
+
+    ``tricks`` is the seat's memory, not the table: the cards of this hand's finished
+    tricks, as every seat was told them when they were played. The wire shows none of
+    them again (RULES.md item 7): no prompt or snapshot reads that field."""
 
     seat: int
     num_players: int
@@ -366,6 +372,9 @@ class View:
     points_in_discard: bool | None  # once the setup is made
     discarded: tuple[RookCard, ...]  # the bidder's own discard (() for anyone else)
     current_trick: Plays  # (seat, card) in playing order
+    #: This hand's finished tricks as the seat was told them: (seat, card) in playing
+    #: order, one tuple a trick (the wire never shows them again).
+    tricks: tuple[Plays, ...]
     trick_winners: tuple[int, ...]  # the seat that won each finished trick
     scores: tuple[int, ...]
     legal: tuple[Action, ...]
@@ -599,6 +608,7 @@ class Game(Hands[RookCard]):
     partners: list[int]  # revealed partner seats, in order
     discard: tuple[RookCard, ...]
     trick: list[tuple[int, RookCard]]
+    tricks: list[Plays]  # this hand's finished tricks (what every seat was told)
     trick_winners: list[int]
     played: set[RookCard]  # every card played this hand (for the called cards)
     taken: list[int]  # points by seat this hand
@@ -659,7 +669,7 @@ class Game(Hands[RookCard]):
     def view_for(self, seat: int) -> View:
         self._check_seat(seat)
         bidder = self.bidder
-        tricks = self.phase is Phase.TRICKS
+        playing = self.phase is Phase.TRICKS
         return View(
             seat=seat,
             num_players=self.num_players,
@@ -677,8 +687,9 @@ class Game(Hands[RookCard]):
             called=tuple(c for c in self.called if c not in self.played),
             partners=tuple(self.partners),
             points_in_discard=self.points_in_discard,
-            discarded=self.discard if tricks and seat == bidder else (),
+            discarded=self.discard if playing and seat == bidder else (),
             current_trick=tuple(self.trick),
+            tricks=tuple(self.tricks),
             trick_winners=tuple(self.trick_winners),
             scores=self.scores,
             legal=self.legal_actions(seat),
@@ -817,7 +828,8 @@ class Game(Hands[RookCard]):
         winner, best = trick_winner(self.trick, self.trump)
         self.taken[winner] += card_points(c for _, c in self.trick)
         self.trick_winners.append(winner)
-        self.trick = []  # its cards are seen no more
+        self.tricks.append(tuple(self.trick))
+        self.trick = []  # its cards are shown no more (the seats remember them)
         events.append(TrickWon(winner, best, len(self.trick_winners)))
         if len(self.trick_winners) == self.hand_size:
             self.taken[winner] += LAST_TRICK_BONUS + card_points(self.discard)
@@ -868,6 +880,7 @@ class Game(Hands[RookCard]):
         self.partners = []
         self.discard = ()
         self.trick = []
+        self.tricks = []
         self.trick_winners = []
         self.played = set()
         self.taken = [0] * n

@@ -45,6 +45,7 @@ from hundred_server.games.rook.rules import (
     suit_of,
     trick_winner,
 )
+from hundred_server.games.rook.strong import StrongBot
 from hundred_server.games.rook.text import TEXT
 from hundred_server.protocol import Message, ProtocolError, message, quote
 
@@ -373,8 +374,8 @@ SPEC: Final = GameSpec(
     seeded_deck=seeded_deck,
     view=_view,
     bot=RookBot,
-    # One AI so far: today's is both the plainest player and the default.
-    bots={"naive": RookBot, "default": RookBot},
+    # Today's AI is both the plainest player and the default; strong searches.
+    bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
     answer_types=ANSWER_TYPES,
     parse_action=parse_action,
     prompt=prompt,
