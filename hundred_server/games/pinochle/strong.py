@@ -657,6 +657,8 @@ class StrongBot:
         bid_margin: float = BID_MARGIN,
         pass_value: float = PASS_VALUE,
         partner_margin: float = PARTNER_MARGIN,
+        trumps_judged: int = 4,
+        bid_trumps: int = 1,
     ) -> None:
         self.seed = seed
         self.budget = budget
@@ -666,6 +668,8 @@ class StrongBot:
         self.bid_margin = bid_margin
         self.pass_value = pass_value
         self.partner_margin = partner_margin
+        self.trumps_judged = trumps_judged
+        self.bid_trumps = bid_trumps
         #: Playouts made by the last decision (for measuring).
         self.last_rollouts = 0
 
@@ -800,7 +804,7 @@ class StrongBot:
         start = time.perf_counter()
         assert view.bid is not None
         counts = _counts([_ID[c] for c in view.hand])
-        order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))
+        order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.trumps_judged]
         outcomes = self._deal_outcomes(view, order, view.seat, view.bid, start)
         means = [sum(row) / len(row) for row in outcomes[:-1]]
         return order[means.index(max(means))]
@@ -812,14 +816,13 @@ class StrongBot:
         bid = BID_ACTIONS.get(lowest)
         if bid is None or bid not in view.legal:
             return BID_ACTIONS[PASS]
+        if len(view.bids) == NUM_PLAYERS - 1 and high == PASS:
+            return bid  # the dealer, stuck anyway: a bid of 20 is the same as passing
         counts = _counts([_ID[c] for c in view.hand])
-        trump = max(range(4), key=lambda t: _hand_strength(counts, t))
-        outcomes = self._deal_outcomes(view, [trump], view.seat, lowest, start)
-        worth = sum(outcomes[0]) / len(outcomes[0])
+        order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.bid_trumps]
+        outcomes = self._deal_outcomes(view, order, view.seat, lowest, start)
+        worth = max(sum(row) / len(row) for row in outcomes[:-1])
         bar = self.pass_value + self.bid_margin
         if any(s == view.partner and a == high and a for s, a in view.bids):
             bar += self.partner_margin
-        last_to_bid = len(view.bids) == NUM_PLAYERS - 1
-        if last_to_bid and high == PASS:
-            return bid  # stuck anyway: a bid of 20 is the same as passing
         return bid if worth >= bar else BID_ACTIONS[PASS]
