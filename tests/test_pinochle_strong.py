@@ -43,18 +43,15 @@ STEADY = {"work": 1500, "bid_work": 1500, "min_samples": 3, "budget": None}
 
 
 def game_at(seed: str, plays: int) -> Game:
-    """A game of PinochleBots dealt from ``seed``, ``plays`` actions into its first hand
-    (bids and trump included) or fewer if the hand ends first."""
+    """A game of PinochleBots dealt from ``seed``, ``plays`` actions (bids and trump
+    included; fewer than the hand's 53) into its first hand."""
     game = Game(PLAYERS)
     game.deal(SPEC.seeded_deck(seed, 0))
     bot = PinochleBot()
     for _ in range(plays):
         seat = game.to_act
-        if seat is None or game.hand_index > 0:
-            break
-        events = game.apply(seat, bot.act(SPEC.view(game, seat)))
-        if game.hand_index > 0 or game.needs_deal:
-            raise AssertionError(f"hand over after {len(events)} events")  # pragma: no cover
+        assert seat is not None
+        game.apply(seat, bot.act(SPEC.view(game, seat)))
     return game
 
 
@@ -115,7 +112,7 @@ def test_what_it_reads_of_the_plays_is_true_of_the_real_hands():
     assert limited > 0  # the hand did show voids and cards that could not beat
 
 
-@settings(max_examples=30, deadline=None, derandomize=True)
+@settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), plays=st.integers(0, 50), viewer=st.integers(0, 3))
 def test_sampled_deals_fit_everything_the_view_shows(seed, plays, viewer):
     game = game_at(f"sample-{seed}", plays)
@@ -192,7 +189,7 @@ def test_its_choice_depends_only_on_the_view():
             seat = game.to_act
             assert seat is not None
             view = SPEC.view(game, seat)
-            if len(view.legal) > 1 and view.phase is not Phase.BIDDING:
+            if len(view.legal) > 1:
                 other = _swapped_game(game, seat)
                 if other is not None:
                     assert other.hands != game.hands  # the hidden cards differ

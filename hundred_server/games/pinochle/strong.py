@@ -40,14 +40,15 @@ for a bidding team short of it), so going set weighs what it costs.
 
 - Card play: the legal cards (each once) on ``samples`` deals; the best mean worth wins,
   ties to the first in hand order.
-- Trump: each suit is named on the same deals (uniform over the unseen cards: no meld is
-  shown yet), every seat's meld is counted and the hand is played out; the best suit.
-- Bidding: for the hand's best trump (by meld, trumps and aces, ``_hand_strength``) the
-  deals give the team's hand total (meld plus counters) were it to bid; it bids when
-  the expected worth of being the bidder at the lowest open amount is at least
+- Trump: each of the ``trumps_judged`` suits that look best (by meld, trumps and aces,
+  ``_hand_strength``) is named on the same deals (uniform over the unseen cards: no meld
+  is shown yet), every seat's meld is counted and the hand is played out; the best suit.
+- Bidding: the same for the ``bid_trumps`` suits that look best, the viewer the bidder
+  at the lowest open amount; it bids when the best expected worth is at least
   ``bid_margin`` above passing's (taken as ``pass_value``), the partner's high bid
   raising the bar by ``partner_margin``. It bids the lowest open amount: a bid earns
-  nothing over what the team takes, so a higher one only adds risk.
+  nothing over what the team takes, so a higher one only adds risk. A dealer everyone
+  passed to bids the 20 it is stuck with anyway.
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates and the cards left to play
@@ -87,7 +88,8 @@ from hundred_server.games.pinochle.rules import (
 )
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
-#: left to play (measured: see the README's tournament section).
+#: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
+#: the development machine, busy with other work).
 WORK: Final = 6000
 #: Card plays of rollouts for a bid or a trump decision (whole hands: 48 plays each).
 BID_WORK: Final = 4800
