@@ -122,8 +122,9 @@ def test_sampled_deals_fit_everything_the_view_shows(seed, plays, viewer):
     top = top_allowed(view)
     hidden = Counter(card_id(c) for s in range(4) if s != viewer for c in game.hands[s])
     rng = Random(seed)
-    for _ in range(4):
-        hands = sampler.sample(rng)
+    # the plain draws, and the careful draw the sampler falls back on when they fail
+    careful = sampler._full(sampler._draw_checked(rng, sampler._pick_caps(rng)))
+    for hands in [sampler.sample(rng) for _ in range(4)] + [careful]:
         assert hands[viewer] == []
         # every card not seen is placed once, and nothing else
         assert Counter(c for hand in hands for c in hand) == hidden

@@ -286,7 +286,7 @@ class Sampler:
 
     def _meld_caps(self, trump: int, shown: list[list[int]], played: list[list[int]]) -> None:
         for k, seat in enumerate(self.others):
-            held = _counts(played[seat])
+            gone = _counts(played[seat])
             fixed = _counts(self.fixed[seat])
             for group in meld_groups(trump):
                 times = min(shown[seat][c] for c in group)
@@ -294,12 +294,12 @@ class Sampler:
                     continue
                 # The hand at meld time held ``times`` of some card of the group, one
                 # shown exactly ``times`` times: the seat holds no more of it now than
-                # ``times`` less what it played of it, beyond its fixed copies.
+                # ``times`` less what it played of it (its fixed copies included).
                 options = []
                 for c in group:
-                    if shown[seat][c] != times or held[c] > times:
+                    if shown[seat][c] != times or gone[c] > times:
                         continue
-                    extra = times - held[c] - fixed[c]
+                    extra = times - gone[c] - fixed[c]
                     options.append((c, max(extra, 0)))
                 if any(self.cap[k][c] <= extra or self.left[c] <= extra for c, extra in options):
                     continue  # already kept to it
@@ -309,11 +309,17 @@ class Sampler:
                 else:
                     self.open.append((k, options))
 
-    def _feasible(self, cap: Sequence[Sequence[int]], room: Sequence[int] | None = None) -> bool:
-        """Whether the hidden cards fit the three hands under ``cap`` (max-flow, min-cut:
-        for every set A of seats, the copies that must go to A fit A's room)."""
+    def _feasible(
+        self,
+        cap: Sequence[Sequence[int]],
+        left: Sequence[int] | None = None,
+        room: Sequence[int] | None = None,
+    ) -> bool:
+        """Whether the hidden cards (``left``, by default all) fit the three hands' room
+        under ``cap`` (max-flow, min-cut: for every set A of seats, the copies that must
+        go to A fit A's room)."""
+        left = self.left if left is None else left
         room = self.room if room is None else room
-        left = self.left
         c0, c1, c2 = cap
         for subset in range(8):
             need = 0
@@ -372,37 +378,32 @@ class Sampler:
 
     def _draw_checked(self, rng: Random, cap: list[list[int]]) -> list[list[int]]:
         """Place the hidden cards one by one, each only where the rest still fits."""
-        saved_left, saved_room = self.left, self.room
         left, room = self.left[:], self.room[:]
         cap = [row[:] for row in cap]
         hands: list[list[int]] = [[], [], []]
-        try:
-            for c in self._cards(rng, cap):
-                weights = []
-                for k in range(3):
-                    w = 0
-                    if cap[k][c] and room[k]:
-                        left[c] -= 1
-                        room[k] -= 1
-                        cap[k][c] -= 1
-                        self.left, self.room = left, room
-                        if self._feasible(cap):
-                            w = room[k] + 1
-                        left[c] += 1
-                        room[k] += 1
-                        cap[k][c] += 1
-                    weights.append(w)
-                total = sum(weights)
-                if not total:  # cannot happen: every step keeps the rest placeable
-                    raise SampleError("the sampler got stuck")
-                pick = rng.random() * total
-                k = 0 if pick < weights[0] else 1 if pick < weights[0] + weights[1] else 2
-                left[c] -= 1
-                room[k] -= 1
-                cap[k][c] -= 1
-                hands[k].append(c)
-        finally:
-            self.left, self.room = saved_left, saved_room
+        for c in self._cards(rng, cap):
+            weights = []
+            for k in range(3):
+                w = 0
+                if cap[k][c] and room[k]:
+                    left[c] -= 1
+                    room[k] -= 1
+                    cap[k][c] -= 1
+                    if self._feasible(cap, left, room):
+                        w = room[k] + 1
+                    left[c] += 1
+                    room[k] += 1
+                    cap[k][c] += 1
+                weights.append(w)
+            total = sum(weights)
+            if not total:  # cannot happen: every step keeps the rest placeable
+                raise SampleError("the sampler got stuck")
+            pick = rng.random() * total
+            k = 0 if pick < weights[0] else 1 if pick < weights[0] + weights[1] else 2
+            left[c] -= 1
+            room[k] -= 1
+            cap[k][c] -= 1
+            hands[k].append(c)
         return hands
 
     def _melds_fit(self, hands: Sequence[Sequence[int]]) -> bool:
