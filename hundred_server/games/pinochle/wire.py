@@ -50,6 +50,7 @@ from hundred_server.games.pinochle.rules import (
     team_of,
     trick_winner,
 )
+from hundred_server.games.pinochle.strong import StrongBot
 from hundred_server.games.pinochle.text import TEXT
 from hundred_server.protocol import (
     Message,
@@ -294,5 +295,5 @@ SPEC: Final = GameSpec(
     result=result,
     text=TEXT,
     classic=True,
-    bots={"naive": NaiveBot, "default": PinochleBot},
+    bots={"naive": NaiveBot, "default": PinochleBot, "strong": StrongBot},
 )
