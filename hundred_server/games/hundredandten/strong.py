@@ -1,0 +1,723 @@
+"""A strong Hundred and Ten AI: Perfect Information Monte Carlo (PIMC) over sampled deals.
+
+``StrongBot.act(view)`` reads the seat's ``View`` (rules.py) and nothing else, and makes
+every decision of the game the same way: it samples deals of the cards it has not seen,
+each consistent with what the view shows, and judges each candidate action by playing
+the round out on every sample with a fast rollout policy that sees the sampled hands.
+
+What a sampled deal fits (seats relative, the viewer 0):
+
+- the viewer's hand and discards, and every card played this round, are placed; every
+  other card is in another seat's hand, in a seat's discards, or in the stock (in a
+  random order: the cards still to be drawn);
+- each seat holds 5 cards less those it has played; each seat that has discarded has
+  as many cards out of play as it discarded;
+- a seat that played a non-trump to a trump lead holds no trump (it had to bleed);
+- a model of the other players, which a deal follows when it can (it never overrules
+  the above): a seat that has discarded kept trumps (so, having discarded k, it holds
+  at least 5 - k trumps less the trumps it has played since) and threw non-trumps; a
+  seat whose hand is still the one dealt bid as the hand's worth allows (the naive
+  player's ``max_bid``: a pass means the hand was worth less than the bid it passed
+  over, a bid that it was worth at least that). Deals are drawn until one fits the
+  bidding, up to ``BID_TRIES`` times.
+
+The decisions and their candidates:
+
+- card play: every legal card;
+- discard: keep every trump and the best ``j`` non-trumps, for each ``j``;
+- trump: each suit;
+- bidding: a ceiling (pass, 15, 20, 25, 30: bid the least open amount up to it, now and
+  later in this auction) or shooting the moon now; the other seats bid as ``max_bid``
+  says in the rollouts, a won bid names the suit that did best over all the samples.
+
+A round is judged by what it leaves the viewer: when it ends the game, 1 for a win and
+0 for a loss; else the viewer's chance of winning the game from the totals it leaves,
+estimated by a softmax of the totals whose temperature falls as the leader nears 110
+(``win_chance``). The rollouts play every seat alike: lead the master trump (the bidder
+any trump while others hold trumps), else the cheapest card; follow with the cheapest
+card that wins the trick for sure, else the cheapest card (trumps when bled).
+
+Budget and reproducibility: the work a decision is fixed (``work`` card plays of
+rollouts, shared over the candidates, with at least ``min_samples`` deals), and the
+generator is seeded from ``seed`` and the view, so the same game replays the same on
+any machine. ``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top,
+checked between samples: it cuts a decision short only on a slower (or busy) machine,
+and then the choice depends on the machine's speed. ``budget=None`` turns it off.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from random import Random
+from typing import Final
+
+from hundred_server.cards import DECK_SUITS
+from hundred_server.errors import HundredError
+from hundred_server.games.hundredandten.bots import best_suit, max_bid
+from hundred_server.games.hundredandten.rules import (
+    BID_ACTIONS,
+    HAND_SIZE,
+    IS_TRUMP,
+    MOON,
+    OFF_VALUE,
+    PASS,
+    PLAY_ACTIONS,
+    SUIT_INDEX,
+    TRICK_POINTS,
+    TRICKS_PER_ROUND,
+    TRUMP_VALUE,
+    WINNING_SCORE,
+    Action,
+    Bid,
+    Discard,
+    Phase,
+    SelectTrump,
+    Unpass,
+    View,
+)
+
+#: Card plays of rollouts a decision (measured: see the module docstring).
+WORK: Final = 4000
+#: Fewest sampled deals a decision.
+MIN_SAMPLES: Final = 8
+#: The default wall-clock cap a decision, in seconds.
+BUDGET: Final = 0.05
+#: Draws of a deal until one fits the bidding (else the last is kept).
+BID_TRIES: Final = 12
+#: The ceilings a bidding decision weighs (0: pass).
+CEILINGS: Final = (0, 15, 20, 25, 30)
+
+_DECK: Final = 53
+_ALL: Final = tuple(range(_DECK))
+_AMOUNTS: Final = (15, 20, 25, 30, MOON)
+_SUITS: Final = tuple(range(4))
+#: _IS_T[t][c]: whether card c is a trump when suit t (index into DECK_SUITS) is named.
+_IS_T: Final = tuple(IS_TRUMP[s] for s in DECK_SUITS)
+#: _COST[t][c]: what playing c gives up (trumps above every other card).
+_COST: Final = tuple(
+    tuple(100 + TRUMP_VALUE[c] if _IS_T[t][c] else OFF_VALUE[c] for c in _ALL) for t in _SUITS
+)
+#: _LED[t][c]: the class a led card sets: its suit, or 4 for a trump.
+_LED: Final = tuple(tuple(4 if _IS_T[t][c] else SUIT_INDEX[c] for c in _ALL) for t in _SUITS)
+#: _KEY[t][led][c]: how strongly c bids for a trick of that class (-1: it cannot win).
+_KEY: Final = tuple(
+    tuple(
+        tuple(
+            100 + TRUMP_VALUE[c] if _IS_T[t][c] else (OFF_VALUE[c] if SUIT_INDEX[c] == led else -1)
+            for c in _ALL
+        )
+        for led in range(5)
+    )
+    for t in _SUITS
+)
+
+
+class SampleError(HundredError):
+    """A view no deal fits (it cannot come from a real game)."""
+
+    code = "bad_view"
+
+
+# ------------------------------------------------------------------------ the rollouts
+
+
+def _trick_winner(trick: Sequence[tuple[int, int]], t: int) -> tuple[int, int]:
+    key = _KEY[t][_LED[t][trick[0][1]]]
+    best = trick[0]
+    best_key = key[best[1]]
+    for play in trick[1:]:
+        k = key[play[1]]
+        if k > best_key:
+            best, best_key = play, k
+    return best
+
+
+def _lead(seat: int, hands: Sequence[list[int]], t: int, bidder: int) -> int:
+    hand = hands[seat]
+    ist = _IS_T[t]
+    cost = _COST[t]
+    top = -1
+    for c in hand:
+        if ist[c] and (top < 0 or cost[c] > cost[top]):
+            top = c
+    if top >= 0:
+        their_top = -1
+        for s, other in enumerate(hands):
+            if s != seat:
+                for c in other:
+                    if ist[c] and cost[c] > their_top:
+                        their_top = cost[c]
+        if cost[top] > their_top or (seat == bidder and their_top >= 0):
+            return top
+    return min(hand, key=cost.__getitem__)
+
+
+def _follow(
+    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], t: int, n: int
+) -> int:
+    hand = hands[seat]
+    led = _LED[t][trick[0][1]]
+    cost = _COST[t]
+    cards: Sequence[int] = hand
+    if led == 4:
+        ist = _IS_T[t]
+        trumps = [c for c in hand if ist[c]]
+        if trumps:
+            cards = trumps
+    if len(cards) == 1:
+        return cards[0]
+    key = _KEY[t][led]
+    best = max(key[c] for _, c in trick)
+    winning = sorted((c for c in cards if key[c] > best), key=key.__getitem__)
+    if winning:
+        later = [hands[(seat + k) % n] for k in range(1, n - len(trick))]
+        for card in winning:
+            k = key[card]
+            if not any(key[c] > k for h in later for c in h):
+                return card
+    return min(cards, key=cost.__getitem__)
+
+
+def play_out(
+    hands: list[list[int]],
+    trick: list[tuple[int, int]],
+    seat: int,
+    t: int,
+    bidder: int,
+    winners: list[tuple[int, int]],
+) -> list[tuple[int, int]]:
+    """Play the round out from here (``hands``, ``trick`` and ``winners`` are consumed);
+    every trick's (winner, winning card), in order."""
+    n = len(hands)
+    while True:
+        if trick:
+            card = _follow(seat, hands, trick, t, n)
+        else:
+            if len(winners) == TRICKS_PER_ROUND:
+                return winners
+            card = _lead(seat, hands, t, bidder)
+        hands[seat].remove(card)
+        trick.append((seat, card))
+        if len(trick) == n:
+            win = _trick_winner(trick, t)
+            winners.append(win)
+            trick = []
+            seat = win[0]
+        else:
+            seat = (seat + 1) % n
+
+
+def round_points(
+    winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int, n: int
+) -> list[int]:
+    """Each seat's points for the round (RULES.md item 14)."""
+    points = [0] * n
+    ist = _IS_T[t]
+    bonus, top = -1, -1
+    for seat, card in winners:
+        points[seat] += TRICK_POINTS
+        if ist[card] and TRUMP_VALUE[card] > top:
+            bonus, top = seat, TRUMP_VALUE[card]
+    if bonus >= 0:
+        points[bonus] += TRICK_POINTS
+    if bid == MOON:
+        if all(s == bidder for s, _ in winners):
+            points = [0] * n
+            points[bidder] = MOON
+        else:
+            points[bidder] = -MOON
+    elif points[bidder] < bid:
+        points[bidder] = -bid
+    return points
+
+
+def _first_to_reach(
+    scores: Sequence[int], winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int
+) -> int:
+    """Who wins when a round takes someone to 110 (RULES.md item 15)."""
+    points = round_points(winners, t, bidder, bid, len(scores))
+    if scores[bidder] + points[bidder] >= WINNING_SCORE:
+        return bidder
+    ist = _IS_T[t]
+    bonus_trick, top = -1, -1
+    for i, (_, card) in enumerate(winners):
+        if ist[card] and TRUMP_VALUE[card] > top:
+            bonus_trick, top = i, TRUMP_VALUE[card]
+    running = list(scores)
+    running[bidder] += min(points[bidder], 0)
+    for i, (seat, _) in enumerate(winners):
+        if seat == bidder:
+            continue
+        running[seat] += TRICK_POINTS * (2 if i == bonus_trick else 1)
+        if running[seat] >= WINNING_SCORE:
+            return seat
+    raise HundredError("nobody reached 110")  # pragma: no cover - callers check first
+
+
+def win_chance(totals: Sequence[int]) -> float:
+    """Seat 0's chance of winning from these totals (nobody at 110): a softmax whose
+    temperature falls as the leader nears 110, so a lead counts for more late."""
+    lead = max(totals)
+    temperature = 8.0 + 0.3 * (WINNING_SCORE - lead)
+    me = totals[0]
+    return 1.0 / sum(math.exp((s - me) / temperature) for s in totals)
+
+
+def round_value(
+    scores: Sequence[int], winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int
+) -> float:
+    """What a played round is worth to seat 0 (see the module docstring)."""
+    points = round_points(winners, t, bidder, bid, len(scores))
+    totals = [s + p for s, p in zip(scores, points, strict=True)]
+    if max(totals) >= WINNING_SCORE:
+        return 1.0 if _first_to_reach(scores, winners, t, bidder, bid) == 0 else 0.0
+    return win_chance(totals)
+
+
+def _discard_all(hands: list[list[int]], stock: list[int], order: Sequence[int], t: int) -> None:
+    """The rollout discard: each seat of ``order`` throws its non-trumps and draws."""
+    ist = _IS_T[t]
+    for seat in order:
+        hand = hands[seat]
+        kept = [c for c in hand if ist[c]]
+        need = HAND_SIZE - len(kept)
+        if need:
+            kept += stock[:need]
+            del stock[:need]
+            hands[seat] = kept
+
+
+def _naive_ceiling(hand: Sequence[int]) -> int:
+    return max_bid(hand)  # type: ignore[arg-type]  # an int is a card index
+
+
+def _min_open(high: int, dealer: bool) -> int:
+    """The least bid open over ``high`` (0 if none)."""
+    if not high:
+        return 15
+    if dealer:
+        return high
+    return next((a for a in _AMOUNTS if a > high), 0)
+
+
+# ----------------------------------------------------------------------------- sampling
+
+
+class Sampler:
+    """Draws deals that fit one view (see the module docstring); seats relative."""
+
+    def __init__(self, view: View) -> None:
+        n = view.num_players
+        self.n = n
+        self.trump = None if view.trump is None else DECK_SUITS.index(view.trump)
+        self.hand = [int(c) for c in view.hand]
+        seen = set(self.hand)
+        seen.update(int(c) for c in view.discarded)
+        played = [0] * n
+        trumps_played = [0] * n
+        void = [False] * n
+        tricks = [plays for plays, _ in view.completed_tricks]
+        if view.current_trick:
+            tricks.append(view.current_trick)
+        t = self.trump
+        for plays in tricks:
+            trump_led = t is not None and _IS_T[t][plays[0][1]]
+            for seat, card in plays:
+                seen.add(int(card))
+                played[seat] += 1
+                if t is not None and _IS_T[t][card]:
+                    trumps_played[seat] += 1
+                elif trump_led:
+                    void[seat] = True
+        self.unseen = [c for c in _ALL if c not in seen]
+        counts = view.discard_counts
+        self.sizes = [HAND_SIZE - played[s] for s in range(n)]
+        if self.sizes[0] != len(self.hand):
+            raise SampleError(f"the viewer holds {len(self.hand)} cards, not {self.sizes[0]}")
+        self.out = sum(counts[s] or 0 for s in range(1, n))
+        self.stock_size = len(self.unseen) - sum(self.sizes[1:]) - self.out
+        if self.stock_size < 0 or min(self.sizes) < 0:
+            raise SampleError("the hand sizes do not add up to the cards not seen")
+        self.void = void
+        #: Trumps each seat holds by the model (it kept 5 - k trumps).
+        self.kept = [
+            0
+            if s == 0 or counts[s] is None or void[s]
+            else max(0, min(self.sizes[s], HAND_SIZE - (counts[s] or 0) - trumps_played[s]))
+            for s in range(n)
+        ]
+        self.discarded = [counts[s] is not None for s in range(n)]
+        self.bid_bounds = self._bid_bounds(view)
+        if t is None and any(void):
+            raise SampleError("a void in trumps before trumps were named")
+        if t is not None:
+            non = sum(1 for c in self.unseen if not _IS_T[t][c])
+            if non < sum(self.sizes[s] for s in range(1, n) if void[s]):
+                raise SampleError("no deal fits the voids this view shows")
+
+    def _bid_bounds(self, view: View) -> list[tuple[int, int] | None]:
+        """For each seat whose hand is the one dealt and that bid: (lo, hi) such that
+        its hand's ``max_bid`` was at least lo and below hi, by the bids it made."""
+        n = self.n
+        bounds: list[tuple[int, int] | None] = [None] * n
+        high = 0
+        dealer = view.dealer
+        for seat, amount in view.bids:
+            if seat != 0 and not self.discarded[seat] and not (self.sizes[seat] < HAND_SIZE):
+                lo, hi = bounds[seat] or (0, 1000)
+                if amount:
+                    lo = max(lo, amount if amount < MOON else 30)
+                else:
+                    least = _min_open(high, seat == dealer)
+                    if least:
+                        hi = min(hi, least)
+                bounds[seat] = (lo, hi)
+            if amount:
+                high = amount
+        return bounds
+
+    def _fits_bids(self, hands: Sequence[list[int]]) -> bool:
+        for seat, bound in enumerate(self.bid_bounds):
+            if bound is not None:
+                ceiling = _naive_ceiling(hands[seat])
+                if not bound[0] <= ceiling < bound[1]:
+                    return False
+        return True
+
+    def sample(self, rng: Random) -> tuple[list[list[int]], list[int]]:
+        """(every seat's hand, the stock in draw order), the viewer's hand its own."""
+        deal = self._draw(rng)
+        if any(self.bid_bounds):
+            for _ in range(BID_TRIES - 1):
+                if self._fits_bids(deal[0]):
+                    break
+                deal = self._draw(rng)
+        return deal
+
+    def _draw(self, rng: Random) -> tuple[list[list[int]], list[int]]:
+        n, t = self.n, self.trump
+        pool = self.unseen[:]
+        rng.shuffle(pool)
+        hands: list[list[int]] = [[] for _ in range(n)]
+        hands[0] = self.hand[:]
+        if t is None:
+            at = 0
+            for s in range(1, n):
+                hands[s] = pool[at : at + self.sizes[s]]
+                at += self.sizes[s]
+            return hands, pool[at:]
+        ist = _IS_T[t]
+        trumps = [c for c in pool if ist[c]]
+        plain = [c for c in pool if not ist[c]]
+        for s in range(1, n):
+            if self.void[s]:
+                hands[s] = plain[-self.sizes[s] :] if self.sizes[s] else []
+                del plain[len(plain) - self.sizes[s] :]
+            elif self.kept[s]:
+                take = min(self.kept[s], len(trumps))
+                hands[s] = trumps[len(trumps) - take :]
+                del trumps[len(trumps) - take :]
+        # the discards are the non-trumps first, by the model
+        short = self.out - len(plain[: self.out])
+        del plain[: self.out]
+        rest = trumps + plain
+        del rest[:short]
+        rng.shuffle(rest)
+        at = 0
+        for s in range(1, n):
+            room = self.sizes[s] - len(hands[s])
+            if room:
+                hands[s] += rest[at : at + room]
+                at += room
+        return hands, rest[at:]
+
+
+# --------------------------------------------------------------------------------- bot
+
+
+class StrongBot:
+    """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
+
+    name = "strong"
+
+    def __init__(
+        self,
+        seed: int | str = 0,
+        *,
+        budget: float | None = BUDGET,
+        work: int = WORK,
+        min_samples: int = MIN_SAMPLES,
+    ) -> None:
+        self.seed = seed
+        self.budget = budget
+        self.work = work
+        self.min_samples = min_samples
+        #: Rollouts made by the last decision (for measuring).
+        self.last_rollouts = 0
+
+    def _rng(self, view: View) -> Random:
+        key = (
+            f"{self.seed}|{view.seat}|{view.round}|{view.scores}|{view.dealer}|"
+            f"{view.phase.value}|{''.join(c.code for c in view.hand)}|{view.bids}|"
+            f"{view.trump}|{view.discard_counts}|{view.completed_tricks}|{view.current_trick}"
+        )
+        return Random(key)
+
+    def _samples(self, rollouts: int, plays: int) -> int:
+        return max(self.min_samples, self.work // max(1, rollouts * plays))
+
+    def act(self, view: View) -> Action:
+        legal = view.legal
+        if not legal:
+            raise HundredError(f"the strong bot has nothing to do as seat {view.seat}")
+        self.last_rollouts = 0
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.TRICKS:
+            return self._play(view)
+        if phase is Phase.BIDDING:
+            if view.to_act != 0:  # asked out of turn: take back a pre-pass, else pass
+                return next((a for a in legal if isinstance(a, Unpass)), legal[0])
+            return self._bid(view)
+        if phase is Phase.DISCARD:
+            return self._discard(view)
+        if phase is Phase.TRUMP:
+            return self._trump(view)
+        raise HundredError(f"the strong bot cannot act in phase {phase.value}")
+
+    def _out_of_time(self, start: float) -> bool:
+        return self.budget is not None and time.perf_counter() - start > self.budget
+
+    # ---------------------------------------------------------------------- card play
+
+    def _play(self, view: View) -> Action:
+        start = time.perf_counter()
+        assert view.trump is not None and view.bidder is not None
+        t = DECK_SUITS.index(view.trump)
+        bidder, bid, scores = view.bidder, view.high_bid, view.scores
+        cards = [int(p.card) for p in legal_plays(view)]
+        n = view.num_players
+        winners0 = [
+            next((s, int(c)) for s, c in plays if s == w) for plays, w in view.completed_tricks
+        ]
+        trick0 = [(s, int(c)) for s, c in view.current_trick]
+        sampler = Sampler(view)
+        rng = self._rng(view)
+        left = sum(sampler.sizes) - len(trick0)
+        totals = [0.0] * len(cards)
+        for _ in range(self._samples(len(cards), left)):
+            deal, _ = sampler.sample(rng)
+            for i, card in enumerate(cards):
+                hands = [h[:] for h in deal]
+                hands[0].remove(card)
+                trick = [*trick0, (0, card)]
+                winners = winners0[:]
+                if len(trick) == n:
+                    win = _trick_winner(trick, t)
+                    winners.append(win)
+                    trick, seat = [], win[0]
+                else:
+                    seat = 1
+                play_out(hands, trick, seat, t, bidder, winners)
+                totals[i] += round_value(scores, winners, t, bidder, bid)
+                self.last_rollouts += 1
+            if self._out_of_time(start):
+                break
+        return PLAY_ACTIONS[cards[totals.index(max(totals))]]
+
+    # ------------------------------------------------------------------------ discard
+
+    def _discard(self, view: View) -> Action:
+        start = time.perf_counter()
+        assert view.trump is not None and view.bidder is not None
+        t = DECK_SUITS.index(view.trump)
+        ist, cost = _IS_T[t], _COST[t]
+        hand = [int(c) for c in view.hand]
+        plain = sorted((c for c in hand if not ist[c]), key=cost.__getitem__)
+        # keep every trump and the best j non-trumps: throw the worst len(plain) - j
+        throws = [plain[: len(plain) - j] for j in range(len(plain) + 1)]
+        if len(throws) == 1:
+            return Discard(())
+        n = view.num_players
+        dealer, bidder, bid, scores = view.dealer, view.bidder, view.high_bid, view.scores
+        after = list(range(1, dealer + 1)) if dealer else []
+        sampler = Sampler(view)
+        rng = self._rng(view)
+        totals = [0.0] * len(throws)
+        for _ in range(self._samples(len(throws), n * HAND_SIZE)):
+            deal, stock0 = sampler.sample(rng)
+            for i, throw in enumerate(throws):
+                hands = [h[:] for h in deal]
+                stock = stock0[:]
+                if throw:
+                    hands[0] = [c for c in hand if c not in throw] + stock[: len(throw)]
+                    del stock[: len(throw)]
+                _discard_all(hands, stock, after, t)
+                winners = play_out(hands, [], (bidder + 1) % n, t, bidder, [])
+                totals[i] += round_value(scores, winners, t, bidder, bid)
+                self.last_rollouts += 1
+            if self._out_of_time(start):
+                break
+        throw = set(throws[totals.index(max(totals))])
+        return Discard(tuple(c for c in view.hand if c in throw))
+
+    # -------------------------------------------------------------------------- trump
+
+    def _trump(self, view: View) -> Action:
+        start = time.perf_counter()
+        n = view.num_players
+        dealer, bid, scores = view.dealer, view.high_bid, view.scores
+        order = [(dealer + k) % n for k in range(1, n + 1)]
+        sampler = Sampler(view)
+        rng = self._rng(view)
+        totals = [0.0] * 4
+        for _ in range(self._samples(4, n * HAND_SIZE)):
+            deal, stock0 = sampler.sample(rng)
+            for t in _SUITS:
+                totals[t] += self._as_bidder(deal, stock0, order, t, 0, bid, scores)
+            if self._out_of_time(start):
+                break
+        return SelectTrump(DECK_SUITS[totals.index(max(totals))])
+
+    def _as_bidder(
+        self,
+        deal: Sequence[list[int]],
+        stock: Sequence[int],
+        order: Sequence[int],
+        t: int,
+        bidder: int,
+        bid: int,
+        scores: Sequence[int],
+    ) -> float:
+        winners = self._round_as(deal, stock, order, t, bidder)
+        return round_value(scores, winners, t, bidder, bid)
+
+    def _round_as(
+        self,
+        deal: Sequence[list[int]],
+        stock: Sequence[int],
+        order: Sequence[int],
+        t: int,
+        bidder: int,
+    ) -> list[tuple[int, int]]:
+        hands = [h[:] for h in deal]
+        _discard_all(hands, list(stock), order, t)
+        self.last_rollouts += 1
+        return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [])
+
+    # ------------------------------------------------------------------------ bidding
+
+    def _bid(self, view: View) -> Action:
+        start = time.perf_counter()
+        n = view.num_players
+        dealer, scores = view.dealer, view.scores
+        high = view.high_bid
+        least = _min_open(high, dealer == 0)
+        open_amounts = {b.amount for b in legal_bids(view)}
+        # strategies: a ceiling, or the moon now
+        strategies: list[int] = [0] + [c for c in CEILINGS if least and c >= least]
+        if MOON in open_amounts:
+            strategies.append(MOON)
+        if len(strategies) == 1:
+            return BID_ACTIONS[PASS]
+        passed = [False] * n
+        for seat, amount in view.bids:
+            if not amount:
+                passed[seat] = True
+        order = [(dealer + k) % n for k in range(1, n + 1)]
+        sampler = Sampler(view)
+        rng = self._rng(view)
+        # per sample: each strategy's outcome (the amount if the viewer wins the
+        # bidding, else the value), and the viewer's value as bidder by suit and amount
+        outcomes: list[list[tuple[int, float]]] = []
+        as_bidder: list[list[dict[int, float]]] = []
+        for _ in range(self._samples(4 + n - 1, n * HAND_SIZE)):
+            deal, stock = sampler.sample(rng)
+            ceilings = [0] + [_naive_ceiling(deal[s]) for s in range(1, n)]
+            mine: list[dict[int, float]] = []
+            for t in _SUITS:
+                winners = self._round_as(deal, stock, order, t, 0)
+                mine.append({a: round_value(scores, winners, t, 0, a) for a in _AMOUNTS})
+            as_bidder.append(mine)
+            others: dict[int, float] = {}
+            row: list[tuple[int, float]] = []
+            for strategy in strategies:
+                bidder, amount = _auction(
+                    n, dealer, high, passed, ceilings, strategy, strategy == MOON
+                )
+                if bidder < 0:
+                    row.append((0, win_chance(scores)))
+                elif bidder == 0:
+                    row.append((amount, 0.0))
+                else:
+                    key = bidder * 100 + amount
+                    if key not in others:
+                        t = DECK_SUITS.index(best_suit(deal[bidder])[0])  # type: ignore[arg-type]
+                        winners = self._round_as(deal, stock, order, t, bidder)
+                        others[key] = round_value(scores, winners, t, bidder, amount)
+                    row.append((0, others[key]))
+            outcomes.append(row)
+            if self._out_of_time(start):
+                break
+        # the suit the viewer would name, winning at each amount: the best over all samples
+        suit_for = {
+            a: max(_SUITS, key=lambda t, a=a: sum(m[t][a] for m in as_bidder)) for a in _AMOUNTS
+        }
+        best_value, best = -1.0, 0
+        for i, strategy in enumerate(strategies):
+            value = 0.0
+            for row, mine in zip(outcomes, as_bidder, strict=True):
+                amount, v = row[i]
+                value += mine[suit_for[amount]][amount] if amount else v
+            if value > best_value + 1e-9:
+                best_value, best = value, strategy
+        if best == MOON:
+            return BID_ACTIONS[MOON]
+        return BID_ACTIONS[least] if best else BID_ACTIONS[PASS]
+
+
+def _auction(
+    n: int,
+    dealer: int,
+    high: int,
+    passed: Sequence[bool],
+    ceilings: Sequence[int],
+    mine: int,
+    moon: bool,
+) -> tuple[int, int]:
+    """Bid on from the viewer's turn: (bidder, amount), or (-1, 0) if all pass. The
+    viewer bids the least open amount up to ``mine`` (or the moon now, ``moon``), the
+    others the least up to their ceilings."""
+    passed = list(passed)
+    seat = 0
+    while True:
+        least = _min_open(high, seat == dealer)
+        if seat == 0 and moon:
+            amount = MOON if least and least <= MOON else PASS
+            moon = False
+        else:
+            ceiling = mine if seat == 0 else ceilings[seat]
+            amount = least if least and least <= ceiling else PASS
+        if amount:
+            high = amount
+        else:
+            passed[seat] = True
+        remaining = passed.count(False)
+        if high and remaining == 1:
+            return passed.index(False), high
+        if not remaining:
+            return -1, 0
+        seat = (seat + 1) % n
+        while passed[seat]:
+            seat = (seat + 1) % n
+
+
+def legal_plays(view: View) -> list[Action]:
+    return [a for a in view.legal if not isinstance(a, (Bid, Unpass))]
+
+
+def legal_bids(view: View) -> list[Bid]:
+    return [a for a in view.legal if isinstance(a, Bid)]
