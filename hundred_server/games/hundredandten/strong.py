@@ -171,25 +171,27 @@ def _follow(
 ) -> int:
     hand = hands[seat]
     led = _LED[t][trick[0][1]]
-    cost = _COST[t]
-    cards: Sequence[int] = hand
+    cards = hand
     if led == 4:
         ist = _IS_T[t]
-        trumps = [c for c in hand if ist[c]]
-        if trumps:
-            cards = trumps
+        cards = [c for c in hand if ist[c]] or hand
     if len(cards) == 1:
         return cards[0]
     key = _KEY[t][led]
-    best = max(key[c] for _, c in trick)
-    winning = sorted((c for c in cards if key[c] > best), key=key.__getitem__)
-    if winning:
-        later = [hands[(seat + k) % n] for k in range(1, n - len(trick))]
-        for card in winning:
-            k = key[card]
-            if not any(key[c] > k for h in later for c in h):
-                return card
-    return min(cards, key=cost.__getitem__)
+    # the card to beat: the best in the trick or in a hand still to play to it
+    floor = max([key[c] for _, c in trick])
+    for k in range(1, n - len(trick)):
+        for c in hands[(seat + k) % n]:
+            if key[c] > floor:
+                floor = key[c]
+    choice, choice_key = -1, 1000
+    for c in cards:
+        k = key[c]
+        if floor < k < choice_key:
+            choice, choice_key = c, k
+    if choice >= 0:
+        return choice
+    return min(cards, key=_COST[t].__getitem__)
 
 
 def play_out(
@@ -308,6 +310,13 @@ def _min_open(high: int, dealer: bool) -> int:
 # ----------------------------------------------------------------------------- sampling
 
 
+def _shuffled(cards: Sequence[int], rng: Random) -> list[int]:
+    """``cards`` in a random order: sorted by random keys, a few times faster than
+    ``Random.shuffle`` (which draws in Python) and as uniform."""
+    draw = rng.random
+    return sorted(cards, key=lambda _: draw())
+
+
 class Sampler:
     """Draws deals that fit one view (see the module docstring); seats relative."""
 
@@ -402,8 +411,7 @@ class Sampler:
 
     def _draw(self, rng: Random) -> tuple[list[list[int]], list[int], list[int]]:
         n, t = self.n, self.trump
-        pool = self.unseen[:]
-        rng.shuffle(pool)
+        pool = _shuffled(self.unseen, rng)
         hands: list[list[int]] = [[] for _ in range(n)]
         hands[0] = self.hand[:]
         if t is None:
@@ -430,7 +438,7 @@ class Sampler:
         short = self.out - len(out)
         out += rest[:short]
         del rest[:short]
-        rng.shuffle(rest)
+        rest = _shuffled(rest, rng)
         at = 0
         for s in range(1, n):
             room = self.sizes[s] - len(hands[s])
