@@ -59,7 +59,7 @@ from typing import Final
 
 from hundred_server.cards import DECK_SUITS
 from hundred_server.errors import HundredError
-from hundred_server.games.hundredandten.bots import max_bid
+from hundred_server.games.hundredandten.bots import _PLAY_KEYS, max_bid
 from hundred_server.games.hundredandten.rules import (
     BID_ACTIONS,
     HAND_SIZE,
@@ -88,6 +88,9 @@ WORK: Final = 4000
 #: What ending the game is worth, a win (a loss the opposite), against the points a
 #: round is worth: the viewer's less the others' mean, in hundreds.
 WIN: Final = 2.0
+#: How the rollouts play the other seats: ``"self"`` as the viewer's own rollout
+#: policy, ``"naive"`` as the naive player (bots.py) does.
+MODEL: Final = "naive"
 #: Fewest sampled deals a decision.
 MIN_SAMPLES: Final = 8
 #: The default wall-clock cap a decision, in seconds.
@@ -96,7 +99,7 @@ BUDGET: Final = 0.05
 BID_TRIES: Final = 12
 #: The share of samples in which the viewer, as bidder, makes the least open bid that
 #: it takes to bid it (else it passes).
-THRESHOLD: Final = 0.75
+THRESHOLD: Final = 0.6
 #: The share of samples in which the viewer, as bidder, takes all five tricks that it
 #: takes to shoot the moon.
 MOON_THRESHOLD: Final = 0.8
@@ -124,6 +127,11 @@ _KEY: Final = tuple(
     )
     for t in _SUITS
 )
+
+
+#: _NAIVE_KEYS[t][lead]: the naive player's card keys (bots.py; lead 53: none, 54: none
+#: and the bidder): it plays the hand's first card of least key.
+_NAIVE_KEYS: Final = tuple(_PLAY_KEYS[s] for s in DECK_SUITS)
 
 
 class SampleError(HundredError):
@@ -201,12 +209,20 @@ def play_out(
     t: int,
     bidder: int,
     winners: list[tuple[int, int]],
+    naive: bool = False,
 ) -> list[tuple[int, int]]:
     """Play the round out from here (``hands``, ``trick`` and ``winners`` are consumed);
-    every trick's (winner, winning card), in order."""
+    every trick's (winner, winning card), in order. With ``naive`` the seats other than
+    0 play as the naive player does."""
     n = len(hands)
+    keys = _NAIVE_KEYS[t]
     while True:
-        if trick:
+        if naive and seat:
+            if not trick and len(winners) == TRICKS_PER_ROUND:
+                return winners
+            lead = trick[0][1] if trick else 53 + (seat == bidder)
+            card = min(hands[seat], key=keys[lead].__getitem__)
+        elif trick:
             card = _follow(seat, hands, trick, t, n)
         else:
             if len(winners) == TRICKS_PER_ROUND:
@@ -465,6 +481,7 @@ class StrongBot:
         min_samples: int = MIN_SAMPLES,
         threshold: float = THRESHOLD,
         moon: float = MOON_THRESHOLD,
+        model: str = MODEL,
     ) -> None:
         self.seed = seed
         self.budget = budget
@@ -472,6 +489,10 @@ class StrongBot:
         self.min_samples = min_samples
         self.threshold = threshold
         self.moon = moon
+        if model not in ("self", "naive"):
+            raise ValueError(f"no such model of the other players: {model!r}")
+        self.model = model
+        self.naive = model == "naive"
         #: Rollouts made by the last decision (for measuring).
         self.last_rollouts = 0
 
@@ -540,7 +561,7 @@ class StrongBot:
                     trick, seat = [], win[0]
                 else:
                     seat = 1
-                play_out(hands, trick, seat, t, bidder, winners)
+                play_out(hands, trick, seat, t, bidder, winners, self.naive)
                 totals[i] += round_value(scores, winners, t, bidder, bid)
                 self.last_rollouts += 1
             if self._out_of_time(start):
@@ -576,7 +597,7 @@ class StrongBot:
                     hands[0] = [c for c in hand if c not in throw] + stock[: len(throw)]
                     del stock[: len(throw)]
                 _discard_all(hands, stock, after, t)
-                winners = play_out(hands, [], (bidder + 1) % n, t, bidder, [])
+                winners = play_out(hands, [], (bidder + 1) % n, t, bidder, [], self.naive)
                 totals[i] += round_value(scores, winners, t, bidder, bid)
                 self.last_rollouts += 1
             if self._out_of_time(start):
@@ -626,7 +647,7 @@ class StrongBot:
         hands = [h[:] for h in deal]
         _discard_all(hands, list(stock), order, t)
         self.last_rollouts += 1
-        return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [])
+        return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], self.naive)
 
     # ------------------------------------------------------------------------ bidding
 
