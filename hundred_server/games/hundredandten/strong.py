@@ -84,7 +84,7 @@ from hundred_server.games.hundredandten.rules import (
 )
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
-WORK: Final = 4000
+WORK: Final = 3000
 #: What ending the game is worth, a win (a loss the opposite), against the points a
 #: round is worth: the viewer's less the others' mean, in hundreds.
 WIN: Final = 2.0
