@@ -44,8 +44,9 @@ card (a trump when bled). The other seats play as ``model`` says: ``"naive"`` (t
 default) as the naive player, which looks at nothing but its own hand and the card
 led, or ``"self"`` by the viewer's policy, which sees every hand.
 
-Measured choices (duplicate runs of the tournament command, one strong seat against
-three naive players, 100 to 200 games each; 25% is even):
+Measured choices (duplicate runs, each deal played with the strong AI in every seat in
+turn against three naive players, 100 games each, without the clock, some at less work
+than the default; 25% is even; the tournament command's figures are in the report):
 
 - The first bidding weighed each bid against passing by the rollouts' value of the
   round. It bid badly (25% of games), too often when judged by the chance of winning
