@@ -46,7 +46,8 @@ led, or ``"self"`` by the viewer's policy, which sees every hand.
 
 Measured choices (duplicate runs, each deal played with the strong AI in every seat in
 turn against three naive players, 100 games each, without the clock, some at less work
-than the default; 25% is even; the tournament command's figures are in the report):
+than the default; 25% is even). As shipped, ``tournament --bots strong,naive,naive,naive
+--duplicate --games 100 --seed s110`` gives it 70.0% (65.3-74.3%) of 400 games.
 
 - The first bidding weighed each bid against passing by the rollouts' value of the
   round. It bid badly (25% of games), too often when judged by the chance of winning
