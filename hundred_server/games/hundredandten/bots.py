@@ -127,6 +127,8 @@ _PLAY_KEYS: Final = {
     )
     for trump in SUIT_PREFERENCE
 }
+#: The same keys for other players of the naive player's cards (the strong AI's rollouts).
+PLAY_KEYS: Final = _PLAY_KEYS
 
 
 def naive_play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Card:

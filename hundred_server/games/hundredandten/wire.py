@@ -45,6 +45,7 @@ from hundred_server.games.hundredandten.rules import (
     seeded_deck,
     trick_winner,
 )
+from hundred_server.games.hundredandten.strong import StrongBot
 from hundred_server.games.hundredandten.text import TEXT
 from hundred_server.protocol import (
     Message,
@@ -276,5 +277,5 @@ SPEC: Final = GameSpec(
     result=result,
     demo=run_demo,
     text=TEXT,
-    bots={"naive": NaiveBot, "default": NaiveBot},
+    bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},
 )

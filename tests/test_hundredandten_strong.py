@@ -1,0 +1,269 @@
+"""The strong Hundred and Ten AI (games/hundredandten/strong.py): PIMC over sampled deals.
+
+No timing here: its speed and strength are measured with the tournament command and
+bench/strong.py (README, tournament section).
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hundred_server import driver
+from hundred_server.errors import IllegalActionError
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import (
+    IS_TRUMP,
+    Action,
+    Game,
+    Phase,
+    RoundScored,
+    View,
+)
+from hundred_server.games.hundredandten.strong import Sampler, StrongBot, round_points
+from hundred_server.games.hundredandten.wire import SPEC
+
+PLAYERS = ["ann", "bob", "cy", "dee"]
+#: Little work a decision, and no clock: fast and reproducible.
+QUICK = {"work": 400, "min_samples": 4, "budget": None}
+
+
+def seen_by(view: View) -> list[int]:
+    """What a view shows: whatever a deal of the hidden cards must fit."""
+    played = [c for plays, _ in view.completed_tricks for _, c in plays]
+    played += [c for _, c in view.current_trick]
+    return [int(c) for c in (*view.hand, *view.discarded, *played)]
+
+
+def visible(view: View) -> tuple[object, ...]:
+    """Everything a view shows, to compare two views."""
+    return (
+        view.seat,
+        view.phase,
+        view.round,
+        view.hand,
+        view.trump,
+        view.high_bid,
+        view.bids,
+        view.bidder,
+        view.dealer,
+        view.to_act,
+        view.scores,
+        view.discard_counts,
+        view.discarded,
+        view.completed_tricks,
+        view.current_trick,
+        view.legal,
+    )
+
+
+def naive_views(seed: str, players: int = 4, moves: int = 400) -> list[View]:
+    """Every seat's view before each of the first ``moves`` moves of a naive game."""
+    game = Game(PLAYERS[:players], seed=seed)
+    bot = NaiveBot()
+    views = []
+    for _ in range(moves):
+        if game.is_over:
+            break
+        seat = game.to_act
+        assert seat is not None
+        views += [SPEC.view(game, s) for s in range(players)]
+        game.apply(seat, bot.act(SPEC.view(game, seat)))
+    return views
+
+
+def test_it_is_registered_without_changing_the_default_ai():
+    assert SPEC.bots["strong"] is StrongBot
+    assert SPEC.bots["default"] is NaiveBot
+    assert SPEC.bots["naive"] is NaiveBot
+    assert SPEC.bot is NaiveBot
+
+
+def test_it_makes_only_legal_moves_through_whole_games():
+    phases = set()
+    for players in (2, 3, 4):
+        seed = f"legal-{players}"
+        game = SPEC.new_game(PLAYERS[:players], seed)
+        bots = [StrongBot(seed=s, **QUICK) for s in range(players)]
+        moves = 0
+        while not game.is_over and moves < 600:
+            if game.needs_deal:
+                game.deal(SPEC.seeded_deck(seed, game.round_index))
+                continue
+            seat = game.to_act
+            assert seat is not None
+            view = SPEC.view(game, seat)
+            action = bots[seat].act(view)
+            assert action in view.legal
+            phases.add(view.phase)
+            game.apply(seat, action)
+            moves += 1
+        assert game.is_over
+    assert phases == {Phase.BIDDING, Phase.TRUMP, Phase.DISCARD, Phase.TRICKS}
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([2, 3, 4]))
+def test_sampled_deals_fit_everything_the_view_shows(number, players):
+    rng = Random(number)
+    for view in naive_views(f"sample-{number}", players, moves=60):
+        sampler = Sampler(view)
+        seen = seen_by(view)
+        unseen = sorted(set(range(53)) - set(seen))
+        voids = sampler.void
+        trump = IS_TRUMP[view.trump] if view.trump is not None else None
+        for _ in range(3):
+            hands, stock, out = sampler.sample(rng)
+            assert hands[0] == [int(c) for c in view.hand]
+            # every card not seen is placed once, and nothing else
+            assert sorted(c for h in hands[1:] for c in h) + stock + out != []
+            assert sorted([c for h in hands[1:] for c in h] + stock + out) == unseen
+            # as many out of play as the other seats discarded
+            assert len(out) == sum(k or 0 for k in view.discard_counts[1:])
+            for s in range(1, players):
+                played = sum(p == s for plays, _ in view.completed_tricks for p, _ in plays)
+                played += sum(p == s for p, _ in view.current_trick)
+                assert len(hands[s]) == 5 - played
+                if voids[s]:
+                    assert trump is not None
+                    assert not any(trump[c] for c in hands[s])
+
+
+def test_the_voids_it_reads_are_true_of_the_real_hands():
+    game = Game(PLAYERS, seed="voids")
+    bot = NaiveBot()
+    voids_seen = 0
+    while game.round == 1 and not game.is_over:
+        seat = game.to_act
+        assert seat is not None
+        for viewer in range(4):
+            sampler = Sampler(SPEC.view(game, viewer))
+            for rel, void in enumerate(sampler.void):
+                if void:
+                    voids_seen += 1
+                    assert game.trump is not None
+                    real = game.hands[(viewer + rel) % 4]
+                    assert not any(IS_TRUMP[game.trump][c] for c in real)
+        game.apply(seat, bot.act(SPEC.view(game, seat)))
+    # a trump lead that a seat could not bleed to happens in this round
+    assert voids_seen > 0
+
+
+def _swapped(game: Game, viewer: int) -> Game | None:
+    """The same game with two cards of the round's deal swapped between two other seats
+    (cards neither of them has discarded or played so far): every move so far is still
+    legal and the viewer sees the same. None if no such pair replays."""
+    deck = list(game.deck)
+    n = game.num_players
+    used = {c for _, cards in game.discards for c in cards}
+    used |= {c for plays in game.tricks for _, c in plays} | {c for _, c in game.trick}
+    owner = {i: i // 5 for i in range(5 * n)}
+    hidden = [i for i in owner if owner[i] != viewer and deck[i] not in used]
+    start = max(i for i, e in enumerate(game.history) if not isinstance(e, tuple))
+    for i in hidden:
+        for j in hidden:
+            if owner[i] >= owner[j]:
+                continue
+            swapped = deck[:]
+            swapped[i], swapped[j] = swapped[j], swapped[i]
+            other = Game(game.players)
+            other.scores = list(game.scores)
+            other.dealer = game.dealer
+            other.deal(swapped)
+            try:
+                for entry in game.history[start + 1 :]:
+                    assert isinstance(entry, tuple)
+                    other.apply(*entry)
+            except IllegalActionError:
+                continue
+            if visible(SPEC.view(other, viewer)) == visible(SPEC.view(game, viewer)):
+                return other
+    return None
+
+
+def test_its_choice_depends_only_on_the_view():
+    compared = 0
+    for seed in ("view-only-1", "view-only-2"):
+        game = Game(PLAYERS, seed=seed)
+        bot = NaiveBot()
+        while game.round == 1 and not game.is_over:
+            seat = game.to_act
+            assert seat is not None
+            view = SPEC.view(game, seat)
+            other = _swapped(game, seat) if len(view.legal) > 1 else None
+            if other is not None:
+                assert other.hands != game.hands  # the hidden cards differ
+                strong = StrongBot(seed=7, **QUICK)
+                assert strong.act(SPEC.view(other, seat)) == strong.act(view)
+                compared += 1
+            game.apply(seat, bot.act(view))
+    assert compared > 10
+
+
+def test_it_is_given_only_the_seats_view():
+    seen: list[tuple[View, int | None]] = []
+
+    class Spy(StrongBot):
+        def act(self, view: View) -> Action:
+            seen.append((view, game.to_act))
+            assert list(view.hand) == game.hands[view.seat]
+            return super().act(view)
+
+    game = SPEC.new_game(PLAYERS, "spy")
+    bots = [Spy(**QUICK), NaiveBot(), Spy(**QUICK), NaiveBot()]
+    for _ in range(80):
+        driver.step(game, SPEC, "spy", bots)
+    assert len(seen) > 10
+    for view, to_act in seen:
+        assert type(view) is View
+        assert view.seat == to_act
+        assert view.seat in (0, 2)
+
+
+def test_the_same_seed_replays_the_same_game():
+    def record(seed: int) -> list[object]:
+        game = SPEC.new_game(PLAYERS, "replay")
+        bots = [StrongBot(seed=seed, **QUICK) for _ in range(4)]
+        for _ in range(120):
+            driver.step(game, SPEC, "replay", bots)
+        return list(game.history)
+
+    assert record(3) == record(3)
+
+
+def test_round_points_follow_the_rules():
+    # trump hearts (0): seat 1 wins three tricks, the 5 of hearts (index 3) among them
+    winners = [(1, 3), (0, 20), (1, 10), (2, 30), (1, 40)]
+    assert round_points(winners, 0, 1, 15, 3) == [5, 20, 5]
+    assert round_points(winners, 0, 1, 25, 3) == [5, -25, 5]
+    assert round_points(winners, 0, 0, 15, 3) == [-15, 20, 5]
+    assert round_points([(1, 3)] * 5, 0, 1, 60, 3) == [0, 60, 0]
+    assert round_points(winners, 0, 1, 60, 3) == [5, -60, 5]
+
+
+def test_it_does_better_than_the_naive_bot_on_duplicate_deals():
+    """The first three rounds of 6 seeded games, the strong AI in each seat in turn
+    against naive players: its points above the table's mean, against the naive
+    player's in the same seat on the same deals."""
+
+    def lead(seed: str, seat: int, strong: bool) -> float:
+        game = Game(PLAYERS, seed=seed)
+        bots = [
+            StrongBot(seed=seed, **QUICK) if strong and s == seat else NaiveBot() for s in range(4)
+        ]
+        rounds = 0
+        while rounds < 3 and not game.is_over:
+            to_act = game.to_act
+            assert to_act is not None
+            for event in game.apply(to_act, bots[to_act].act(game.view_for(to_act))):
+                rounds += isinstance(event, RoundScored)
+        return game.scores[seat] - sum(game.scores) / 4
+
+    strong = weak = 0.0
+    for deal in range(6):
+        for seat in range(4):
+            strong += lead(f"duplicate-{deal}", seat, True)
+            weak += lead(f"duplicate-{deal}", seat, False)
+    assert strong > weak + 50, (strong, weak)
