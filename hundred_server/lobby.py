@@ -27,7 +27,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
+from functools import partial
+from typing import Any, Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
@@ -276,23 +277,28 @@ class Lobby:
         requests, self._bot_requests = self._bot_requests, []
         return requests
 
-    def _ai_for(self, spec: GameSpec, level: str) -> tuple[Callable[[], Bot], str]:
-        """What plays the AI seats of a ``spec`` table that asked for the AI ``level``,
-        and what its ``Table`` messages call it: the game's plug-in (by its label) if
+    def _ai_for(self, spec: GameSpec, level: str) -> dict[str, Any]:
+        """The ``Table`` arguments for the AI seats of a ``spec`` table that asked for
+        the AI ``level``: what plays them and what its ``Table`` messages call it
+        (``ai``), ``ai_level``, and whether its moves are paced (``pace``: the strong
+        AI's, which think; table.py). The game's plug-in (by its label) plays them if
         the server has one, else an in-process bot that replaces the built-in AIs, else
         the built-in AI ``level`` (a strong one within ``ai_budget``)."""
         label = self.plugins.get(spec.name)
         if label is not None:
             forfeits = self.forfeits
-            return (lambda: PluginSeat(label, spec.bot(), forfeits)), label
+            return {
+                "ai": ((lambda: PluginSeat(label, spec.bot(), forfeits)), label),
+                "ai_level": level,
+            }
         replaced = self.bots.get(spec.name)
         if replaced is not None:
-            return replaced, level
+            return {"ai": (replaced, level), "ai_level": level}
         make = spec.bots[level]
         budget = self.ai_budget
         if level == "strong" and budget is not None:
-            return (lambda: make(budget=budget)), level
-        return make, level
+            make = partial(make, budget=budget)
+        return {"ai": (make, level), "ai_level": level, "pace": level == "strong"}
 
     def bot_answer(
         self, table_id: int, seat: int, ask: int, choice: int | None, fault: str | None
@@ -399,8 +405,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=stored.clock,
             clock=self.clock,
-            ai=self._ai_for(spec, level),
-            ai_level=level,
+            **self._ai_for(spec, level),
         )
         table.saved = len(stored.lines)
         table.touched = True  # it was stored, so it stays stored
@@ -738,8 +743,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=turn_timeout,
             clock=self.clock,
-            ai=self._ai_for(spec, level),
-            ai_level=level,
+            **self._ai_for(spec, level),
             flags=flags,
         )
         self.tables[table_id] = table

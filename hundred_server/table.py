@@ -16,6 +16,14 @@ played for them.
 Who is told what is decided by the game's wire module (``tell``, ``prompt``),
 so a seat's cards reach only that seat.
 
+A table whose AI searches (``pace``: the strong AI, which may think up to its budget a
+move) makes at most one AI move a step: after a person's answer, a tick, or a seat
+handed to the AI, it plays one AI move and, if another AI seat is to act, is due again
+at once (``deadline``) and plays the next at the next ``tick``. So the server answers
+its other connections between those moves, and a table the AI plays to its end (every
+person away) never holds the event loop for more than one move's thinking. Other AIs
+answer in microseconds and play on to the next person at once.
+
 An AI seat played by a plug-in bot (``PluginSeat``) is never called: when it must act,
 the table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes on
 when ``bot_answer`` brings it (bots/remote.py). Nobody is prompted meanwhile, as for any
@@ -90,6 +98,7 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         ai: tuple[Callable[[], Bot], str] | None = None,
         ai_level: str = "naive",
+        pace: bool = False,
         flags: frozenset[str] = frozenset(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
@@ -102,6 +111,10 @@ class Table:
         self.ai, self.ai_name = ai or (spec.bot, ai_level)
         #: The built-in AI the table asked for (kept in the store for a restart).
         self.ai_level = ai_level
+        #: One AI move a step (see the module docstring), and when the next is due
+        #: (None: none waits).
+        self.pace = pace
+        self.ai_due: float | None = None
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock = clock
@@ -148,6 +161,7 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         ai: tuple[Callable[[], Bot], str] | None = None,
         ai_level: str = "naive",
+        pace: bool = False,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
@@ -164,6 +178,7 @@ class Table:
             clock=clock,
             ai=ai,
             ai_level=ai_level,
+            pace=pace,
             flags=game.flags,  # the record keeps the table options
         )
         away = clock() + grace
@@ -236,6 +251,8 @@ class Table:
         times = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
         if self.turn_deadline is not None:
             times.append(self.turn_deadline)
+        if self.ai_due is not None:
+            times.append(self.ai_due)
         return min(times, default=None)
 
     def tokens(self) -> list[str]:
@@ -355,6 +372,10 @@ class Table:
             return []
         now = self.clock()
         out: Outgoing = []
+        if self.ai_due is not None and self.ai_due <= now:
+            out += self._advance([])  # the next AI move
+            if self.game.is_over:
+                return out
         for seat, occupant in enumerate(self.seats):
             away_until = None if occupant is None else occupant.away_until
             if occupant is not None and away_until is not None and away_until <= now:
@@ -479,11 +500,23 @@ class Table:
             None if s is None or self._plugin_at(i) is not None else s.bot
             for i, s in enumerate(self.seats)
         ]
-        events += driver.advance(game, self.spec, self.seed, bots)
+        self.ai_due = None
+        moved = False
+        while (actor := game.to_act) is None or bots[actor] is not None:
+            if actor is not None and moved and self.pace:
+                self.ai_due = self.clock()  # the next AI move, at the next tick
+                break
+            more = driver.step(game, self.spec, self.seed, bots)
+            if more is None:
+                break  # over
+            events += more
+            moved = moved or actor is not None
         out = self._tell(events)
         self.turn_deadline = None
         if game.is_over:
             self.state = TableState.OVER
+            return out
+        if self.ai_due is not None:
             return out
         actor = game.to_act
         assert actor is not None
