@@ -342,11 +342,12 @@ class Table:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
         text = message(f"{occupant.name} is back at seat {seat}")
         out = [(c, text) for s, c in self.people() if s != seat]
-        if self.asking is not None and self.asking[0] == seat:
-            # Its plug-in was asked for this move: the answer is stale now, and the
-            # others get the prompt they get whenever a person is to act (the owner
-            # gets it from ``rejoin``).
-            self.asking = None
+        waited = self.ai_due is not None and seat == self._actor()
+        if waited or (self.asking is not None and self.asking[0] == seat):
+            # Its plug-in was asked for this move (the answer is stale now), or the
+            # AI's move for it was due at the next tick: the others get the prompt they
+            # get whenever a person is to act (the owner gets it from ``rejoin``).
+            self.asking = self.ai_due = None
             out += [(c, m) for c, m in self._prompt_people() if c != conn]
         return seat, previous, out
 

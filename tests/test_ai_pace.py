@@ -89,3 +89,46 @@ def test_a_person_against_strong_ai_is_prompted_once_the_ai_has_moved() -> None:
         ann.send(answer_from_legal(prompt, rng))
     assert ann.game_over() is not None
     check_stream(ann.messages, h.table_seeds())
+
+
+def test_a_seat_taken_back_while_its_ai_move_is_due_is_prompted_not_played() -> None:
+    """bob and ann at a 2-seat table of the strong AI; bob is away and the AI plays
+    his seat. When he takes it back while the AI's move for it waits for the next
+    tick, he is prompted (a fresh Seq, ann's copy too) and the tick plays nothing."""
+    h = Harness("pace", ai="strong")
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
+    ann.send({"Type": "Game", "Option": 7, "Seats": 3, "Bots": 1})
+    bob = h.json_client("bob")
+    bob.send({"Type": "Hello", "Message": "join"})
+    bob.send({"Type": "Join", "Table": 1})
+    table = h.hub.tables[1]
+    game = table.game
+    assert game is not None
+    rng = random.Random(5)
+    bob_seat = table.seat_of(bob.conn)
+    assert bob_seat is not None
+    bob.disconnect()
+    h.advance(60)
+    for _ in range(200):  # play on until the AI's move for bob's seat is the one due
+        if table.ai_due is not None and game.to_act == bob_seat:
+            break
+        prompt = ann.pending()
+        if prompt is not None:
+            ann.send(answer_from_legal(prompt, rng))
+        else:
+            h.advance(0)
+    assert table.ai_due is not None
+    assert game.to_act == bob_seat
+    played = len(game.history)
+    back = h.json_client()
+    told = back.send({"Type": "Hello", "Token": h.tokens[1]})
+    prompt = told[-1]
+    assert prompt["Playerid"] == bob_seat
+    assert "Legal" in prompt
+    assert table.ai_due is None
+    assert h.hub.next_deadline() is None  # nothing is due: bob is to answer
+    h.advance(0)
+    assert len(game.history) == played
+    assert back.send(answer_from_legal(prompt, rng))[0].get("Type") != "Error"
+    assert len(game.history) > played
