@@ -7,7 +7,7 @@ PORT   ?= 7110
 CLASSIC_PORT ?= 7111
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load abuse bench-plugins clean
+.PHONY: run test lint format bench load abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,13 @@ abuse: $(VENV)/.run-deps
 # or exit in their workers (target: none over 50 ms).
 bench-plugins: $(VENV)/.run-deps
 	$(BIN)/python bench/plugins.py
+
+# Each game's strong AI against its naive one: decision time p50/p99/max against the
+# 50 ms budget (exit 1 if a p99 is over it).
+bench-strong: $(VENV)/.run-deps
+	for game in hundredandten whist pinochle rook hundert; do \
+		$(BIN)/python bench/strong.py --game $$game --games 10 || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

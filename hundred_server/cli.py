@@ -40,7 +40,7 @@ from hundred_server import __version__
 from hundred_server import games as registry
 from hundred_server.bots.plugins import BotLimits, PluginError, load_plugin, parse_plugin
 from hundred_server.fairness import reveal_message, verify
-from hundred_server.lobby import Limits
+from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
 from hundred_server.store import DEFAULT_PATH, Store, StoreError, describe
@@ -177,6 +177,34 @@ def _bot_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+#: The strong AI's default wall-clock cap a decision (games/*/strong.py ``BUDGET``).
+STRONG_BUDGET = 0.05
+
+
+def _budget(text: str) -> float:
+    """Seconds a strong AI decision may take: more than 0, at most 10."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number of seconds, got {text!r}") from None
+    if not 0 < value <= 10:
+        raise argparse.ArgumentTypeError(
+            f"must be more than 0 and at most 10 seconds, got {text!r}"
+        )
+    return value
+
+
+def _budget_option(parser: argparse.ArgumentParser, flag: str, what: str) -> None:
+    parser.add_argument(
+        flag,
+        type=_budget,
+        metavar="SECONDS",
+        help=f"seconds of wall clock {what} may think a decision at most (default "
+        f"{STRONG_BUDGET:g}); it does a fixed amount of search, reproducible from the seed, "
+        "and the cap cuts it short only on a slow or busy machine",
+    )
+
+
 def _bot_limits(args: argparse.Namespace) -> BotLimits:
     return BotLimits(timeout=args.bot_timeout, memory=args.bot_memory << 20)
 
@@ -308,6 +336,14 @@ def build_parser() -> argparse.ArgumentParser:
         "per game. Each seat's bot runs in a worker process of its own",
     )
     _bot_options(serve)
+    serve.add_argument(
+        "--ai",
+        choices=AI_LEVELS,
+        default=AI_LEVELS[0],
+        help=f"the AI of a new table that does not ask for one (default {AI_LEVELS[0]}); "
+        'a table asks with "AI":"naive" in its Game answer, or the word naive in text mode',
+    )
+    _budget_option(serve, "--ai-budget", "a strong AI seat")
     serve.add_argument(
         "--memory",
         action="store_true",
@@ -466,6 +502,7 @@ def build_parser() -> argparse.ArgumentParser:
         "its Players (replay reads them)",
     )
     tour.add_argument("--json", action="store_true", help="print one JSON object instead")
+    _budget_option(tour, "--budget", "the strong entrant")
     _bot_options(tour)
 
     check_bot = commands.add_parser(
@@ -585,6 +622,7 @@ def _tournament(args: argparse.Namespace) -> int:
         record_dir=args.record,
         limits=limits,
         progress_stream=None if args.json else sys.stderr,
+        budget=args.budget,
     )
     if args.json:
         print(dumps_line(summary))
@@ -615,6 +653,8 @@ def _serve(
     classic_port: int | None = None,
     keep_days: float | None = None,
     bot_limits: BotLimits | None = None,
+    ai: str = AI_LEVELS[0],
+    ai_budget: float | None = None,
 ) -> int:
     from hundred_server.server import run
 
@@ -651,6 +691,8 @@ def _serve(
                 keep_days,
                 plugins=list(loaded.values()),
                 bot_limits=bot_limits,
+                ai=ai,
+                ai_budget=ai_budget,
             )
         )
     except OSError as error:
@@ -692,6 +734,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.classic_port,
                 keep_days=args.keep_days,
                 bot_limits=_bot_limits(args),
+                ai=args.ai,
+                ai_budget=args.ai_budget,
             )
         if args.command == "games":
             return _games(args.db)

@@ -29,7 +29,7 @@ from hundred_server.codecs import Codec
 from hundred_server.codecs.jsonlines import JsonCodec
 from hundred_server.games.base import Bot
 from hundred_server.journal import StoredGame, Write
-from hundred_server.lobby import Limits, Lobby, Session
+from hundred_server.lobby import AI_LEVELS, Limits, Lobby, Session
 from hundred_server.protocol import MAX_LINE, ProtocolError, error, strip_line
 from hundred_server.table import Outgoing, Table
 
@@ -83,6 +83,8 @@ class Hub:
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
         plugins: dict[str, str] | None = None,
+        ai: str = AI_LEVELS[0],
+        ai_budget: float | None = None,
     ) -> None:
         self.lobby = Lobby(
             seed_source=seed_source,
@@ -92,6 +94,8 @@ class Hub:
             durable=durable,
             bots=bots,
             plugins=plugins,
+            ai=ai,
+            ai_budget=ai_budget,
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1

@@ -21,6 +21,7 @@ class GameStarted:
     seed: str
     clock: float | None
     seats: tuple[tuple[str, str | None], ...]  # (name, token hash or None for an AI)
+    ai: str = "naive"  # the built-in AI the table asked for (lobby.AI_LEVELS)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,8 @@ class StoredGame:
     result: dict[str, object] | None
     seats: list[tuple[str, str | None]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+    #: The built-in AI the table asked for (None: stored before tables chose one).
+    ai: str | None = None
 
     @property
     def players(self) -> list[str]:

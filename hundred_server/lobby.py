@@ -27,7 +27,8 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final
+from functools import partial
+from typing import Any, Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
@@ -64,6 +65,9 @@ TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
 #: Player names nobody may take: text mode says "you" for your own seat, the AI seats
 #: are "AI 1"..., and "player<N>" is the name a connection has until it picks one.
 RESERVED_NAME_RE: Final = re.compile(r"^(you|me|ai|ai \d+|server|player\d*)$", re.IGNORECASE)
+#: The AIs a person may ask for at a new table (``"AI"`` in ``Game``), the default
+#: first: every game's built-in ``strong`` and ``naive`` (``GameSpec.bots``).
+AI_LEVELS: Final = ("strong", "naive")
 #: Tables whose deadline has come that one ``tick`` lets act; the rest act in the next
 #: (due at once), so a burst of deadlines never holds the event loop for long.
 TICK_BATCH: Final = 32
@@ -165,8 +169,16 @@ class Lobby:
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
         plugins: dict[str, str] | None = None,
+        ai: str = AI_LEVELS[0],
+        ai_budget: float | None = None,
     ) -> None:
+        if ai not in AI_LEVELS:
+            raise ValueError(f"no AI {ai!r} (the AIs: {', '.join(AI_LEVELS)})")
         self.limits = limits or Limits()
+        #: The AI of a new table that does not ask for one (one of ``AI_LEVELS``).
+        self.ai = ai
+        #: Seconds a strong AI may think a decision at most (None: its own default).
+        self.ai_budget = ai_budget
         self.clock = clock
         self._token_source = token_source or (lambda: secrets.token_hex(16))  # 128 bits
         self.sessions: dict[int, Session] = {}
@@ -265,14 +277,28 @@ class Lobby:
         requests, self._bot_requests = self._bot_requests, []
         return requests
 
-    def _ai_for(self, spec: GameSpec) -> Callable[[], Bot] | None:
-        """What plays ``spec``'s AI seats: its plug-in, an in-process bot, or (None)
-        its default."""
+    def _ai_for(self, spec: GameSpec, level: str) -> dict[str, Any]:
+        """The ``Table`` arguments for the AI seats of a ``spec`` table that asked for
+        the AI ``level``: what plays them and what its ``Table`` messages call it
+        (``ai``), ``ai_level``, and whether its moves are paced (``pace``: the strong
+        AI's, which think; table.py). The game's plug-in (by its label) plays them if
+        the server has one, else an in-process bot that replaces the built-in AIs, else
+        the built-in AI ``level`` (a strong one within ``ai_budget``)."""
         label = self.plugins.get(spec.name)
         if label is not None:
             forfeits = self.forfeits
-            return lambda: PluginSeat(label, spec.bot(), forfeits)
-        return self.bots.get(spec.name)
+            return {
+                "ai": ((lambda: PluginSeat(label, spec.bot(), forfeits)), label),
+                "ai_level": level,
+            }
+        replaced = self.bots.get(spec.name)
+        if replaced is not None:
+            return {"ai": (replaced, level), "ai_level": level}
+        make = spec.bots[level]
+        budget = self.ai_budget
+        if level == "strong" and budget is not None:
+            make = partial(make, budget=budget)
+        return {"ai": (make, level), "ai_level": level, "pace": level == "strong"}
 
     def bot_answer(
         self, table_id: int, seat: int, ask: int, choice: int | None, fault: str | None
@@ -312,7 +338,13 @@ class Lobby:
             seats = tuple((s.name, s.token) for s in table.seats if s is not None)
             self._writes.append(
                 GameStarted(
-                    table.id, table.game_name, table.name, table.seed, table.turn_timeout, seats
+                    table.id,
+                    table.game_name,
+                    table.name,
+                    table.seed,
+                    table.turn_timeout,
+                    seats,
+                    table.ai_level,
                 )
             )
             lines.append(dumps_line(table.spec.header_object(game)))
@@ -360,6 +392,8 @@ class Lobby:
         spec = games.get(stored.game)
         if spec.name != game.game_name:
             raise HundredError(f"its record is a {game.game_name} game, its row says {spec.name}")
+        # A game stored before tables chose their AI goes on with the naive one.
+        level = stored.ai if stored.ai in AI_LEVELS else AI_LEVELS[-1]
         table = Table.restored(
             stored.id,
             stored.name,
@@ -371,7 +405,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=stored.clock,
             clock=self.clock,
-            ai=self._ai_for(spec),
+            **self._ai_for(spec, level),
         )
         table.saved = len(stored.lines)
         table.touched = True  # it was stored, so it stays stored
@@ -696,6 +730,7 @@ class Lobby:
                 turn_timeout = float(clock) if clock else None
             rule = "a table name is 1-30 letters, digits, spaces, _ - . '"
             name = _read_name(msg, TABLE_NAME_RE, rule)
+        level = _read_ai(msg) or self.ai
         table_id = self._next_table
         self._next_table += 1
         table = Table(
@@ -708,7 +743,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=turn_timeout,
             clock=self.clock,
-            ai=self._ai_for(spec),
+            **self._ai_for(spec, level),
             flags=flags,
         )
         self.tables[table_id] = table
@@ -716,8 +751,8 @@ class Lobby:
             self._by_address.setdefault(session.address, set()).add(table_id)
             self._address_of[table_id] = session.address
         log.info(
-            "table %d (%s, %s) created by connection %d: %d seats, AI at %s",
-            table_id, table.name, spec.name, session.conn, seats, list(ai_seats),
+            "table %d (%s, %s) created by connection %d: %d seats, AI at %s (%s)",
+            table_id, table.name, spec.name, session.conn, seats, list(ai_seats), table.ai_name,
         )  # fmt: skip
         return self._sit(session, table)
 
@@ -929,6 +964,19 @@ def _read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:
     if not pattern.match(name):
         raise ProtocolError(f"{rule}: not {quote(name)}", "bad_name")
     return name
+
+
+def _read_ai(msg: Message) -> str | None:
+    """The AI a new table asks for (``"AI"``: one of ``AI_LEVELS``, any case), if any
+    (``bad_option`` if it is something else)."""
+    value = msg.get("AI")
+    if value is None:
+        return None
+    level = value.strip().lower() if isinstance(value, str) else None
+    if level not in AI_LEVELS:
+        levels = " or ".join(f'"{a}"' for a in AI_LEVELS)
+        raise ProtocolError(f"AI is {levels}, not {quote(value)}", "bad_option")
+    return level
 
 
 def _read_flags(msg: Message, spec: GameSpec) -> frozenset[str]:

@@ -43,7 +43,7 @@ from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
 from hundred_server.hub import Command, Hub, Send
 from hundred_server.journal import Write
-from hundred_server.lobby import Limits
+from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
 from hundred_server.store import Store
 
@@ -499,17 +499,22 @@ async def run(
     keep_days: float | None = None,
     plugins: Sequence[Plugin] = (),
     bot_limits: BotLimits | None = None,
+    ai: str = AI_LEVELS[0],
+    ai_budget: float | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
     With a store, the unfinished games in it are restored first (a game that cannot be
-    is marked failed, and the rest go on)."""
+    is marked failed, and the rest go on). ``ai`` is the AI of a table that does not
+    ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
     limits = limits or Limits()
     hub = Hub(
         limits=limits,
         durable=store is not None,
         bots=bots,
         plugins={p.game: p.label for p in plugins},
+        ai=ai,
+        ai_budget=ai_budget,
     )
     if store is not None:
         for line in hub.restore(store.games("playing"), store.last_id()):

@@ -10,7 +10,9 @@ record format (records.py), the table's prompt counter, and how it ended.
 The file is in WAL mode with ``synchronous=NORMAL``: a commit is in the operating
 system's hands when it returns, so a crashed or killed server loses nothing (a power
 cut may lose the last moments). A file that is not a store of ours, is damaged, or
-comes from a newer version is refused with ``StoreError``, never written to.
+comes from a newer version is refused with ``StoreError``, never written to; one from
+an older version is brought up to date when it is opened (version 1 to 2: the ``ai``
+column, NULL for the games it already holds).
 
 The file holds tokens' hashes and every hand dealt, so it is private: created mode 600,
 and narrowed to 600 if it was readable by others. A server opens it ``exclusive``: two
@@ -61,7 +63,7 @@ __all__ = [
 ]
 
 #: The store format this code writes (``PRAGMA user_version``).
-STORE_VERSION: Final = 1
+STORE_VERSION: Final = 2
 #: ``PRAGMA application_id``: "H110", so a store is recognised as ours.
 APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
@@ -85,7 +87,8 @@ CREATE TABLE games (
     state    TEXT NOT NULL,             -- 'playing', 'over', 'abandoned', 'failed'
     started  TEXT NOT NULL,             -- ISO 8601, UTC
     finished TEXT,
-    result   TEXT                       -- JSON: {"Winner": seat, "Score": [...]}
+    result   TEXT,                      -- JSON: {"Winner": seat, "Score": [...]}
+    ai       TEXT                       -- the AI the table asked for (version 2), NULL: naive
 );
 CREATE TABLE seats (
     game  INTEGER NOT NULL REFERENCES games(id),
@@ -113,6 +116,15 @@ class StoreBusy(StoreError):
     """Another server (or another ``Store(..., exclusive=True)``) has the store."""
 
     code = "store_busy"
+
+
+def _upgrade(db: sqlite3.Connection, version: int) -> None:
+    """Bring a store of an older ``version`` up to ``STORE_VERSION``, in one transaction."""
+    steps = {1: "ALTER TABLE games ADD COLUMN ai TEXT;"}
+    if version not in steps:
+        raise StoreError(f"store version {version} is none this hundred_server knows")
+    script = "".join(steps[v] for v in range(version, STORE_VERSION))
+    db.executescript(f"BEGIN;{script}PRAGMA user_version={STORE_VERSION};COMMIT;")
 
 
 def _now() -> str:
@@ -220,6 +232,8 @@ class Store:
                 raise StoreError(
                     f"the store {self.path!r} is damaged ({check}); it was left as it is"
                 )
+            if version < STORE_VERSION:
+                _upgrade(db, version)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         # The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after,
@@ -282,9 +296,9 @@ class Store:
         db = self._db
         if started:
             db.executemany(
-                "INSERT INTO games (id, game, name, seed, clock, seq, state, started)"
-                " VALUES (?, ?, ?, ?, ?, 0, 'playing', ?)",
-                [(g.game_id, g.game, g.name, g.seed, g.clock, now) for g in started],
+                "INSERT INTO games (id, game, name, seed, clock, ai, seq, state, started)"
+                " VALUES (?, ?, ?, ?, ?, ?, 0, 'playing', ?)",
+                [(g.game_id, g.game, g.name, g.seed, g.clock, g.ai, now) for g in started],
             )
             db.executemany(
                 "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
@@ -385,7 +399,8 @@ class Store:
         type ``StoredGame`` says, whatever a hand-edited store put there; a result
         that is not a JSON object reads as None."""
         query = (
-            "SELECT id, game, name, seed, clock, seq, state, started, finished, result FROM games"
+            "SELECT id, game, name, seed, clock, seq, state, started, finished, result, ai"
+            " FROM games"
         )
         with self._mutex:
             rows = self._db.execute(
@@ -404,6 +419,7 @@ class Store:
                     started=_text(row[7]),
                     finished=None if row[8] is None else _text(row[8]),
                     result=_result(row[9]),
+                    ai=None if row[10] is None else _text(row[10]),
                 )
                 for row in rows
             ]

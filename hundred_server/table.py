@@ -16,6 +16,14 @@ played for them.
 Who is told what is decided by the game's wire module (``tell``, ``prompt``),
 so a seat's cards reach only that seat.
 
+A table whose AI searches (``pace``: the strong AI, which may think up to its budget a
+move) makes at most one AI move a step: after a person's answer, a tick, or a seat
+handed to the AI, it plays one AI move and, if another AI seat is to act, is due again
+at once (``deadline``) and plays the next at the next ``tick``. So the server answers
+its other connections between those moves, and a table the AI plays to its end (every
+person away) never holds the event loop for more than one move's thinking. Other AIs
+answer in microseconds and play on to the next person at once.
+
 An AI seat played by a plug-in bot (``PluginSeat``) is never called: when it must act,
 the table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes on
 when ``bot_answer`` brings it (bots/remote.py). Nobody is prompted meanwhile, as for any
@@ -71,8 +79,10 @@ class Seat:
 
 
 class Table:
-    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats`` (played by
-    ``ai()``, the game's default bot unless a plug-in replaces it)."""
+    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``: played by
+    ``ai``'s bot (the lobby's choice: the built-in AI ``ai_level`` the table asked
+    for, or a plug-in), and called by the name it gives (its ``Table`` messages' ``AI``);
+    without ``ai``, the game's default bot, called ``ai_level``."""
 
     def __init__(
         self,
@@ -86,7 +96,9 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: Callable[[], Bot] | None = None,
+        ai: tuple[Callable[[], Bot], str] | None = None,
+        ai_level: str = "naive",
+        pace: bool = False,
         flags: frozenset[str] = frozenset(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
@@ -96,7 +108,13 @@ class Table:
         self.spec = spec
         #: The table options its game is played with (``GameSpec.flags``).
         self.flags = flags
-        self.ai = ai or spec.bot
+        self.ai, self.ai_name = ai or (spec.bot, ai_level)
+        #: The built-in AI the table asked for (kept in the store for a restart).
+        self.ai_level = ai_level
+        #: One AI move a step (see the module docstring), and when the next is due
+        #: (None: none waits).
+        self.pace = pace
+        self.ai_due: float | None = None
         self.grace = grace
         self.turn_timeout = turn_timeout
         self.clock = clock
@@ -141,7 +159,9 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: Callable[[], Bot] | None = None,
+        ai: tuple[Callable[[], Bot], str] | None = None,
+        ai_level: str = "naive",
+        pace: bool = False,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
@@ -157,6 +177,8 @@ class Table:
             turn_timeout=turn_timeout,
             clock=clock,
             ai=ai,
+            ai_level=ai_level,
+            pace=pace,
             flags=game.flags,  # the record keeps the table options
         )
         away = clock() + grace
@@ -202,6 +224,7 @@ class Table:
             "Seats": len(self.seats),
             "Free": self.free,
             "Players": self.names(),
+            "AI": self.ai_name,
             **({"Flags": sorted(self.flags)} if self.flags else {}),
         }
 
@@ -228,6 +251,8 @@ class Table:
         times = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
         if self.turn_deadline is not None:
             times.append(self.turn_deadline)
+        if self.ai_due is not None:
+            times.append(self.ai_due)
         return min(times, default=None)
 
     def tokens(self) -> list[str]:
@@ -317,11 +342,12 @@ class Table:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
         text = message(f"{occupant.name} is back at seat {seat}")
         out = [(c, text) for s, c in self.people() if s != seat]
-        if self.asking is not None and self.asking[0] == seat:
-            # Its plug-in was asked for this move: the answer is stale now, and the
-            # others get the prompt they get whenever a person is to act (the owner
-            # gets it from ``rejoin``).
-            self.asking = None
+        waited = self.ai_due is not None and seat == self._actor()
+        if waited or (self.asking is not None and self.asking[0] == seat):
+            # Its plug-in was asked for this move (the answer is stale now), or the
+            # AI's move for it was due at the next tick: the others get the prompt they
+            # get whenever a person is to act (the owner gets it from ``rejoin``).
+            self.asking = self.ai_due = None
             out += [(c, m) for c, m in self._prompt_people() if c != conn]
         return seat, previous, out
 
@@ -347,6 +373,10 @@ class Table:
             return []
         now = self.clock()
         out: Outgoing = []
+        if self.ai_due is not None and self.ai_due <= now:
+            out += self._advance([])  # the next AI move
+            if self.game.is_over:
+                return out
         for seat, occupant in enumerate(self.seats):
             away_until = None if occupant is None else occupant.away_until
             if occupant is not None and away_until is not None and away_until <= now:
@@ -471,11 +501,23 @@ class Table:
             None if s is None or self._plugin_at(i) is not None else s.bot
             for i, s in enumerate(self.seats)
         ]
-        events += driver.advance(game, self.spec, self.seed, bots)
+        self.ai_due = None
+        moved = False
+        while (actor := game.to_act) is None or bots[actor] is not None:
+            if actor is not None and moved and self.pace:
+                self.ai_due = self.clock()  # the next AI move, at the next tick
+                break
+            more = driver.step(game, self.spec, self.seed, bots)
+            if more is None:
+                break  # over
+            events += more
+            moved = moved or actor is not None
         out = self._tell(events)
         self.turn_deadline = None
         if game.is_over:
             self.state = TableState.OVER
+            return out
+        if self.ai_due is not None:
             return out
         actor = game.to_act
         assert actor is not None

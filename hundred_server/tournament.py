@@ -103,6 +103,8 @@ class Config:
     entrants: tuple[Entrant, ...]
     limits: BotLimits
     record_dir: str | None = None
+    #: The ``strong`` AI's wall-clock cap a decision, seconds (None: its own default).
+    budget: float | None = None
 
 
 def parse_entrants(spec: GameSpec, names: Sequence[str]) -> tuple[Entrant, ...]:
@@ -188,7 +190,10 @@ class Players:
         """A built-in AI made for this game; the plug-in bot of this seat."""
         who = self.config.entrants[entrant]
         if who.plugin is None:
-            return self.spec.bots[who.name]()
+            make = self.spec.bots[who.name]
+            if who.name == "strong" and self.config.budget is not None:
+                return make(budget=self.config.budget)
+            return make()
         key = (entrant, seat)
         if key not in self._bots:
             self._bots[key] = PluginBot(
@@ -352,6 +357,7 @@ def tournament(
     record_dir: str | None = None,
     limits: BotLimits | None = None,
     progress_stream: TextIO | None = None,
+    budget: float | None = None,
 ) -> dict[str, Any]:
     """Play a tournament (see the module docstring) and sum it up: the arguments, the
     entrants' rows (``summarize``), games played and seconds. A progress bar goes to
@@ -359,7 +365,7 @@ def tournament(
     run_seed = str(uuid.uuid4()) if seed is None else seed
     if record_dir is not None:
         os.makedirs(record_dir, exist_ok=True)
-    config = Config(game, tuple(entrants), limits or BotLimits(), record_dir)
+    config = Config(game, tuple(entrants), limits or BotLimits(), record_dir, budget)
     matches = schedule(run_seed, deals, len(entrants), duplicate)
     bar = _Progress(len(matches), progress_stream)
     start = time.perf_counter()
@@ -376,6 +382,7 @@ def tournament(
             "jobs": max(1, jobs),
             "record": record_dir,
             "bot_timeout": config.limits.timeout,
+            "budget": budget,
         },
         "deals": deals,
         "rotations": len(entrants) if duplicate else 1,

@@ -121,9 +121,13 @@ class Client:
 
 
 class Harness:
-    """A ``Hub`` and its clients; every table is seeded ``<prefix>-<n>``, n from 1."""
+    """A ``Hub`` and its clients; every table is seeded ``<prefix>-<n>``, n from 1.
 
-    def __init__(self, prefix: str = "seed", *, durable: bool = False) -> None:
+    Its tables' AI is the naive one unless ``ai`` says otherwise: the tests here are of
+    the server, and the naive AI plays whole games in a blink (the strong AI's own
+    tests and test_lobby's check the server's default, strong)."""
+
+    def __init__(self, prefix: str = "seed", *, durable: bool = False, ai: str = "naive") -> None:
         self.seeds: list[str] = []
         self.now = 1000.0  # the hub's clock: tests move it on with ``advance``
         self.hub = Hub(
@@ -131,6 +135,7 @@ class Harness:
             clock=lambda: self.now,
             token_source=self._token,
             durable=durable,
+            ai=ai,
         )
         self.tokens: list[str] = []  # every token handed out, in order
         self.prefix = prefix

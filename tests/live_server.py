@@ -28,9 +28,12 @@ def start_server(
     *args: str, db: Path | None = None, port: int | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
     """Start a server (``--db db``, or ``--memory`` without one); returns it once it
-    accepts connections, and its port. Its stdout and stderr are pipes."""
+    accepts connections, and its port. Its stdout and stderr are pipes. Its tables' AI
+    is the naive one unless ``args`` has ``--ai`` (see hub_harness.Harness)."""
     port = port or free_port()
     store = ["--db", str(db)] if db is not None else ["--memory"]
+    if "--ai" not in args:
+        store += ["--ai", "naive"]
     process = subprocess.Popen(
         [sys.executable, "-m", "hundred_server", "serve", "--port", str(port), *store, *args],
         cwd=ROOT,

@@ -142,6 +142,11 @@ def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFix
         ["serve", "--idle-timeout", "-1"],
         ["serve", "--idle-timeout", "inf"],
         ["serve", "--turn-timeout", "soon"],
+        ["serve", "--ai", "clever"],
+        ["serve", "--ai-budget", "0"],
+        ["serve", "--ai-budget", "11"],
+        ["serve", "--ai-budget", "soon"],
+        ["tournament", "--bots", "naive,naive", "--budget", "-1"],
         ["export"],
         ["export", "x"],
         ["selfplay", "--players", "5"],
@@ -169,7 +174,7 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
     assert main([]) == 0
-    options = {"keep_days": None, "bot_limits": BotLimits()}
+    options = {"keep_days": None, "bot_limits": BotLimits(), "ai": "strong", "ai_budget": None}
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
 
@@ -184,7 +189,8 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
     expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
-    assert calls == [(*expected, {"keep_days": None, "bot_limits": BotLimits()})]
+    options = {"keep_days": None, "bot_limits": BotLimits(), "ai": "strong", "ai_budget": None}
+    assert calls == [(*expected, options)]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
     assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
 
@@ -201,7 +207,20 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     assert limits.max_tables_per_address == 4
     assert limits.max_waiting_per_address == 1
     assert limits.table_idle_timeout == 60.0
-    assert calls[0][-1] == {"keep_days": 30.0, "bot_limits": BotLimits()}
+    assert calls[0][-1] == {
+        "keep_days": 30.0,
+        "bot_limits": BotLimits(),
+        "ai": "strong",
+        "ai_budget": None,
+    }
+
+
+def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
+    assert calls[0][-1]["ai"] == "naive"
+    assert calls[0][-1]["ai_budget"] == 0.2
 
 
 @pytest.mark.parametrize(

@@ -389,13 +389,17 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
 
 @pytest.mark.parametrize("name", games.names())
 def test_every_game_names_its_built_in_ais(name: str) -> None:
-    """Tournaments pick built-in AIs by name: every game has ``naive`` and ``default``,
-    ``default`` is its default AI, and each name makes a bot that plays a whole game."""
+    """The lobby and tournaments pick built-in AIs by name: every game has ``naive``,
+    ``default`` (its default bot) and ``strong``, whose factory takes the budget a
+    decision; each name makes a bot that plays a whole game (the strong one here with
+    a budget of 2 ms, which only makes it think less: its own tests play it fully)."""
     spec = games.get(name)
-    assert {"naive", "default"} <= set(spec.bots)
+    assert {"naive", "default", "strong"} <= set(spec.bots)
     assert type(spec.bots["default"]()) is type(spec.bot())
+    assert getattr(spec.bots["strong"](budget=0.002), "budget", None) == 0.002
     seats = spec.seat_counts[-1]
-    for factory in spec.bots.values():
-        game = play_game(seats, "named-ais", [factory() for _ in range(seats)], name)
+    for label, factory in spec.bots.items():
+        bots = [factory(budget=0.002) if label == "strong" else factory() for _ in range(seats)]
+        game = play_game(seats, "named-ais", bots, name)
         assert game.is_over
         assert game.winner is not None

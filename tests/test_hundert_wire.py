@@ -492,7 +492,7 @@ def test_text_mode_makes_a_feder_table_of_your_choice():
     nc.take_text()
     nc.say("create hundert")
     shown = nc.say("7 3 2 FEDER friday")
-    assert shown[0] == "Table 1 (friday): player1, AI 1, AI 2 [Feder]"
+    assert shown[0] == "Table 1 (friday): player1, AI 1, AI 2 [Feder] (naive AI)"
     assert h.hub.tables[1].game.flags == FEDER
     seen = finish_in_text(nc, shown, random.Random(4))
     chips = [line for line in seen if line.startswith("Deal ") and ": chips " in line]

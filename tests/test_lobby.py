@@ -31,7 +31,9 @@ DOC_OPTION_LINES = [
 ]
 
 
-def table(tid: int, seats: int, players: list[str | None], name: str = "") -> dict[str, Any]:
+def table(
+    tid: int, seats: int, players: list[str | None], name: str = "", ai: str = "naive"
+) -> dict[str, Any]:
     return {
         "Type": "Table",
         "Table": tid,
@@ -40,6 +42,7 @@ def table(tid: int, seats: int, players: list[str | None], name: str = "") -> di
         "Seats": seats,
         "Free": players.count(None),
         "Players": players,
+        "AI": ai,
     }
 
 
@@ -64,6 +67,117 @@ def error_of(replies: list[dict[str, Any]]) -> dict[str, Any]:
     assert replies, "no reply"
     assert replies[0]["Type"] == "Error", replies
     return replies[0]
+
+
+# ---------------------------------------------------------------------- the AI
+
+
+def ai_bots(h: Harness, table_id: int) -> list[object]:
+    return [s.bot for s in h.hub.tables[table_id].seats if s is not None and s.bot is not None]
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_new_table_gets_the_strong_ai_unless_it_asks_for_the_naive_one(name: str) -> None:
+    spec = games.get(name)
+    h = Harness(ai="strong")  # the server's default (Hub() and serve without --ai)
+    for asked, level in (({}, "strong"), ({"AI": "naive"}, "naive"), ({"AI": "Strong"}, "strong")):
+        client = h.json_client()
+        client.send({"Type": "Hello", "Message": "create", "Game": name})
+        replies = client.send({"Type": "Game", "Option": 1, **asked})
+        assert replies[0]["Type"] == "Table"
+        assert replies[0]["AI"] == level
+        bots = ai_bots(h, replies[0]["Table"])
+        assert bots
+        assert all(type(b) is spec.bots[level] for b in bots)
+    assert Hub().lobby.ai == "strong"
+
+
+def test_the_naive_ai_can_be_the_servers_default_and_a_table_may_still_ask_for_strong() -> None:
+    h = Harness(ai="naive")
+    client = at_options(h)
+    assert client.send({"Type": "Game", "Option": 2})[0]["AI"] == "naive"
+    other = at_options(h, "bob")
+    assert (
+        other.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "AI": "strong"})[0]["AI"]
+        == "strong"
+    )
+    with pytest.raises(ValueError, match="no AI 'clever'"):
+        Hub(ai="clever")
+
+
+def test_the_open_tables_say_which_ai_plays_them() -> None:
+    h = Harness(ai="strong")
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "AI": "naive"})
+    bob = h.json_client("bob")
+    tables = bob.send({"Type": "Hello", "Message": "join"})[0]
+    assert tables["Tables"] == [
+        {
+            "Table": 1,
+            "Name": "table 1",
+            "Game": "hundredandten",
+            "Seats": 3,
+            "Free": 1,
+            "Players": ["ann", "AI 1", None],
+            "AI": "naive",
+        }
+    ]
+    assert is_valid_server_message(tables)
+
+
+def test_the_strong_ai_of_a_table_thinks_within_the_servers_budget() -> None:
+    h = Harness(ai="strong")
+    h.hub.lobby.ai_budget = 0.01
+    client = h.json_client()
+    client.send({"Type": "Hello", "Message": "create", "Game": "whist"})
+    client.send({"Type": "Game", "Option": 1})
+    bots = ai_bots(h, 1)
+    assert len(bots) == 3
+    assert all(getattr(b, "budget", None) == 0.01 for b in bots)
+
+
+def test_a_plug_in_names_itself_as_the_tables_ai() -> None:
+    h = Harness(ai="strong")
+    h.hub.lobby.plugins = {"whist": "whist=mybot:Player"}
+    client = h.json_client()
+    client.send({"Type": "Hello", "Message": "create", "Game": "whist"})
+    replies = client.send({"Type": "Game", "Option": 1, "AI": "naive"})
+    assert replies[0]["AI"] == "whist=mybot:Player"
+    assert is_valid_server_message(replies[0])
+
+
+@pytest.mark.parametrize(
+    ("command", "level", "shown"),
+    [
+        ("create 1", "strong", "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (strong AI)"),
+        ("create 1 naive", "naive", "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (naive AI)"),
+        ("create 2 NAIVE", "naive", "Table 1 (table 1): player1, AI 1, AI 2 (naive AI)"),
+        (
+            "create 5 3 1 naive friday",
+            "naive",
+            "Table 1 (friday): player1, AI 1, (free) (naive AI). Waiting for 1 more "
+            "(others type: join 1)",
+        ),
+        ("create 4 naive", "naive", "Table 1 (table 1): player1, (free), (free), (free). "
+         "Waiting for 3 more (others type: join 1)"),
+    ],
+)  # fmt: skip
+def test_text_mode_asks_for_the_naive_ai_with_a_word(command: str, level: str, shown: str) -> None:
+    h = Harness(ai="strong")
+    person = h.connect()
+    said = person.say(command)
+    assert next(line for line in said if line.startswith("Table 1 (")) == shown
+    assert h.hub.tables[1].ai_level == level
+
+
+def test_text_mode_refuses_two_ais_and_help_tells_of_the_word() -> None:
+    h = Harness(ai="strong")
+    person = h.connect()
+    person.say("create")
+    said = person.say("1 naive strong")
+    assert said[0] == "! one AI a table, not naive and strong (naive or strong) (bad_option)"
+    assert h.hub.tables == {}
+    assert any("create ... naive" in line for line in person.say("help"))
 
 
 # ---------------------------------------------------------------------- greeting
@@ -278,7 +392,7 @@ def test_option_5_makes_the_table_asked_for() -> None:
 
 
 def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
-    h = Harness()
+    h = Harness(ai="strong")  # the server's default
     ann = at_options(h)
     replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
     assert replies == [
@@ -290,6 +404,7 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
             "Seats": 3,
             "Free": 1,
             "Players": ["ann", "AI 1", None],
+            "AI": "strong",
         },
         {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]},
     ]
@@ -326,6 +441,9 @@ def test_option_5_defaults_to_four_seats_no_ai_and_table_id_name() -> None:
         ({"Option": 5, "Name": "x" * 31}, "bad_name", "xxxx"),
         ({"Option": 5, "Name": "a<b>"}, "bad_name", '"a<b>"'),
         ({"Option": 5, "Seats": "3"}, "bad_message", '"3"'),
+        ({"Option": 1, "AI": "genius"}, "bad_option", 'AI is "strong" or "naive", not "genius"'),
+        ({"Option": 5, "AI": 3}, "bad_option", "not 3"),
+        ({"Option": 4, "AI": ""}, "bad_option", 'not ""'),
         ({"Option": "1"}, "bad_message", '"1"'),
         ({}, "bad_message", "Option"),
     ],

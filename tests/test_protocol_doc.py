@@ -378,6 +378,7 @@ TABLE = {
     "Seats": 3,
     "Free": 1,
     "Players": ["ann", "AI 1", None],
+    "AI": "strong",
 }
 HAND = ["5H", "JK", "AD", "9C", "TS"]
 DEAL = {
@@ -483,6 +484,8 @@ SERVER_REFUSED = {
     "table with fewer players than seats": {**TABLE, "Players": ["ann", None]},
     "table whose Free does not count the empty seats": {**TABLE, "Free": 2},
     "table of another game": {**TABLE, "Game": "chess"},
+    "table that does not say its AI": {k: v for k, v in TABLE.items() if k != "AI"},
+    "table whose AI is empty": {**TABLE, "AI": ""},
     "table name of 31 characters": {**TABLE, "Name": "x" * 31},
     "player name of 21 characters": {**TABLE, "Players": ["a" * 21, "AI 1", None]},
     "player name with a comma": {**TABLE, "Players": ["ann,bob", "AI 1", None]},
@@ -598,6 +601,7 @@ CLIENT_REFUSED = {
     "option 0": {"Type": "Game", "Option": 0},
     "one seat": {"Type": "Game", "Option": 5, "Seats": 1},
     "as many bots as seats": {"Type": "Game", "Option": 5, "Seats": 3, "Bots": 3},
+    "an AI there is none of": {"Type": "Game", "Option": 1, "AI": "genius"},
     "six bots": {"Type": "Game", "Option": 5, "Bots": 6},
     "join without a table": {"Type": "Join"},
     "trump that is not a suit": {"Type": "Trump", "Trump": "X"},
@@ -622,6 +626,7 @@ CLIENT_ACCEPTED = {
     "unpass": {"Type": "Unpass"},
     "unpass with Seq": {"Type": "Unpass", "Playerid": 3, "Seq": 4},
     "two seats, one bot": {"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Name": "x"},
+    "the naive AI": {"Type": "Game", "Option": 1, "AI": "naive"},
     "four bots' worth of defaults": {"Type": "Game", "Option": 5, "Bots": 3},
     "name with every allowed kind of character": {
         "Type": "Hello",

@@ -190,7 +190,7 @@ async def test_a_text_mode_session_over_a_raw_socket() -> None:
         assert options[-1].startswith("> choose an option: 1-6")
         await peer.send(b"1\r\n")
         shown = await peer.text_until_prompt()
-        assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3"
+        assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (strong AI)"
         rng = random.Random(3)
         prompts = 1
         while not any(line.startswith("Game over.") for line in shown):

@@ -60,8 +60,8 @@ class SavingHarness(Harness):
     """A durable hub whose writes are saved before each batch is delivered, as the
     server does."""
 
-    def __init__(self, prefix: str, store: Store) -> None:
-        super().__init__(prefix, durable=True)
+    def __init__(self, prefix: str, store: Store, ai: str = "naive") -> None:
+        super().__init__(prefix, durable=True, ai=ai)
         self.store = store
 
     def apply(self, commands: Iterable[Command]) -> None:
@@ -494,12 +494,12 @@ def test_a_hand_rebuilt_table_with_any_type_in_any_column_is_read(tmp_path: Path
     raw.executescript(
         "BEGIN;"
         "CREATE TABLE loose (id INTEGER PRIMARY KEY, game, name, seed, clock, seq, state,"
-        " started, finished, result);"
+        " started, finished, result, ai);"
         "INSERT INTO loose SELECT * FROM games;"
         "DROP TABLE games;"
         "ALTER TABLE loose RENAME TO games;"
         "UPDATE games SET game = NULL, name = 42, seed = 1.5, clock = 'soon', seq = 'x',"
-        " started = NULL, result = 7 WHERE id = 1;"
+        " started = NULL, result = 7, ai = 3 WHERE id = 1;"
         "UPDATE games SET clock = 30, seq = 4.0, finished = 12 WHERE id = 2;"
         "COMMIT;"
     )
@@ -510,6 +510,7 @@ def test_a_hand_rebuilt_table_with_any_type_in_any_column_is_read(tmp_path: Path
         "None", "42", "1.5", None, 0, "None", None,
     )  # fmt: skip
     assert (two.clock, two.seq, two.finished) == (30.0, 4, "12")
+    assert (one.ai, two.ai) == ("3", "naive")
     assert len(describe([one, two])) == 3
     store.close()
 
@@ -651,6 +652,63 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path:
     assert over is not None
     assert final_score(stored.lines)["Score"] == over["Score"]
     check_stream(again.messages, {1: "restart-1"})
+
+
+def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(tmp_path: Path) -> None:
+    """On a server whose default is the strong AI, a table that asked for the naive one
+    is stored with it and restored with it; one that asked for nothing keeps strong."""
+    store = Store(tmp_path / "s.db")
+    h = SavingHarness("kept", store, ai="strong")
+    for name, asked in (("ann", {"AI": "naive"}), ("bob", {})):
+        client = h.json_client(name)
+        client.send({"Type": "Hello", "Message": "create"})
+        client.send({"Type": "Game", "Option": 1, **asked})
+    assert [h.hub.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
+    assert [g.ai for g in store.games()] == ["naive", "strong"]
+    store.close()
+    store = Store(tmp_path / "s.db")
+    h2 = SavingHarness("kept", store, ai="strong")
+    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.apply([])
+    spec = wire.SPEC
+    for table_id, level in ((1, "naive"), (2, "strong")):
+        table = h2.hub.tables[table_id]
+        assert (table.ai_level, table.info()["AI"]) == (level, level)
+        bots = [seat.bot for seat in table.seats[1:] if seat is not None]
+        assert len(bots) == 3
+        assert all(type(bot) is spec.bots[level] for bot in bots)
+    store.close()
+
+
+def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    store = Store(path)
+    h = SavingHarness("old", store, ai="strong")
+    person_vs_ai(h, 1)
+    store.close()
+    raw = sqlite3.connect(path, isolation_level=None)  # as version 1 left it: no ai column
+    raw.executescript(
+        "BEGIN;"
+        "CREATE TABLE v1 (id INTEGER PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL,"
+        " seed TEXT NOT NULL, clock REAL, seq INTEGER NOT NULL, state TEXT NOT NULL,"
+        " started TEXT NOT NULL, finished TEXT, result TEXT);"
+        "INSERT INTO v1 SELECT id, game, name, seed, clock, seq, state, started, finished,"
+        " result FROM games;"
+        "DROP TABLE games; ALTER TABLE v1 RENAME TO games; PRAGMA user_version=1; COMMIT;"
+    )
+    raw.close()
+    store = Store(path)
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION == 2
+    raw.close()
+    (game,) = store.games("playing")
+    assert game.ai is None
+    h2 = SavingHarness("old", store, ai="strong")
+    h2.hub.restore([game], store.last_id())
+    assert h2.hub.tables[1].info()["AI"] == "naive"
+    store.close()
 
 
 def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(tmp_path: Path) -> None:

@@ -636,7 +636,7 @@ def test_a_whole_text_mode_game_through_the_hub(monkeypatch: pytest.MonkeyPatch)
     client = text_client(h, bytes([IAC, WILL, 24]) + b"create")
     assert client.take_text()[-1] == OPTIONS_PROMPT
     shown = client.say("1")
-    assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3"
+    assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (naive AI)"
     codec = h.hub.codec_of(client.conn)
     assert codec is not None
     rng = random.Random(2)

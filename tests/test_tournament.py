@@ -13,10 +13,13 @@ import pytest
 
 from hundred_server import cli
 from hundred_server import games as registry
+from hundred_server.bots.plugins import BotLimits
 from hundred_server.records import load_record, read_lines, replay
 from hundred_server.tournament import (
+    Config,
     Entrant,
     GameResult,
+    Players,
     TournamentError,
     parse_entrants,
     player_names,
@@ -475,15 +478,15 @@ def test_jobs_give_the_same_table(
 
 def test_an_unknown_built_in_ai_names_the_game_s(capsys: pytest.CaptureFixture[str]) -> None:
     spec = registry.get(SEAT_GAME)
-    status, out, err = run(["--game", SEAT_GAME, "--bots", "naive,strong"], capsys)
+    status, out, err = run(["--game", SEAT_GAME, "--bots", "naive,genius"], capsys)
     assert status == 2
     assert out == ""
     known = ", ".join(spec.bots)
     assert err == (
-        f'hundred-server tournament: bad entrant "strong": {spec.title}\'s built-in AIs '
+        f'hundred-server tournament: bad entrant "genius": {spec.title}\'s built-in AIs '
         f"are {known}; or give module:Class\n"
     )
-    assert "naive, default" in known
+    assert "naive, default, strong" in known
 
 
 def test_the_wrong_number_of_entrants(capsys: pytest.CaptureFixture[str]) -> None:
@@ -543,3 +546,20 @@ def test_jobs_give_the_same_table_of_built_in_ais(capsys: pytest.CaptureFixture[
     assert one["entrants"] == three["entrants"]
     assert three["games_played"] == 12
     assert three["arguments"]["jobs"] == 3
+
+
+def test_the_budget_reaches_every_strong_entrant_and_only_it() -> None:
+    entrants = parse_entrants(registry.get("whist"), ["strong", "naive"])
+    players = Players(Config("whist", entrants, BotLimits(), None, 0.01))
+    strong, naive = players.bot(0, 0), players.bot(1, 1)
+    assert getattr(strong, "budget", None) == 0.01
+    assert type(naive) is registry.get("whist").bots["naive"]
+    default = Players(Config("whist", entrants, BotLimits())).bot(0, 0)
+    assert getattr(default, "budget", None) == 0.05
+
+
+def test_the_summary_says_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--game", SEAT_GAME, "--bots", "naive,naive", "--games", "1", "--budget", "0.02"]
+    status, out, _ = run([*argv, "--json"], capsys)
+    assert status == 0
+    assert json.loads(out)["arguments"]["budget"] == 0.02

@@ -18,16 +18,19 @@ of its last ``create`` command; else the default game.
 from __future__ import annotations
 
 import json
+import re
 from typing import Final
 
 from hundred_server import games
 from hundred_server.games.base import GameSpec, TextView
 from hundred_server.games.text import number, number_word, numbered
-from hundred_server.lobby import options
+from hundred_server.lobby import AI_LEVELS, options
 from hundred_server.protocol import Message, ProtocolError, quote
 
 IAC: Final = 255
 _SB, _SE = 250, 240
+#: The name of an AI seat (people may not take it: lobby.RESERVED_NAME_RE).
+_AI_SEAT: Final = re.compile(r"^AI \d+$")
 _WILL_WONT_DO_DONT: Final = frozenset({251, 252, 253, 254})
 
 
@@ -51,6 +54,8 @@ HELP: Final = "\n".join(
         "Commands:",
         "  create [GAME] [N] make a table of GAME, with option N (else you are asked); GAME:",
         *_game_lines(),
+        "  create ... naive  the same, the table's AI seats played by the naive AI (the",
+        "                    strong AI is the default; the word may come after any option)",
         "  join, join ID     list open tables; sit at table ID",
         "  name NAME         set your name",
         "  hand              your hand and what you are asked now",
@@ -197,6 +202,8 @@ class TextCodec:
         line = f"Table {msg['Table']} ({msg['Name']}): {players}"
         if msg.get("Flags"):
             line += f" [{', '.join(msg['Flags'])}]"
+        if msg.get("AI") and any(_AI_SEAT.match(p or "") for p in msg["Players"]):
+            line += f" ({msg['AI']} AI)"
         if msg["Free"]:
             line += f". Waiting for {msg['Free']} more (others type: join {msg['Table']})"
         return [line]
@@ -302,6 +309,14 @@ class TextCodec:
         word that names one of the game's table options (any case) switches it on."""
         count = len(options(spec))
         option: Message = {"Type": "Game", "Option": number(words[:1], f"1-{count}")}
+        levels = [w for w in words[1:] if w.lower() in AI_LEVELS]
+        if len(levels) > 1:
+            raise ProtocolError(
+                f"one AI a table, not {' and '.join(levels)} (naive or strong)", "bad_option"
+            )
+        if levels:
+            option["AI"] = levels[0].lower()
+            words = [w for w in words if w is not levels[0]]
         custom = len(spec.presets) + 1
         flags = {flag.lower(): flag for flag in spec.flags}
         if spec.custom and option["Option"] == custom:
