@@ -3,7 +3,9 @@
 The game's ``strong`` AI (``GameSpec.bots["strong"]``) plays seat 0, or side 0 in a
 partnership game, against its ``naive`` AI, ``--games`` seeded games in this one
 process. Every decision of a strong seat with more than one legal action is timed
-(``time.perf_counter``, the view's making not counted). ``--budget`` is the strong AI's
+(``time.perf_counter``, the view's making not counted), and its rollouts (playouts of
+one sampled deal) are counted for the rollouts a second it makes while it thinks.
+``--budget`` is the strong AI's
 wall-clock cap a decision in seconds (its default if left out). Prints one JSON line;
 exit status 1 if p99 is over the budget.
 
@@ -47,6 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     naive = spec.bots["naive"]()
     times: list[float] = []
+    rollouts = 0
     started = time.perf_counter()
     for index in range(args.games):
         seed = f"{args.seed}-{index}"
@@ -67,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             action = bot.act(view)
             if timed:
                 times.append(time.perf_counter() - start)
+                rollouts += getattr(bot, "last_rollouts", 0)
             game.apply(seat, action)
     times.sort()
     summary = {
@@ -80,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         if times
         else None,
         "max_ms": round(times[-1] * 1000, 2) if times else None,
+        "rollouts_per_s": round(rollouts / sum(times)) if times else None,
         "seconds": round(time.perf_counter() - started, 1),
     }
     print(json.dumps(summary))

@@ -16,9 +16,10 @@ import json
 import sys
 import time
 
+from hundred_server.games.search import BUDGET
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import Game
-from hundred_server.games.whist.strong import BUDGET, WORK, StrongBot, candidates_of
+from hundred_server.games.whist.strong import WORK, StrongBot, candidates_of
 from hundred_server.games.whist.wire import SPEC
 
 

@@ -59,6 +59,7 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
+from hundred_server.games.search import BUDGET, SearchBot
 
 #: Card plays of rollouts per decision (measured: see the docstring).
 WORK: Final = 7500
@@ -66,8 +67,6 @@ WORK: Final = 7500
 ROLLOUT_COST: Final = 1
 #: Fewest samples per decision, however long the rollouts.
 MIN_SAMPLES: Final = 8
-#: The default wall-clock cap per decision, in seconds.
-BUDGET: Final = 0.05
 
 #: The point classes, low to high, and each card's class (cards outside the deck: -1).
 VALUES: Final = (0, 2, 3, 4, 10, 11)
@@ -195,10 +194,8 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 # --------------------------------------------------------------------------------- bot
 
 
-class StrongBot:
+class StrongBot(SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
-
-    name = "strong"
 
     def __init__(
         self,
@@ -208,12 +205,7 @@ class StrongBot:
         min_samples: int = MIN_SAMPLES,
         budget: float | None = BUDGET,
     ) -> None:
-        self.seed = seed
-        self.work = work
-        self.min_samples = min_samples
-        self.budget = budget
-        #: Rollouts made by the last decision (for measuring).
-        self.last_rollouts = 0
+        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
 
     def _rng(self, view: View) -> Random:
         key = (
@@ -269,7 +261,7 @@ class StrongBot:
                     work += used + ROLLOUT_COST * n
                     self.last_rollouts += 1
                 samples += 1
-                if self.budget is not None and time.perf_counter() - start > self.budget:
+                if self.out_of_time(start):
                     break
             for i in open_:
                 scores[i] = sums[i] / samples

@@ -102,6 +102,7 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
+from hundred_server.games.search import BUDGET, SearchBot
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
 WORK: Final = 3000
@@ -113,8 +114,6 @@ WIN: Final = 2.0
 MODEL: Final = "naive"
 #: Fewest sampled deals a decision.
 MIN_SAMPLES: Final = 8
-#: The default wall-clock cap a decision, in seconds.
-BUDGET: Final = 0.05
 #: Draws of a deal until one fits the bidding (else the last is kept).
 BID_TRIES: Final = 12
 #: The share of samples in which the viewer, as bidder, makes the least open bid that
@@ -487,10 +486,8 @@ class Sampler:
 # --------------------------------------------------------------------------------- bot
 
 
-class StrongBot:
+class StrongBot(SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
-
-    name = "strong"
 
     def __init__(
         self,
@@ -503,18 +500,13 @@ class StrongBot:
         moon: float = MOON_THRESHOLD,
         model: str = MODEL,
     ) -> None:
-        self.seed = seed
-        self.budget = budget
-        self.work = work
-        self.min_samples = min_samples
+        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.threshold = threshold
         self.moon = moon
         if model not in ("self", "naive"):
             raise ValueError(f"no such model of the other players: {model!r}")
         self.model = model
         self.naive = model == "naive"
-        #: Rollouts made by the last decision (for measuring).
-        self.last_rollouts = 0
 
     def _rng(self, view: View) -> Random:
         key = (
@@ -546,9 +538,6 @@ class StrongBot:
         if phase is Phase.TRUMP:
             return self._trump(view)
         raise HundredError(f"the strong bot cannot act in phase {phase.value}")
-
-    def _out_of_time(self, start: float) -> bool:
-        return self.budget is not None and time.perf_counter() - start > self.budget
 
     # ---------------------------------------------------------------------- card play
 
@@ -584,7 +573,7 @@ class StrongBot:
                 play_out(hands, trick, seat, t, bidder, winners, self.naive)
                 totals[i] += round_value(scores, winners, t, bidder, bid)
                 self.last_rollouts += 1
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         return PLAY_ACTIONS[cards[totals.index(max(totals))]]
 
@@ -620,7 +609,7 @@ class StrongBot:
                 winners = play_out(hands, [], (bidder + 1) % n, t, bidder, [], self.naive)
                 totals[i] += round_value(scores, winners, t, bidder, bid)
                 self.last_rollouts += 1
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         thrown = set(throws[totals.index(max(totals))])
         return Discard(tuple(c for c in view.hand if c in thrown))
@@ -639,7 +628,7 @@ class StrongBot:
             deal, stock0, _ = sampler.sample(rng)
             for t in _SUITS:
                 totals[t] += self._as_bidder(deal, stock0, order, t, 0, bid, scores)
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         return SelectTrump(DECK_SUITS[totals.index(max(totals))])
 
@@ -690,7 +679,7 @@ class StrongBot:
                 points = round_points(winners, t, 0, PASS, n)[0]
                 taken[t].append(points)
                 sweeps[t] += all(s == 0 for s, _ in winners)
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         samples = len(taken[0])
         # the suit it would name: the likeliest to make the least bid, then the most points

@@ -86,6 +86,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
+from hundred_server.games.search import BUDGET, SearchBot
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -95,8 +96,6 @@ WORK: Final = 6000
 BID_WORK: Final = 4800
 #: Fewest samples per decision.
 MIN_SAMPLES: Final = 4
-#: The default wall-clock cap per decision, in seconds.
-BUDGET: Final = 0.05
 #: The share of the budget the samples may take: the rest is left for the work before
 #: and after them (the sampler's set-up, the choice), and for a sample slower than most.
 _CAP_SHARE: Final = 0.85
@@ -644,7 +643,7 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
     return meld_value(counts, trump) + 1.5 * trumps + high + 1.5 * aces
 
 
-class StrongBot:
+class StrongBot(SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
     name = "strong"
@@ -663,18 +662,13 @@ class StrongBot:
         trumps_judged: int = 4,
         bid_trumps: int = 1,
     ) -> None:
-        self.seed = seed
-        self.budget = budget
-        self.work = work
+        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_work = bid_work
-        self.min_samples = min_samples
         self.bid_margin = bid_margin
         self.pass_value = pass_value
         self.partner_margin = partner_margin
         self.trumps_judged = trumps_judged
         self.bid_trumps = bid_trumps
-        #: Playouts made by the last decision (for measuring).
-        self.last_rollouts = 0
 
     def _rng(self, view: View) -> Random:
         key = (

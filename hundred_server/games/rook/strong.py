@@ -101,6 +101,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
+from hundred_server.games.search import BUDGET, SearchBot
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -110,8 +111,6 @@ MIN_SAMPLES: Final = 6
 BID_SAMPLES: Final = 80
 #: The mean value (score change less the others' mean) a bid must reach.
 BID_MARGIN: Final = -40.0
-#: The default wall-clock cap per decision, in seconds.
-BUDGET: Final = 0.05
 
 _BIRD: Final = 44
 _ONE: Final = 15  # STRENGTH of a 1
@@ -696,10 +695,8 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
     return kept
 
 
-class StrongBot:
+class StrongBot(SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
-
-    name = "strong"
 
     def __init__(
         self,
@@ -713,16 +710,11 @@ class StrongBot:
         trumps_judged: int = 2,
         bid_keeps_points: bool = False,
     ) -> None:
-        self.seed = seed
-        self.budget = budget
-        self.work = work
-        self.min_samples = min_samples
+        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_samples = bid_samples
         self.bid_margin = bid_margin
         self.trumps_judged = trumps_judged
         self.bid_keeps_points = bid_keeps_points
-        #: Playouts made by the last decision (for measuring).
-        self.last_rollouts = 0
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
@@ -733,9 +725,6 @@ class StrongBot:
             f"{[(s, int(c)) for s, c in view.current_trick]}"
         )
         return Random(key)
-
-    def _out_of_time(self, start: float) -> bool:
-        return self.budget is not None and time.perf_counter() - start > self.budget
 
     def act(self, view: View) -> Action:
         if not view.legal:
@@ -790,7 +779,7 @@ class StrongBot:
                 alone = 0 if swept else HAND_POINTS - taken[view.seat]
                 self.last_rollouts += 1
             results.append((ours, sum(side), alone))
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         count = len(results)
 
@@ -853,7 +842,7 @@ class StrongBot:
                 swept = rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
                 totals[i] += relative_value(taken, side, bid, swept, view.seat)
                 self.last_rollouts += 1
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         trump, discard, called = options[totals.index(max(totals))]
         return Setup(
@@ -905,6 +894,6 @@ class StrongBot:
                 swept = rollout(hands, played, nxt, trump, side, taken, bonus, bidder)
                 totals[i] += relative_value(taken, side, view.bid, swept and swept0, view.seat)
                 self.last_rollouts += 1
-            if self._out_of_time(start):
+            if self.out_of_time(start):
                 break
         return cards[totals.index(max(totals))]

@@ -51,6 +51,7 @@ from typing import Final
 
 from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
 from hundred_server.errors import HundredError
+from hundred_server.games.search import BUDGET, SearchBot
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
@@ -58,8 +59,6 @@ from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, Vi
 WORK: Final = 7000
 #: Fewest samples per decision, however many cards are legal.
 MIN_SAMPLES: Final = 6
-#: The default wall-clock cap per decision, in seconds.
-BUDGET: Final = 0.05
 
 _HAND_SIZE: Final = 13
 _BITS: Final = tuple(bin(m).count("1") for m in range(8))
@@ -371,10 +370,8 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
-class StrongBot:
+class StrongBot(SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
-
-    name = "strong"
 
     def __init__(
         self,
@@ -384,12 +381,7 @@ class StrongBot:
         min_samples: int = MIN_SAMPLES,
         budget: float | None = BUDGET,
     ) -> None:
-        self.seed = seed
-        self.work = work
-        self.min_samples = min_samples
-        self.budget = budget
-        #: Playouts made by the last decision (for measuring).
-        self.last_rollouts = 0
+        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
 
     def _rng(self, view: View) -> Random:
         key = (
@@ -444,7 +436,7 @@ class StrongBot:
                 else:
                     totals[i] += rollout(hands, played, next_seat, trump, side)
                 self.last_rollouts += 1
-            if self.budget is not None and time.perf_counter() - start > self.budget:
+            if self.out_of_time(start):
                 break
         best_total = max(totals)
         return cards[totals.index(best_total)]  # the lowest card among the best

@@ -1,0 +1,43 @@
+"""What every game's strong AI (``games/<game>/strong.py``) shares.
+
+Each is a search over deals sampled to fit its seat's view (PIMC): at a decision it
+deals the cards it cannot see many times over, plays each candidate out on every deal
+with a fast rollout policy, and takes the best on average. The work a decision does is
+fixed (``work`` card plays of rollouts, at least ``min_samples`` deals), and its random
+generator is keyed from ``seed`` and the view, so the same game replays the same on any
+machine. ``budget`` (seconds) is a wall-clock cap on top, checked between samples: it
+only cuts a decision short on a machine slower than the one ``work`` was measured on,
+or a busy one, and then the choice depends on the machine (``None``: no cap, as the
+tests run it). ``SearchBot`` keeps those four and the count of rollouts of the last
+decision; each game's ``StrongBot`` adds its own tuning and its sampler.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Final
+
+#: The default wall-clock cap a decision, in seconds (``serve --ai-budget``,
+#: ``tournament --budget``).
+BUDGET: Final = 0.05
+
+
+class SearchBot:
+    """The seed, work and budget of a strong AI (see the module docstring)."""
+
+    name = "strong"
+
+    def __init__(
+        self, seed: int | str, *, budget: float | None, work: int, min_samples: int
+    ) -> None:
+        self.seed = seed
+        self.budget = budget
+        self.work = work
+        self.min_samples = min_samples
+        #: Rollouts made by the last decision (for measuring).
+        self.last_rollouts = 0
+
+    def out_of_time(self, start: float) -> bool:
+        """Whether a decision begun at ``start`` (``time.perf_counter()``) has spent its
+        budget."""
+        return self.budget is not None and time.perf_counter() - start > self.budget
