@@ -23,7 +23,7 @@ def messages(commands: list[Send | Close]) -> list[dict[str, object]]:
 
 
 def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
-    hub = Hub(limits=Limits(rate=2.0, burst=3, max_refused=2))
+    hub = Hub(limits=Limits(rate=2.0, burst=3, max_refused=2), ai="naive")
     conn, _ = hub.connect()
     for _ in range(3):  # the burst: read, each answered with the question again
         assert messages(hub.receive(conn, HELLO, now=0.0))[-1] == {"Type": "Hello"}
@@ -52,7 +52,8 @@ def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
 
 def test_answers_that_play_a_turn_are_never_counted() -> None:
     """A person against three AI seats answers as fast as it likes (all at one instant)."""
-    hub = Hub(seed_source=lambda: "fast", limits=Limits(rate=1.0, burst=3, max_refused=0))
+    limits = Limits(rate=1.0, burst=3, max_refused=0)
+    hub = Hub(seed_source=lambda: "fast", limits=limits, ai="naive")  # its moves at once
     conn, _ = hub.connect()
     hub.receive(conn, b'{"Type":"Hello","Message":"create"}\n', now=0.0)
     out = messages(hub.receive(conn, b'{"Type":"Game","Option":1}\n', now=0.0))

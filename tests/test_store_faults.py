@@ -72,7 +72,7 @@ class Peer:
 
 @contextlib.asynccontextmanager
 async def serving(store: Store, limits: Limits | None = None) -> AsyncIterator[Server]:
-    hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True)
+    hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True, ai="naive")
     server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
     await server.start()
     try:
