@@ -1,7 +1,7 @@
 """The strong Whist AI (games/whist/strong.py): PIMC over deals sampled from the view.
 
 No timing here: its speed and strength are measured with the tournament command and
-bench/whist_strong.py (README, tournament section).
+bench/strong.py (``make bench-strong``; README, tournament section).
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ rollouts shared over the candidates and the cards left in the hand
 (``samples = max(min_samples, work // (candidates * cards left))``), and the generator
 is seeded from ``seed`` and the view, so the same game replays the same on any machine.
 The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
-development machines (``bench/whist_strong.py``; README, tournament section).
+development machines (``make bench-strong``, bench/strong.py; README, tournament section).
 ``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: it is checked
 between samples and only cuts a decision short when the machine is slower than that
 (or busy); then the choice depends on the machine's speed and is no longer
