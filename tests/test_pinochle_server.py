@@ -345,7 +345,8 @@ def test_an_independent_seed_client_plays_whole_games_on_the_classic_port() -> N
     every meld, trick line and score against its own calculation."""
 
     async def main() -> Any:
-        server = Server(Hub(), "127.0.0.1", 0, classic_port=0)
+        # The strong AI without a wall-clock cap that bites: the same games every run.
+        server = Server(Hub(ai_budget=10.0), "127.0.0.1", 0, classic_port=0)
         await server.start()
         try:
             assert server.classic_port is not None

@@ -773,7 +773,9 @@ def test_the_classic_exchange_is_a_whole_one() -> None:
 def test_the_classic_exchange_replays_exactly() -> None:
     """Each client line is sent on the classic port when the exchange shows it; the
     whole exchange, client lines in place, must come out the same."""
-    hub = Hub(seed_source=lambda: "protocol-example")
+    # The strong AI's fixed work, with no wall-clock cap to cut it short on a busy
+    # machine: its moves are the same every time.
+    hub = Hub(seed_source=lambda: "protocol-example", ai_budget=10.0)
     conn, commands = hub.connect("example", codecs.CLASSIC)
     transcript: list[str] = []
 
