@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Final
+from typing import Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
@@ -55,7 +55,7 @@ from hundred_server.protocol import (
     require_int,
 )
 from hundred_server.records import dumps_line, load_record
-from hundred_server.table import Outgoing, Table, TableState
+from hundred_server.table import Outgoing, Table, TableAI, TableState
 
 log = logging.getLogger("hundred_server")
 
@@ -277,28 +277,23 @@ class Lobby:
         requests, self._bot_requests = self._bot_requests, []
         return requests
 
-    def _ai_for(self, spec: GameSpec, level: str) -> dict[str, Any]:
-        """The ``Table`` arguments for the AI seats of a ``spec`` table that asked for
-        the AI ``level``: what plays them and what its ``Table`` messages call it
-        (``ai``), ``ai_level``, and whether its moves are paced (``pace``: the strong
-        AI's, which think; table.py). The game's plug-in (by its label) plays them if
-        the server has one, else an in-process bot that replaces the built-in AIs, else
-        the built-in AI ``level`` (a strong one within ``ai_budget``)."""
+    def _ai_for(self, spec: GameSpec, level: str) -> TableAI:
+        """What plays the AI seats of a ``spec`` table that asked for the AI ``level``:
+        the game's plug-in (named by its label) if the server has one, else an
+        in-process bot that replaces the built-in AIs, else the built-in AI ``level``
+        (a strong one within ``ai_budget``, its moves paced: it searches)."""
         label = self.plugins.get(spec.name)
         if label is not None:
             forfeits = self.forfeits
-            return {
-                "ai": ((lambda: PluginSeat(label, spec.bot(), forfeits)), label),
-                "ai_level": level,
-            }
+            return TableAI(lambda: PluginSeat(label, spec.bot(), forfeits), label, level)
         replaced = self.bots.get(spec.name)
         if replaced is not None:
-            return {"ai": (replaced, level), "ai_level": level}
+            return TableAI(replaced, level, level)
         make = spec.bots[level]
         budget = self.ai_budget
         if level == "strong" and budget is not None:
             make = partial(make, budget=budget)
-        return {"ai": (make, level), "ai_level": level, "pace": level == "strong"}
+        return TableAI(make, level, level, pace=level == "strong")
 
     def bot_answer(
         self, table_id: int, seat: int, ask: int, choice: int | None, fault: str | None
@@ -344,7 +339,7 @@ class Lobby:
                     table.seed,
                     table.turn_timeout,
                     seats,
-                    table.ai_level,
+                    table.ai.level,
                 )
             )
             lines.append(dumps_line(table.spec.header_object(game)))
@@ -405,7 +400,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=stored.clock,
             clock=self.clock,
-            **self._ai_for(spec, level),
+            ai=self._ai_for(spec, level),
         )
         table.saved = len(stored.lines)
         table.touched = True  # it was stored, so it stays stored
@@ -743,7 +738,7 @@ class Lobby:
             grace=self.limits.grace,
             turn_timeout=turn_timeout,
             clock=self.clock,
-            **self._ai_for(spec, level),
+            ai=self._ai_for(spec, level),
             flags=flags,
         )
         self.tables[table_id] = table
@@ -752,7 +747,7 @@ class Lobby:
             self._address_of[table_id] = session.address
         log.info(
             "table %d (%s, %s) created by connection %d: %d seats, AI at %s (%s)",
-            table_id, table.name, spec.name, session.conn, seats, list(ai_seats), table.ai_name,
+            table_id, table.name, spec.name, session.conn, seats, list(ai_seats), table.ai.name,
         )  # fmt: skip
         return self._sit(session, table)
 

@@ -78,11 +78,21 @@ class Seat:
         return self.token is not None
 
 
+@dataclass(frozen=True)
+class TableAI:
+    """What plays a table's AI seats (the lobby decides): ``make`` a bot for a seat,
+    ``name`` it in the ``Table`` messages' ``AI``, keep ``level`` (the built-in AI the
+    table asked for) in the store, and ``pace`` its moves (one a step: it searches)."""
+
+    make: Callable[[], Bot]
+    name: str
+    level: str
+    pace: bool = False
+
+
 class Table:
-    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``: played by
-    ``ai``'s bot (the lobby's choice: the built-in AI ``ai_level`` the table asked
-    for, or a plug-in), and called by the name it gives (its ``Table`` messages' ``AI``);
-    without ``ai``, the game's default bot, called ``ai_level``."""
+    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``, played by
+    ``ai`` (without it, the game's default bot, called naive)."""
 
     def __init__(
         self,
@@ -96,9 +106,7 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: tuple[Callable[[], Bot], str] | None = None,
-        ai_level: str = "naive",
-        pace: bool = False,
+        ai: TableAI | None = None,
         flags: frozenset[str] = frozenset(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
@@ -108,12 +116,9 @@ class Table:
         self.spec = spec
         #: The table options its game is played with (``GameSpec.flags``).
         self.flags = flags
-        self.ai, self.ai_name = ai or (spec.bot, ai_level)
-        #: The built-in AI the table asked for (kept in the store for a restart).
-        self.ai_level = ai_level
-        #: One AI move a step (see the module docstring), and when the next is due
-        #: (None: none waits).
-        self.pace = pace
+        self.ai = ai or TableAI(spec.bot, "naive", "naive")
+        #: When the next AI move is due, at a table whose AI is paced (see the module
+        #: docstring; None: none waits).
         self.ai_due: float | None = None
         self.grace = grace
         self.turn_timeout = turn_timeout
@@ -127,7 +132,7 @@ class Table:
         self.state = TableState.WAITING
         self.seats: list[Seat | None] = [None] * seats
         for i, seat in enumerate(sorted(ai_seats), 1):
-            self.seats[seat] = Seat(f"AI {i}", bot=self.ai())
+            self.seats[seat] = Seat(f"AI {i}", bot=self.ai.make())
         self.game: GameState | None = None
         self.seq = 0
         #: Record lines of the game saved to the store so far (the hub keeps count).
@@ -159,9 +164,7 @@ class Table:
         grace: float = 60.0,
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
-        ai: tuple[Callable[[], Bot], str] | None = None,
-        ai_level: str = "naive",
-        pace: bool = False,
+        ai: TableAI | None = None,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
@@ -177,13 +180,11 @@ class Table:
             turn_timeout=turn_timeout,
             clock=clock,
             ai=ai,
-            ai_level=ai_level,
-            pace=pace,
             flags=game.flags,  # the record keeps the table options
         )
         away = clock() + grace
         table.seats = [
-            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai())
+            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai.make())
             for n, t in seats
         ]
         table.state = TableState.PLAYING
@@ -224,7 +225,7 @@ class Table:
             "Seats": len(self.seats),
             "Free": self.free,
             "Players": self.names(),
-            "AI": self.ai_name,
+            "AI": self.ai.name,
             **({"Flags": sorted(self.flags)} if self.flags else {}),
         }
 
@@ -423,7 +424,7 @@ class Table:
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
         assert occupant is not None
-        occupant.bot = self.ai()
+        occupant.bot = self.ai.make()
         out = self._to_people(message(text))
         if self._actor() == seat:
             out += self._advance([])
@@ -504,7 +505,7 @@ class Table:
         self.ai_due = None
         moved = False
         while (actor := game.to_act) is None or bots[actor] is not None:
-            if actor is not None and moved and self.pace:
+            if actor is not None and moved and self.ai.pace:
                 self.ai_due = self.clock()  # the next AI move, at the next tick
                 break
             more = driver.step(game, self.spec, self.seed, bots)

@@ -167,7 +167,7 @@ def test_text_mode_asks_for_the_naive_ai_with_a_word(command: str, level: str, s
     person = h.connect()
     said = person.say(command)
     assert next(line for line in said if line.startswith("Table 1 (")) == shown
-    assert h.hub.tables[1].ai_level == level
+    assert h.hub.tables[1].ai.level == level
 
 
 def test_text_mode_refuses_two_ais_and_help_tells_of_the_word() -> None:

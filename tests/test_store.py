@@ -673,7 +673,7 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(tmp_path: Path) -> N
     spec = wire.SPEC
     for table_id, level in ((1, "naive"), (2, "strong")):
         table = h2.hub.tables[table_id]
-        assert (table.ai_level, table.info()["AI"]) == (level, level)
+        assert (table.ai.level, table.info()["AI"]) == (level, level)
         bots = [seat.bot for seat in table.seats[1:] if seat is not None]
         assert len(bots) == 3
         assert all(type(bot) is spec.bots[level] for bot in bots)
