@@ -248,15 +248,16 @@ class Lobby:
         session = self.sessions.get(conn)
         return [] if session is None else self._refuse(session, exc)
 
-    def progress(self, conn: int) -> tuple[int, int, int, bool] | None:
-        """Where the game at ``conn``'s table stands (table, Seq, plug-in asks, over),
-        to tell a line that moved a game on from one that did not (rate limits count
-        only those); a move that a plug-in seat is asked to answer moved it on too."""
+    def progress(self, conn: int) -> tuple[int, int, int, int, bool] | None:
+        """Where the game at ``conn``'s table stands (table, Seq, turns people played,
+        plug-in asks, over), to tell a line that moved a game on from one that did not
+        (rate limits count only those); a move that a plug-in seat is asked to answer
+        moved it on too, and so does a turn the paced AI answers at a later tick."""
         session = self.sessions.get(conn)
         table = None if session is None else session.table
         if table is None:
             return None
-        return table.id, table.seq, table.asks, table.state is TableState.OVER
+        return table.id, table.seq, table.turns, table.asks, table.state is TableState.OVER
 
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""

@@ -135,6 +135,10 @@ class Table:
             self.seats[seat] = Seat(f"AI {i}", bot=self.ai.make())
         self.game: GameState | None = None
         self.seq = 0
+        #: Turns people have played here (a person's answer the rules took in turn). A
+        #: table whose AI is paced does not prompt again at once after one, so ``seq``
+        #: alone cannot tell the rate limit that an answer moved the game on.
+        self.turns = 0
         #: Record lines of the game saved to the store so far (the hub keeps count).
         self.saved = 0
         #: Whether a person has made a move here: a table nobody played in is abandoned
@@ -462,6 +466,7 @@ class Table:
             # An action out of turn that the rules took (a pre-pass or unpass in
             # Hundred and Ten) leaves the turn where it was: the same prompt stands.
             return self._tell(events)
+        self.turns += 1
         return self._advance(events)
 
     def _refuse(self, conn: int, seat: int, exc: HundredError) -> Outgoing:

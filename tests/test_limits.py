@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 
 import pytest
+from hub_harness import answer_from_legal
 
 from hundred_server.hub import Close, Hub, Send
 from hundred_server.lobby import Limits
@@ -76,6 +78,31 @@ def test_answers_that_play_a_turn_are_never_counted() -> None:
         assert all(m.get("Code") != "rate_limited" for m in out)
         answered += 1
     assert answered > 50
+
+
+def test_answers_at_a_table_whose_ai_is_paced_are_never_counted() -> None:
+    """The strong AI plays one move a tick, so an answer is not followed by a prompt at
+    once (``Seq`` stays where it was until the AI has played): still a turn played."""
+    limits = Limits(rate=1.0, burst=3, max_refused=0)
+    hub = Hub(seed_source=lambda: "paced", limits=limits, ai="strong", ai_budget=10.0)
+    conn, _ = hub.connect()
+    hub.receive(conn, b'{"Type":"Hello","Message":"create","Game":"hundert"}\n', now=0.0)
+    line = b'{"Type":"Game","Option":7,"Seats":2,"Bots":1}\n'
+    out = messages(hub.receive(conn, line, now=0.0))
+    rng = random.Random(5)
+    answered = 0
+    while not any(m.get("GameOver") for m in out):
+        ticks = 0
+        while not any("Legal" in m for m in out):  # the AI's moves, one a tick
+            out += messages(hub.tick())
+            ticks += 1
+            assert ticks < 100, out
+        prompt = next(m for m in reversed(out) if "Legal" in m)
+        answer = json.dumps(answer_from_legal(prompt, rng)).encode()
+        out = messages(hub.receive(conn, answer, now=0.0))
+        assert all(m.get("Code") != "rate_limited" for m in out), out
+        answered += 1
+    assert answered > 10
 
 
 @pytest.mark.asyncio

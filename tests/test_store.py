@@ -750,26 +750,30 @@ async def test_a_hundred_tables_writing_at_once_lose_nothing(tmp_path: Path) -> 
     store = Store(tmp_path / "s.db")
     # Every player comes from 127.0.0.1: lift the per-address limits for this test.
     limits = Limits(max_connections_per_address=1000, max_tables_per_address=1000)
-    hub = Hub(seed_source=lambda: "many", durable=True, limits=limits)
+    # The naive AI: this is about the store's writes, not the AI's thinking (a hundred
+    # strong-AI tables, paced, would take turns at the event loop for minutes).
+    hub = Hub(seed_source=lambda: "many", durable=True, limits=limits, ai="naive")
     server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
     await server.start()
     answers = 20
 
     async def player(i: int) -> tuple[int, Message]:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        writer.write(b'{"Type":"Hello","Message":"create"}\n{"Type":"Game","Option":1}\n')
-        rng = random.Random(i)
-        table, given = 0, 0
-        while True:
-            msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
-            if msg["Type"] == "Seat":
-                table = msg["Table"]
-            if is_prompt(msg) and "Legal" in msg:
-                if given == answers:
-                    writer.close()
-                    return table, msg
-                writer.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
-                given += 1
+        try:
+            writer.write(b'{"Type":"Hello","Message":"create"}\n{"Type":"Game","Option":1}\n')
+            rng = random.Random(i)
+            table, given = 0, 0
+            while True:
+                msg = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
+                if msg["Type"] == "Seat":
+                    table = msg["Table"]
+                if is_prompt(msg) and "Legal" in msg:
+                    if given == answers:
+                        return table, msg
+                    writer.write(json.dumps(answer_from_legal(msg, rng)).encode() + b"\n")
+                    given += 1
+        finally:
+            writer.close()
 
     try:
         results = await asyncio.gather(*(player(i) for i in range(100)))
