@@ -8,7 +8,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
+import socket
 import urllib.error
 import urllib.request
 from collections import defaultdict
@@ -19,7 +21,9 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
 from websockets.exceptions import ConnectionClosed
+from websockets.uri import parse_uri
 
 from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
@@ -364,3 +368,50 @@ async def test_serve_with_an_http_port_serves_the_page_and_the_websocket() -> No
     shown = f"or a browser at http://127.0.0.1:{http_port}/"
     assert f"listening on 127.0.0.1:{port}".encode() in out
     assert shown.encode() in out
+
+
+@pytest.mark.asyncio
+async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As on TCP (test_slow_reader.py): the transport's buffer is its outgoing queue,
+    bounded; a client that reads nothing is dropped, and nobody waits for it."""
+    limits = Limits(rate=1e9, burst=10**9)  # slow to read, not fast to send
+    hub = Hub(limits=limits, ai="naive")
+    server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
+    await server.start()
+    try:
+        # The client side in the library's sans-I/O protocol, on a socket we never read
+        # past the handshake.
+        url = f"ws://127.0.0.1:{server.http_port}/ws"
+        client = ClientProtocol(parse_uri(url))
+        client.send_request(client.connect())
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fill up soon
+        sock.connect(("127.0.0.1", server.http_port or 0))
+        sock.setblocking(False)
+        reader, writer = await asyncio.open_connection(sock=sock)
+        writer.write(client.data_to_send()[0])
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
+        client.receive_data(head)
+        assert client.handshake_exc is None
+        for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
+            client.send_text(text.encode())
+        pair = b"".join(client.data_to_send())
+        with caplog.at_level(logging.WARNING, logger="hundred_server"):
+            for _ in range(400):  # bounded: about 280 MB of replies at the very most
+                try:
+                    writer.write(pair * 500)
+                    await asyncio.wait_for(writer.drain(), 2)
+                except (ConnectionError, OSError, TimeoutError):
+                    break
+                if not server.hub.sessions:
+                    break
+        assert server.hub.sessions == {}, "the silent reader is still connected"
+        assert "is not reading: dropped" in caplog.text
+        writer.close()
+        other = await WsPeer.open(server)  # nobody waited on it
+        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        await other.close()
+    finally:
+        await server.close()
