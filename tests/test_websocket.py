@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import logging
 import random
 import socket
 import urllib.error
@@ -31,6 +30,7 @@ from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
 from hundred_server.websocket import MAX_FRAME, StaticFile, load_static
 from tests.live_server import free_port, start_server, stop_server
+from tests.test_slow_reader import flood_until_dropped
 
 SEED = "over-websockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)
@@ -109,6 +109,15 @@ async def greeted(server: Server, name: str) -> WsPeer:
     return peer
 
 
+async def seated(server: Server, name: str, game: Message) -> WsPeer:
+    """``name`` at a new table made with the ``Game`` answer ``game``."""
+    peer = await greeted(server, name)
+    await peer.send({"Type": "Hello", "Message": "create"})
+    await peer.until(lambda m: m == {"Type": "Game"})
+    await peer.send(game)
+    return peer
+
+
 async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) -> int:
     """Answer from Legal until the game is over (or ``stop_after`` answers)."""
     answers = 0
@@ -172,10 +181,7 @@ def test_the_static_folder_is_read_once_flat_and_by_type(tmp_path: Path) -> None
 @pytest.mark.asyncio
 async def test_a_websocket_client_plays_a_whole_game_against_three_ai() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 1})
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
         assert await play(ann, random.Random(1)) > 0
         assert (await ann.recv())["Type"] == "Reveal"
         assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
@@ -190,10 +196,7 @@ async def test_a_websocket_and_a_tcp_client_share_a_table() -> None:
     """The lobby cannot tell the transports apart: a table made over a WebSocket is
     joined over TCP, and the game is played out by both."""
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 5, "Seats": 4, "Bots": 2})  # and bob
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 5, "Seats": 4, "Bots": 2})
         await ann.until(lambda m: m["Type"] == "Table")
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         try:
@@ -222,10 +225,7 @@ async def test_a_websocket_and_a_tcp_client_share_a_table() -> None:
 @pytest.mark.asyncio
 async def test_a_token_takes_the_seat_back_over_a_new_websocket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 1})
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
         seat = await ann.until(lambda m: m["Type"] == "Seat")
         assert await play(ann, random.Random(4), stop_after=3) == 3
         await ann.close()  # a reload: the page is gone, its seat waits (grace)
@@ -328,10 +328,7 @@ async def test_connection_limits_refuse_a_websocket_with_the_reason() -> None:
 @pytest.mark.asyncio
 async def test_shutdown_says_goodbye_on_every_websocket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 1})
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
         await ann.until(lambda m: is_prompt(m) and "Legal" in m)
         await server.close()
         bye = await ann.until(lambda m: m.get("Type") == "Message" and "Bye" in m["Message"])
@@ -398,17 +395,7 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
         for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
             client.send_text(text.encode())
         pair = b"".join(client.data_to_send())
-        with caplog.at_level(logging.WARNING, logger="hundred_server"):
-            for _ in range(400):  # bounded: about 280 MB of replies at the very most
-                try:
-                    writer.write(pair * 500)
-                    await asyncio.wait_for(writer.drain(), 2)
-                except (ConnectionError, OSError, TimeoutError):
-                    break
-                if not server.hub.sessions:
-                    break
-        assert server.hub.sessions == {}, "the silent reader is still connected"
-        assert "is not reading: dropped" in caplog.text
+        await flood_until_dropped(server, writer, pair * 500, caplog)
         writer.close()
         other = await WsPeer.open(server)  # nobody waited on it
         assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
