@@ -24,9 +24,11 @@ file. A reader (``create=False``: the commands) never makes one.
 
 One server per store, as with SQLite's lock: an ``exclusive`` store holds a session
 advisory lock (``APPLICATION_ID``, the schema's name hashed) for its connection's life,
-and a second is refused with ``StoreBusy``. PostgreSQL drops the lock when the session
-ends, however the server ends (``kill -9`` closes its socket), so a restarted server
-gets it back. When the connection is lost (PostgreSQL restarted, the network), the next
+and a second is refused with ``StoreBusy`` (after ``busy_timeout``, for the session of
+a server just killed to end). PostgreSQL drops the lock when the session ends, however
+the server ends (``kill -9`` closes its socket; a machine that dies is noticed by
+keepalives within about 20 s, ``SESSION``), so a restarted server gets it back. When
+the connection is lost (PostgreSQL restarted, the network), the next
 call connects again and takes the lock again: if another server took it meanwhile,
 every write is refused with ``StoreBusy`` (its tables pause) rather than write over the
 other's games.
@@ -101,6 +103,15 @@ CONNECTION: Final = {
     "keepalives_count": "2",
     "tcp_user_timeout": "20000",
     "application_name": APPLICATION,
+}
+#: The session's settings: a statement may run 30 s at most, and PostgreSQL probes a
+#: silent client after 10 s, so the session (and its lock) of a server whose machine
+#: died ends within about 20 s, not the system's default two hours.
+SESSION: Final = {
+    "statement_timeout": f"{round(STATEMENT_TIMEOUT * 1000)}ms",
+    "tcp_keepalives_idle": "10",
+    "tcp_keepalives_interval": "5",
+    "tcp_keepalives_count": "2",
 }
 #: The advisory lock keys' first half (the second is the schema's name, hashed): the
 #: server's, held for the session, and the one that a first open takes to make the
@@ -217,22 +228,23 @@ class PostgresStore:
                 f"the store {self.location} is on PostgreSQL {version // 10000}; "
                 f"this store needs {OLDEST_SERVER // 10000} or newer"
             )
-        db.execute("SELECT set_config('lock_timeout', %s, false)", (_ms(self.busy_timeout),))
-        db.execute("SELECT set_config('statement_timeout', %s, false)", (_ms(STATEMENT_TIMEOUT),))
+        for name, value in (*SESSION.items(), ("lock_timeout", _ms(self.busy_timeout))):
+            db.execute("SELECT set_config(%s, %s, false)", (name, value))
         schema = db.execute("SELECT current_schema()").fetchone()
         if schema is None or schema[0] is None:
             raise StoreError(
                 f"the store {self.location} has no schema to be in (none of its search_path exists)"
             )
-        if self.exclusive:
-            row = db.execute(
-                "SELECT pg_try_advisory_lock(%s, hashtext(current_schema()))", (SERVER_LOCK,)
-            ).fetchone()
-            if row is None or not row[0]:
+        if self.exclusive:  # waited for busy_timeout: a killed server's session may linger
+            try:
+                db.execute(
+                    "SELECT pg_advisory_lock(%s, hashtext(current_schema()))", (SERVER_LOCK,)
+                )
+            except psycopg.errors.LockNotAvailable:
                 raise StoreBusy(
                     f"the store {self.location} is in use by another hundred_server (another "
                     "`serve` on the same --store); stop it first or use another database"
-                )
+                ) from None
         names = _tables(db)
         if not names:
             if not create:
@@ -428,7 +440,7 @@ class PostgresStore:
             with _transaction(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"):
                 rows = db.execute(
                     "SELECT g.id, g.game, g.name, g.seed, g.clock, g.seq, g.state, g.started,"
-                    f" g.finished, g.result, g.ai FROM games g {where} ORDER BY g.id",
+                    f" g.finished, g.result::text, g.ai FROM games g {where} ORDER BY g.id",
                     params,
                 ).fetchall()
                 seats = db.execute(
@@ -452,6 +464,7 @@ class PostgresStore:
                 state=row[6],
                 started=iso(row[7]),
                 finished=None if row[8] is None else iso(row[8]),
+                # Read as text: JSON nested too deep for Python then reads as None.
                 result=stored_result(row[9]),
                 ai=row[10],
             )
