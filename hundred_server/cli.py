@@ -44,7 +44,15 @@ from hundred_server.fairness import reveal_message, verify
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
-from hundred_server.store import DEFAULT_PATH, GameStore, StoreError, describe, is_url, open_store
+from hundred_server.store import (
+    DEFAULT_PATH,
+    GameStore,
+    StoreError,
+    check_url,
+    describe,
+    is_url,
+    open_store,
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -77,12 +85,13 @@ def _store_options(parser: argparse.ArgumentParser, db_help: str) -> None:
 
 def _location(args: argparse.Namespace) -> str:
     """Where the store is: --store or --db as given, else $HUNDRED_STORE, else
-    $HUNDRED_DB, else the default file."""
-    if args.store:
-        return str(args.store)
-    if args.db:
-        return str(args.db)
-    return os.environ.get("HUNDRED_STORE") or os.environ.get("HUNDRED_DB") or DEFAULT_PATH
+    $HUNDRED_DB, else the default file. A URL that names no engine this server knows is
+    refused here (``StoreError``), before anything is opened."""
+    url = args.store or (None if args.db else os.environ.get("HUNDRED_STORE"))
+    if url:
+        check_url(url)
+        return str(url)
+    return str(args.db or os.environ.get("HUNDRED_DB") or DEFAULT_PATH)
 
 
 def _open_store(
@@ -735,72 +744,79 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # the default command: serve with its defaults
         args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
-        if args.command == "serve":
-            limits = Limits(
-                max_connections=args.max_connections,
-                max_connections_per_address=args.max_per_address,
-                max_tables_per_address=args.max_tables_per_address,
-                max_waiting_per_address=args.max_waiting_per_address,
-                rate=args.rate,
-                burst=max(1, round(2 * args.rate)),
-                idle_timeout=args.idle_timeout,
-                table_idle_timeout=args.table_idle_timeout,
-                grace=args.grace,
-                turn_timeout=args.turn_timeout or None,
-            )
-            db = None if args.memory else _location(args)
-            if args.keep_days is not None and db is None:
-                parser.error("--keep-days needs a store: it cannot go with --memory")
-            return _serve(
-                args.host,
-                args.port,
-                args.log_level,
-                limits,
-                db,
-                args.bot,
-                args.classic_port,
-                keep_days=args.keep_days,
-                bot_limits=_bot_limits(args),
-                ai=args.ai,
-                ai_budget=args.ai_budget,
-                http_port=args.http_port,
-            )
-        if args.command == "games":
-            return _games(_location(args))
-        if args.command == "export":
-            return _export(_location(args), args.id, args.reveal, args.under_way)
-        if args.command == "replay":
-            return _replay(args.file)
-        if args.command == "verify":
-            return _verify(args.file, args.seed, args.commit)
-        if args.command == "tournament":
-            return _tournament(args)
-        if args.command == "check-bot":
-            return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
-        counts = registry.get(args.game).seat_counts
-        if args.players not in counts:
-            parser.error(
-                f"{args.game} is played by {' or '.join(map(str, counts))} players, "
-                f"not {args.players}"
-            )
-        if args.command == "selfplay":
-            summary = selfplay(
-                num_players=args.players,
-                games=args.games,
-                seed=args.seed,
-                record_dir=args.record,
-                progress=args.progress,
-                jobs=args.jobs,
-                game=args.game,
-            )
-            print(dumps_line(summary))
-            return EXIT_OK
-        demo = registry.get(args.game).demo
-        assert demo is not None  # argparse offers only games with a demo
-        demo(args.seed, args.players)
-        return EXIT_OK
+        return _run(parser, args)
+    except StoreError as exc:  # a --store URL of no known kind; a store lost meanwhile
+        print(f"hundred-server {args.command}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as cat does.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The command ``args`` names."""
+    if args.command == "serve":
+        limits = Limits(
+            max_connections=args.max_connections,
+            max_connections_per_address=args.max_per_address,
+            max_tables_per_address=args.max_tables_per_address,
+            max_waiting_per_address=args.max_waiting_per_address,
+            rate=args.rate,
+            burst=max(1, round(2 * args.rate)),
+            idle_timeout=args.idle_timeout,
+            table_idle_timeout=args.table_idle_timeout,
+            grace=args.grace,
+            turn_timeout=args.turn_timeout or None,
+        )
+        db = None if args.memory else _location(args)
+        if args.keep_days is not None and db is None:
+            parser.error("--keep-days needs a store: it cannot go with --memory")
+        return _serve(
+            args.host,
+            args.port,
+            args.log_level,
+            limits,
+            db,
+            args.bot,
+            args.classic_port,
+            keep_days=args.keep_days,
+            bot_limits=_bot_limits(args),
+            ai=args.ai,
+            ai_budget=args.ai_budget,
+            http_port=args.http_port,
+        )
+    if args.command == "games":
+        return _games(_location(args))
+    if args.command == "export":
+        return _export(_location(args), args.id, args.reveal, args.under_way)
+    if args.command == "replay":
+        return _replay(args.file)
+    if args.command == "verify":
+        return _verify(args.file, args.seed, args.commit)
+    if args.command == "tournament":
+        return _tournament(args)
+    if args.command == "check-bot":
+        return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
+    counts = registry.get(args.game).seat_counts
+    if args.players not in counts:
+        parser.error(
+            f"{args.game} is played by {' or '.join(map(str, counts))} players, not {args.players}"
+        )
+    if args.command == "selfplay":
+        summary = selfplay(
+            num_players=args.players,
+            games=args.games,
+            seed=args.seed,
+            record_dir=args.record,
+            progress=args.progress,
+            jobs=args.jobs,
+            game=args.game,
+        )
+        print(dumps_line(summary))
+        return EXIT_OK
+    demo = registry.get(args.game).demo
+    assert demo is not None  # argparse offers only games with a demo
+    demo(args.seed, args.players)
+    return EXIT_OK

@@ -67,22 +67,21 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 # ------------------------------------------------------------------ the stores' engines
 
 
-from tests.engines import Cluster, Engine, cluster  # noqa: E402
+from tests.engines import Cluster, Engine, start_cluster  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[Cluster]:
-    """A real PostgreSQL for the session (tests/engines.py); the tests that ask for it
-    fail, never skip, if PostgreSQL is not installed."""
+    """A real PostgreSQL for the session (tests/engines.py), stopped and removed at the
+    end; the tests that ask for it fail, never skip, if PostgreSQL is not installed."""
     try:
-        made = cluster()
-        running = made.__enter__()
+        running = start_cluster()
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
     try:
         yield running
     finally:
-        made.__exit__(None, None, None)
+        running.destroy()
 
 
 @pytest.fixture

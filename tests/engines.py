@@ -79,15 +79,19 @@ class Cluster:
                 ) from None
             os.chown(self.root, owner.pw_uid, owner.pw_gid)
             self._as = ["runuser", "-u", "postgres", "--"]
-        self._run(
-            "initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
-            "--encoding=UTF8", "--locale=C", "--no-sync",
-        )  # fmt: skip
-        hba = self.data / "pg_hba.conf"  # the first rule that fits counts: this one first
-        rule = f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n"
-        hba.write_text(rule + hba.read_text())
-        self.start()
-        self.execute(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{PASSWORD}'")
+        try:
+            self._run(
+                "initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust",
+                "--encoding=UTF8", "--locale=C", "--no-sync",
+            )  # fmt: skip
+            hba = self.data / "pg_hba.conf"  # the first rule that fits counts: this one first
+            rule = f"host all {PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n"
+            hba.write_text(rule + hba.read_text())
+            self.start()
+            self.execute(f"CREATE ROLE {PASSWORD_ROLE} LOGIN PASSWORD '{PASSWORD}'")
+        except BaseException:
+            self.destroy()
+            raise
 
     def _run(self, program: str, *args: str, timeout: float = PG_WAIT) -> None:
         path = str(self.bin / program) if (self.bin / program).exists() else program
@@ -134,6 +138,7 @@ class Cluster:
     def destroy(self) -> None:
         """Stop the server (fast, then immediate, then SIGKILL) and remove its folder;
         harmless if called again."""
+        atexit.unregister(self.destroy)
         if self.root.exists():
             if not self._stopped:
                 for mode in ("fast", "immediate"):
@@ -154,18 +159,16 @@ class Cluster:
                 time.sleep(0.05)
 
 
-@contextlib.contextmanager
-def cluster() -> Iterator[Cluster]:
+def start_cluster() -> Cluster:
+    """A running cluster; its ``destroy`` stops and removes it (also run at exit, in
+    case the session ends without its teardown). ``RuntimeError`` (``MISSING``) when
+    PostgreSQL is not installed, or when it does not start."""
     bin_dir = pg_bin()
     if bin_dir is None:
         raise RuntimeError(MISSING)
     made = Cluster(bin_dir)
-    atexit.register(made.destroy)  # a backstop if the session ends without teardown
-    try:
-        yield made
-    finally:
-        made.destroy()
-        atexit.unregister(made.destroy)
+    atexit.register(made.destroy)
+    return made
 
 
 # ------------------------------------------------------------------ one engine, one test

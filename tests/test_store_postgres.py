@@ -30,6 +30,7 @@ from hundred_server.store import (
     redact,
 )
 from hundred_server.store.postgres import STORE_VERSION, PostgresStore
+from tests import engines
 from tests.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 from tests.live_server import ROOT, free_port, start_server
@@ -354,3 +355,15 @@ def test_without_psycopg_a_postgresql_url_says_what_to_install(
     )
     assert caught.value.message.endswith("pip install 'hundred_server[postgres]'")
     open_store(str(tmp_path / "s.db")).close()  # SQLite needs nothing
+
+
+def test_without_postgresql_installed_the_tests_fail_saying_what_to_run(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The session's cluster (conftest.pg_cluster) turns this into a failure of every
+    test that needs it: never a skip."""
+    monkeypatch.setattr(engines, "pg_bin", lambda: None)
+    with pytest.raises(RuntimeError) as caught:
+        engines.start_cluster()
+    assert str(caught.value) == engines.MISSING
+    assert "scripts/ensure-postgres" in engines.MISSING

@@ -93,7 +93,7 @@ def check_url(url: str) -> None:
             f"not a store URL: {redact(url)!r} (postgresql://user@host/database; an "
             "SQLite file is given with --db PATH)"
         )
-    if match.group(1).lower() not in URL_SCHEMES:
+    if match.group(1) not in URL_SCHEMES:
         raise StoreError(
             f"unknown kind of store {match.group(1)}:// in {redact(url)} (known: "
             f"{', '.join(s + '://' for s in URL_SCHEMES)}; an SQLite file is given with "
