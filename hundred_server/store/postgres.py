@@ -81,13 +81,11 @@ from hundred_server.store.base import (
 )
 from hundred_server.store.sqlite import APPLICATION_ID
 
-__all__ = ["SCHEMES", "STORE_VERSION", "PostgresStore"]
+__all__ = ["STORE_VERSION", "PostgresStore"]
 
 #: The layout this code writes (``hundred_store.version``).
 STORE_VERSION: Final = 1
 APPLICATION: Final = "hundred_server"
-#: The URL schemes this engine takes.
-SCHEMES: Final = ("postgresql", "postgres")
 #: The oldest PostgreSQL this store runs on (``pg_current_xact_id``, ``pg_xact_status``).
 OLDEST_SERVER: Final = 130000
 #: The longest one statement may run (seconds).
