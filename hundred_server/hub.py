@@ -29,8 +29,17 @@ from hundred_server.codecs import Codec
 from hundred_server.codecs.jsonlines import JsonCodec
 from hundred_server.games.base import Bot
 from hundred_server.journal import StoredGame, Write
-from hundred_server.lobby import AI_LEVELS, Limits, Lobby, Session
-from hundred_server.protocol import MAX_LINE, ProtocolError, error, strip_line
+from hundred_server.lobby import (
+    AI_LEVELS,
+    NAME_RE,
+    RESERVED_NAME_RE,
+    Elsewhere,
+    Limits,
+    Lobby,
+    Session,
+    Where,
+)
+from hundred_server.protocol import MAX_LINE, Message, ProtocolError, error, message, strip_line
 from hundred_server.table import Outgoing, Table
 
 log = logging.getLogger("hundred_server")
@@ -47,7 +56,28 @@ class Close:
     conn: int
 
 
-Command = Send | Close
+@dataclass(frozen=True)
+class Relay:
+    """A client's message for the instance of the site that holds its table (bus.py):
+    ``to`` says where, with the first of them; None for ``message``: the client is gone."""
+
+    conn: int
+    message: Message | None
+    to: Elsewhere | None = None
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A message for a virtual connection, a client of another instance of the site
+    (bus.py). None: it is back in the lobby, which its own instance keeps (``close``:
+    its session ended)."""
+
+    conn: int
+    message: Message | None
+    close: bool = False
+
+
+Command = Send | Close | Relay | Remote
 
 #: What a connection is sent before its first line says how it speaks.
 _FIRST_CODEC = JsonCodec()
@@ -69,6 +99,13 @@ class Link:
     #: line and the moment the connection came to (or left) the lobby.
     heard: float = 0.0
     in_lobby: bool = True
+    #: A client of another instance of the site, whose messages come and go through
+    #: the bus (bus.py): ``Remote`` commands instead of bytes.
+    virtual: bool = False
+
+
+def _name_ok(name: str) -> bool:
+    return NAME_RE.match(name) is not None and RESERVED_NAME_RE.match(name) is None
 
 
 class Hub:
@@ -258,7 +295,7 @@ class Hub:
             link.tokens -= 1
             text = "a binary frame was not read: send each message as a text frame"
             return self.notice(conn, "bad_json", text, close=False)
-        if now is None:
+        if now is None or self._relayed(conn):  # the owner's table counts its moves
             return self._read_line(link, raw)
         before = self.lobby.progress(conn)
         out = self._read_line(link, raw)
@@ -285,14 +322,70 @@ class Hub:
             return self._render(self.lobby.refuse(conn, exc))
         if messages and isinstance(messages[0], str):  # text mode help: shown as is
             return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
+        return self._handle(conn, [m for m in messages if isinstance(m, dict)])
+
+    def _handle(self, conn: int, messages: list[Message]) -> list[Command]:
         out: Outgoing = []
+        relayed: list[Command] = []
         for msg in messages:
-            assert isinstance(msg, dict)
+            if self._relayed(conn):
+                relayed.append(Relay(conn, msg))
+                continue
             said, stop = self.lobby.handle(conn, msg)
             out += said
+            there = self.lobby.relays.pop(conn, None)
+            if there is not None:  # this one and the rest go to the table's instance
+                relayed.append(Relay(conn, msg, there))
+                continue
             if stop:  # refused, or quit: the rest of the line's commands are moot
                 break
-        return self._render(out)
+        commands = self._render(out)
+        return commands + relayed if relayed else commands
+
+    # ------------------------------------------------- the site's relay (bus.py)
+
+    def _relayed(self, conn: int) -> bool:
+        session = self.lobby.sessions.get(conn)
+        return session is not None and session.where is Where.RELAYED
+
+    def connect_virtual(self, name: str, address: str | None = None) -> int:
+        """A connection for a client of another instance, whose messages come through
+        the bus (``receive_message``) and whose answers go back as ``Remote``."""
+        conn = self._next_conn
+        self._next_conn += 1
+        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
+        self.lobby.connect(conn, address)  # the lobby question: its own instance asked it
+        if _name_ok(name):
+            self.lobby.sessions[conn].name = name
+        return conn
+
+    def receive_message(self, conn: int, msg: Message) -> list[Command]:
+        """A message of a relayed client (virtual here), or one its owner sent back."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        link.heard = self.clock()
+        return self._handle(conn, [msg])
+
+    def deliver(self, conn: int, msg: Message) -> list[Command]:
+        """What the instance that holds ``conn``'s table says to it: written here."""
+        return self._render([(conn, msg)]) if self._relayed(conn) else []
+
+    def unrelay(self, conn: int, text: str | None = None, code: str | None = None) -> list[Command]:
+        """``conn``'s messages stop going elsewhere: it is back in the lobby (told ``text``
+        first, as an Error with ``code`` if given; None: silently, as its table's
+        instance already asked it the lobby question)."""
+        session = self.lobby.sessions.get(conn)
+        if session is None or session.where is not Where.RELAYED:
+            return []
+        session.where = Where.QUESTION
+        link = self.links.get(conn)
+        if link is not None:
+            link.in_lobby, link.heard = True, self.clock()
+        if text is None:
+            return []
+        said: Message = message(text) if code is None else error(code, text)
+        return self._render([(conn, said), (conn, {"Type": "Hello"})])
 
     def line_too_long(self, conn: int) -> list[Command]:
         return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
@@ -323,6 +416,8 @@ class Hub:
         limits = self.limits
         out: list[Command] = []
         for conn, link in list(self.links.items()):
+            if link.virtual:  # its own instance keeps its clock
+                continue
             limit = limits.idle_timeout if link.in_lobby else limits.table_idle_timeout
             if now - link.heard > limit:
                 place = "in the lobby" if link.in_lobby else "at a table"
@@ -334,7 +429,8 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        out = self._render(self.lobby.disconnect(conn))
+        gone: list[Command] = [Relay(conn, None)] if self._relayed(conn) else []
+        out = self._render(self.lobby.disconnect(conn)) + gone
         del self.links[conn]
         self._forget_address(link)
         return out
@@ -360,7 +456,8 @@ class Hub:
         out: list[Command] = []
         for conn, said in self.lobby.shutdown(reason, unsaved):
             out += self._render(said)
-            out.append(Close(conn))
+            link = self.links.get(conn)
+            out.append(Remote(conn, None) if link is not None and link.virtual else Close(conn))
         self.links.clear()
         self._per_address.clear()
         return out
@@ -373,6 +470,9 @@ class Hub:
         for conn, msg in out:
             link = self.links.get(conn)
             if link is None:
+                continue
+            if link.virtual:
+                commands.append(Remote(conn, msg))
                 continue
             codec = link.codec or _FIRST_CODEC
             if codec.shared:
@@ -390,10 +490,14 @@ class Hub:
             if link is None:
                 continue
             if self.lobby.closed(conn):
-                commands.append(Close(conn))
+                commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
                 self.disconnect(conn)
                 continue
             in_lobby = self.lobby.in_lobby(conn)
+            if link.virtual and in_lobby:  # back in the lobby: its own instance has it
+                commands.append(Remote(conn, None))
+                self.disconnect(conn)
+                continue
             if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
                 link.in_lobby = in_lobby
                 now = self.clock() if now is None else now

@@ -95,6 +95,7 @@ class Where(enum.Enum):
     TABLES = "tables"  # shown the open tables
     SEATED = "seated"  # at a table that waits for players
     PLAYING = "playing"
+    RELAYED = "relayed"  # its table is on another instance of the site (bus.py)
     CLOSED = "closed"
 
 
@@ -134,6 +135,17 @@ class Limits:
     #: Seconds a person has for each answer (None: no clock). When it runs out the AI's
     #: move is played for them. A table made with option 5 may set its own (``Clock``).
     turn_timeout: float | None = None
+
+
+class Elsewhere(Exception):
+    """What a session asked for is on another instance of the site: the table
+    ``table`` it joins, or the seat of the token whose hash is ``digest``. The hub
+    relays the session's messages there from now on (bus.py)."""
+
+    def __init__(self, table: int | None = None, digest: str | None = None) -> None:
+        super().__init__("elsewhere on the site")
+        self.table = table
+        self.digest = digest
 
 
 class TableFailed(Exception):
@@ -213,6 +225,16 @@ class Lobby:
         self._unanswered: set[int] = set()
         self._writes: list[Write] = []
         self._next_table = 1
+        #: A site of several instances (``serve --bus``): the open tables of the other
+        #: instances (their ``Table`` info less its Type, by id), shown with ours and
+        #: joined through the hub's relay; tokens this lobby does not know are looked
+        #: up on the site; table ids come from ``table_ids`` (unique on the site; None
+        #: when none is to hand: ``store_unavailable``).
+        self.site = False
+        self.remote_tables: dict[int, Message] = {}
+        self.table_ids: Callable[[], int | None] | None = None
+        #: conn -> where the session's messages go now (set by ``handle``; the hub takes it).
+        self.relays: dict[int, Elsewhere] = {}
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
 
     # ----------------------------------------------------------- session events
@@ -238,6 +260,10 @@ class Lobby:
             out, stop = self._refuse(session, exc), True
         except TableFailed as failed:
             out, stop = failed.out, True
+        except Elsewhere as there:
+            session.where = Where.RELAYED
+            self.relays[conn] = there
+            out, stop = [], True
         for table in {before, session.table}:
             if table is not None:
                 self._after(table)
@@ -649,6 +675,8 @@ class Lobby:
             )
         digest = hash_token(token)
         table = self.tokens.get(digest)
+        if table is None and self.site:
+            raise Elsewhere(digest=digest)
         if table is None or table.owner_of(digest) is None:
             raise ProtocolError(
                 f"no game under way has a seat for token {quote(token)} (it may be over)",
@@ -680,6 +708,9 @@ class Lobby:
         ]
         for info in open_tables:
             del info["Type"]
+        if self.remote_tables:
+            open_tables += [dict(info) for info in self.remote_tables.values()]
+            open_tables.sort(key=lambda info: int(info["Table"]))
         return {"Type": "Tables", "Tables": open_tables}
 
     def _options(self, session: Session) -> Outgoing:
@@ -727,8 +758,7 @@ class Lobby:
             rule = "a table name is 1-30 letters, digits, spaces, _ - . '"
             name = _read_name(msg, TABLE_NAME_RE, rule)
         level = _read_ai(msg) or self.ai
-        table_id = self._next_table
-        self._next_table += 1
+        table_id = self._new_table_id()
         table = Table(
             table_id,
             name or f"table {table_id}",
@@ -757,6 +787,8 @@ class Lobby:
             raise ProtocolError("Join answers the list of tables; say Hello join first", "not_now")
         table_id = require_int(msg, "Table")
         table = self.tables.get(table_id)
+        if table is None and table_id in self.remote_tables:
+            raise Elsewhere(table=table_id)
         if table is None or table.state is TableState.OVER:
             raise ProtocolError(f"no open table {table_id}", "no_such_table")
         if table.state is not TableState.WAITING:
@@ -764,6 +796,20 @@ class Lobby:
         if table.free == 1:  # this seat starts the game
             self._check_store(f"table {table_id}'s game")
         return self._sit(session, table)
+
+    def _new_table_id(self) -> int:
+        if self.table_ids is None:
+            table_id = self._next_table
+            self._next_table += 1
+            return table_id
+        given = self.table_ids()
+        if given is None:
+            raise ProtocolError(
+                "no table number is to hand (the game store is slow to answer); try again "
+                "in a moment",
+                "store_unavailable",
+            )
+        return given
 
     def _check_address(self, session: Session) -> None:
         """The per-address limits on tables (``Limits``), before ``session`` creates one."""
