@@ -95,12 +95,16 @@ def _location(args: argparse.Namespace) -> str:
 
 
 def _open_store(
-    location: str, command: str, must_exist: bool = False, exclusive: bool = False
+    location: str,
+    command: str,
+    must_exist: bool = False,
+    exclusive: bool = False,
+    site: str | None = None,
 ) -> GameStore | None:
     """The store at ``location``, a path or a URL (``exclusive``: for a server, which
     must be its only one; ``must_exist``: for a reader, which never makes one)."""
     try:
-        return open_store(location, exclusive=exclusive, create=not must_exist)
+        return open_store(location, exclusive=exclusive, create=not must_exist, site=site)
     except StoreError as exc:
         print(f"hundred-server {command}: {exc}", file=sys.stderr)
         return None
@@ -280,6 +284,14 @@ def build_parser() -> argparse.ArgumentParser:
         else None,
         help="also serve the browser page on PORT, and the JSON protocol over a WebSocket at "
         "/ws (off unless asked, or $HUNDRED_HTTP_PORT; make run asks for 7180)",
+    )
+    serve.add_argument(
+        "--bus",
+        metavar="URL",
+        help="one site of several servers: redis://HOST[:PORT][/DB] (or $HUNDRED_BUS), with "
+        "a --store postgresql://... the site's servers share. One lobby, tokens good on any "
+        "server, and a server's games taken over by another within seconds if it dies. "
+        "Needs the bus extra: pip install 'hundred_server[bus]'",
     )
     limits = Limits()
     serve.add_argument(
@@ -689,8 +701,29 @@ def _serve(
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
     http_port: int | None = None,
+    bus_url: str | None = None,
 ) -> int:
     from hundred_server.server import run
+
+    instance = None
+    if bus_url is not None:
+        if location is None or not is_url(location):
+            print(
+                "hundred-server serve: --bus needs --store postgresql://... (the site's "
+                "instances share their games there; an SQLite file or --memory cannot be shared)",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
+        try:
+            from hundred_server.bus import instance_id
+        except ImportError as exc:
+            print(
+                f"hundred-server serve: --bus needs the redis package ({exc}): "
+                "pip install 'hundred_server[bus]'",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
+        instance = instance_id()
 
     loaded = {}
     for text in plugins:
@@ -706,13 +739,18 @@ def _serve(
     )
     store = None
     if location is not None:
-        store = _open_store(location, "serve", exclusive=True)
+        store = _open_store(location, "serve", exclusive=True, site=instance)
         if store is None:
             return EXIT_ERROR
         log = logging.getLogger("hundred_server")
         log.info("store: %s", store.location if is_url(location) else os.path.abspath(location))
         if store.tightened:
             log.warning("the store was readable by other users; it is now mode 600")
+    bus = None
+    if bus_url is not None and store is not None and instance is not None:
+        from hundred_server.bus import Bus
+
+        bus = Bus(bus_url, store, instance)
     try:
         asyncio.run(
             run(
@@ -728,9 +766,13 @@ def _serve(
                 ai=ai,
                 ai_budget=ai_budget,
                 http_port=http_port,
+                bus=bus,
             )
         )
     except OSError as error:
+        if bus is not None and "bus" in str(error):
+            print(f"hundred-server serve: {error}", file=sys.stderr)
+            return EXIT_ERROR
         extra = [p for p in (classic_port, http_port) if p is not None]
         ports = " and ".join(str(p) for p in (port, *extra))
         print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
@@ -786,6 +828,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             ai=args.ai,
             ai_budget=args.ai_budget,
             http_port=args.http_port,
+            bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
         )
     if args.command == "games":
         return _games(_location(args))

@@ -36,7 +36,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from websockets.asyncio.server import ServerConnection
 
@@ -44,11 +44,14 @@ from hundred_server import codecs, websocket
 from hundred_server.bots.plugins import BotLimits, Plugin
 from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
-from hundred_server.hub import Command, Hub, Send
+from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
 from hundred_server.store import GameStore
+
+if TYPE_CHECKING:
+    from hundred_server.bus import Bus
 
 log = logging.getLogger("hundred_server")
 
@@ -141,8 +144,11 @@ class Server:
         bot_limits: BotLimits | None = None,
         http_port: int | None = None,
         static: dict[str, websocket.StaticFile] | None = None,
+        bus: Bus | None = None,
     ) -> None:
         self.limits = limits or Limits()
+        #: The site (bus.py): relayed clients' messages go through it.
+        self.bus = bus
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
         #: The plug-in bots that play AI seats, each move in a worker process
         #: (bots/runner.py), within ``bot_limits``.
@@ -547,8 +553,10 @@ class Server:
         for command in commands:
             if isinstance(command, Send):
                 batches.setdefault(command.conn, []).append(command.data)
-            else:
+            elif isinstance(command, Close):
                 closes.append(command.conn)
+            elif self.bus is not None:  # Relay, Remote: another instance's business
+                self.bus.take(command)
         for conn, chunks in batches.items():
             connection = self._connections.get(conn)
             if connection is None or connection.closing:
@@ -615,11 +623,13 @@ async def run(
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
     http_port: int | None = None,
+    bus: Bus | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
     With a store, the unfinished games in it are restored first (a game that cannot be
-    is marked failed, and the rest go on). ``ai`` is the AI of a table that does not
+    is marked failed, and the rest go on); on a site (``bus``), the games whose lease
+    lapsed are taken over instead, as the bus finds them. ``ai`` is the AI of a table that does not
     ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
     limits = limits or Limits()
     hub = Hub(
@@ -630,7 +640,9 @@ async def run(
         ai=ai,
         ai_budget=ai_budget,
     )
-    if store is not None:
+    if bus is not None:
+        await bus.connect()
+    elif store is not None:
         for line in hub.restore(store.games("playing"), store.last_id()):
             log.info("%s", line)
     server = Server(
@@ -644,6 +656,7 @@ async def run(
         plugins=plugins,
         bot_limits=bot_limits,
         http_port=http_port,
+        bus=bus,
     )
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.
@@ -652,6 +665,8 @@ async def run(
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     await server.start()
+    if bus is not None:
+        bus.run(hub, server._dispatch)
     classic = "" if server.classic_port is None else f", classic dialect on {server.classic_port}"
     web = "" if server.http_port is None else f", or a browser at http://{host}:{server.http_port}/"
     print(
@@ -664,5 +679,7 @@ async def run(
         log.info("shutting down")
     finally:
         await server.close()
+        if bus is not None:
+            await bus.close()
         if store is not None:
             store.close()

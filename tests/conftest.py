@@ -110,3 +110,20 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
         engine.close_all()
     else:
         yield request.getfixturevalue("pg_engine")
+
+
+from tests.engines import RedisServer, start_redis  # noqa: E402
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A real redis-server for one test (tests/engines.py), stopped and removed at the
+    end; the tests that ask for it fail, never skip, if Redis is not installed."""
+    try:
+        running = start_redis()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield running
+    finally:
+        running.destroy()

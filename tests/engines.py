@@ -21,6 +21,7 @@ import os
 import pwd
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import tempfile
@@ -282,3 +283,91 @@ def sqlite_engine(path: Path) -> Engine:
 def postgres_engine(cluster: Cluster, database: str) -> Engine:
     url = cluster.url(database)
     return Engine("postgres", url, redact(url), psycopg.IntegrityError, cluster, database)
+
+
+# ------------------------------------------------------------------ Redis, for the site
+
+
+#: How long a redis-server may take to start or stop (seconds).
+REDIS_WAIT = 20
+REDIS_MISSING = (
+    "redis-server not found: the site's tests (serve --bus) need it; run "
+    "scripts/ensure-redis (it installs Debian's redis-server package) and test again"
+)
+
+
+class RedisServer:
+    """A redis-server on 127.0.0.1 and a free port, in a temporary folder, keeping
+    nothing on disk (``--save "" --appendonly no``); ``restart`` stops and starts it on
+    the same port; ``destroy`` stops it and removes the folder (also at exit)."""
+
+    def __init__(self, program: str) -> None:
+        self.program = program
+        self.root = Path(tempfile.mkdtemp(prefix="hundred-redis-"))
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        atexit.register(self.destroy)
+        try:
+            self.start()
+        except BaseException:
+            self.destroy()
+            raise
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [self.program, "--bind", "127.0.0.1", "--port", str(self.port), "--dir",
+             str(self.root), "--save", "", "--appendonly", "no", "--protected-mode", "no",
+             "--logfile", str(self.root / "redis.log")],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            cwd=self.root,
+        )  # fmt: skip
+        deadline = time.monotonic() + REDIS_WAIT
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                log = self.root / "redis.log"
+                text = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+                raise RuntimeError(f"redis-server did not start: {text}")
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(REDIS_WAIT)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(REDIS_WAIT)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def destroy(self) -> None:
+        atexit.unregister(self.destroy)
+        with contextlib.suppress(Exception):
+            self.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def start_redis() -> RedisServer:
+    """A running redis-server (``RuntimeError`` with ``REDIS_MISSING`` if none is
+    installed)."""
+    program = shutil.which("redis-server") or (
+        "/usr/bin/redis-server" if os.path.exists("/usr/bin/redis-server") else None
+    )
+    if program is None:
+        raise RuntimeError(REDIS_MISSING)
+    return RedisServer(program)

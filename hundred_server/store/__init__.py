@@ -107,11 +107,13 @@ def open_store(
     exclusive: bool = False,
     create: bool = True,
     busy_timeout: float = BUSY_TIMEOUT,
+    site: str | None = None,
 ) -> GameStore:
     """The store at ``location``: a ``postgresql://`` (or ``postgres://``) URL, or the
     path of an SQLite file. ``exclusive``: for a server, which must be its only one.
     ``create``: make the store if there is none (False: ``StoreError`` instead, for
-    the commands that only read)."""
+    the commands that only read). ``site``: a PostgreSQL store shared by the instances
+    of a site, this one's id (postgres.py)."""
     if not is_url(location):
         if not create and not os.path.exists(location):
             raise StoreError(f"no store at {location!r}")
@@ -124,4 +126,6 @@ def open_store(
             f"the store {redact(location)} is a PostgreSQL database, and PostgreSQL needs "
             f"psycopg ({exc}): pip install 'hundred_server[postgres]'"
         ) from None
-    return PostgresStore(location, exclusive=exclusive, create=create, busy_timeout=busy_timeout)
+    return PostgresStore(
+        location, exclusive=exclusive, create=create, busy_timeout=busy_timeout, site=site
+    )

@@ -33,10 +33,13 @@ call connects again and takes the lock again: if another server took it meanwhil
 every write is refused with ``StoreBusy`` (its tables pause) rather than write over the
 other's games.
 
-``owner`` and ``lease_until`` are unused for now (NULL). They are for several servers
-sharing one database: each will claim the games it plays (``owner``: its instance id;
-``lease_until``: when its claim lapses unless renewed), and a server takes over the
-games whose lease lapsed when their server dies. The advisory lock gives way to them.
+``owner`` and ``lease_until`` are for several servers sharing one database, a site
+(``serve --bus``, bus.py): a store opened for one of them (``site``: its instance id)
+writes each new game with that owner and a lease of ``lease`` seconds, which the bus
+renews, and the bus of another instance takes over the games whose lease lapsed (their
+server died). Such a store holds the advisory lock shared, so the site's instances
+share the database while a server without ``--bus`` is refused (and refuses them).
+Without ``site`` both stay NULL, and an instance of a site claims such games at once.
 
 A lost connection never loses or doubles a move. A write raises and the server tries
 the same batch again (the batches queued since after it), and the store connects anew.
@@ -88,6 +91,8 @@ STORE_VERSION: Final = 1
 APPLICATION: Final = "hundred_server"
 #: The oldest PostgreSQL this store runs on (``pg_current_xact_id``, ``pg_xact_status``).
 OLDEST_SERVER: Final = 130000
+#: Seconds a site instance's claim on a game lasts unless its bus renews it (bus.py).
+LEASE: Final = 5.0
 #: The longest one statement may run (seconds).
 STATEMENT_TIMEOUT: Final = 30.0
 #: Connection parameters the URL may override: a connection attempt gives up after 5 s;
@@ -175,8 +180,13 @@ class PostgresStore:
         exclusive: bool = False,
         create: bool = True,
         busy_timeout: float = BUSY_TIMEOUT,
+        site: str | None = None,
+        lease: float = LEASE,
     ) -> None:
         self.url = url
+        #: This instance's id on a site (see the module docstring), and its games' lease.
+        self.site = site
+        self.lease = lease
         self.location = redact(url)
         self.tightened = False  # who may read it is the database's business
         self.exclusive = exclusive
@@ -234,14 +244,20 @@ class PostgresStore:
                 f"the store {self.location} has no schema to be in (none of its search_path exists)"
             )
         if self.exclusive:  # waited for busy_timeout: a killed server's session may linger
+            # A site's instances share it (and refuse a lone server); a lone one has it all.
+            lock = "pg_advisory_lock_shared" if self.site else "pg_advisory_lock"
             try:
-                db.execute(
-                    "SELECT pg_advisory_lock(%s, hashtext(current_schema()))", (SERVER_LOCK,)
-                )
+                db.execute(f"SELECT {lock}(%s, hashtext(current_schema()))", (SERVER_LOCK,))
             except psycopg.errors.LockNotAvailable:
+                other = (
+                    "a server without --bus"
+                    if self.site
+                    else "another hundred_server (another "
+                    "`serve` on the same --store, or a site's with --bus)"
+                )
                 raise StoreBusy(
-                    f"the store {self.location} is in use by another hundred_server (another "
-                    "`serve` on the same --store); stop it first or use another database"
+                    f"the store {self.location} is in use by {other}; stop it first or use "
+                    "another database"
                 ) from None
         names = _tables(db)
         if not names:
@@ -334,12 +350,12 @@ class PostgresStore:
                 run: list[GameStarted | Moves | GameEnded] = []
                 for item in todo:
                     if isinstance(item, GameDropped):
-                        _apply(db, run, when)
+                        _apply(db, run, when, self.site, self.lease)
                         run = []
                         db.execute("DELETE FROM games WHERE id = %s", (item.game_id,))
                     else:
                         run.append(item)
-                _apply(db, run, when)
+                _apply(db, run, when, self.site, self.lease)
                 self._commit(db)
             except BaseException:
                 self._failed(db, xid, todo)
@@ -475,9 +491,16 @@ class PostgresStore:
         return list(out.values())
 
 
-def _apply(db: Connection, run: Sequence[GameStarted | Moves | GameEnded], when: datetime) -> None:
+def _apply(
+    db: Connection,
+    run: Sequence[GameStarted | Moves | GameEnded],
+    when: datetime,
+    owner: str | None = None,
+    lease: float = LEASE,
+) -> None:
     """A run of writes with no drop among them: the games first, then their lines, then
-    how they ended (so a batch may hold all three of one game)."""
+    how they ended (so a batch may hold all three of one game). New games are
+    ``owner``'s (a site's instance), leased for ``lease`` seconds."""
     started: list[GameStarted] = []
     lines: list[tuple[int, int, str]] = []
     seqs: dict[int, int] = {}
@@ -493,9 +516,13 @@ def _apply(db: Connection, run: Sequence[GameStarted | Moves | GameEnded], when:
     cursor = db.cursor()
     if started:
         cursor.executemany(
-            "INSERT INTO games (id, game, name, seed, clock, ai, seq, state, started)"
-            " VALUES (%s, %s, %s, %s, %s, %s, 0, 'playing', %s)",
-            [(g.game_id, g.game, g.name, g.seed, g.clock, g.ai, when) for g in started],
+            "INSERT INTO games (id, game, name, seed, clock, ai, seq, state, started, owner,"
+            " lease_until) VALUES (%s, %s, %s, %s, %s, %s, 0, 'playing', %s, %s,"
+            " CASE WHEN %s::text IS NULL THEN NULL ELSE now() + %s * interval '1 second' END)",
+            [
+                (g.game_id, g.game, g.name, g.seed, g.clock, g.ai, when, owner, owner, lease)
+                for g in started
+            ],
         )
         cursor.executemany(
             "INSERT INTO seats (game, seat, name, token) VALUES (%s, %s, %s, %s)",

@@ -1,0 +1,656 @@
+"""The site bus: several server processes, on one machine or many, as one site
+(``serve --store postgresql://... --bus redis://...``). The asyncio glue; the hub and
+lobby only see ``Relay``/``Remote`` commands, virtual connections and ``Elsewhere``.
+
+One lobby. Every instance publishes its open tables to Redis (``hundred:open:ID``, a
+JSON list that lapses after ``OPEN_TTL`` unless refreshed every ``PUBLISH_EVERY``) and
+reads the others', so ``join`` lists the site's tables. Table ids come from a
+PostgreSQL sequence (``hundred_table_ids``), in blocks, so they are unique on the site
+and durable across a restart of Redis.
+
+Relay, not hand-over: a client stays on the socket it opened (a netcat user cannot be
+told to connect elsewhere, and no load balancer needs stickiness). When it joins a
+table of another instance, or sends a token whose game another instance plays, its
+instance (the socket's) forwards each message it decodes to the table's owner over the
+owner's Redis channel (``hundred:to:ID``); the owner runs them through its own hub as a
+virtual connection and publishes what that connection is told back to the socket's
+instance, which encodes it with the client's codec and writes it. What the owner says
+is published only once its moves are committed, as anything it sends. Messages carry
+an epoch: after a relay is made anew (its owner died and another took the table over)
+what the old one says is dropped.
+
+Failover. Each game in PostgreSQL has an ``owner`` (the instance id) and a
+``lease_until``, written with the game (store/postgres.py) and renewed by its owner
+every ``RENEW_EVERY``; every instance sweeps, every ``SWEEP_EVERY``, for games whose
+lease lapsed (one atomic ``UPDATE ... RETURNING``, rows taken with ``SKIP LOCKED``),
+restores them from the store as at a restart (``Hub.restore``) and owns them. People
+then take their seats back with their token on any instance (the one that has the
+game: at once; any other: relayed there), at the same prompt. A relayed client whose
+table's instance dies is relayed again with the token it was given (its ``Seat``), to
+the table's new owner, and sees its seat and prompt again. A clean shutdown lets go of
+its leases, so another instance takes its games at once.
+
+Redis is only the relay and the lobby list: when it restarts, the instances connect
+again (backoff up to ``BACKOFF_MAX``) and publish again; games played on their own
+instance go on meanwhile, and PostgreSQL alone decides who owns what.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import psycopg
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from hundred_server.hub import Close, Command, Hub, Relay, Remote
+from hundred_server.lobby import TOKEN_RE, hash_token
+from hundred_server.protocol import Message
+from hundred_server.store import GameStore, redact
+from hundred_server.store.postgres import CREATE_LOCK, LEASE
+from hundred_server.table import TableState
+
+log = logging.getLogger("hundred_server")
+
+PREFIX: Final = "hundred:"
+RENEW_EVERY: Final = 1.0
+SWEEP_EVERY: Final = 1.0
+PUBLISH_EVERY: Final = 0.5
+OPEN_TTL: Final = 3
+#: How often the peers of relayed clients are checked (``PUBSUB NUMSUB``), and how many
+#: checks in a row must find one gone before it counts as gone (a restart of Redis
+#: empties every channel for a moment).
+CHECK_EVERY: Final = 1.0
+GONE_AFTER: Final = 3
+#: How long a relayed message waits for its table's instance (a takeover) before the
+#: client is told there is none.
+RESOLVE_FOR: Final = 15.0
+RETRY_EVERY: Final = 0.5
+BACKOFF_MAX: Final = 2.0
+ID_BLOCK: Final = 32
+#: Games one sweep takes over at most (the next sweep takes more).
+SWEEP_BATCH: Final = 16
+
+
+def instance_id() -> str:
+    """A new instance's id: where it runs, and random (never reused)."""
+    return f"{socket.gethostname()[:20]}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+def channel(instance: str) -> str:
+    return f"{PREFIX}to:{instance}"
+
+
+def open_key(instance: str) -> str:
+    return f"{PREFIX}open:{instance}"
+
+
+def open_tables(hub: Hub) -> list[Message]:
+    """This instance's tables that wait for players, as ``join`` lists them."""
+    out = []
+    for table in hub.tables.values():
+        if table.state is TableState.WAITING and table.free:
+            info = table.info()
+            del info["Type"]
+            out.append(info)
+    return out
+
+
+def merge_open(values: dict[str, str | None], me: str) -> tuple[dict[int, Message], dict[int, str]]:
+    """The other instances' open tables (by id) and their owners, from each instance's
+    published list (instance -> JSON, None if it lapsed); a list that does not read is
+    skipped."""
+    tables: dict[int, Message] = {}
+    owners: dict[int, str] = {}
+    for instance, text in sorted(values.items()):
+        if instance == me or text is None:
+            continue
+        try:
+            listed = json.loads(text)
+        except ValueError:
+            continue
+        if not isinstance(listed, list):
+            continue
+        for info in listed:
+            if isinstance(info, dict) and isinstance(info.get("Table"), int):
+                tables[info["Table"]] = info
+                owners[info["Table"]] = instance
+    return tables, owners
+
+
+@dataclass
+class _Out:
+    """A client of this instance whose table is on another (the socket's side)."""
+
+    conn: int
+    table: int | None = None
+    digest: str | None = None
+    token: str | None = None  # from its Seat message: to be relayed again after a failover
+    owner: str | None = None  # None: being resolved; its messages wait in ``buffer``
+    epoch: int = 0
+    buffer: list[Message] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
+    gone_checks: int = 0
+
+
+class Bus:
+    """The site glue of one instance; ``connect()``, ``run(hub, dispatch)``, ``close()``."""
+
+    def __init__(self, url: str, store: GameStore, instance: str, lease: float = LEASE) -> None:
+        store_url = getattr(store, "url", None)
+        if not isinstance(store_url, str):
+            raise ValueError("the bus needs a PostgreSQL store")
+        self.url = url
+        self.location = redact(url)
+        self.store = store
+        self.store_url = store_url
+        self.instance = instance
+        self.lease = lease
+        self.redis: aioredis.Redis = aioredis.from_url(
+            url, socket_timeout=5, socket_connect_timeout=2, decode_responses=True
+        )
+        self.db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
+        self.hub: Hub | None = None
+        self._dispatch: Callable[[list[Command]], None] = lambda commands: None
+        self._ids: deque[int] = deque()
+        self._refilling = False
+        self._outs: dict[int, _Out] = {}
+        self._virtual: dict[tuple[str, int, int], int] = {}  # (origin, conn, epoch) -> conn
+        self._origin: dict[int, tuple[str, int, int]] = {}
+        self._origin_gone: dict[str, int] = {}
+        self._owners: dict[int, str] = {}  # the other instances' open tables' owners
+        self._queue: asyncio.Queue[tuple[str, dict[str, Any], int | None]] = asyncio.Queue()
+        self._claiming = asyncio.Lock()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closed = False
+        self._listened = False
+        self.taken_over: list[int] = []  # game ids this instance took over (for logs)
+
+    # ------------------------------------------------------------------ life
+
+    async def connect(self) -> None:
+        """Reach PostgreSQL and Redis (``OSError`` if either is not there), make the
+        table-id sequence if the store has none, and take a first block of ids."""
+        await self._db()
+        try:
+            await self.redis.ping()
+        except (RedisError, OSError) as exc:
+            raise OSError(f"cannot reach the bus {self.location}: {exc}") from None
+        db = await self._db()
+        async with db.transaction():
+            await db.execute(
+                "SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (CREATE_LOCK,)
+            )
+            await db.execute("CREATE SEQUENCE IF NOT EXISTS hundred_table_ids")
+            await db.execute(
+                "SELECT setval('hundred_table_ids', greatest((SELECT coalesce(max(id), 0) FROM"
+                " games), (SELECT last_value FROM hundred_table_ids)))"
+            )
+        await self._refill()
+
+    async def _db(self) -> psycopg.AsyncConnection[tuple[Any, ...]]:
+        if self.db is None or self.db.closed:
+            self.db = None
+            try:
+                self.db = await psycopg.AsyncConnection.connect(
+                    self.store_url, autocommit=True, connect_timeout=5
+                )
+            except psycopg.Error as exc:
+                raise OSError(f"the bus cannot reach the store: {exc}") from None
+        return self.db
+
+    def run(self, hub: Hub, dispatch: Callable[[list[Command]], None]) -> None:
+        """Start the bus's tasks for ``hub``; ``dispatch`` takes what the hub returns."""
+        self.hub = hub
+        self._dispatch = dispatch
+        lobby = hub.lobby
+        lobby.site = True
+        lobby.table_ids = self._next_id
+        for work in (self._listen, self._send, self._publish, self._renew, self._sweep):
+            self._tasks.append(asyncio.create_task(self._forever(work)))
+        self._tasks.append(asyncio.create_task(self._forever(self._check)))
+        log.info("site bus %s: this instance is %s", self.location, self.instance)
+
+    async def _forever(self, work: Callable[[], Any]) -> None:
+        """Run ``work`` again whenever it fails (Redis or PostgreSQL away), with backoff."""
+        delay = 0.1
+        while not self._closed:
+            try:
+                await work()
+                delay = 0.1
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError, psycopg.Error) as exc:
+                log.warning("site bus: %s (%s); trying again", type(exc).__name__, exc)
+                if isinstance(exc, psycopg.Error) and self.db is not None and self.db.closed:
+                    self.db = None
+                await asyncio.sleep(delay)
+                delay = min(BACKOFF_MAX, delay * 2)
+            except Exception:
+                log.exception("site bus: internal error; going on")
+                await asyncio.sleep(BACKOFF_MAX)
+
+    async def close(self) -> None:
+        """Let go of this instance's games (another takes them at once), say what is
+        left to say (2 s at most), and stop."""
+        if self._closed:
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(2.0):
+                while not self._queue.empty():
+                    await asyncio.sleep(0.02)
+        self._closed = True
+        for task in self._tasks:
+            task.cancel()
+        for out in self._outs.values():
+            if out.task is not None:
+                out.task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(3.0):
+                db = await self._db()
+                await db.execute(
+                    "UPDATE games SET lease_until = now() - interval '1 second'"
+                    " WHERE owner = %s AND state = 'playing'",
+                    (self.instance,),
+                )
+        with contextlib.suppress(Exception):
+            await self.redis.delete(open_key(self.instance))
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+        if self.db is not None:
+            with contextlib.suppress(Exception):
+                await self.db.close()
+
+    # ------------------------------------------------------------------ table ids
+
+    def _next_id(self) -> int | None:
+        if len(self._ids) < ID_BLOCK // 2 and not self._refilling and not self._closed:
+            self._refilling = True
+            asyncio.get_running_loop().create_task(self._refill_soon())
+        return self._ids.popleft() if self._ids else None
+
+    async def _refill_soon(self) -> None:
+        try:
+            await self._refill()
+        except (OSError, psycopg.Error) as exc:
+            log.warning("site bus: no table ids (%s)", exc)
+        finally:
+            self._refilling = False
+
+    async def _refill(self) -> None:
+        db = await self._db()
+        cursor = await db.execute(
+            "SELECT nextval('hundred_table_ids') FROM generate_series(1, %s)", (ID_BLOCK,)
+        )
+        self._ids.extend(int(row[0]) for row in await cursor.fetchall())
+
+    # ------------------------------------------------------------------ the lobby list
+
+    async def _publish(self) -> None:
+        assert self.hub is not None
+        while not self._closed:
+            mine = json.dumps(open_tables(self.hub), separators=(",", ":"))
+            await self.redis.set(open_key(self.instance), mine, ex=OPEN_TTL)
+            keys = [key async for key in self.redis.scan_iter(f"{PREFIX}open:*", count=200)]
+            values = await self.redis.mget(keys) if keys else []
+            listed = {
+                key[len(PREFIX) + 5 :]: value for key, value in zip(keys, values, strict=True)
+            }
+            tables, owners = merge_open(listed, self.instance)
+            self.hub.lobby.remote_tables = tables
+            self._owners = owners
+            await asyncio.sleep(PUBLISH_EVERY)
+
+    # ------------------------------------------------------------------ leases
+
+    async def _renew(self) -> None:
+        while not self._closed:
+            db = await self._db()
+            await db.execute(
+                "UPDATE games SET lease_until = now() + %s * interval '1 second'"
+                " WHERE owner = %s AND state = 'playing'",
+                (self.lease, self.instance),
+            )
+            await asyncio.sleep(RENEW_EVERY)
+
+    async def _sweep(self) -> None:
+        while not self._closed:
+            await self.sweep_once()
+            await asyncio.sleep(SWEEP_EVERY)
+
+    async def sweep_once(self) -> list[int]:
+        """Take over the games whose lease lapsed; their ids."""
+        assert self.hub is not None
+        async with self._claiming:
+            db = await self._db()
+            cursor = await db.execute(
+                "UPDATE games SET owner = %s, lease_until = now() + %s * interval '1 second'"
+                " WHERE id IN (SELECT id FROM games WHERE state = 'playing' AND (lease_until"
+                " IS NULL OR lease_until < now()) ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED)"
+                " RETURNING id",
+                (self.instance, self.lease, SWEEP_BATCH),
+            )
+            ids = sorted(int(row[0]) for row in await cursor.fetchall())
+            ids = [i for i in ids if i not in self.hub.tables]  # ours already: renewed
+            if not ids:
+                return []
+            loop = asyncio.get_running_loop()
+            stored = []
+            for game_id in ids:
+                found = await loop.run_in_executor(None, self.store.game, game_id)
+                if found is not None and found.state == "playing":
+                    stored.append(found)
+            for line in self.hub.restore(stored):
+                log.info("took over %s", line)
+            self.taken_over += ids
+            self._dispatch([])
+            return ids
+
+    # ------------------------------------------------------------------ sending
+
+    def take(self, command: Relay | Remote) -> None:
+        """A command of the hub for the bus (server.py hands them over in order)."""
+        if self._closed:
+            return
+        if isinstance(command, Relay):
+            self._relay(command)
+        else:
+            self._remote(command)
+
+    def _relay(self, command: Relay) -> None:
+        conn, msg = command.conn, command.message
+        if command.to is not None:
+            out = _Out(conn, command.to.table, command.to.digest)
+            if msg is not None:
+                out.buffer.append(msg)
+            self._outs[conn] = out
+            self._resolve(out)
+            return
+        out = self._outs.get(conn)
+        if out is None:
+            return
+        if msg is None:  # the client is gone
+            del self._outs[conn]
+            if out.task is not None:
+                out.task.cancel()
+            if out.owner is not None:
+                self._put(out.owner, {"k": "end", "c": conn, "e": out.epoch})
+            return
+        if out.owner is None:
+            out.buffer.append(msg)
+        else:
+            self._put(out.owner, self._in(out, msg), conn)
+
+    def _in(self, out: _Out, msg: Message) -> dict[str, Any]:
+        assert self.hub is not None
+        session = self.hub.sessions.get(out.conn)
+        link = self.hub.links.get(out.conn)
+        return {
+            "k": "in",
+            "c": out.conn,
+            "e": out.epoch,
+            "m": msg,
+            "n": "" if session is None else session.name,
+            "a": None if link is None else link.address,
+        }
+
+    def _remote(self, command: Remote) -> None:
+        key = self._origin.get(command.conn)
+        if key is None:
+            return
+        origin, conn, epoch = key
+        if command.message is not None:
+            self._put(origin, {"k": "out", "c": conn, "e": epoch, "m": command.message})
+            return
+        del self._origin[command.conn]  # back in its lobby, or gone: the hub forgot it
+        self._virtual.pop(key, None)
+        kind = "close" if command.close else "bye"
+        self._put(origin, {"k": kind, "c": conn, "e": epoch})
+
+    def _put(self, instance: str, payload: dict[str, Any], relayed: int | None = None) -> None:
+        self._queue.put_nowait((instance, payload, relayed))
+
+    async def _send(self) -> None:
+        """Publish in order, one at a time; a message nobody received (its instance is
+        gone) makes its relayed client look for the table's new owner."""
+        while True:
+            instance, payload, relayed = await self._queue.get()
+            payload["i"] = self.instance
+            text = json.dumps(payload, separators=(",", ":"))
+            try:
+                received = await self.redis.publish(channel(instance), text)
+            except (RedisError, OSError):  # Redis is away: its clients resync when it is back
+                if relayed is not None:
+                    self._owner_lost(relayed)
+                continue
+            if received:
+                continue
+            if relayed is not None:
+                self._owner_lost(relayed)
+            elif payload["k"] == "out":
+                self._origin_lost(instance, int(payload["c"]), int(payload["e"]))
+
+    def _owner_lost(self, conn: int) -> None:
+        """The instance of ``conn``'s table did not answer: relay to its next owner."""
+        out = self._outs.get(conn)
+        if out is None or out.owner is None:
+            return
+        assert self.hub is not None
+        if out.token is None:
+            del self._outs[conn]
+            text = (
+                "the server instance of your table is gone and you have no seat there yet; "
+                "join another table"
+            )
+            self._dispatch(self.hub.unrelay(conn, text))
+            return
+        log.info(
+            "connection %d: the instance of table %s is gone; finding it again", conn, out.table
+        )
+        out.owner, out.epoch = None, out.epoch + 1
+        out.digest = hash_token(out.token)
+        out.buffer = [{"Type": "Hello", "Token": out.token}]
+        self._resolve(out)
+
+    def _resync(self) -> None:
+        """Every relayed client takes its seat again (its token relayed anew): it is
+        shown its table and prompt as they are now, whatever it missed."""
+        for out in list(self._outs.values()):
+            if out.owner is not None and out.token is not None:
+                self._owner_lost(out.conn)
+
+    def _origin_lost(self, origin: str, conn: int, epoch: int) -> None:
+        """The instance of a virtual connection's client is gone: its seat is lost."""
+        assert self.hub is not None
+        vconn = self._virtual.pop((origin, conn, epoch), None)
+        if vconn is not None:
+            del self._origin[vconn]
+            self._dispatch(self.hub.disconnect(vconn))
+
+    # ------------------------------------------------------------------ resolving
+
+    def _resolve(self, out: _Out) -> None:
+        out.task = asyncio.get_running_loop().create_task(self._find_owner(out))
+
+    async def _find_owner(self, out: _Out) -> None:
+        """Find the instance of ``out``'s table (waiting for a takeover if its owner is
+        gone) and send it what waits; or handle it here if the table is here now."""
+        assert self.hub is not None
+        hub = self.hub
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESOLVE_FOR
+        while self._outs.get(out.conn) is out:
+            owner: str | None = None
+            try:
+                if out.digest is not None:
+                    row = await self._owner_of_token(out.digest)
+                    if row is None:
+                        self._refuse(out)
+                        return
+                    out.table, owner = row
+                elif out.table is not None:
+                    owner = self._owners.get(out.table)
+                if out.table is not None and (owner == self.instance or out.table in hub.tables):
+                    async with self._claiming:  # a takeover under way ends first
+                        pass
+                    if out.table in hub.tables:
+                        self._here(out)
+                        return
+                elif owner is not None and out.buffer:
+                    first = self._in(out, out.buffer[0])
+                    first["i"] = self.instance
+                    text = json.dumps(first, separators=(",", ":"))
+                    if await self.redis.publish(channel(owner), text):
+                        out.buffer.pop(0)
+                        for msg in out.buffer:
+                            self._put(owner, self._in(out, msg), out.conn)
+                        out.buffer, out.owner, out.task = [], owner, None
+                        return
+            except (RedisError, OSError, psycopg.Error) as exc:
+                log.info("connection %d: finding its table: %s", out.conn, exc)
+            if loop.time() > deadline or (out.digest is None and owner is None):
+                self._refuse(out)
+                return
+            await asyncio.sleep(RETRY_EVERY)
+
+    async def _owner_of_token(self, digest: str) -> tuple[int, str | None] | None:
+        db = await self._db()
+        cursor = await db.execute(
+            "SELECT g.id, g.owner FROM seats s JOIN games g ON g.id = s.game"
+            " WHERE s.token = %s AND g.state = 'playing'",
+            (digest,),
+        )
+        row = await cursor.fetchone()
+        return None if row is None else (int(row[0]), row[1])
+
+    def _here(self, out: _Out) -> None:
+        """The table is on this instance now: the waiting messages are handled here."""
+        assert self.hub is not None
+        del self._outs[out.conn]
+        commands = self.hub.unrelay(out.conn)
+        for msg in out.buffer:
+            commands += self.hub.receive_message(out.conn, msg)
+        self._dispatch(commands)
+
+    def _refuse(self, out: _Out) -> None:
+        assert self.hub is not None
+        self._outs.pop(out.conn, None)
+        if out.digest is not None:
+            code, text = "bad_token", "no game under way has a seat for that token (it may be over)"
+        else:
+            code, text = "no_such_table", f"no open table {out.table}"
+        self._dispatch(self.hub.unrelay(out.conn, text, code))
+
+    # ------------------------------------------------------------------ receiving
+
+    async def _listen(self) -> None:
+        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(channel(self.instance))
+            log.info("site bus: listening on %s", channel(self.instance))
+            if self._listened:  # back after Redis was away: what was said meanwhile is lost
+                self._resync()
+            self._listened = True
+            while not self._closed:
+                got = await pubsub.get_message(timeout=1.0)
+                if got is not None and got.get("type") == "message":
+                    self._received(str(got["data"]))
+        finally:
+            with contextlib.suppress(Exception):
+                await pubsub.aclose()
+
+    def _received(self, text: str) -> None:
+        assert self.hub is not None
+        hub = self.hub
+        try:
+            payload = json.loads(text)
+            kind, origin = payload["k"], str(payload["i"])
+            conn, epoch = int(payload["c"]), int(payload["e"])
+        except (ValueError, KeyError, TypeError):
+            log.warning("site bus: a message that does not read: %.200s", text)
+            return
+        if kind in ("in", "end"):  # for a table here, from a client there
+            key = (origin, conn, epoch)
+            vconn = self._virtual.get(key)
+            if kind == "end":
+                if vconn is not None:
+                    del self._virtual[key], self._origin[vconn]
+                    self._dispatch(hub.disconnect(vconn))
+                return
+            msg = payload.get("m")
+            if not isinstance(msg, dict):
+                return
+            if vconn is None and msg.get("Type") not in ("Hello", "Join"):
+                self._put(origin, {"k": "lost", "c": conn, "e": epoch})  # its seat was lost
+                return
+            if vconn is None:
+                name = payload.get("n")
+                address = payload.get("a")
+                vconn = hub.connect_virtual(
+                    name if isinstance(name, str) else "",
+                    address if isinstance(address, str) else None,
+                )
+                self._virtual[key] = vconn
+                self._origin[vconn] = key
+            self._dispatch(hub.receive_message(vconn, msg))
+            return
+        out = self._outs.get(conn)  # for a client here, from its table's instance
+        if out is None or out.epoch != epoch or out.owner != origin:
+            return
+        if kind == "out":
+            msg = payload.get("m")
+            if not isinstance(msg, dict):
+                return
+            if msg.get("Type") == "Seat" and isinstance(msg.get("Token"), str):
+                if TOKEN_RE.match(msg["Token"]):
+                    out.token = msg["Token"]
+                    out.table = msg.get("Table") if isinstance(msg.get("Table"), int) else None
+            self._dispatch(hub.deliver(conn, msg))
+        elif kind == "lost":
+            self._owner_lost(conn)
+        elif kind == "bye":
+            del self._outs[conn]
+            self._dispatch(hub.unrelay(conn))
+        elif kind == "close":  # it quit there (and was told goodbye): it closes
+            del self._outs[conn]
+            hub.unrelay(conn)
+            self._dispatch([*hub.disconnect(conn), Close(conn)])
+
+    # ------------------------------------------------------------------ liveness
+
+    async def _check(self) -> None:
+        """Relayed clients whose table's instance is gone, and virtual connections whose
+        client's instance is gone, found by their channels' subscribers; a relayed
+        client that waits for others' moves would otherwise wait for good."""
+        while not self._closed:
+            await asyncio.sleep(CHECK_EVERY)
+            owners = {o.owner for o in self._outs.values() if o.owner is not None}
+            origins = {key[0] for key in self._virtual}
+            peers = sorted(owners | origins)
+            if not peers:
+                continue
+            counts = dict(await self.redis.pubsub_numsub(*(channel(p) for p in peers)))
+            for peer in peers:
+                if counts.get(channel(peer), 0):
+                    self._origin_gone.pop(peer, None)
+                    continue
+                missed = self._origin_gone.get(peer, 0) + 1
+                self._origin_gone[peer] = missed
+                if missed < GONE_AFTER:
+                    continue
+                del self._origin_gone[peer]
+                for out in [o for o in self._outs.values() if o.owner == peer]:
+                    self._owner_lost(out.conn)
+                for key in [k for k in self._virtual if k[0] == peer]:
+                    self._origin_lost(*key)

@@ -1,0 +1,307 @@
+"""Several servers as one site (``serve --store postgresql://... --bus redis://...``,
+bus.py), each a real process against a real PostgreSQL and a real Redis that the tests
+start themselves: a table made on one instance joined from another and played to its
+end by people on both; an instance killed with SIGKILL mid-game, its game taken over
+by another and finished by its people, reconnected there with their tokens; Redis
+restarted mid-game. Plus the bus's pure parts. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from hundred_server.bus import merge_open
+from hundred_server.hub import Hub, Relay, Remote
+from hundred_server.lobby import Elsewhere, Where
+from hundred_server.protocol import Message
+from hundred_server.records import load_record
+from tests.engines import Engine, RedisServer
+from tests.hub_harness import answer_from_legal, is_prompt
+from tests.live_server import start_server, stop_server
+
+READ = 15.0
+#: A failover: the game owned elsewhere and its people back at their prompt.
+FAILOVER = 10.0
+
+
+# ------------------------------------------------------------------ the pure parts
+
+
+def test_merge_open_lists_the_other_instances_tables_and_their_owners() -> None:
+    values = {
+        "a": json.dumps([{"Table": 3, "Name": "x"}]),
+        "b": json.dumps([{"Table": 7, "Name": "y"}, {"Name": "no id"}]),
+        "me": json.dumps([{"Table": 1}]),
+        "gone": None,
+        "bad": "{not json",
+    }
+    tables, owners = merge_open(values, "me")
+    assert tables == {3: {"Table": 3, "Name": "x"}, 7: {"Table": 7, "Name": "y"}}
+    assert owners == {3: "a", 7: "b"}
+
+
+def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
+    hub = Hub()
+    hub.lobby.site = True
+    hub.lobby.remote_tables = {9: {"Table": 9, "Name": "far", "Free": 1}}
+    conn, _ = hub.connect()
+    said = hub.receive(conn, b'{"Type":"Hello","Message":"join"}')
+    assert b'"Table":9' in said[0].data  # type: ignore[union-attr]
+    out = hub.receive(conn, b'{"Type":"Join","Table":9}')
+    out += hub.receive(conn, b'{"Type":"Hello"}')  # goes the same way
+    assert [type(c) for c in out] == [Relay, Relay]
+    first = out[0]
+    assert isinstance(first, Relay) and isinstance(first.to, Elsewhere) and first.to.table == 9
+    assert hub.sessions[conn].where is Where.RELAYED
+    # What the owner says is written here; its "back in the lobby" ends the relay.
+    assert hub.deliver(conn, {"Type": "Hello"})
+    assert hub.unrelay(conn) == []
+    assert hub.sessions[conn].where is Where.QUESTION
+    # A token this instance does not know is looked for on the site.
+    out = hub.receive(conn, json.dumps({"Type": "Hello", "Token": "ab" * 16}).encode())
+    assert isinstance(out[0], Relay) and out[0].to is not None and out[0].to.digest
+    assert hub.disconnect(conn)[-1] == Relay(conn, None)
+
+
+def test_a_virtual_connection_answers_with_remote_commands_until_back_in_the_lobby() -> None:
+    hub = Hub(seed_source=lambda: "s")
+    host, _ = hub.connect()
+    hub.receive(host, b'{"Type":"Hello","Message":"create"}')
+    hub.receive(host, b'{"Type":"Game","Option":4}')  # a table for people only
+    (table,) = hub.tables
+    vconn = hub.connect_virtual("bob", None)
+    out = hub.receive_message(vconn, {"Type": "Join", "Table": table})
+    mine = [c for c in out if getattr(c, "conn", None) == vconn]
+    assert mine and all(isinstance(c, Remote) and c.message is not None for c in mine)
+    assert hub.sessions[vconn].name == "bob"
+    out = hub.receive_message(vconn, {"Type": "Hello", "Message": "quit"})
+    assert Remote(vconn, None, close=True) in out
+    assert vconn not in hub.links
+
+
+# ------------------------------------------------------------------ real processes
+
+
+class Person:
+    """A JSON client over TCP that answers its prompts from ``Legal``."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        self.name = name
+        self.rng = random.Random(seed)
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.seen: list[Message] = []
+        self.token = ""
+        self.table = 0
+        self.answered = 0
+
+    async def connect(self, port: int) -> None:
+        self.close()
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+
+    def send(self, msg: Message) -> None:
+        assert self.writer is not None
+        self.writer.write(json.dumps(msg).encode() + b"\n")
+
+    async def read(self, timeout: float = READ) -> Message:
+        assert self.reader is not None
+        line = await asyncio.wait_for(self.reader.readline(), timeout)
+        if not line:
+            raise ConnectionError(f"{self.name}: the server closed the connection")
+        msg: Message = json.loads(line)
+        self.seen.append(msg)
+        if msg["Type"] == "Seat":
+            self.token, self.table = msg["Token"], msg["Table"]
+        return msg
+
+    async def until(self, done: Callable[[Message], bool], play: bool = True) -> Message:
+        """Read (answering prompts if ``play``) until a message ``done`` is true of."""
+        while True:
+            msg = await self.read()
+            if done(msg):
+                return msg
+            if play and is_prompt(msg) and "Legal" in msg:
+                self.send(answer_from_legal(msg, self.rng))
+                self.answered += 1
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            self.writer = None
+
+
+def game_over(msg: Message) -> bool:
+    return bool(msg.get("GameOver"))
+
+
+class Site:
+    """Server processes sharing one PostgreSQL database and one Redis."""
+
+    def __init__(self, engine: Engine, redis: RedisServer) -> None:
+        self.engine = engine
+        self.redis = redis
+        self.processes: list[subprocess.Popen[bytes]] = []
+
+    def start(self) -> tuple[subprocess.Popen[bytes], int]:
+        process, port = start_server("--bus", self.redis.url, store=self.engine.location)
+        self.processes.append(process)
+        return process, port
+
+    def stop(self) -> list[int]:
+        return [stop_server(p) for p in self.processes]
+
+    def owner(self, table: int) -> str | None:
+        rows = self.engine.rows("SELECT owner FROM games WHERE id = ?", (table,))
+        return rows[0][0] if rows else None
+
+
+@pytest.fixture
+def site(pg_engine: Engine, redis_server: RedisServer) -> Iterator[Site]:
+    made = Site(pg_engine, redis_server)
+    try:
+        yield made
+    finally:
+        made.stop()
+
+
+async def listed(person: Person, table: int, timeout: float = 10.0) -> Message:
+    """Ask for the tables until ``table`` is among them."""
+    deadline = time.monotonic() + timeout
+    while True:
+        person.send({"Type": "Hello", "Message": "join"})
+        msg = await person.until(lambda m: m["Type"] == "Tables", play=False)
+        if any(t["Table"] == table for t in msg["Tables"]):
+            return msg
+        assert time.monotonic() < deadline, f"table {table} never listed: {msg}"
+        await asyncio.sleep(0.3)
+
+
+async def open_table(person: Person, port: int) -> None:
+    """``person`` makes a 3-seat table on ``port``: them, one AI, one seat free."""
+    await person.connect(port)
+    person.send({"Type": "Hello", "Message": "create", "Name": person.name})
+    person.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
+    await person.until(lambda m: m["Type"] == "Seat", play=False)
+
+
+def test_a_table_made_on_one_instance_is_joined_from_another_and_played_out(site: Site) -> None:
+    asyncio.run(asyncio.wait_for(cross_join(site), 60))
+
+
+async def cross_join(site: Site) -> None:
+    _a, port_a = site.start()
+    _b, port_b = site.start()
+    ann, bob = Person("ann", 1), Person("bob", 2)
+    await open_table(ann, port_a)
+    await bob.connect(port_b)
+    await listed(bob, ann.table)
+    bob.send({"Type": "Join", "Table": ann.table})
+    ends = await asyncio.gather(ann.until(game_over), bob.until(game_over))
+    assert ends[0] == ends[1]
+    assert bob.table == ann.table and bob.answered > 0
+    for person in (ann, bob):  # both back in their own instance's lobby, and it answers
+        await person.until(lambda m: m["Type"] == "Hello", play=False)
+        person.send({"Type": "Hello", "Message": "join"})
+        await person.until(lambda m: m["Type"] == "Tables", play=False)
+        person.close()
+    stored = site.engine.rows("SELECT state, result FROM games WHERE id = ?", (ann.table,))
+    assert stored[0][0] == "over"
+    assert (stored[0][1]["Winner"], stored[0][1]["Score"]) == (ends[0]["Winner"], ends[0]["Score"])
+    assert site.stop() == [0, 0]
+
+
+def test_a_game_goes_on_after_its_instance_is_killed(site: Site) -> None:
+    asyncio.run(asyncio.wait_for(failover(site), 90))
+
+
+async def failover(site: Site) -> None:
+    a, port_a = site.start()
+    _b, port_b = site.start()
+    ann, bob = Person("ann", 3), Person("bob", 4)
+    await open_table(ann, port_a)
+    await bob.connect(port_b)  # bob plays on B, relayed to A
+    await listed(bob, ann.table)
+    bob.send({"Type": "Join", "Table": ann.table})
+    table = ann.table
+    a_owner = await _owner_soon(site, table, lambda owner: owner is not None)
+
+    def anns_play(msg: Message) -> bool:
+        return is_prompt(msg) and msg["Type"] == "Play" and ann.answered >= 12
+
+    bobs = asyncio.create_task(bob.until(game_over))
+    prompt = await ann.until(anns_play)
+    hand = next(m for m in reversed(ann.seen) if m["Type"] in ("Deal", "Snapshot"))["Hand"]
+    plays = [m for m in ann.seen if m["Type"] == "Play" and "PlayedCard" in m]
+    mine = {m["PlayedCard"] for m in plays if m["Playerid"] == prompt["Playerid"]}
+    a.send_signal(signal.SIGKILL)
+    killed = time.monotonic()
+    assert a.wait(10) == -signal.SIGKILL
+    ann.close()
+
+    new_owner = await _owner_soon(site, table, lambda owner: owner not in (None, a_owner))
+    assert time.monotonic() - killed < FAILOVER, "nobody took the game over in time"
+    await ann.connect(port_b)
+    ann.send({"Type": "Hello", "Token": ann.token})
+    back = await ann.until(is_prompt, play=False)
+    assert time.monotonic() - killed < FAILOVER + 2
+    assert back == prompt  # the same prompt, the same Seq
+    snapshot = next(m for m in reversed(ann.seen) if m["Type"] == "Snapshot")
+    assert set(snapshot["Hand"]) == set(hand) - mine
+    ann.send(answer_from_legal(back, ann.rng))
+    end = await ann.until(game_over)
+    assert await asyncio.wait_for(bobs, READ) == end  # bob, relayed again, finished it too
+    ann.close()
+    bob.close()
+    (row,) = site.engine.rows("SELECT state, owner FROM games WHERE id = ?", (table,))
+    assert row[0] == "over" and row[1] == new_owner
+    lines = [r[0] for r in site.engine.rows("SELECT line FROM moves WHERE game = ?", (table,))]
+    game = load_record(lines)  # the whole record replays
+    assert game.winner == end["Winner"]
+    record = "\n".join(lines)
+    for play in plays:  # every move accepted before the kill is in the record
+        assert play["PlayedCard"] in record
+
+
+async def _owner_soon(site: Site, table: int, ok: Callable[[str | None], bool]) -> str | None:
+    deadline = time.monotonic() + FAILOVER + 5
+    while True:
+        owner = site.owner(table)
+        if ok(owner):
+            return owner
+        assert time.monotonic() < deadline, f"table {table}'s owner stays {owner}"
+        await asyncio.sleep(0.1)
+
+
+def test_redis_restarted_mid_game_the_game_goes_on_and_the_lobby_comes_back(site: Site) -> None:
+    asyncio.run(asyncio.wait_for(redis_restart(site), 60))
+
+
+async def redis_restart(site: Site) -> None:
+    _a, port_a = site.start()
+    _b, port_b = site.start()
+    ann, cy, dee = Person("ann", 5), Person("cy", 6), Person("dee", 7)
+    await ann.connect(port_a)  # ann plays on A against two AIs
+    ann.send({"Type": "Hello", "Message": "create", "Name": "ann"})
+    ann.send({"Type": "Game", "Option": 2})
+    await ann.until(lambda m: is_prompt(m) and ann.answered >= 3)
+    await open_table(cy, port_a)  # cy waits at a table that B lists
+    await dee.connect(port_b)
+    await listed(dee, cy.table)
+    site.redis.stop()
+    moves = ann.answered
+    await ann.until(lambda m: is_prompt(m) and ann.answered >= moves + 5)  # on without Redis
+    site.redis.start()
+    await listed(dee, cy.table)  # the lobby list is back
+    dee.send({"Type": "Join", "Table": cy.table})
+    await ann.until(game_over)
+    await asyncio.gather(cy.until(game_over), dee.until(game_over))
+    for person in (ann, cy, dee):
+        person.close()
+
