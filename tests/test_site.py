@@ -132,6 +132,15 @@ class Person:
                 self.send(answer_from_legal(msg, self.rng))
                 self.answered += 1
 
+    async def play(self, moves: int) -> None:
+        """Answer ``moves`` prompts more."""
+        goal = self.answered + moves
+        while self.answered < goal:
+            msg = await self.read()
+            if is_prompt(msg) and "Legal" in msg:
+                self.send(answer_from_legal(msg, self.rng))
+                self.answered += 1
+
     def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
@@ -297,22 +306,26 @@ def test_redis_restarted_mid_game_the_game_goes_on_and_the_lobby_comes_back(site
 async def redis_restart(site: Site) -> None:
     _a, port_a = site.start()
     _b, port_b = site.start()
-    ann, cy, dee = Person("ann", 5), Person("cy", 6), Person("dee", 7)
+    ann, cy, dee, fay = (Person(name, seed) for seed, name in enumerate(("ann", "cy", "dee", "fay")))
     await ann.connect(port_a)  # ann plays on A against two AIs
     ann.send({"Type": "Hello", "Message": "create", "Name": "ann"})
     ann.send({"Type": "Game", "Option": 2})
-    await ann.until(lambda m: is_prompt(m) and ann.answered >= 3)
-    await open_table(cy, port_a)  # cy waits at a table that B lists
+    await ann.play(3)
+    await open_table(cy, port_a)  # cy on A and dee on B, relayed, play together
     await dee.connect(port_b)
     await listed(dee, cy.table)
-    site.redis.stop()
-    moves = ann.answered
-    await ann.until(lambda m: is_prompt(m) and ann.answered >= moves + 5)  # on without Redis
-    site.redis.start()
-    await listed(dee, cy.table)  # the lobby list is back
     dee.send({"Type": "Join", "Table": cy.table})
+    together = asyncio.gather(cy.until(game_over), dee.until(game_over))
+    await ann.play(3)
+    site.redis.stop()
+    await ann.play(5)  # the game goes on without Redis
+    site.redis.start()
+    await open_table(fay, port_a)
+    gus = Person("gus", 9)
+    await gus.connect(port_b)
+    await listed(gus, fay.table)  # the lobby list is back
     await ann.until(game_over)
-    await asyncio.gather(cy.until(game_over), dee.until(game_over))
-    for person in (ann, cy, dee):
+    ends = await asyncio.wait_for(together, 40)  # the relayed game too
+    assert ends[0] == ends[1]
+    for person in (ann, cy, dee, fay, gus):
         person.close()
-
