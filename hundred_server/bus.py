@@ -246,9 +246,7 @@ class Bus:
         if self._closed:
             return
         with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(2.0):
-                while not self._queue.empty():
-                    await asyncio.sleep(0.02)
+            await asyncio.wait_for(self._queue.join(), 2.0)
         self._closed = True
         for task in self._tasks:
             task.cancel()
@@ -304,8 +302,9 @@ class Bus:
             await self.redis.set(open_key(self.instance), mine, ex=OPEN_TTL)
             keys = [key async for key in self.redis.scan_iter(f"{PREFIX}open:*", count=200)]
             values = await self.redis.mget(keys) if keys else []
-            listed = {
-                key[len(PREFIX) + 5 :]: value for key, value in zip(keys, values, strict=True)
+            listed: dict[str, str | None] = {
+                str(key)[len(PREFIX) + 5 :]: value if isinstance(value, str) else None
+                for key, value in zip(keys, values, strict=True)
             }
             tables, owners = merge_open(listed, self.instance)
             self.hub.lobby.remote_tables = tables
@@ -377,20 +376,20 @@ class Bus:
             self._outs[conn] = out
             self._resolve(out)
             return
-        out = self._outs.get(conn)
-        if out is None:
+        known = self._outs.get(conn)
+        if known is None:
             return
         if msg is None:  # the client is gone
             del self._outs[conn]
-            if out.task is not None:
-                out.task.cancel()
-            if out.owner is not None:
-                self._put(out.owner, {"k": "end", "c": conn, "e": out.epoch})
+            if known.task is not None:
+                known.task.cancel()
+            if known.owner is not None:
+                self._put(known.owner, {"k": "end", "c": conn, "e": known.epoch})
             return
-        if out.owner is None:
-            out.buffer.append(msg)
+        if known.owner is None:
+            known.buffer.append(msg)
         else:
-            self._put(out.owner, self._in(out, msg), conn)
+            self._put(known.owner, self._in(known, msg), conn)
 
     def _in(self, out: _Out, msg: Message) -> dict[str, Any]:
         assert self.hub is not None
@@ -426,20 +425,28 @@ class Bus:
         gone) makes its relayed client look for the table's new owner."""
         while True:
             instance, payload, relayed = await self._queue.get()
-            payload["i"] = self.instance
-            text = json.dumps(payload, separators=(",", ":"))
             try:
-                received = await self.redis.publish(channel(instance), text)
-            except (RedisError, OSError):  # Redis is away: its clients resync when it is back
-                if relayed is not None:
-                    self._owner_lost(relayed)
-                continue
-            if received:
-                continue
+                await self._publish_one(instance, payload, relayed)
+            finally:
+                self._queue.task_done()
+
+    async def _publish_one(
+        self, instance: str, payload: dict[str, Any], relayed: int | None
+    ) -> None:
+        payload["i"] = self.instance
+        text = json.dumps(payload, separators=(",", ":"))
+        try:
+            received = await self.redis.publish(channel(instance), text)
+        except (RedisError, OSError):  # Redis is away: its clients resync when it is back
             if relayed is not None:
                 self._owner_lost(relayed)
-            elif payload["k"] == "out":
-                self._origin_lost(instance, int(payload["c"]), int(payload["e"]))
+            return
+        if received:
+            return
+        if relayed is not None:
+            self._owner_lost(relayed)
+        elif payload["k"] == "out":
+            self._origin_lost(instance, int(payload["c"]), int(payload["e"]))
 
     def _owner_lost(self, conn: int) -> None:
         """The instance of ``conn``'s table did not answer: relay to its next owner."""
@@ -568,7 +575,7 @@ class Bus:
                     self._received(str(got["data"]))
         finally:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()
+                await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     def _received(self, text: str) -> None:
         assert self.hub is not None
@@ -612,10 +619,10 @@ class Bus:
             msg = payload.get("m")
             if not isinstance(msg, dict):
                 return
-            if msg.get("Type") == "Seat" and isinstance(msg.get("Token"), str):
-                if TOKEN_RE.match(msg["Token"]):
-                    out.token = msg["Token"]
-                    out.table = msg.get("Table") if isinstance(msg.get("Table"), int) else None
+            token = msg.get("Token")
+            if msg.get("Type") == "Seat" and isinstance(token, str) and TOKEN_RE.match(token):
+                out.token = token
+                out.table = msg.get("Table") if isinstance(msg.get("Table"), int) else None
             self._dispatch(hub.deliver(conn, msg))
         elif kind == "lost":
             self._owner_lost(conn)

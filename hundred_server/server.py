@@ -44,7 +44,7 @@ from hundred_server import codecs, websocket
 from hundred_server.bots.plugins import BotLimits, Plugin
 from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
-from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
+from hundred_server.hub import Close, Command, Hub, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error

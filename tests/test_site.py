@@ -58,7 +58,9 @@ def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
     out += hub.receive(conn, b'{"Type":"Hello"}')  # goes the same way
     assert [type(c) for c in out] == [Relay, Relay]
     first = out[0]
-    assert isinstance(first, Relay) and isinstance(first.to, Elsewhere) and first.to.table == 9
+    assert isinstance(first, Relay)
+    assert isinstance(first.to, Elsewhere)
+    assert first.to.table == 9
     assert hub.sessions[conn].where is Where.RELAYED
     # What the owner says is written here; its "back in the lobby" ends the relay.
     assert hub.deliver(conn, {"Type": "Hello"})
@@ -66,7 +68,9 @@ def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
     assert hub.sessions[conn].where is Where.QUESTION
     # A token this instance does not know is looked for on the site.
     out = hub.receive(conn, json.dumps({"Type": "Hello", "Token": "ab" * 16}).encode())
-    assert isinstance(out[0], Relay) and out[0].to is not None and out[0].to.digest
+    assert isinstance(out[0], Relay)
+    assert out[0].to is not None
+    assert out[0].to.digest
     assert hub.disconnect(conn)[-1] == Relay(conn, None)
 
 
@@ -79,7 +83,8 @@ def test_a_virtual_connection_answers_with_remote_commands_until_back_in_the_lob
     vconn = hub.connect_virtual("bob", None)
     out = hub.receive_message(vconn, {"Type": "Join", "Table": table})
     mine = [c for c in out if getattr(c, "conn", None) == vconn]
-    assert mine and all(isinstance(c, Remote) and c.message is not None for c in mine)
+    assert mine
+    assert all(isinstance(c, Remote) and c.message is not None for c in mine)
     assert hub.sessions[vconn].name == "bob"
     out = hub.receive_message(vconn, {"Type": "Hello", "Message": "quit"})
     assert Remote(vconn, None, close=True) in out
@@ -111,9 +116,9 @@ class Person:
         assert self.writer is not None
         self.writer.write(json.dumps(msg).encode() + b"\n")
 
-    async def read(self, timeout: float = READ) -> Message:
+    async def read(self) -> Message:
         assert self.reader is not None
-        line = await asyncio.wait_for(self.reader.readline(), timeout)
+        line = await asyncio.wait_for(self.reader.readline(), READ)
         if not line:
             raise ConnectionError(f"{self.name}: the server closed the connection")
         msg: Message = json.loads(line)
@@ -181,9 +186,9 @@ def site(pg_engine: Engine, redis_server: RedisServer) -> Iterator[Site]:
         made.stop()
 
 
-async def listed(person: Person, table: int, timeout: float = 10.0) -> Message:
-    """Ask for the tables until ``table`` is among them."""
-    deadline = time.monotonic() + timeout
+async def listed(person: Person, table: int) -> Message:
+    """Ask for the tables until ``table`` is among them (10 s at most)."""
+    deadline = time.monotonic() + 10.0
     while True:
         person.send({"Type": "Hello", "Message": "join"})
         msg = await person.until(lambda m: m["Type"] == "Tables", play=False)
@@ -215,7 +220,8 @@ async def cross_join(site: Site) -> None:
     bob.send({"Type": "Join", "Table": ann.table})
     ends = await asyncio.gather(ann.until(game_over), bob.until(game_over))
     assert ends[0] == ends[1]
-    assert bob.table == ann.table and bob.answered > 0
+    assert bob.table == ann.table
+    assert bob.answered > 0
     for person in (ann, bob):  # both back in their own instance's lobby, and it answers
         await person.until(lambda m: m["Type"] == "Hello", play=False)
         person.send({"Type": "Hello", "Message": "join"})
@@ -269,7 +275,8 @@ async def failover(site: Site) -> None:
     ann.close()
     bob.close()
     (row,) = site.engine.rows("SELECT state, owner FROM games WHERE id = ?", (table,))
-    assert row[0] == "over" and row[1] == new_owner
+    assert row[0] == "over"
+    assert row[1] == new_owner
     lines = [r[0] for r in site.engine.rows("SELECT line FROM moves WHERE game = ?", (table,))]
     game = load_record(lines)  # the whole record replays
     assert game.winner == end["Winner"]
@@ -306,7 +313,8 @@ def test_redis_restarted_mid_game_the_game_goes_on_and_the_lobby_comes_back(site
 async def redis_restart(site: Site) -> None:
     _a, port_a = site.start()
     _b, port_b = site.start()
-    ann, cy, dee, fay = (Person(name, seed) for seed, name in enumerate(("ann", "cy", "dee", "fay")))
+    names = ("ann", "cy", "dee", "fay")
+    ann, cy, dee, fay = (Person(name, seed) for seed, name in enumerate(names))
     await ann.connect(port_a)  # ann plays on A against two AIs
     ann.send({"Type": "Hello", "Message": "create", "Name": "ann"})
     ann.send({"Type": "Game", "Option": 2})
