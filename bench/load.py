@@ -12,6 +12,11 @@ play ``--games`` games, then quit. Bounded in count (games) and time (``--timeou
 Every client connects from 127.0.0.1, so the server's per-address limits
 (``--max-per-address`` and the tables per address) are raised to the client count.
 
+``--instances N`` (N > 1) runs one site of N servers instead (``--store
+postgresql://... --bus redis://...``, a PostgreSQL cluster and a Redis that the run
+starts in temporary folders and removes): table t is made on instance t mod N and its
+other seats join from the next instances, so most play relayed (bus.py).
+
 ``--store`` picks the server's store: ``off`` runs it with ``--memory`` (nothing on
 disk), ``on`` with ``--db`` on a fresh file in a temporary directory (never the working
 directory, so no old games are restored), ``both`` (the default) alternates off and on,
@@ -206,7 +211,7 @@ async def wait_for_port(port: int, deadline: float) -> None:
             await asyncio.sleep(0.05)
 
 
-async def drive(port: int, args: argparse.Namespace, stats: Stats) -> float:
+async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> float:
     seats = args.clients // args.tables
     rng = random.Random(args.seed)
     loop_start = time.perf_counter()
@@ -216,15 +221,17 @@ async def drive(port: int, args: argparse.Namespace, stats: Stats) -> float:
     ]
     tasks = []
     for i, creator in enumerate(creators):
-        await creator.connect(port)
+        await creator.connect(ports[i % len(ports)])
         game = {"Type": "Game", "Option": 5, "Seats": seats, "Bots": 0, "Name": f"load {i}"}
         hello = {"Type": "Hello", "Message": "create", "Name": creator.name}
         tasks.append(asyncio.create_task(creator.run([hello, game])))
     ids = await asyncio.wait_for(asyncio.gather(*(c.table_id for c in creators)), args.timeout)
+    if len(ports) > 1:  # every instance lists the others' tables within a second or so
+        await asyncio.sleep(1.5)
     for t, table_id in enumerate(ids):
         for j in range(1, seats):
             joiner = LoadClient(f"j{t}-{j}", stats, args.games, random.Random(rng.random()))
-            await joiner.connect(port)
+            await joiner.connect(ports[(t + j) % len(ports)])  # most join another instance
             hello = {"Type": "Hello", "Message": "join", "Name": joiner.name}
             tasks.append(
                 asyncio.create_task(joiner.run([hello, {"Type": "Join", "Table": table_id}]))
@@ -242,31 +249,41 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> dict[str, Any]:
-    port = free_port()
-    command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
-    command += ["--log-level", "WARNING", *server_args]
-    # Every client comes from 127.0.0.1: the per-address limits would be the whole run's.
-    room = str(max(1, args.clients))
-    command += ["--max-per-address", room, "--max-tables-per-address", room]
-    command += ["--max-waiting-per-address", room]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+def run_once(
+    args: argparse.Namespace, server_args: list[str], store: str, instances: int = 1
+) -> dict[str, Any]:
+    ports = [free_port() for _ in range(instances)]
+    servers = []
+    for port in ports:
+        command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
+        command += ["--log-level", "WARNING", *server_args]
+        # Every client comes from 127.0.0.1: the per-address limits would be the whole run's.
+        room = str(max(1, args.clients))
+        command += ["--max-per-address", room, "--max-tables-per-address", room]
+        command += ["--max-waiting-per-address", room]
+        servers.append(subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL))
+    server = servers[0]
     stats = Stats()
     try:
-        asyncio.run(wait_for_port(port, time.monotonic() + 20))
-        seconds = asyncio.run(drive(port, args, stats))
-        peak_mb, cpu = proc_status(server.pid)
+        for port in ports:
+            asyncio.run(wait_for_port(port, time.monotonic() + 20))
+        seconds = asyncio.run(drive(ports, args, stats))
+        usage = [proc_status(s.pid) for s in servers]
+        peak_mb, cpu = max(u[0] for u in usage), sum(u[1] for u in usage)
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        for each in servers:
+            each.send_signal(signal.SIGTERM)
+        for each in servers:
+            try:
+                each.wait(10)
+            except subprocess.TimeoutExpired:
+                each.kill()
     lat = stats.latencies
     games_completed = stats.games // (args.clients // args.tables)
     games_expected = args.tables * args.games
     return {
         "store": store,
+        "instances": instances,
         "clients": args.clients,
         "tables": args.tables,
         "server_args": server_args,
@@ -300,6 +317,28 @@ def run_store(args: argparse.Namespace, store: str) -> dict[str, Any]:
         result = run_once(args, ["--db", str(db)], store)
         result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
     result["server_args"] = ["--db", "<tmp>/load.db"]
+    return result
+
+
+def run_site(args: argparse.Namespace) -> dict[str, Any]:
+    """One run on a site of ``--instances`` servers: a PostgreSQL cluster and a Redis of
+    its own (started as the tests start theirs, in temporary folders, removed after)."""
+    sys.path.insert(0, str(ROOT))
+    from tests.engines import start_cluster, start_redis
+
+    cluster = start_cluster()
+    try:
+        redis = start_redis()
+        try:
+            url = cluster.url(cluster.create_database())
+            result = run_once(
+                args, ["--store", url, "--bus", redis.url], "site", instances=args.instances
+            )
+        finally:
+            redis.destroy()
+    finally:
+        cluster.destroy()
+    result["server_args"] = ["--store", "postgresql://<tmp>", "--bus", "redis://<tmp>"]
     return result
 
 
@@ -344,7 +383,17 @@ def main() -> int:
     parser.add_argument(
         "--reps", type=int, default=None, help="runs of each store (default 2 for both, else 1)"
     )
+    parser.add_argument(
+        "--instances",
+        type=int,
+        default=1,
+        help="servers (default 1); more: one site (serve --store postgresql://... --bus "
+        "redis://..., both started here in temporary folders), the clients spread over them",
+    )
     args = parser.parse_args()
+    if args.instances > 1:
+        print(json.dumps(run_site(args)), flush=True)
+        return 0
     seats = args.clients // args.tables
     if args.clients % args.tables or not 2 <= seats <= 4:
         parser.error("clients must be 2, 3 or 4 times tables")

@@ -172,7 +172,7 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 def serve_options(**changed: object) -> dict[str, object]:
     """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
-    options.update(ai="strong", ai_budget=None, http_port=None)
+    options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None)
     return {**options, **changed}
 
 

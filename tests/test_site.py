@@ -12,7 +12,9 @@ import json
 import random
 import signal
 import subprocess
+import sys
 import time
+from pathlib import Path
 from collections.abc import Callable, Iterator
 
 import pytest
@@ -24,7 +26,7 @@ from hundred_server.protocol import Message
 from hundred_server.records import load_record
 from tests.engines import Engine, RedisServer
 from tests.hub_harness import answer_from_legal, is_prompt
-from tests.live_server import start_server, stop_server
+from tests.live_server import ROOT, start_server, stop_server
 
 READ = 15.0
 #: A failover: the game owned elsewhere and its people back at their prompt.
@@ -92,6 +94,26 @@ def test_a_virtual_connection_answers_with_remote_commands_until_back_in_the_lob
 
 
 # ------------------------------------------------------------------ real processes
+
+
+def test_bus_needs_a_postgresql_store(tmp_path: Path) -> None:
+    for store in (["--db", str(tmp_path / "x.db")], ["--memory"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "hundred_server", "serve", *store, "--bus", "redis://x"],
+            capture_output=True, text=True, timeout=30, cwd=ROOT,
+        )  # fmt: skip
+        assert done.returncode == 2
+        assert "--bus needs --store postgresql://" in done.stderr
+    assert not (tmp_path / "x.db").exists()
+
+
+def test_a_site_shares_its_store_and_a_lone_server_is_refused(site: Site) -> None:
+    a, _ = site.start()
+    b, _ = site.start()  # a second instance of the site: welcome
+    with pytest.raises(AssertionError, match="in use by"):
+        start_server(store=site.engine.location)  # without --bus: refused
+    assert a.poll() is None
+    assert b.poll() is None
 
 
 class Person:
