@@ -358,14 +358,23 @@ class Bus:
 
     # ------------------------------------------------------------------ sending
 
-    def take(self, command: Relay | Remote) -> None:
-        """A command of the hub for the bus (server.py hands them over in order)."""
+    def take(self, commands: list[Relay | Remote]) -> None:
+        """The hub's commands for the bus, in order (server.py hands over those of one
+        send). What one virtual connection is told goes in one payload, its release
+        with it, so its client is back in its own lobby before it reads that it is."""
         if self._closed:
             return
-        if isinstance(command, Relay):
-            self._relay(command)
-        else:
-            self._remote(command)
+        said: dict[int, dict[str, Any]] = {}
+        for command in commands:
+            if isinstance(command, Relay):
+                self._relay(command)
+            else:
+                self._remote(command, said)
+        for vconn, payload in said.items():
+            origin = payload.pop("to")
+            if "x" in payload:
+                self._forget(vconn)
+            self._put(origin, payload)
 
     def _relay(self, command: Relay) -> None:
         conn, msg = command.conn, command.message
@@ -404,18 +413,27 @@ class Bus:
             "a": None if link is None else link.address,
         }
 
-    def _remote(self, command: Remote) -> None:
+    def _remote(self, command: Remote, said: dict[int, dict[str, Any]]) -> None:
         key = self._origin.get(command.conn)
         if key is None:
             return
         origin, conn, epoch = key
+        payload = said.get(command.conn)
+        if payload is None or "x" in payload:
+            if payload is not None:  # released and met again at once: rare; in order
+                self._forget(command.conn)
+                self._put(payload.pop("to"), payload)
+            payload = said[command.conn] = {"k": "out", "c": conn, "e": epoch, "m": []}
+            payload["to"] = origin
         if command.message is not None:
-            self._put(origin, {"k": "out", "c": conn, "e": epoch, "m": command.message})
-            return
-        del self._origin[command.conn]  # back in its lobby, or gone: the hub forgot it
-        self._virtual.pop(key, None)
-        kind = "close" if command.close else "bye"
-        self._put(origin, {"k": kind, "c": conn, "e": epoch})
+            payload["m"].append(command.message)
+        else:  # back in its lobby (or its session ended): the hub forgot it
+            payload["x"] = "close" if command.close else "bye"
+
+    def _forget(self, vconn: int) -> None:
+        key = self._origin.pop(vconn, None)
+        if key is not None:
+            self._virtual.pop(key, None)
 
     def _put(self, instance: str, payload: dict[str, Any], relayed: int | None = None) -> None:
         self._queue.put_nowait((instance, payload, relayed))
@@ -615,24 +633,30 @@ class Bus:
         out = self._outs.get(conn)  # for a client here, from its table's instance
         if out is None or out.epoch != epoch or out.owner != origin:
             return
-        if kind == "out":
-            msg = payload.get("m")
+        if kind == "lost":
+            self._owner_lost(conn)
+            return
+        if kind != "out":
+            return
+        said = payload.get("m")
+        commands: list[Command] = []
+        for msg in said if isinstance(said, list) else []:
             if not isinstance(msg, dict):
-                return
+                continue
             token = msg.get("Token")
             if msg.get("Type") == "Seat" and isinstance(token, str) and TOKEN_RE.match(token):
                 out.token = token
                 out.table = msg.get("Table") if isinstance(msg.get("Table"), int) else None
-            self._dispatch(hub.deliver(conn, msg))
-        elif kind == "lost":
-            self._owner_lost(conn)
-        elif kind == "bye":
+            commands += hub.deliver(conn, msg)
+        end = payload.get("x")
+        if end == "bye":  # back in the lobby, which is ours again
             del self._outs[conn]
-            self._dispatch(hub.unrelay(conn))
-        elif kind == "close":  # it quit there (and was told goodbye): it closes
+            commands += hub.unrelay(conn)
+        elif end == "close":  # it quit there (and was told goodbye): it closes
             del self._outs[conn]
             hub.unrelay(conn)
-            self._dispatch([*hub.disconnect(conn), Close(conn)])
+            commands += [*hub.disconnect(conn), Close(conn)]
+        self._dispatch(commands)
 
     # ------------------------------------------------------------------ liveness
 

@@ -44,7 +44,7 @@ from hundred_server import codecs, websocket
 from hundred_server.bots.plugins import BotLimits, Plugin
 from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
-from hundred_server.hub import Close, Command, Hub, Send
+from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
@@ -550,13 +550,16 @@ class Server:
         """Hand each connection its bytes in one write; close whom the hub closes."""
         batches: dict[int, list[bytes]] = {}
         closes: list[int] = []
+        relayed: list[Relay | Remote] = []  # another instance's business (bus.py)
         for command in commands:
             if isinstance(command, Send):
                 batches.setdefault(command.conn, []).append(command.data)
             elif isinstance(command, Close):
                 closes.append(command.conn)
-            elif self.bus is not None:  # Relay, Remote: another instance's business
-                self.bus.take(command)
+            else:
+                relayed.append(command)
+        if relayed and self.bus is not None:
+            self.bus.take(relayed)
         for conn, chunks in batches.items():
             connection = self._connections.get(conn)
             if connection is None or connection.closing:
