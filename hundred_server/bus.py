@@ -77,7 +77,7 @@ GONE_AFTER: Final = 3
 RESOLVE_FOR: Final = 15.0
 RETRY_EVERY: Final = 0.5
 BACKOFF_MAX: Final = 2.0
-ID_BLOCK: Final = 32
+ID_BLOCK: Final = 128
 #: Games one sweep takes over at most (the next sweep takes more).
 SWEEP_BATCH: Final = 16
 

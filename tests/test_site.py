@@ -244,10 +244,14 @@ async def cross_join(site: Site) -> None:
     assert ends[0] == ends[1]
     assert bob.table == ann.table
     assert bob.answered > 0
-    for person in (ann, bob):  # both back in their own instance's lobby, and it answers
+    for person in (ann, bob):  # both back in their own instance's lobby, which answers
         await person.until(lambda m: m["Type"] == "Hello", play=False)
         person.send({"Type": "Hello", "Message": "join"})
         await person.until(lambda m: m["Type"] == "Tables", play=False)
+        person.send({"Type": "Hello", "Message": "quit"})
+        await person.until(lambda m: m.get("Message") == "Ok, bye bye!", play=False)
+        assert person.reader is not None
+        assert await asyncio.wait_for(person.reader.read(), READ) == b""  # closed
         person.close()
     stored = site.engine.rows("SELECT state, result FROM games WHERE id = ?", (ann.table,))
     assert stored[0][0] == "over"
