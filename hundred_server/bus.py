@@ -162,6 +162,7 @@ class Bus:
         self.db: psycopg.AsyncConnection[tuple[Any, ...]] | None = None
         self.hub: Hub | None = None
         self._dispatch: Callable[[list[Command]], None] = lambda commands: None
+        self._forget_games: Callable[[set[int]], None] = lambda ids: None
         self._ids: deque[int] = deque()
         self._refilling = False
         self._outs: dict[int, _Out] = {}
@@ -209,10 +210,17 @@ class Bus:
                 raise OSError(f"the bus cannot reach the store: {exc}") from None
         return self.db
 
-    def run(self, hub: Hub, dispatch: Callable[[list[Command]], None]) -> None:
-        """Start the bus's tasks for ``hub``; ``dispatch`` takes what the hub returns."""
+    def run(
+        self,
+        hub: Hub,
+        dispatch: Callable[[list[Command]], None],
+        forget: Callable[[set[int]], None] = lambda ids: None,
+    ) -> None:
+        """Start the bus's tasks for ``hub``; ``dispatch`` takes what the hub returns;
+        ``forget`` drops the queued writes of games another instance took over."""
         self.hub = hub
         self._dispatch = dispatch
+        self._forget_games = forget
         lobby = hub.lobby
         lobby.site = True
         lobby.table_ids = self._next_id
@@ -314,6 +322,9 @@ class Bus:
     # ------------------------------------------------------------------ leases
 
     async def _renew(self) -> None:
+        """Renew this instance's leases; let go of the tables another instance took
+        over meanwhile (this one was cut off for longer than a lease)."""
+        assert self.hub is not None
         while not self._closed:
             db = await self._db()
             await db.execute(
@@ -321,6 +332,16 @@ class Bus:
                 " WHERE owner = %s AND state = 'playing'",
                 (self.lease, self.instance),
             )
+            here = [t.id for t in self.hub.tables.values() if t.saved]
+            if here:
+                cursor = await db.execute(
+                    "SELECT id FROM games WHERE id = ANY(%s) AND owner IS DISTINCT FROM %s",
+                    (here, self.instance),
+                )
+                lost = {int(row[0]) for row in await cursor.fetchall()}
+                if lost:
+                    self._forget_games(lost)
+                    self._dispatch(self.hub.tables_lost(lost))
             await asyncio.sleep(RENEW_EVERY)
 
     async def _sweep(self) -> None:

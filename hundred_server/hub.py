@@ -219,6 +219,10 @@ class Hub:
         """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
         return self._render(self.lobby.tick())
 
+    def tables_lost(self, table_ids: set[int]) -> list[Command]:
+        """Another instance of the site took these tables over (see ``Lobby.tables_lost``)."""
+        return self._render(self.lobby.tables_lost(table_ids))
+
     def store_failed(self, game_ids: set[int]) -> None:
         """The store refused the saves of ``game_ids`` (see ``Lobby.store_failed``)."""
         self.lobby.store_failed(game_ids)

@@ -554,6 +554,31 @@ class Lobby:
         self._address_of.clear()
         return out
 
+    def tables_lost(self, table_ids: set[int]) -> Outgoing:
+        """Another instance of the site owns these tables now (this one's lease on them
+        lapsed: it was cut off): they go, unsaved writes and all, and their people are
+        sent to the lobby, to take their seats back with their tokens there."""
+        out: Outgoing = []
+        for table_id in sorted(table_ids):
+            table = self.tables.get(table_id)
+            if table is None:
+                continue
+            log.warning("table %d is played by another instance of the site now; it goes", table_id)
+            self._remove_table(table)
+            self._forget_tokens(table, every=True)
+            table.state = TableState.OVER
+            text = (
+                f"table {table_id} is played by another server of the site now: send your "
+                "token to take your seat back there"
+            )
+            for _, conn in table.people():
+                session = self.sessions.get(conn)
+                if session is not None and session.where is not Where.CLOSED:
+                    session.table = None
+                    out += [(conn, message(text)), *self._ask(session)]
+        self._writes = [w for w in self._writes if w.game_id not in table_ids]
+        return out
+
     # ------------------------------------------------------------------ the store
 
     def store_failed(self, game_ids: set[int]) -> None:

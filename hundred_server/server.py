@@ -482,6 +482,13 @@ class Server:
         finally:
             self._committer = None
 
+    def forget_games(self, game_ids: set[int]) -> None:
+        """Another instance of the site owns these games now: their writes still queued
+        are dropped (never acknowledged to anyone: they were not saved), so they cannot
+        hold up the others'."""
+        for batch in self._queue:
+            batch.writes = [w for w in batch.writes if w.game_id not in game_ids]
+
     def _store_refused(self, writes: list[Write], exc: Exception) -> None:
         self.store_failures += 1
         games = {w.game_id for w in writes}
@@ -669,7 +676,7 @@ async def run(
         loop.add_signal_handler(sig, stop.set)
     await server.start()
     if bus is not None:
-        bus.run(hub, server._dispatch)
+        bus.run(hub, server._dispatch, server.forget_games)
     classic = "" if server.classic_port is None else f", classic dialect on {server.classic_port}"
     web = "" if server.http_port is None else f", or a browser at http://{host}:{server.http_port}/"
     print(

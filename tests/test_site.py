@@ -363,3 +363,30 @@ async def redis_restart(site: Site) -> None:
     assert ends[0] == ends[1]
     for person in (ann, cy, dee, fay, gus):
         person.close()
+
+
+def test_an_instance_cut_off_past_its_lease_lets_go_of_the_game(site: Site) -> None:
+    asyncio.run(asyncio.wait_for(cut_off(site), 60))
+
+
+async def cut_off(site: Site) -> None:
+    _a, port_a = site.start()
+    ann = Person("ann", 8)
+    await ann.connect(port_a)
+    ann.send({"Type": "Hello", "Message": "create", "Name": "ann"})
+    ann.send({"Type": "Game", "Option": 2})
+    await ann.play(2)
+    await ann.until(lambda m: is_prompt(m) and "Legal" in m)  # left unanswered
+    await _owner_soon(site, ann.table, lambda owner: owner is not None)
+    # As if another instance had taken it over while this one could not renew.
+    site.engine.rows(
+        "UPDATE games SET owner = 'elsewhere', lease_until = now() + interval '1 hour'"
+        " WHERE id = ?",
+        (ann.table,),
+    )
+    told = await ann.until(lambda m: "another server" in str(m.get("Message")), play=False)
+    assert str(ann.table) in told["Message"]
+    await ann.until(lambda m: m["Type"] == "Hello", play=False)  # in the lobby
+    (row,) = site.engine.rows("SELECT owner, state FROM games WHERE id = ?", (ann.table,))
+    assert row == ("elsewhere", "playing")  # left to its owner
+    ann.close()
