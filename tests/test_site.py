@@ -390,3 +390,16 @@ async def cut_off(site: Site) -> None:
     (row,) = site.engine.rows("SELECT owner, state FROM games WHERE id = ?", (ann.table,))
     assert row == ("elsewhere", "playing")  # left to its owner
     ann.close()
+
+
+def test_a_bus_that_cannot_be_reached_stops_the_server_saying_why(pg_engine: Engine) -> None:
+    from tests.live_server import free_port
+
+    bus = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens there
+    done = subprocess.run(
+        [sys.executable, "-m", "hundred_server", "serve", "--port", str(free_port()),
+         "--store", pg_engine.location, "--bus", bus],
+        capture_output=True, text=True, timeout=60, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert f"cannot reach the bus {bus}" in done.stderr
