@@ -14,8 +14,8 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 
@@ -26,7 +26,7 @@ from hundred_server.protocol import Message
 from hundred_server.records import load_record
 from tests.engines import Engine, RedisServer
 from tests.hub_harness import answer_from_legal, is_prompt
-from tests.live_server import ROOT, start_server, stop_server
+from tests.live_server import ROOT, free_port, start_server, stop_server
 
 READ = 15.0
 #: A failover: the game owned elsewhere and its people back at their prompt.
@@ -393,8 +393,6 @@ async def cut_off(site: Site) -> None:
 
 
 def test_a_bus_that_cannot_be_reached_stops_the_server_saying_why(pg_engine: Engine) -> None:
-    from tests.live_server import free_port
-
     bus = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens there
     done = subprocess.run(
         [sys.executable, "-m", "hundred_server", "serve", "--port", str(free_port()),
