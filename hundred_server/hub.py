@@ -104,6 +104,11 @@ class Link:
     virtual: bool = False
 
 
+def _answer(msg: Message | None) -> bool:
+    """Whether ``msg`` answers a game prompt (rather than talks to the lobby)."""
+    return msg is not None and msg.get("Type") not in ("Hello", "Game", "Join")
+
+
 def _name_ok(name: str) -> bool:
     return NAME_RE.match(name) is not None and RESERVED_NAME_RE.match(name) is None
 
@@ -299,8 +304,13 @@ class Hub:
             link.tokens -= 1
             text = "a binary frame was not read: send each message as a text frame"
             return self.notice(conn, "bad_json", text, close=False)
-        if now is None or self._relayed(conn):  # the owner's table counts its moves
+        if now is None:
             return self._read_line(link, raw)
+        if self._relayed(conn):  # its table is elsewhere: a game answer is not counted
+            out = self._read_line(link, raw)
+            if not any(isinstance(c, Relay) and _answer(c.message) for c in out):
+                link.tokens -= 1
+            return out
         before = self.lobby.progress(conn)
         out = self._read_line(link, raw)
         if before is None or self.lobby.progress(conn) == before:

@@ -73,6 +73,14 @@ def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
     assert isinstance(out[0], Relay)
     assert out[0].to is not None
     assert out[0].to.digest
+    # Relayed lobby talk counts against the rate; relayed game answers do not.
+    hub.unrelay(conn)
+    hub.receive(conn, b'{"Type":"Join","Table":9}', now=0.0)
+    tokens = hub.links[conn].tokens
+    hub.receive(conn, b'{"Type":"Hello"}', now=0.0)
+    assert hub.links[conn].tokens == tokens - 1
+    hub.receive(conn, b'{"Type":"Play","Playerid":0,"PlayedCard":"5H","Seq":3}', now=0.0)
+    assert hub.links[conn].tokens == tokens - 1
     assert hub.disconnect(conn)[-1] == Relay(conn, None)
 
 
