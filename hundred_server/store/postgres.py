@@ -252,8 +252,7 @@ class PostgresStore:
                 other = (
                     "a server without --bus"
                     if self.site
-                    else "another hundred_server (another "
-                    "`serve` on the same --store, or a site's with --bus)"
+                    else "another hundred_server (another `serve` on the same --store)"
                 )
                 raise StoreBusy(
                     f"the store {self.location} is in use by {other}; stop it first or use "
