@@ -327,9 +327,12 @@ class Bus:
         assert self.hub is not None
         while not self._closed:
             db = await self._db()
+            # Rows the store's writer has locked are skipped (renewed at the next round,
+            # well within a lease): waiting for them could deadlock with its transaction.
             await db.execute(
                 "UPDATE games SET lease_until = now() + %s * interval '1 second'"
-                " WHERE owner = %s AND state = 'playing'",
+                " WHERE id IN (SELECT id FROM games WHERE owner = %s AND state = 'playing'"
+                " FOR UPDATE SKIP LOCKED)",
                 (self.lease, self.instance),
             )
             here = [t.id for t in self.hub.tables.values() if t.saved]
