@@ -434,7 +434,21 @@ SERVER_REFUSED = {
     "10 for T from the server": {"Type": "Play", "Playerid": 3, "PlayedCard": "10H"},
     "round score without Score": {"Type": "Score", "Round": 1, "Points": [20, -15, 5, 0]},
     "game over without Score": {"Type": "Score", "GameOver": True, "Winner": 0, "Win": True},
-    "game over without Win": {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [115, 4]},
+    "game over with Win null": {
+        "Type": "Score",
+        "GameOver": True,
+        "Winner": 0,
+        "Score": [115, 4],
+        "Win": None,
+    },
+    "a deal with a hand and no seat": {k: v for k, v in DEAL.items() if k != "Playerid"},
+    "a deal with a seat and no hand": {k: v for k, v in DEAL.items() if k != "Hand"},
+    "a snapshot with a hand and no seat": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Playerid"
+    },
+    "a snapshot with a seat and no hand": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Hand"
+    },
     "round score with Win": {
         "Type": "Score",
         "Round": 1,
@@ -519,7 +533,6 @@ SERVER_REFUSED = {
     "pinochle hand score with Win": {**PINOCHLE_SCORE, "Win": True},
     "pinochle game over won by seat 2": {**PINOCHLE_GAME_OVER, "Winner": 2},
     "pinochle game over won by a side": {**PINOCHLE_GAME_OVER, "Winner": "NS"},
-    "pinochle game over without Win": {k: v for k, v in PINOCHLE_GAME_OVER.items() if k != "Win"},
     "pinochle snapshot with a Bidder and no Bid": {
         k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Bid"
     },
@@ -532,6 +545,12 @@ SERVER_REFUSED = {
 
 SERVER_ACCEPTED = {
     "a deal": DEAL,
+    "a watcher's deal": {k: v for k, v in DEAL.items() if k not in ("Playerid", "Hand")},
+    "a watcher's game over": {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [115, 4]},
+    "a watcher's pinochle game over": {k: v for k, v in PINOCHLE_GAME_OVER.items() if k != "Win"},
+    "a watcher's pinochle snapshot": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k not in ("Playerid", "Hand")
+    },
     "bid prompt with Legal": {**BID_PROMPT, "Legal": [0, 15, 20, 25, 30, 60]},
     "auto pass": {"Type": "Bid", "Playerid": 1, "Bid": 0, "Auto": True},
     "trump prompt with Legal": {
