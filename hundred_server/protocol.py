@@ -22,7 +22,7 @@ LOBBY_QUESTION: Final = (
 )
 #: The ``Type``s a client sends in the lobby; each game adds its answers
 #: (``GameSpec.answer_types``; codecs/jsonlines.py ``client_types``).
-LOBBY_TYPES: Final = frozenset({"Hello", "Game", "Join"})
+LOBBY_TYPES: Final = frozenset({"Hello", "Game", "Join", "Watch", "Leave"})
 
 Message = dict[str, Any]
 

@@ -238,7 +238,7 @@ def test_the_extraction_finds_the_examples() -> None:
         assert (SERVER, kind) in kinds
     for kind in ["Discard", "Play", "Trick", "Score", "Error"]:
         assert (SERVER, kind) in kinds
-    for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play"]:
+    for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play", "Watch", "Leave"]:
         assert (CLIENT, kind) in kinds
     assert (SERVER, "Meld") in kinds  # Pinochle
     for kind in ["Message", "Hello", "Game", "Deal", "Bid", "Trump", "Meld", "Play"]:
@@ -380,6 +380,7 @@ TABLE = {
     "Free": 1,
     "Players": ["ann", "AI 1", None],
     "AI": "strong",
+    "Watchers": 0,
 }
 HAND = ["5H", "JK", "AD", "9C", "TS"]
 DEAL = {
@@ -512,6 +513,10 @@ SERVER_REFUSED = {
         ],
     },
     "a Table message in Tables": {"Type": "Tables", "Tables": [TABLE]},
+    "a table that does not say how many watch": {k: v for k, v in TABLE.items() if k != "Watchers"},
+    "a table watched by -1": {**TABLE, "Watchers": -1},
+    "a watch list that says Watch false": {"Type": "Tables", "Tables": [], "Watch": False},
+    "a Table message in a watch list": {"Type": "Tables", "Tables": [TABLE], "Watch": True},
     "Hello prompt with a Message": {"Type": "Hello", "Message": "hi"},
     "Unpass echo without Playerid": {"Type": "Unpass"},
     # Pinochle
@@ -578,6 +583,14 @@ SERVER_ACCEPTED = {
     "a full table": {**TABLE, "Free": 0, "Players": ["ann", "AI 1", "bob"]},
     "a two-seat table": {**TABLE, "Seats": 2, "Free": 0, "Players": ["ann", "AI 1"]},
     "no open tables": {"Type": "Tables", "Tables": []},
+    "a watch list with a full table": {
+        "Type": "Tables",
+        "Tables": [
+            {k: v for k, v in TABLE.items() if k != "Type"}
+            | {"Free": 0, "Players": ["ann", "AI 1", "bob"], "Watchers": 3}
+        ],
+        "Watch": True,
+    },
     "unpass echo": {"Type": "Unpass", "Playerid": 3},
     # Pinochle
     "a pinochle deal": {**DEAL, "Hand": PINOCHLE_HAND},
@@ -624,6 +637,9 @@ CLIENT_REFUSED = {
     "an AI there is none of": {"Type": "Game", "Option": 1, "AI": "genius"},
     "six bots": {"Type": "Game", "Option": 5, "Bots": 6},
     "join without a table": {"Type": "Join"},
+    "watch without a table": {"Type": "Watch"},
+    "watch of a table named, not numbered": {"Type": "Watch", "Table": "friday"},
+    "Watchers that is not a boolean": {"Type": "Game", "Option": 1, "Watchers": "no"},
     "trump that is not a suit": {"Type": "Trump", "Trump": "X"},
     "discard without Cards": {"Type": "Discard"},
     "discard of a card, not a list": {"Type": "Discard", "Cards": "2C"},
@@ -647,6 +663,10 @@ CLIENT_ACCEPTED = {
     "unpass with Seq": {"Type": "Unpass", "Playerid": 3, "Seq": 4},
     "two seats, one bot": {"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Name": "x"},
     "the naive AI": {"Type": "Game", "Option": 1, "AI": "naive"},
+    "a table nobody may watch": {"Type": "Game", "Option": 1, "Watchers": False},
+    "the list of tables to watch": {"Type": "Hello", "Message": "watch"},
+    "watch a table": {"Type": "Watch", "Table": 7},
+    "stop watching": {"Type": "Leave"},
     "four bots' worth of defaults": {"Type": "Game", "Option": 5, "Bots": 3},
     "name with every allowed kind of character": {
         "Type": "Hello",
