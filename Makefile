@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 7110
 CLASSIC_PORT ?= 7111
+HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
 .PHONY: run test lint format bench load abuse bench-plugins bench-strong clean
@@ -23,9 +24,12 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT)
+	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT) --http-port $(HTTP_PORT)
 
+# The real engines the tests start for themselves (PostgreSQL; Chromium for the browser
+# tests) are installed from the OS packages when missing.
 test: $(VENV)/.dev-deps
+	bash scripts/ensure-postgres
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.dev-deps
