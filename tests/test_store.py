@@ -747,12 +747,12 @@ def test_a_version_2_store_is_upgraded_and_its_tables_take_watchers(tmp_path: Pa
 
 
 def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
-    tmp_path: Path,
+    engine: Engine,
 ) -> None:
     """The store keeps whether a table takes watchers (never who watches): restored,
     a ``"Watchers":false`` table refuses them, one that took them takes them again, and
     nobody watches either yet."""
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h = SavingHarness("private", store)
     for watchers in (False, True):
         ann = h.json_client("ann")
@@ -764,7 +764,7 @@ def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
     assert [len(t.watchers) for t in h.hub.tables.values()] == [0, 1]
     assert [g.watchers for g in store.games("playing")] == [False, True]
     store.close()
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h2 = SavingHarness("private", store)
     h2.hub.restore(store.games("playing"), store.last_id())
     assert [(t.watchable, t.watchers) for t in h2.hub.tables.values()] == [
