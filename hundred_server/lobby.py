@@ -12,8 +12,9 @@ connection in the lobby, takes the seat back while its game goes on. From the lo
 session may instead watch a table (``Watch``; ``Hello`` ``watch`` lists the tables
 that take watchers): watching, it is told the table's public messages until it sends
 ``Leave`` (back to the lobby question), quits, or the game ends; it never sits while it
-watches. Who may send what in each state is decided in ``handle``; the states are
-``Where``.
+watches. Anywhere, a session may chat (``Chat``: to the lobby, or to everyone at its
+table, watchers too; chat.py) and mute what others say (``Mute``, ``Unmute``). Who may
+send what in each state is decided in ``handle``; the states are ``Where``.
 
 Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
 ``next_deadline()`` (grace periods of lost connections, turn clocks).
@@ -30,12 +31,13 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
+from hundred_server.chat import Mutes, Place, chat_message, clean
 from hundred_server.errors import HundredError
 from hundred_server.fairness import reveal_message
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -57,6 +59,7 @@ from hundred_server.protocol import (
     message,
     quote,
     require_int,
+    require_str,
 )
 from hundred_server.records import dumps_line, load_record
 from hundred_server.table import Outgoing, Table, TableAI, TableState
@@ -104,6 +107,10 @@ class Where(enum.Enum):
 
 
 _LOBBY: Final = frozenset({Where.QUESTION, Where.OPTIONS, Where.TABLES})
+#: Where a session's chat goes to its table (else to the lobby).
+_AT_TABLE: Final = frozenset({Where.SEATED, Where.PLAYING, Where.WATCHING})
+#: What a session may send in every state: talk, never play.
+_TALK: Final = frozenset({"Chat", "Mute", "Unmute"})
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,8 @@ class Session:
     #: The list of tables the session was shown last (``Where.TABLES``): the open ones
     #: (``join``), or those it may watch (``watch``); an error shows it again.
     listing: str = "join"
+    #: The names whose chat this connection does not want (for as long as it is open).
+    mutes: Mutes = field(default_factory=Mutes)
 
 
 class Lobby:
@@ -592,6 +601,8 @@ class Lobby:
     def _dispatch(self, session: Session, msg: Message) -> Outgoing:
         kind = msg["Type"]
         watched = session.table if session.where is Where.WATCHING else None
+        if kind in _TALK:
+            return self._talk(session, kind, msg)
         if watched is not None and kind not in ("Hello", "Leave"):
             if kind in ("Game", "Join", "Watch"):
                 raise ProtocolError(
@@ -774,6 +785,59 @@ class Lobby:
             return []
         log.info("connection %d (%s) stops watching table %d", session.conn, session.name, table.id)
         return table.unwatch(session.conn)
+
+    # ------------------------------------------------------------------ chat
+
+    def _talk(self, session: Session, kind: str, msg: Message) -> Outgoing:
+        """``Chat``, ``Mute`` or ``Unmute``, anywhere: nothing at a table changes."""
+        if kind == "Chat":
+            return self._chat(session, msg)
+        name = require_str(msg, "Name").strip()
+        if kind == "Unmute":
+            was = session.mutes.unmute(name)
+            text = f"You unmuted {name}: you see what they say again" if was else None
+            return [(session.conn, message(text or f"{name} was not muted"))]
+        if name in (session.name, self._chat_name(session)):
+            raise ProtocolError("you cannot mute yourself", "bad_mute")
+        others = (s for s in self.sessions.values() if s is not session)
+        if not any(name in (s.name, self._chat_name(s)) for s in others):
+            raise ProtocolError(
+                f"nobody here goes by {quote(name)} (mute a name as its chat shows it)",
+                "bad_mute",
+            )
+        session.mutes.mute(name)
+        text = f"You muted {name}: you will not see what they say (Unmute to undo)"
+        return [(session.conn, message(text))]
+
+    def _chat(self, session: Session, msg: Message) -> Outgoing:
+        """A chat line to everyone where the speaker is, the speaker too, but those who
+        muted the speaker: at its table (people and watchers), or in the lobby."""
+        text = clean(msg.get("Text"))
+        table = session.table if session.where in _AT_TABLE else None
+        where: Place = "lobby" if table is None else "table"
+        if table is None:
+            audience = [c for c, s in self.sessions.items() if s.where in _LOBBY]
+        else:
+            audience = table.audience()
+        speaker = self._chat_name(session)
+        said = chat_message(speaker, text, where)
+        out: Outgoing = []
+        for conn in audience:
+            listener = self.sessions.get(conn)
+            if listener is not None and speaker not in listener.mutes:
+                out.append((conn, said))
+        return out
+
+    def _chat_name(self, session: Session) -> str:
+        """The name a session's chat shows: its seat's at a table (``ann (2)`` when
+        another ann sits there), else its own (``player<N>`` until it picks one)."""
+        table = session.table
+        if table is not None and session.where in (Where.SEATED, Where.PLAYING):
+            seat = table.seat_of(session.conn)
+            name = None if seat is None else table.names()[seat]
+            if name is not None:
+                return name
+        return session.name
 
     def _send_watchers_away(
         self, table: Table, reveal: Message | None, why: Message | None

@@ -777,8 +777,8 @@ def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
         (
             b'{"Type":"Dance"}',
             "unknown_type",
-            'unknown Type "Dance" (clients send Bid, Discard, Game, Hello, Join, Leave, Play, '
-            "Setup, Trump, Unpass, Watch)",
+            'unknown Type "Dance" (clients send Bid, Chat, Discard, Game, Hello, Join, Leave, '
+            "Mute, Play, Setup, Trump, Unmute, Unpass, Watch)",
         ),
         (
             b'{"Type":"Hello","Message":"dance"}',

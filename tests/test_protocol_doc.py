@@ -240,6 +240,9 @@ def test_the_extraction_finds_the_examples() -> None:
         assert (SERVER, kind) in kinds
     for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play", "Watch", "Leave"]:
         assert (CLIENT, kind) in kinds
+    for kind in ["Chat", "Mute", "Unmute"]:
+        assert (CLIENT, kind) in kinds
+    assert (SERVER, "Chat") in kinds
     assert (SERVER, "Meld") in kinds  # Pinochle
     for kind in ["Message", "Hello", "Game", "Deal", "Bid", "Trump", "Meld", "Play"]:
         assert (CLASSIC_SERVER, kind) in kinds
@@ -383,6 +386,7 @@ TABLE = {
     "Watchers": 0,
 }
 HAND = ["5H", "JK", "AD", "9C", "TS"]
+CHAT = {"Type": "Chat", "From": "ann", "Text": "good luck, all", "Where": "table"}
 DEAL = {
     "Type": "Deal",
     "Playerid": 2,
@@ -517,6 +521,13 @@ SERVER_REFUSED = {
     "a table watched by -1": {**TABLE, "Watchers": -1},
     "a watch list that says Watch false": {"Type": "Tables", "Tables": [], "Watch": False},
     "a Table message in a watch list": {"Type": "Tables", "Tables": [TABLE], "Watch": True},
+    "a chat line with a newline": {**CHAT, "Text": "two\nlines"},
+    "a chat line with a bidi override": {**CHAT, "Text": "evil\u202eoverride"},
+    "a chat line with spaces around": {**CHAT, "Text": " hi "},
+    "an empty chat line": {**CHAT, "Text": ""},
+    "a chat line of 201 characters": {**CHAT, "Text": "x" * 201},
+    "a chat line from nowhere": {**CHAT, "Where": "kitchen"},
+    "a chat line from nobody": {k: v for k, v in CHAT.items() if k != "From"},
     "Hello prompt with a Message": {"Type": "Hello", "Message": "hi"},
     "Unpass echo without Playerid": {"Type": "Unpass"},
     # Pinochle
@@ -583,6 +594,9 @@ SERVER_ACCEPTED = {
     "a full table": {**TABLE, "Free": 0, "Players": ["ann", "AI 1", "bob"]},
     "a two-seat table": {**TABLE, "Seats": 2, "Free": 0, "Players": ["ann", "AI 1"]},
     "no open tables": {"Type": "Tables", "Tables": []},
+    "a chat line": CHAT,
+    "a chat line of 200 characters in the lobby": {**CHAT, "Text": "é" * 200, "Where": "lobby"},
+    "a chat line from a second ann": {**CHAT, "From": "ann (2)"},
     "a watch list with a full table": {
         "Type": "Tables",
         "Tables": [
@@ -638,6 +652,9 @@ CLIENT_REFUSED = {
     "six bots": {"Type": "Game", "Option": 5, "Bots": 6},
     "join without a table": {"Type": "Join"},
     "watch without a table": {"Type": "Watch"},
+    "chat without Text": {"Type": "Chat"},
+    "mute without Name": {"Type": "Mute"},
+    "unmute of a number": {"Type": "Unmute", "Name": 7},
     "watch of a table named, not numbered": {"Type": "Watch", "Table": "friday"},
     "Watchers that is not a boolean": {"Type": "Game", "Option": 1, "Watchers": "no"},
     "trump that is not a suit": {"Type": "Trump", "Trump": "X"},
@@ -667,6 +684,8 @@ CLIENT_ACCEPTED = {
     "the list of tables to watch": {"Type": "Hello", "Message": "watch"},
     "watch a table": {"Type": "Watch", "Table": 7},
     "stop watching": {"Type": "Leave"},
+    "a chat line the server cleans": {"Type": "Chat", "Text": " two\nlines "},
+    "mute": {"Type": "Mute", "Name": "bob"},
     "four bots' worth of defaults": {"Type": "Game", "Option": 5, "Bots": 3},
     "name with every allowed kind of character": {
         "Type": "Hello",

@@ -616,3 +616,14 @@ def test_a_text_mode_watcher_reads_a_whole_game_of_every_game(name: str) -> None
     assert not [line for line in lines if "Your hand" in line or "You are seat" in line]
     assert any(line.startswith("Game over. ") and "You win" not in line for line in lines)
     assert lines[-1] == "> create, join, quit (or help)"
+
+
+def test_text_mode_says_you_are_watching_only_when_you_are() -> None:
+    h = Harness("watch-text-refused")
+    create(h, Option=4, Watchers=False)
+    nc = h.connect()
+    nc.take_text()
+    assert nc.say("watch 1")[0] == "! table 1 takes no watchers (no_watchers)"
+    (line,) = [line for line in nc.say("join 1") if line.startswith("Table 1 ")]
+    assert line.startswith("Table 1 (table 1): ann, player")
+    assert "watching" not in line

@@ -70,6 +70,8 @@ HELP: Final = "\n".join(
         "  join, join ID     list open tables; sit at table ID",
         "  watch, watch ID   list the tables you may watch; watch table ID (no cards shown)",
         "  leave             stop watching, back to the lobby",
+        "  say TEXT          chat: to the lobby, or to everyone at your table (also: chat TEXT)",
+        "  mute NAME         see no more of NAME's chat (unmute NAME: see it again)",
         "  name NAME         set your name",
         "  hand              your hand and what you are asked now",
         "  token TOKEN       take your seat back after a lost connection"
@@ -184,7 +186,7 @@ class TextCodec:
 
     def _render_Hello(self, msg: Message) -> list[str]:
         self.table_game = self.create_game = None  # back in the lobby
-        self.seat, self.prompt = None, None
+        self.seat, self.prompt, self.watching = None, None, None
         return ["> create, join, quit (or help)"]
 
     def _render_Game(self, msg: Message) -> list[str]:
@@ -200,7 +202,11 @@ class TextCodec:
             f"(for {custom}: {custom} SEATS BOTS NAME{flags}, e.g. {custom} {seats} 1 friday)"
         ]
 
+    def _render_Chat(self, msg: Message) -> list[str]:
+        return [f"<{msg.get('From')}> {msg.get('Text')}"]
+
     def _render_Error(self, msg: Message) -> list[str]:
+        self.watching = None  # a watch refused, or anything else: say nothing of it
         return [f"! {msg.get('Message')} ({msg.get('Code')})"]
 
     def _render_Tables(self, msg: Message) -> list[str]:
@@ -275,6 +281,11 @@ class TextCodec:
             return self._lobby(head, args)
         if head == "leave":
             return [{"Type": "Leave"}]
+        rest = text.strip()[len(words[0]) :].strip()  # as typed, spaces inside kept
+        if head in ("say", "chat"):
+            return [{"Type": "Chat", "Text": rest}]
+        if head in ("mute", "unmute"):
+            return [{"Type": head.capitalize(), "Name": rest}]
         if head == "name":
             return [{"Type": "Hello", "Name": " ".join(args)}]
         if head == "token":
