@@ -104,9 +104,14 @@ class Link:
     virtual: bool = False
 
 
+#: The messages that are not game answers, whatever the table (a relayed client's count
+#: against the rate where its socket is).
+_LOBBY_TALK = frozenset({"Hello", "Game", "Join", "Watch", "Leave", "Chat", "Mute", "Unmute"})
+
+
 def _answer(msg: Message | None) -> bool:
     """Whether ``msg`` answers a game prompt (rather than talks to the lobby)."""
-    return msg is not None and msg.get("Type") not in ("Hello", "Game", "Join")
+    return msg is not None and msg.get("Type") not in _LOBBY_TALK
 
 
 def _name_ok(name: str) -> bool:
