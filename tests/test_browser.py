@@ -1,0 +1,461 @@
+"""The page (hundred_server/static/) in a real browser: Debian's Chromium, driven by
+Playwright, against an in-process server on 127.0.0.1 (its WebSocket and page port on
+port 0), in the test's own event loop.
+
+A person clicks through whole games of every registered game; a reload takes the seat
+back; a second page watches and sees no hidden card; chat goes from page to page and
+mute stops it; the keyboard plays; the page fits a phone's width; and a screenshot of a
+game under way is kept in test-artifacts/ (not committed).
+
+Every wait is bounded (Playwright's timeouts, a deadline and a move count a game), and
+the browser, its contexts and the server are closed whatever happens. Chromium comes
+from the OS (scripts/ensure-chromium installs it); Playwright never downloads one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import shutil
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, BrowserContext, Page, WebSocket, async_playwright
+
+from hundred_server import games
+from hundred_server.hub import Hub
+from hundred_server.server import Server
+
+#: The async tests share the module's event loop (the browser is started once).
+in_browser = pytest.mark.asyncio(loop_scope="module")
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+#: Without the background-networking flags Chromium's own connections (updates, sync,
+#: safe browsing) are refused on a closed network and slow everything down.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Playwright's own timeout for one action or wait (ms).
+ACTION_MS = 10_000
+#: A whole game by clicking: at most this long and this many of our moves.
+GAME_SECONDS = 150.0
+GAME_MOVES = 1500
+
+Msg = dict[str, Any]
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+@pytest_asyncio.fixture(loop_scope="module", scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/ensure-chromium")
+    async with async_playwright() as playwright:
+        # launch() starts Chromium with a fresh temporary profile (user data dir).
+        chromium = await playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield chromium
+        finally:
+            await chromium.close()
+
+
+@dataclass
+class Site:
+    server: Server
+    url: str
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def site() -> AsyncIterator[Site]:
+    import os  # TEMP-DEV
+
+    if os.environ.get("HUNDRED_DEV_URL"):  # TEMP-DEV
+        yield Site(None, os.environ["HUNDRED_DEV_URL"])  # type: ignore[arg-type]  # TEMP-DEV
+        return  # TEMP-DEV
+    server = Server(Hub(ai="naive"), "127.0.0.1", 0, http_port=0)
+    await server.start()
+    try:
+        yield Site(server, f"http://127.0.0.1:{server.http_port}/")
+    finally:
+        await server.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def contexts(browser: Browser) -> AsyncIterator[Callable[..., Any]]:
+    """``await new(width=...)``: a fresh browser context (its own localStorage) and a
+    page in it; all closed after the test."""
+    made: list[BrowserContext] = []
+
+    async def new(width: int = 1000, height: int = 900) -> Person:
+        context = await browser.new_context(viewport={"width": width, "height": height})
+        context.set_default_timeout(ACTION_MS)
+        made.append(context)
+        page = await context.new_page()
+        return Person(page)
+
+    try:
+        yield new
+    finally:
+        for context in made:
+            await context.close()
+
+
+# ------------------------------------------------------------------ a person
+
+
+@dataclass
+class Person:
+    """A page, and every frame its WebSockets sent and received (decoded)."""
+
+    page: Page
+    received: list[Msg] = field(default_factory=list)
+    sent: list[Msg] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.page.on("websocket", self._socket)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _socket(self, socket: WebSocket) -> None:
+        socket.on("framereceived", lambda payload: self.received.append(_decode(payload)))
+        socket.on("framesent", lambda payload: self.sent.append(_decode(payload)))
+
+    async def open(self, site: Site, name: str) -> None:
+        await self.page.goto(site.url)
+        await self.page.fill("#name", name)
+        await self.page.press("#name", "Enter")
+        await self.page.wait_for_selector("#status[data-state=open]")
+
+    async def create(self, game: str, option: int, naive: bool = True) -> None:
+        """Create a table with the game's option ``option`` (a preset), as a click."""
+        await self.page.click(f"#game-tabs [data-game={game}]")
+        await self.page.wait_for_selector(f"#options [data-option='{option}']")
+        if naive:
+            await self.page.check("#naive")
+        await self.page.click(f"#options [data-option='{option}']")
+        await self.page.wait_for_selector("body[data-view=table]")
+
+    def seat(self) -> int:
+        seats = [m["Playerid"] for m in self.received if m.get("Type") == "Seat"]
+        assert seats, "no Seat message"
+        return int(seats[-1])
+
+    def hand(self) -> list[str]:
+        """Our hand as the server told it: the last hand it sent, less what we played."""
+        seat = self.seat()
+        hand: list[str] = []
+        for m in self.received:
+            kind, mine = m.get("Type"), m.get("Playerid") == seat and "Seq" not in m
+            if kind in ("Deal", "Snapshot") and "Hand" in m:
+                hand = list(m["Hand"])
+            elif kind in ("Discard", "Kitty", "Setup") and mine and "Hand" in m:
+                hand = list(m["Hand"])
+            elif kind == "Play" and mine:
+                hand.remove(m["PlayedCard"])
+        return hand
+
+    async def prompt_frame(self, seq: int) -> Msg:
+        """The prompt with ``seq`` and our Legal, as received (frame events may trail
+        the page by a moment)."""
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            for m in reversed(self.received):
+                if m.get("Seq") == seq and "Legal" in m:
+                    return m
+            await asyncio.sleep(0.01)
+        raise AssertionError(f"no prompt {seq} with Legal among the frames")
+
+    async def wait_turn(self, after: str = "") -> str | None:
+        """Wait until it is our turn at a prompt other than ``after`` (its Seq) or the
+        game is over; the prompt's Seq, or None when over."""
+        result = await self.page.wait_for_function(
+            """(after) => {
+                if (!document.querySelector('#gameover').hidden) return 'over';
+                const p = document.querySelector('#prompt');
+                if (p.dataset.mine === '1' && p.dataset.busy !== '1' && p.dataset.seq !== after)
+                    return p.dataset.seq;
+                return false;
+            }""",
+            arg=after,
+        )
+        value = await result.json_value()
+        return None if value == "over" else str(value)
+
+    async def choices(self) -> list[str]:
+        """The data-value of every choice the page offers, in the keys' order (a pick's
+        confirm button last)."""
+        return await self.page.eval_on_selector_all(
+            "#table .choice",
+            "nodes => nodes.sort((a, b) => a.dataset.index - b.dataset.index)"
+            ".map(n => n.dataset.value)",
+        )
+
+    async def hand_shown(self) -> list[str]:
+        return await self.page.eval_on_selector_all(
+            "#hand .card", "nodes => nodes.map(n => n.dataset.code)"
+        )
+
+
+def _decode(payload: str | bytes) -> Msg:
+    text = payload.decode() if isinstance(payload, bytes) else payload
+    decoded: Msg = json.loads(text)
+    return decoded
+
+
+# ------------------------------------------------------------------ playing
+
+
+async def check_prompt(person: Person, seq: str) -> Msg:
+    """The page shows exactly the prompt's Legal as choices, and our hand as the
+    server has it; returns the prompt."""
+    prompt = await person.prompt_frame(int(seq))
+    shown = await person.choices()
+    kind = prompt["Type"]
+    if kind in ("Discard", "Setup"):  # the hand's cards to pick from, then confirm
+        assert shown[:-1] == [str(c) for c in prompt["Legal"]]
+        assert shown[-1] == "confirm"
+    elif kind == "Play":
+        assert set(shown) == {str(c) for c in prompt["Legal"]}
+    else:
+        assert shown == [json.dumps(v) for v in prompt["Legal"]]
+    assert await person.hand_shown() == person.hand()
+    return prompt
+
+
+async def answer(person: Person, prompt: Msg, rng: random.Random) -> None:
+    """Click one of the legal answers (chosen by ``rng``, passing mostly)."""
+    page = person.page
+    legal: list[Any] = prompt["Legal"]
+    kind = prompt["Type"]
+    if kind == "Bid":
+        bids = [v for v in legal if v != "moon" and v != 0]
+        pick = 0 if 0 in legal and (not bids or rng.random() < 0.7) else rng.choice(bids)
+        await page.locator("#choices .choice").nth(legal.index(pick)).click()
+    elif kind == "Trump":
+        await page.locator("#choices .choice").nth(rng.randrange(len(legal))).click()
+    elif kind == "Play":
+        card = rng.choice(legal)
+        await page.locator(f"#hand .choice[data-value='{card}']").first.click()
+    elif kind == "Discard":
+        for index in sorted(rng.sample(range(len(legal)), rng.randint(0, len(legal)))):
+            await page.locator("#hand .choice").nth(index).click()
+        await page.click("#choices .confirm")
+    elif kind == "Setup":
+        count = int(prompt["Count"])
+        for index in sorted(rng.sample(range(len(legal)), count)):
+            await page.locator("#hand .choice").nth(index).click()
+        colour = rng.choice("BGRY")
+        await page.click(f"#choices .colour[data-colour={colour}]")
+        kept = set(legal)
+        calls = [f"{colour}{n}" for n in (1, 14, 13, 12, 11, 10) if f"{colour}{n}" not in kept]
+        for k in range(int(prompt["Calls"])):
+            await page.select_option(f"#choices select[data-call='{k}']", calls[k])
+        await page.click("#choices .confirm")
+    else:
+        raise AssertionError(f"a prompt the test does not know: {prompt}")
+
+
+async def play_out(person: Person, rng: random.Random, stop: int | None = None) -> int:
+    """Answer our prompts by clicking until the game is over (or ``stop`` moves);
+    returns how many moves we made."""
+    deadline = time.monotonic() + GAME_SECONDS
+    moves, last = 0, ""
+    while moves < GAME_MOVES and time.monotonic() < deadline:
+        seq = await person.wait_turn(last)
+        if seq is None or (stop is not None and moves >= stop):
+            return moves
+        prompt = await check_prompt(person, seq)
+        await answer(person, prompt, rng)
+        moves, last = moves + 1, seq
+    raise AssertionError(f"the game did not end in {moves} moves / {GAME_SECONDS} s")
+
+
+async def check_game_over(person: Person) -> Msg:
+    """The page shows the final score the server sent."""
+    over = [m for m in person.received if m.get("Type") == "Score" and m.get("GameOver")]
+    assert over, "no GameOver score"
+    final = over[-1]
+    text = await person.page.text_content("#final-score") or ""
+    for score in final["Score"]:
+        assert str(score) in text
+    verdict = await person.page.text_content("#gameover") or ""
+    assert ("You win!" if final["Win"] else "You lose.") in verdict
+    return final
+
+
+async def no_horizontal_scroll(page: Page) -> None:
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    inner = await page.evaluate("window.innerWidth")
+    assert width <= inner, f"the page is {width} px wide in a {inner} px window"
+
+
+# ------------------------------------------------------------------ the tests
+
+
+def test_every_registered_game_has_a_tab() -> None:
+    """The page's per-game table covers the registry (a game missing there would
+    still play, but with plain labels)."""
+    app = (ROOT / "hundred_server" / "static" / "app.js").read_text()
+    for name in games.names():
+        assert f"\n  {name}: {{" in app, f"app.js's GAMES has no {name}"
+
+
+@in_browser
+async def test_hundred_and_ten_whole_game_by_clicking(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    await ann.page.wait_for_selector("#hand .card")
+    assert len(await ann.hand_shown()) == 5
+    names = await ann.page.eval_on_selector_all(".seat .seat-name", "n => n.map(x => x.textContent)")
+    assert names == ["ann (you)", "AI 1", "AI 2", "AI 3"]
+    moves = await play_out(ann, random.Random(110))
+    assert moves > 10
+    await check_game_over(ann)
+    assert not ann.errors
+    assert not [m for m in ann.received if m.get("Type") == "Error"]
+    # Back in the lobby, the seat's token is gone: a reload does not try it.
+    assert await ann.page.evaluate("localStorage.getItem('hundred.seat')") is None
+    await ann.page.click("#back")
+    await ann.page.wait_for_selector("body[data-view=lobby]")
+
+
+#: Each other game: the preset a person plays against AI only.
+OTHER_GAMES = {"whist": 1, "pinochle": 1, "rook": 2, "hundert": 2}
+
+
+@in_browser
+@pytest.mark.parametrize("game", sorted(OTHER_GAMES))
+async def test_other_games_whole_game_by_clicking(site: Site, contexts: Any, game: str) -> None:
+    person: Person = await contexts()
+    await person.open(site, "bea")
+    await person.create(game, OTHER_GAMES[game])
+    moves = await play_out(person, random.Random(game))
+    assert moves > 3
+    await check_game_over(person)
+    assert not person.errors
+    assert not [m for m in person.received if m.get("Type") == "Error"]
+
+
+def test_other_games_cover_the_registry() -> None:
+    assert {"hundredandten", *OTHER_GAMES} == set(games.names())
+
+
+@in_browser
+async def test_a_reload_takes_the_seat_back(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    rng = random.Random(3)
+    await play_out(ann, rng, stop=4)
+    seq = await ann.wait_turn()
+    assert seq is not None
+    seat, hand, shown = ann.seat(), await ann.hand_shown(), await ann.choices()
+    saved = await ann.page.evaluate("JSON.parse(localStorage.getItem('hundred.seat'))")
+    assert saved["seat"] == seat
+
+    await ann.page.reload()
+    assert await ann.wait_turn() == seq  # the pending prompt again, same Seq
+    assert {"Type": "Hello", "Token": saved["token"]} in ann.sent
+    assert ann.seat() == seat  # the Seat of the reclaim
+    assert [m["Type"] for m in ann.received if m.get("Type") == "Snapshot"] == ["Snapshot"]
+    assert await ann.page.get_attribute(".seat.me", "data-seat") == str(seat)
+    assert await ann.hand_shown() == hand
+    assert await ann.choices() == shown
+    await check_prompt(ann, seq)
+    assert await play_out(ann, rng, stop=3) == 3  # and play goes on
+    assert not ann.errors
+
+
+@in_browser
+async def test_keyboard_plays(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    page = ann.page
+    done: set[str] = set()
+    last = ""
+    for _ in range(60):  # a few rounds at most: until each kind was played by keys
+        seq = await ann.wait_turn(last)
+        assert seq is not None, "the game ended before every prompt was played by keys"
+        prompt = await check_prompt(ann, seq)
+        kind, legal = prompt["Type"], prompt["Legal"]
+        shown = await ann.choices()
+        sent = len(ann.sent)
+        if kind == "Discard":
+            await page.keyboard.press("1")  # the first card of the hand
+            await page.keyboard.press("Enter")  # in the discard
+            assert await page.get_attribute("#hand .choice >> nth=0", "aria-pressed") == "true"
+            await page.keyboard.press("End")  # the confirm button
+            await page.keyboard.press("Enter")
+            expected: Msg = {"Type": "Discard", "Cards": [legal[0]], "Seq": int(seq)}
+        else:
+            index = 1 if len(shown) > 1 else 0
+            await page.keyboard.press("1")
+            if index:
+                await page.keyboard.press("ArrowRight")
+            focused = await page.evaluate("document.activeElement.dataset.value")
+            assert focused == shown[index]
+            await page.keyboard.press("Enter")
+            field_of = {"Bid": "Bid", "Trump": "Trump", "Play": "PlayedCard"}[kind]
+            expected = {"Type": kind, field_of: legal[index], "Seq": int(seq)}
+        deadline = time.monotonic() + 5
+        while len(ann.sent) == sent and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert ann.sent[sent:] == [expected]
+        done.add(kind)
+        last = seq
+        if {"Bid", "Play", "Discard"} <= done:
+            break
+    assert {"Bid", "Play", "Discard"} <= done
+    assert not [m for m in ann.received if m.get("Type") == "Error"]
+
+
+@in_browser
+async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any) -> None:
+    bea: Person = await contexts(width=375, height=740)
+    await bea.open(site, "bea")
+    await no_horizontal_scroll(bea.page)
+    await bea.create("whist", 1)  # thirteen cards in hand
+    await play_out(bea, random.Random(5), stop=2)
+    assert await bea.wait_turn() is not None
+    await no_horizontal_scroll(bea.page)
+    rights = await bea.page.eval_on_selector_all(
+        "#hand .card, #choices .choice, .seat", "n => n.map(x => x.getBoundingClientRect().right)"
+    )
+    assert rights
+    assert max(rights) <= 375
+    ARTIFACTS.mkdir(exist_ok=True)
+    await bea.page.screenshot(path=str(ARTIFACTS / "browser-whist-375px.png"), full_page=True)
+
+
+@in_browser
+async def test_screenshot_of_a_game_under_way(site: Site, contexts: Any) -> None:
+    """Kept in test-artifacts/ (git ignores it) for people to look at."""
+    ann: Person = await contexts(width=1100, height=900)
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    await play_out(ann, random.Random(7), stop=6)
+    seq = await ann.wait_turn()
+    assert seq is not None
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "browser-hundredandten.png"
+    await ann.page.screenshot(path=str(path), full_page=True)
+    assert path.stat().st_size > 10_000
