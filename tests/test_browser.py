@@ -459,3 +459,71 @@ async def test_screenshot_of_a_game_under_way(site: Site, contexts: Any) -> None
     path = ARTIFACTS / "browser-hundredandten.png"
     await ann.page.screenshot(path=str(path), full_page=True)
     assert path.stat().st_size > 10_000
+
+
+def hidden_cards(site: Site, table: int) -> set[str]:
+    """Every card in a hand at ``table`` now, as the server holds them."""
+    game = site.server.hub.lobby.tables[table].game
+    assert game is not None
+    return {card.code for seat in range(len(game.players)) for card in game.view_for(seat).hand}
+
+
+async def watch_from_lobby(person: Person, table: int) -> None:
+    await person.page.click("#refresh")
+    await person.page.click(f"#tables li[data-table='{table}'] .watch")
+    await person.page.wait_for_selector("body[data-view=table] #seats .seat")
+
+
+@in_browser
+async def test_a_watcher_sees_the_table_and_no_hand(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    rng = random.Random(4)
+    await play_out(ann, rng, stop=3)
+    seq = await ann.wait_turn()
+    assert seq is not None
+    table = next(m["Table"] for m in ann.received if m.get("Type") == "Seat")
+
+    cy: Person = await contexts()
+    await cy.open(site, "cy")
+    await watch_from_lobby(cy, table)
+    page = cy.page
+    await page.wait_for_selector("#table-meta:has-text('you are watching')")
+    names = await page.eval_on_selector_all(".seat .seat-name", "n => n.map(x => x.textContent)")
+    assert names == ["ann", "AI 1", "AI 2", "AI 3"]
+    assert await page.is_hidden("#hand-box")
+    assert await page.locator("#hand .card").count() == 0
+    assert await page.locator(".choice").count() == 0
+    # ann's page counts the watcher.
+    await ann.page.wait_for_selector("#table-meta:has-text('1 watching')")
+
+    async def shown_codes() -> set[str]:
+        codes = await page.eval_on_selector_all("[data-code]", "n => n.map(x => x.dataset.code)")
+        return set(codes)
+
+    hidden = hidden_cards(site, table)
+    assert len(hidden) > 4
+    assert not (await shown_codes()) & hidden
+    html = await page.content()
+    assert not [code for code in hidden if f'data-code="{code}"' in html]
+    assert not [m for m in cy.received if "Hand" in m or "Legal" in m]
+
+    # ann plays on: the watcher sees the moves, and still no hand.
+    for _ in range(3):
+        seq = await ann.wait_turn(seq)
+        if seq is None:
+            break
+        prompt = await check_prompt(ann, seq)
+        await answer(ann, prompt, rng)
+        played = [m for m in ann.sent if m.get("Type") == "Play"]
+        if played:
+            await page.wait_for_selector(f"#trick [data-code='{played[-1]['PlayedCard']}']")
+        assert not (await shown_codes()) & hidden_cards(site, table)
+    assert not [m for m in cy.received if "Hand" in m or "Legal" in m]
+
+    await page.click("#leave")  # stop watching
+    await page.wait_for_selector("body[data-view=lobby]")
+    assert {"Type": "Leave"} in cy.sent
+    assert not cy.errors
+    assert not [m for m in cy.received if m.get("Type") == "Error"]

@@ -61,13 +61,16 @@ const state = {
   options: {}, // game -> [{n, text, custom}]
   optionsFor: [], // the games whose options we asked for, in order
   optionLines: [],
-  tables: [],
+  tables: [], // the open tables (Hello join)
+  watchable: [], // the tables that take watchers (Hello watch: "Watch":true)
+  notice: "", // why we are back in the lobby (a table closed...)
   errorAt: "create", // where the next Error is shown: the element of what caused it
   table: null, // the Table message
   watching: false,
   pendingWatch: null,
   seat: null,
   seatTable: null, // the table our seat is at (Seat comes before Table on a reclaim)
+  badName: null, // a name the server refused: not sent again until it is changed
   muted: new Set(),
   chat: [],
   g: freshGame(),
@@ -210,7 +213,7 @@ function send(msg, errorAt) {
 
 function myName() {
   const name = $("name").value.trim();
-  return NAME_RE.test(name) ? name : null;
+  return NAME_RE.test(name) && name !== state.badName ? name : null;
 }
 
 function hello(choice, extra = {}) {
@@ -236,7 +239,9 @@ const HANDLERS = {
   Message: onMessage,
   Game: onGamePrompt,
   Tables: (m) => {
-    state.tables = Array.isArray(m.Tables) ? m.Tables : [];
+    const list = Array.isArray(m.Tables) ? m.Tables : [];
+    if (m.Watch) state.watchable = list;
+    else state.tables = list;
   },
   Table: onTable,
   Seat: onSeat,
@@ -275,21 +280,37 @@ const HANDLERS = {
 function onHello() {
   const first = !state.greeted;
   state.greeted = true;
-  const token = savedToken();
-  if (first && token) {
-    state.reclaiming = true;
-    send({ Type: "Hello", Token: token.token }, "create");
-    return;
+  if (first) {
+    const token = savedToken();
+    if (token) {
+      state.reclaiming = true;
+      send({ Type: "Hello", Token: token.token }, "create");
+      return;
+    }
+    if (state.watching && state.table && !state.g.gameOver) {
+      // A new connection after a drop: watch the same table again.
+      state.pendingWatch = state.table.Table;
+      send({ Type: "Watch", Table: state.table.Table }, "prompt");
+      return;
+    }
   }
   if (state.reclaiming) return; // the Hello that follows a bad_token error
   // Back at the lobby question: a game ended (keep showing it), or we lost the seat.
   if (state.view === "table" && !state.g.gameOver) {
+    state.notice = state.g.log.length ? state.g.log[state.g.log.length - 1] : "";
     leaveTableView();
+    listTables();
   }
   if (first) {
     askOptions(state.game);
-    send(hello("join"));
+    listTables();
   }
+}
+
+/** Ask for both lists: the open tables and those we may watch. */
+function listTables(errorAt) {
+  send(hello("join"), errorAt);
+  send(hello("watch"), errorAt);
 }
 
 function onMessage(m) {
@@ -539,7 +560,12 @@ function onError(m) {
     state.reclaiming = false;
     leaveTableView();
     askOptions(state.game);
-    send(hello("join"));
+    listTables();
+    return;
+  }
+  if (m.Code === "bad_name") {
+    state.badName = $("name").value.trim();
+    setError("name", text);
     return;
   }
   const where = state.view === "table" && state.errorAt !== "chat" ? "prompt" : state.errorAt;
@@ -856,23 +882,26 @@ function fillBots() {
 
 function renderTables() {
   const list = $("tables");
-  if (!state.tables.length) {
-    list.replaceChildren(el("li", { className: "meta" }, "No open tables: create one."));
+  $("notice").textContent = state.notice;
+  const byId = new Map();
+  for (const t of state.watchable) byId.set(t.Table, { ...t, watch: true });
+  for (const t of state.tables) byId.set(t.Table, { ...t, watch: byId.has(t.Table), open: true });
+  const tables = [...byId.values()].sort((a, b) => a.Table - b.Table);
+  if (!tables.length) {
+    list.replaceChildren(el("li", { className: "meta" }, "No tables yet: create one."));
     return;
   }
   list.replaceChildren(
-    ...state.tables.map((t) => {
+    ...tables.map((t) => {
       const players = (t.Players || []).map((p) => (p === null ? "(free)" : String(p))).join(", ");
       const flags = Array.isArray(t.Flags) && t.Flags.length ? ` [${t.Flags.join(", ")}]` : "";
       const buttons = [];
-      if (t.Free > 0) {
-        buttons.push(
-          el("button", { type: "button", className: "small join", onclick: () => join(t.Table) }, "join"),
-        );
+      if (t.open && t.Free > 0) {
+        buttons.push(el("button", { type: "button", className: "small join", onclick: () => join(t.Table) }, "join"));
       }
-      buttons.push(
-        el("button", { type: "button", className: "small watch", onclick: () => watch(t.Table) }, "watch"),
-      );
+      if (t.watch) {
+        buttons.push(el("button", { type: "button", className: "small watch", onclick: () => watch(t.Table) }, "watch"));
+      }
       return el(
         "li",
         { dataset: { table: String(t.Table) } },
@@ -1256,6 +1285,7 @@ function create(option, extra = {}) {
   clearError("create");
   const msg = { Type: "Game", Game: state.game, Option: option, ...extra };
   if ($("naive").checked) msg.AI = "naive";
+  if (!$("watchers").checked) msg.Watchers = false;
   // Hello create first: the Game answer is read only right after the options.
   state.optionsFor.push(state.game);
   send(hello("create", { Game: state.game }), "create");
@@ -1264,14 +1294,15 @@ function create(option, extra = {}) {
 
 function join(table) {
   clearError("tables");
+  state.notice = "";
   send(hello("join"), "tables");
   send({ Type: "Join", Table: table }, "tables");
 }
 
 function watch(table) {
   clearError("tables");
+  state.notice = "";
   state.pendingWatch = table;
-  send(hello("join"), "tables");
   send({ Type: "Watch", Table: table }, "tables");
 }
 
@@ -1300,6 +1331,13 @@ function unmute(name) {
 }
 
 function leaveTable() {
+  if (state.watching) {
+    send({ Type: "Leave" }, "tables"); // back to the lobby question, same connection
+    leaveTableView();
+    listTables();
+    render();
+    return;
+  }
   store(STORE_TOKEN, null);
   state.leaving = true;
   // Quit leaves the table and the connection (an AI takes a seat in a game under
@@ -1370,6 +1408,7 @@ function start() {
   $("name").addEventListener("change", () => {
     const value = $("name").value.trim();
     clearError("name");
+    state.badName = null;
     if (value && !NAME_RE.test(value)) {
       setError("name", "a name is 1-20 letters, digits, spaces, _ - .");
       return;
@@ -1399,11 +1438,11 @@ function start() {
     for (const box of form.querySelectorAll("input.flag")) extra[box.dataset.flag] = box.checked;
     create(Number(form.dataset.option), extra);
   });
-  $("refresh").addEventListener("click", () => send(hello("join"), "tables"));
+  $("refresh").addEventListener("click", () => listTables("tables"));
   $("leave").addEventListener("click", leaveTable);
   $("back").addEventListener("click", () => {
     leaveTableView();
-    send(hello("join"), "tables");
+    listTables("tables");
     render();
   });
   $("chat-form").addEventListener("submit", (e) => {
@@ -1416,7 +1455,7 @@ function start() {
   });
   document.addEventListener("keydown", onKey);
   setInterval(() => {
-    if (state.view === "lobby" && state.conn === "open" && !state.reclaiming) send(hello("join"), "tables");
+    if (state.view === "lobby" && state.conn === "open" && !state.reclaiming) listTables("tables");
   }, POLL_TABLES_MS);
   setInterval(() => {
     const left = clockLeft();
