@@ -5,6 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 7110
 CLASSIC_PORT ?= 7111
+HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
 .PHONY: run test lint format bench load abuse bench-plugins bench-strong clean
@@ -23,7 +24,7 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	touch $@ $(VENV)/.run-deps
 
 run: $(VENV)/.run-deps
-	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT)
+	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT) --http-port $(HTTP_PORT)
 
 test: $(VENV)/.dev-deps
 	$(BIN)/python -m pytest

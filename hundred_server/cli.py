@@ -247,6 +247,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="also listen on PORT for clients of the seed server's classic protocol, spoken "
         "exactly as it is (off unless asked; make run asks for 7111)",
     )
+    serve.add_argument(
+        "--http-port",
+        type=int,
+        metavar="PORT",
+        default=int(os.environ["HUNDRED_HTTP_PORT"])
+        if os.environ.get("HUNDRED_HTTP_PORT")
+        else None,
+        help="also serve the browser page on PORT, and the JSON protocol over a WebSocket at "
+        "/ws (off unless asked, or $HUNDRED_HTTP_PORT; make run asks for 7180)",
+    )
     limits = Limits()
     serve.add_argument(
         "--max-connections",
@@ -655,6 +665,7 @@ def _serve(
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
+    http_port: int | None = None,
 ) -> int:
     from hundred_server.server import run
 
@@ -693,10 +704,12 @@ def _serve(
                 bot_limits=bot_limits,
                 ai=ai,
                 ai_budget=ai_budget,
+                http_port=http_port,
             )
         )
     except OSError as error:
-        ports = f"{port}" if classic_port is None else f"{port} and {classic_port}"
+        extra = [p for p in (classic_port, http_port) if p is not None]
+        ports = " and ".join(str(p) for p in (port, *extra))
         print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
         return EXIT_ERROR
     return EXIT_OK
@@ -736,6 +749,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 bot_limits=_bot_limits(args),
                 ai=args.ai,
                 ai_budget=args.ai_budget,
+                http_port=args.http_port,
             )
         if args.command == "games":
             return _games(args.db)

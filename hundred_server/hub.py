@@ -217,8 +217,9 @@ class Hub:
     def connect(
         self, peer: str = "", listener: str = codecs.MAIN, address: str | None = None
     ) -> tuple[int, list[Command]]:
-        """A new connection on ``listener`` (``codecs.MAIN`` or ``codecs.CLASSIC``), from
-        ``address`` (its IP address, for the per-address limits; None: not limited)."""
+        """A new connection on ``listener`` (``codecs.MAIN``, ``CLASSIC`` or
+        ``WEBSOCKET``), from ``address`` (its IP address, for the per-address limits;
+        None: not limited)."""
         conn = self._next_conn
         self._next_conn += 1
         link = Link(conn, listener, peer, codecs.for_listener(listener), float(self.limits.burst))
@@ -229,27 +230,36 @@ class Hub:
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
         return conn, self._render(self.lobby.connect(conn, address))
 
-    def receive(self, conn: int, raw: bytes, now: float | None = None) -> list[Command]:
+    def receive(
+        self, conn: int, raw: bytes, now: float | None = None, binary: bool = False
+    ) -> list[Command]:
         """One line from ``conn`` (with or without its line ending), received at ``now``
-        (seconds on any steady clock; None: no rate limit, as in most tests)."""
+        (seconds on any steady clock; None: no rate limit, as in most tests). A
+        WebSocket's binary frame (``binary``) is not read: it gets ``bad_json``, and
+        counts against the rate like any line that moves no game on."""
         link = self.links.get(conn)
         if link is None:
             return []
         link.heard = self.clock()
+        if now is not None:
+            limits = self.limits
+            if link.last is not None:
+                elapsed = max(0.0, now - link.last)
+                link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+            link.last = now
+            if link.tokens < 1:  # every line counts, a blank one too
+                link.refused += 1
+                if link.refused > limits.max_refused:
+                    text = f"over {limits.rate:g} lines a second for too long; goodbye"
+                    return self.notice(conn, "rate_limited", text)
+                text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
+                return self.notice(conn, "rate_limited", text, close=False)
+        if binary:
+            link.tokens -= 1
+            text = "a binary frame was not read: send each message as a text frame"
+            return self.notice(conn, "bad_json", text, close=False)
         if now is None:
             return self._read_line(link, raw)
-        limits = self.limits
-        if link.last is not None:
-            elapsed = max(0.0, now - link.last)
-            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
-        link.last = now
-        if link.tokens < 1:  # every line counts, a blank one too
-            link.refused += 1
-            if link.refused > limits.max_refused:
-                text = f"over {limits.rate:g} lines a second for too long; goodbye"
-                return self.notice(conn, "rate_limited", text)
-            text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
-            return self.notice(conn, "rate_limited", text, close=False)
         before = self.lobby.progress(conn)
         out = self._read_line(link, raw)
         if before is None or self.lobby.progress(conn) == before:

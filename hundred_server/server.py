@@ -28,16 +28,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import enum
 import logging
 import signal
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from hundred_server import codecs
+from websockets.asyncio.server import ServerConnection
+
+from hundred_server import codecs, websocket
 from hundred_server.bots.plugins import BotLimits, Plugin
 from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
@@ -68,9 +71,45 @@ PRUNE_EVERY: Final = 3600.0
 
 @dataclass
 class _Connection:
+    """One client as the server writes to it: a TCP stream, or a WebSocket (``ws``),
+    whose transport's buffer is its outgoing queue either way."""
+
     conn: int
-    writer: asyncio.StreamWriter
+    transport: asyncio.WriteTransport
+    ws: ServerConnection | None = None
     closing: bool = False
+
+    def write(self, chunks: list[bytes]) -> None:
+        if self.ws is None:
+            self.transport.write(b"".join(chunks))
+        else:
+            for chunk in chunks:
+                websocket.send_lines(self.ws, chunk)
+
+
+class _Read(enum.Enum):
+    """What a transport read that is not a line."""
+
+    TOO_LONG = "a line over the limit"  # the connection is closed
+    BINARY = "a WebSocket binary frame"  # answered, and reading goes on
+
+
+_TOO_LONG, _BINARY = _Read.TOO_LONG, _Read.BINARY
+
+
+async def _lines(reader: asyncio.StreamReader) -> AsyncIterator[bytes | _Read]:
+    """A TCP client's lines, until the end of its stream (an unfinished last line
+    too), or ``TOO_LONG`` for a line over the stream limit."""
+    while True:
+        try:
+            yield await reader.readuntil(b"\n")
+        except asyncio.IncompleteReadError as exc:  # end of stream
+            if exc.partial.strip():
+                yield exc.partial
+            return
+        except asyncio.LimitOverrunError:
+            yield _TOO_LONG
+            return
 
 
 @dataclass
@@ -100,6 +139,8 @@ class Server:
         keep_days: float | None = None,
         plugins: Sequence[Plugin] = (),
         bot_limits: BotLimits | None = None,
+        http_port: int | None = None,
+        static: dict[str, websocket.StaticFile] | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
@@ -131,6 +172,12 @@ class Server:
         #: The classic listener (the seed's dialect), if asked for: its port.
         self.requested_classic_port = classic_port
         self._classic: asyncio.Server | None = None
+        #: The web listener (the page and its WebSocket), if asked for, and the page's
+        #: files (None: the package's own).
+        self.requested_http_port = http_port
+        self._static = static
+        self._web: websocket.WebListener | None = None
+        self._ws_closing: set[asyncio.Task[None]] = set()
         self._connections: dict[int, _Connection] = {}
         self._handlers: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -153,6 +200,11 @@ class Server:
         port: int = self._classic.sockets[0].getsockname()[1]
         return port
 
+    @property
+    def http_port(self) -> int | None:
+        """The web listener's port (None: there is none)."""
+        return None if self._web is None else self._web.port
+
     async def start(self) -> None:
         # The stream limit lets a line of MAX_LINE bytes plus "\r\n" through; the hub
         # measures the line itself, so one byte more is refused either way.
@@ -172,6 +224,19 @@ class Server:
                 self._server.close()
                 raise
             log.info("classic dialect on %s:%d", self.host, self.classic_port)
+        if self.requested_http_port is not None:
+            static = websocket.load_static() if self._static is None else self._static
+            self._web = websocket.WebListener(
+                self._handle_ws, self.host, self.requested_http_port, static
+            )
+            try:
+                await self._web.start()
+            except OSError:
+                self._server.close()
+                if self._classic is not None:
+                    self._classic.close()
+                raise
+            log.info("web page and WebSocket on http://%s:%d/", self.host, self.http_port)
         if self.plugins:
             self.runner = PluginRunner(self.plugins, self.bot_limits, self._bot_answered)
         if self.store is not None:
@@ -194,9 +259,11 @@ class Server:
         self._server.close()
         if self._classic is not None:
             self._classic.close()
+        if self._web is not None:
+            self._web.stop()
         if self.runner is not None:
             self.runner.close()
-        transports = [c.writer.transport for c in self._connections.values()]
+        transports = [c.transport for c in self._connections.values()]
         self._flush()  # what the last turn produced joins the queue
         unsaved = await self._last_saves()
         # Goodbyes (each table told honestly whether its game is saved), then every
@@ -211,6 +278,12 @@ class Server:
         for transport in transports:
             if not transport.is_closing():
                 transport.abort()
+        if self._web is not None:
+            try:
+                async with asyncio.timeout(SHUTDOWN_GRACE):
+                    await self._web.closed()
+            except TimeoutError:
+                log.warning("web listener: connections still open at shutdown")
         log.info("stopped")
 
     # ------------------------------------------------------------------ a client
@@ -226,36 +299,73 @@ class Server:
         writer: asyncio.StreamWriter,
         listener: str = codecs.MAIN,
     ) -> None:
+        transport = writer.transport
+        assert isinstance(transport, asyncio.WriteTransport)
+
+        async def refuse(data: bytes) -> None:
+            writer.write(data)
+            writer.close()
+
+        try:
+            peer = writer.get_extra_info("peername")
+            await self._serve_client(
+                peer, listener, _Connection(0, transport), refuse, _lines(reader)
+            )
+        finally:
+            with contextlib.suppress(ConnectionError, OSError):
+                await writer.wait_closed()
+
+    async def _handle_ws(self, ws: ServerConnection, frames: AsyncIterator[bytes | None]) -> None:
+        """A WebSocket connection (websocket.py): as a TCP one, a text frame a line."""
+        transport = ws.transport
+        assert isinstance(transport, asyncio.WriteTransport)
+
+        async def refuse(data: bytes) -> None:
+            websocket.send_lines(ws, data)
+            await ws.close()
+
+        items = (_BINARY if frame is None else frame async for frame in frames)
+        connection = _Connection(0, transport, ws)
+        await self._serve_client(ws.remote_address, codecs.WEBSOCKET, connection, refuse, items)
+
+    async def _serve_client(
+        self,
+        peer: tuple[str, int] | None,
+        listener: str,
+        connection: _Connection,
+        refuse: Callable[[bytes], Awaitable[None]],
+        lines: AsyncIterator[bytes | _Read],
+    ) -> None:
+        """One client from connect to close, on any transport: admitted (or refused
+        with the reason), its ``lines`` read into the hub until they end or the hub
+        closes it, then disconnected, whatever happens (a bug ends only this one)."""
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
-        peer = writer.get_extra_info("peername")
         address = str(peer[0]) if peer else None
         refusal = self.hub.admit(address)
         if refusal is not None:
             code, text = refusal
-            log.warning("refused a connection from %s: %s", address, code)
-            writer.write(encode(error(code, text)))
-            writer.close()
+            log.warning("refused a connection from %s (%s): %s", address, listener, code)
             self._handlers.discard(task)
+            await refuse(encode(error(code, text)))
             return
-        conn, commands = self.hub.connect(f"{peer[0]}:{peer[1]}" if peer else "", listener, address)
-        connection = _Connection(conn, writer)
+        label = f"{peer[0]}:{peer[1]}" if peer else ""
+        conn, commands = self.hub.connect(label, listener, address)
+        connection.conn = conn
         self._connections[conn] = connection
         self._dispatch(commands)
         clock = asyncio.get_running_loop().time
         try:
-            while not connection.closing:
-                try:
-                    line = await reader.readuntil(b"\n")
-                except asyncio.IncompleteReadError as exc:  # end of stream
-                    if exc.partial.strip():
-                        self._dispatch(self.hub.receive(conn, exc.partial, clock()))
-                    break
-                except asyncio.LimitOverrunError:
+            async for line in lines:
+                if line is _TOO_LONG:
                     self._dispatch(self.hub.line_too_long(conn))
                     break
-                self._dispatch(self.hub.receive(conn, line, clock()))
+                binary = line is _BINARY
+                data = b"" if isinstance(line, _Read) else line
+                self._dispatch(self.hub.receive(conn, data, clock(), binary=binary))
+                if connection.closing:
+                    break
         except (ConnectionError, OSError) as exc:
             log.info("connection %d: %s", conn, exc)
         except Exception:  # a bug: this connection ends, the server goes on
@@ -268,8 +378,6 @@ class Server:
             self._flush()  # its last words go out before it closes
             self._close(connection)
             self._handlers.discard(task)
-            with contextlib.suppress(ConnectionError, OSError):
-                await writer.wait_closed()
 
     def _dispatch(self, commands: list[Command]) -> None:
         """Queue what the hub returned, with what it asks to save (one event's worth:
@@ -445,10 +553,10 @@ class Server:
             connection = self._connections.get(conn)
             if connection is None or connection.closing:
                 continue
-            transport = connection.writer.transport
+            transport = connection.transport
             if transport.is_closing():
                 continue
-            transport.write(b"".join(chunks))
+            connection.write(chunks)
             if transport.get_write_buffer_size() > self.outgoing_limit:
                 log.warning("connection %d is not reading: dropped", conn)
                 self._drop(connection)
@@ -480,12 +588,17 @@ class Server:
             return
         connection.closing = True
         self._connections.pop(connection.conn, None)
-        connection.writer.transport.close()
+        if connection.ws is None:
+            connection.transport.close()
+        else:  # the closing handshake, after what is buffered; its handler then ends
+            task = asyncio.get_running_loop().create_task(connection.ws.close())
+            self._ws_closing.add(task)
+            task.add_done_callback(self._ws_closing.discard)
 
     def _drop(self, connection: _Connection) -> None:
         connection.closing = True
         self._connections.pop(connection.conn, None)
-        connection.writer.transport.abort()
+        connection.transport.abort()
         self._dispatch(self.hub.disconnect(connection.conn))
 
 
@@ -501,6 +614,7 @@ async def run(
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
+    http_port: int | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
@@ -529,6 +643,7 @@ async def run(
         keep_days=keep_days,
         plugins=plugins,
         bot_limits=bot_limits,
+        http_port=http_port,
     )
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.
@@ -538,9 +653,10 @@ async def run(
         loop.add_signal_handler(sig, stop.set)
     await server.start()
     classic = "" if server.classic_port is None else f", classic dialect on {server.classic_port}"
+    web = "" if server.http_port is None else f", or a browser at http://{host}:{server.http_port}/"
     print(
         f"hundred_server listening on {host}:{server.port}{classic} "
-        f"(try: nc {host} {server.port}); Ctrl-C stops it",
+        f"(try: nc {host} {server.port}{web}); Ctrl-C stops it",
         flush=True,
     )
     try:

@@ -167,14 +167,22 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
     assert "usage:" in capsys.readouterr().err
 
 
+def serve_options(**changed: object) -> dict[str, object]:
+    """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
+    options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
+    options.update(ai="strong", ai_budget=None, http_port=None)
+    return {**options, **changed}
+
+
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[object, ...]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
+    monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     assert main([]) == 0
-    options = {"keep_days": None, "bot_limits": BotLimits(), "ai": "strong", "ai_budget": None}
+    options = serve_options()
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
 
@@ -182,6 +190,7 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[object, ...]] = []
     monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
     monkeypatch.setenv("HUNDRED_DB", "elsewhere.db")
@@ -189,7 +198,7 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
     expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
-    options = {"keep_days": None, "bot_limits": BotLimits(), "ai": "strong", "ai_budget": None}
+    options = serve_options()
     assert calls == [(*expected, options)]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
     assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
@@ -207,12 +216,7 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     assert limits.max_tables_per_address == 4
     assert limits.max_waiting_per_address == 1
     assert limits.table_idle_timeout == 60.0
-    assert calls[0][-1] == {
-        "keep_days": 30.0,
-        "bot_limits": BotLimits(),
-        "ai": "strong",
-        "ai_budget": None,
-    }
+    assert calls[0][-1] == serve_options(keep_days=30.0)
 
 
 def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -221,6 +225,19 @@ def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPat
     assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
     assert calls[0][-1]["ai"] == "naive"
     assert calls[0][-1]["ai_budget"] == 0.2
+
+
+def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
+    assert main(["serve", "--http-port", "7180"]) == 0
+    monkeypatch.setenv("HUNDRED_HTTP_PORT", "7181")
+    assert main(["serve"]) == 0
+    assert main(["serve", "--http-port", "7182"]) == 0  # the flag wins
+    assert [c[-1]["http_port"] for c in calls] == [7180, 7181, 7182]
 
 
 @pytest.mark.parametrize(

@@ -17,6 +17,24 @@ from hundred_server.server import Server
 from tests.hub_harness import answer_from_legal, check_stream, is_prompt
 
 
+async def flood_until_dropped(
+    server: Server, writer: asyncio.StreamWriter, chatter: bytes, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Send ``chatter`` (lines that each bring replies) on a connection that never
+    reads, until the server drops it; assert it did, and said so."""
+    with caplog.at_level(logging.WARNING, logger="hundred_server"):
+        for _ in range(400):  # bounded: about 280 MB of replies at the very most
+            try:
+                writer.write(chatter)
+                await asyncio.wait_for(writer.drain(), 2)
+            except (ConnectionError, OSError, TimeoutError):
+                break
+            if not server.hub.sessions:
+                break
+    assert server.hub.sessions == {}, "the silent reader is still connected"
+    assert "is not reading: dropped" in caplog.text
+
+
 @pytest.mark.asyncio
 async def test_a_client_that_stops_reading_is_dropped_and_the_server_goes_on(
     caplog: pytest.LogCaptureFixture,
@@ -33,17 +51,7 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_server_goes_on(
         # Each pair of lines brings back the seven create options, the Game prompt, the
         # question and Hello: about 700 bytes that this client never reads.
         chatter = b'{"Type":"Hello","Message":"create"}\n{"Type":"Game","Option":6}\n' * 500
-        with caplog.at_level(logging.WARNING, logger="hundred_server"):
-            for _ in range(400):  # bounded: about 280 MB of replies at the very most
-                try:
-                    writer.write(chatter)
-                    await asyncio.wait_for(writer.drain(), 2)
-                except (ConnectionError, OSError, TimeoutError):
-                    break
-                if not server.hub.sessions:
-                    break
-        assert server.hub.sessions == {}, "the silent reader is still connected"
-        assert "is not reading: dropped" in caplog.text
+        await flood_until_dropped(server, writer, chatter, caplog)
         writer.close()
         # Nobody else waited on it: a new client is greeted at once.
         reader, other = await asyncio.open_connection("127.0.0.1", server.port)

@@ -45,11 +45,17 @@ class Codec(Protocol):
 #: The listeners a connection may come in on.
 MAIN: Final = "main"
 CLASSIC: Final = "classic"
+#: The web listener's WebSocket (websocket.py): JSON from the first frame, no text mode.
+WEBSOCKET: Final = "websocket"
 
 
 def for_listener(listener: str) -> Codec | None:
     """The codec of every connection on ``listener`` (None: the first line decides)."""
-    return ClassicCodec() if listener == CLASSIC else None
+    if listener == CLASSIC:
+        return ClassicCodec()
+    if listener == WEBSOCKET:
+        return JsonCodec()
+    return None
 
 
 def from_first_line(line: bytes) -> tuple[Codec, bytes] | None:

@@ -1,0 +1,178 @@
+"""The web listener (``serve --http-port``): the browser page and a WebSocket at ``/ws``
+that speaks the main port's JSON protocol, one message a text frame. Thin glue.
+
+It is the ``websockets`` package's asyncio server, for both jobs on one port:
+``process_request`` answers plain HTTP ``GET``s with the page's static files (read
+once, at start, from ``static/`` in the package: nothing is read from disk while
+serving, and no path from a request ever reaches the file system), and a request for
+``/ws`` goes on to the WebSocket handshake. Each WebSocket connection is handed to the
+server (server.py) as a connection like a TCP one on the listener
+``codecs.WEBSOCKET``: the hub gives it the JSON codec from the start (no text mode),
+and from there the lobby and tables cannot tell it from a TCP connection: the same
+limits, rate limits, tokens and reconnection.
+
+Frames in: a text frame is one line (its bytes, with or without a line ending); a
+binary frame gets ``bad_json`` and changes nothing; a frame over the line limit gets
+``line_too_long`` and the connection is closed, as on TCP. Frames out: each line the
+hub sends becomes one text frame, without its ``\\n``. Writes never wait: they go to
+the connection's transport (``websockets.broadcast``, which never awaits), whose
+buffer the server bounds as for TCP.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Final
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, broadcast, serve
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from hundred_server.protocol import MAX_LINE
+
+log = logging.getLogger("hundred_server")
+
+#: The WebSocket's path; every other path is a static file or 404.
+WS_PATH: Final = "/ws"
+#: Frames larger than this are refused by the library (close code 1009) before they are
+#: read; frames up to it that are over the line limit get ``line_too_long``.
+MAX_FRAME: Final = 4 * MAX_LINE
+#: The static files' types (anything else in the folder is not served).
+TYPES: Final = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+}
+#: The page may load only its own files and talk only to its own server.
+SECURITY_HEADERS: Final = (
+    (
+        "Content-Security-Policy",
+        "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; "
+        "style-src 'self' 'unsafe-inline'; frame-ancestors 'none'",
+    ),
+    ("X-Content-Type-Options", "nosniff"),
+    ("Referrer-Policy", "no-referrer"),
+    ("Cache-Control", "no-cache"),
+)
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    content_type: str
+    body: bytes
+
+
+def load_static(folder: Path | None = None) -> dict[str, StaticFile]:
+    """The page's files by URL path (``/`` is ``index.html``), read once; a missing
+    folder serves nothing (every path 404s)."""
+    if folder is None:
+        root = resources.files("hundred_server") / "static"
+        folder = Path(str(root))
+    files: dict[str, StaticFile] = {}
+    if not folder.is_dir():
+        log.warning("no static folder at %s: the web page is not served", folder)
+        return files
+    for path in sorted(folder.iterdir()):
+        kind = TYPES.get(path.suffix.lower())
+        if kind is None or not path.is_file() or path.name.startswith("."):
+            continue
+        files["/" + path.name] = StaticFile(kind, path.read_bytes())
+    if "/index.html" in files:
+        files["/"] = files["/index.html"]
+    return files
+
+
+#: What the server does with each WebSocket connection: it reads the connection's
+#: frames (``frames``) and returns when the connection is over.
+Handler = Callable[[ServerConnection, AsyncIterator[bytes | None]], Awaitable[None]]
+
+
+class WebListener:
+    """``await start()`` listens; ``port`` is bound; ``stop()`` stops accepting,
+    ``await closed()`` waits for the last connection's handler to end."""
+
+    def __init__(
+        self, handler: Handler, host: str, port: int, static: dict[str, StaticFile]
+    ) -> None:
+        self._handler = handler
+        self.host, self.requested_port = host, port
+        self.static = static
+        self._server: WsServer | None = None
+        self._port: int | None = None
+
+    @property
+    def port(self) -> int:
+        """The bound port (still known after ``stop``)."""
+        assert self._port is not None, "start() first"
+        return self._port
+
+    async def start(self) -> None:
+        self._server = await serve(
+            self._connection,
+            self.host,
+            self.requested_port,
+            process_request=self._http,
+            max_size=MAX_FRAME,
+            # The server sends its own greeting at once; compression would cost CPU
+            # for messages of a few hundred bytes.
+            compression=None,
+            server_header=None,
+        )
+        self._port = next(iter(self._server.sockets)).getsockname()[1]
+
+    def stop(self) -> None:
+        """Accept no more connections (open ones are closed by the server's
+        shutdown, after their goodbyes)."""
+        if self._server is not None:
+            self._server.close(close_connections=False)
+
+    async def closed(self) -> None:
+        """Wait for the last connection's handler to end (the caller bounds the wait)."""
+        if self._server is not None:
+            await self._server.wait_closed()
+
+    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """A static file, the WebSocket (None: go on with the handshake), or 404."""
+        path = request.path.split("?", 1)[0]
+        if path == WS_PATH:
+            return None
+        found = self.static.get(path)
+        if found is None:
+            return connection.respond(404, "not found\n")
+        headers = Headers(SECURITY_HEADERS)
+        headers["Content-Type"] = found.content_type
+        headers["Content-Length"] = str(len(found.body))
+        return Response(200, "OK", headers, found.body)
+
+    async def _connection(self, ws: ServerConnection) -> None:
+        await self._handler(ws, frames(ws))
+
+
+async def frames(ws: ServerConnection) -> AsyncIterator[bytes | None]:
+    """The connection's text frames as UTF-8 bytes, until it closes; None for a binary
+    frame (the caller answers it and reads on)."""
+    while True:
+        try:
+            data = await ws.recv()
+        except ConnectionClosed:
+            return
+        yield None if isinstance(data, bytes) else data.encode()
+
+
+def send_lines(ws: ServerConnection, data: bytes) -> None:
+    """The hub's bytes for ``ws`` (whole lines), one text frame a line, without
+    waiting."""
+    for line in data.splitlines():
+        if line:
+            broadcast([ws], line, text=True)

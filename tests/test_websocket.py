@@ -1,0 +1,404 @@
+"""The web listener (websocket.py, ``serve --http-port``) over real sockets on
+127.0.0.1 (port 0): the page's static files over HTTP, and the JSON protocol over a
+WebSocket, one message a text frame, with the TCP port's limits, tokens and
+reconnection. Every wait is bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import urllib.error
+import urllib.request
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.client import ClientProtocol
+from websockets.exceptions import ConnectionClosed
+from websockets.uri import parse_uri
+
+from hundred_server.hub import Hub
+from hundred_server.lobby import Limits
+from hundred_server.protocol import MAX_LINE
+from hundred_server.server import Server
+from hundred_server.websocket import MAX_FRAME, StaticFile, load_static
+from tests.live_server import free_port, start_server, stop_server
+from tests.test_slow_reader import flood_until_dropped
+
+SEED = "over-websockets"
+SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)
+READ_TIMEOUT = 5.0
+GAME_TIMEOUT = 30.0
+PAGE = b"<!doctype html><title>t</title><script src=app.js></script>"
+STATIC = {
+    "/": StaticFile("text/html; charset=utf-8", PAGE),
+    "/index.html": StaticFile("text/html; charset=utf-8", PAGE),
+    "/app.js": StaticFile("text/javascript; charset=utf-8", b"console.log(1);\n"),
+}
+
+Message = dict[str, Any]
+
+
+@contextlib.asynccontextmanager
+async def running(limits: Limits | None = None) -> AsyncIterator[Server]:
+    hub = Hub(seed_source=lambda: SEED, limits=limits, ai="naive")
+    server = Server(hub, "127.0.0.1", 0, limits=limits, http_port=0, static=STATIC)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+class WsPeer:
+    """A WebSocket client of the protocol; ``messages`` is everything it has read."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.messages: list[Message] = []
+
+    @classmethod
+    async def open(cls, server: Server) -> WsPeer:
+        ws = await connect(f"ws://127.0.0.1:{server.http_port}/ws", open_timeout=READ_TIMEOUT)
+        return cls(ws)
+
+    async def send(self, msg: Message | str) -> None:
+        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
+
+    async def frame(self) -> str | bytes:
+        return await asyncio.wait_for(self.ws.recv(), READ_TIMEOUT)
+
+    async def recv(self) -> Message:
+        frame = await self.frame()
+        assert isinstance(frame, str), frame  # text frames only
+        assert not frame.endswith("\n"), frame  # one message, no line ending
+        msg: Message = json.loads(frame)
+        self.messages.append(msg)
+        return msg
+
+    async def until(self, done: Callable[[Message], bool]) -> Message:
+        while True:
+            msg = await self.recv()
+            if done(msg):
+                return msg
+
+    async def closed(self) -> int | None:
+        """Wait for the server to close; the close code it gave."""
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await self.frame()
+        return self.ws.close_code
+
+    async def close(self) -> None:
+        await self.ws.close()
+
+
+async def greeted(server: Server, name: str) -> WsPeer:
+    peer = await WsPeer.open(server)
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    await peer.send({"Type": "Hello", "Name": name})
+    assert await peer.recv() == {"Type": "Message", "Message": f"Hello, {name}."}
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    return peer
+
+
+async def seated(server: Server, name: str, game: Message) -> WsPeer:
+    """``name`` at a new table made with the ``Game`` answer ``game``."""
+    peer = await greeted(server, name)
+    await peer.send({"Type": "Hello", "Message": "create"})
+    await peer.until(lambda m: m == {"Type": "Game"})
+    await peer.send(game)
+    return peer
+
+
+async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) -> int:
+    """Answer from Legal until the game is over (or ``stop_after`` answers)."""
+    answers = 0
+    while True:
+        msg = await peer.recv()
+        if msg.get("GameOver"):
+            return answers
+        if is_prompt(msg) and "Legal" in msg:
+            await peer.send(answer_from_legal(msg, rng))
+            answers += 1
+            if answers == stop_after:
+                return answers
+
+
+def get(port: int | None, path: str) -> tuple[int, dict[str, str], bytes]:
+    url = f"http://127.0.0.1:{port}{path}"
+    try:
+        with urllib.request.urlopen(url, timeout=READ_TIMEOUT) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as exc:
+        with exc:
+            return exc.code, dict(exc.headers), exc.read()
+
+
+# ------------------------------------------------------------------ the page
+
+
+@pytest.mark.asyncio
+async def test_the_page_and_its_files_are_served_and_nothing_else() -> None:
+    async with running() as server:
+        status, headers, body = await asyncio.to_thread(get, server.http_port, "/")
+        assert (status, headers["Content-Type"], body) == (200, "text/html; charset=utf-8", PAGE)
+        assert headers["Content-Length"] == str(len(PAGE))
+        assert headers["X-Content-Type-Options"] == "nosniff"
+        assert "default-src 'self'" in headers["Content-Security-Policy"]
+        status, headers, body = await asyncio.to_thread(get, server.http_port, "/app.js?v=2")
+        assert (status, headers["Content-Type"]) == (200, "text/javascript; charset=utf-8")
+        for path in ("/nope.js", "/../setup.cfg", "/%2e%2e/setup.cfg", "/static/app.js"):
+            status, _, body = await asyncio.to_thread(get, server.http_port, path)
+            assert (status, body) == (404, b"not found\n"), path
+        # /ws without an Upgrade is not a page: the library says what it wants.
+        status, _, _ = await asyncio.to_thread(get, server.http_port, "/ws")
+        assert status == 426
+
+
+def test_the_static_folder_is_read_once_flat_and_by_type(tmp_path: Path) -> None:
+    (tmp_path / "index.html").write_bytes(PAGE)
+    (tmp_path / "app.js").write_text("1;\n")
+    (tmp_path / "notes.md").write_text("not served")
+    (tmp_path / ".hidden.js").write_text("not served")
+    (tmp_path / "sub").mkdir()
+    files = load_static(tmp_path)
+    assert sorted(files) == ["/", "/app.js", "/index.html"]
+    assert files["/"] == files["/index.html"] == StaticFile("text/html; charset=utf-8", PAGE)
+    assert load_static(tmp_path / "missing") == {}
+
+
+# ------------------------------------------------------------------ the protocol
+
+
+@pytest.mark.asyncio
+async def test_a_websocket_client_plays_a_whole_game_against_three_ai() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
+        assert await play(ann, random.Random(1)) > 0
+        assert (await ann.recv())["Type"] == "Reveal"
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        assert check_stream(ann.messages, SEEDS) == 1
+        await ann.send({"Type": "Hello", "Message": "quit"})
+        assert await ann.recv() == {"Type": "Message", "Message": "Ok, bye bye!"}
+        assert await ann.closed() == 1000
+
+
+@pytest.mark.asyncio
+async def test_a_websocket_and_a_tcp_client_share_a_table() -> None:
+    """The lobby cannot tell the transports apart: a table made over a WebSocket is
+    joined over TCP, and the game is played out by both."""
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 5, "Seats": 4, "Bots": 2})
+        await ann.until(lambda m: m["Type"] == "Table")
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        try:
+            lines = [json.loads(await reader.readline()) for _ in range(2)]
+            assert lines == [QUESTION, HELLO]
+            writer.write(b'{"Type":"Hello","Name":"bob"}\n{"Type":"Join","Table":1}\n')
+            bob_rng, ann_rng = random.Random(2), random.Random(3)
+
+            async def bob() -> None:
+                while True:
+                    line = await asyncio.wait_for(reader.readline(), READ_TIMEOUT)
+                    msg = json.loads(line)
+                    if msg.get("GameOver"):
+                        return
+                    if is_prompt(msg) and "Legal" in msg:
+                        answer = answer_from_legal(msg, bob_rng)
+                        writer.write(json.dumps(answer).encode() + b"\n")
+
+            await asyncio.gather(play(ann, ann_rng), bob())
+        finally:
+            writer.close()
+        assert check_stream(ann.messages, SEEDS) == 1
+        await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_a_token_takes_the_seat_back_over_a_new_websocket() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
+        seat = await ann.until(lambda m: m["Type"] == "Seat")
+        assert await play(ann, random.Random(4), stop_after=3) == 3
+        await ann.close()  # a reload: the page is gone, its seat waits (grace)
+        again = await WsPeer.open(server)
+        assert [await again.recv(), await again.recv()] == [QUESTION, HELLO]
+        await again.send({"Type": "Hello", "Token": seat["Token"]})
+        back = await again.until(lambda m: m["Type"] == "Seat")
+        assert (back["Table"], back["Playerid"]) == (seat["Table"], seat["Playerid"])
+        prompt = await again.until(lambda m: is_prompt(m) and "Legal" in m)
+        table = server.hub.tables[seat["Table"]]
+        assert prompt["Seq"] == table.seq
+        assert prompt["Playerid"] == seat["Playerid"]
+        await again.close()
+
+
+@pytest.mark.asyncio
+async def test_bad_frames_get_typed_errors_and_change_nothing() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await greeted(server, "ann")
+        # No text mode on a WebSocket: a word is malformed JSON.
+        await ann.send("create")
+        assert (await ann.recv())["Code"] == "bad_json"
+        assert await ann.recv() == HELLO  # asked again
+        await ann.ws.send(b'{"Type":"Hello"}')  # a binary frame is not read
+        assert await ann.recv() == {
+            "Type": "Error",
+            "Code": "bad_json",
+            "Message": "a binary frame was not read: send each message as a text frame",
+        }
+        assert await ann.recv() == HELLO  # asked again
+        # Two messages in one frame are one malformed message, not two.
+        await ann.send('{"Type":"Hello"}\n{"Type":"Hello"}')
+        assert (await ann.recv())["Code"] == "bad_json"
+        assert await ann.recv() == HELLO  # asked again
+        await ann.send({"Type": "Hello", "Message": "create"})  # still usable
+        assert (await ann.until(lambda m: m == {"Type": "Game"})) == {"Type": "Game"}
+        await ann.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("size", [MAX_LINE, MAX_LINE + 1, MAX_FRAME + 1])
+async def test_a_frame_over_the_line_limit_is_refused_and_the_connection_closed(
+    size: int,
+) -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await greeted(server, "ann")
+        head = '{"Type":"Hello"'
+        await ann.send(head + " " * (size - len(head) - 1) + "}")
+        if size == MAX_LINE:  # exactly the limit: read
+            assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+            await ann.close()
+            return
+        if size <= MAX_FRAME:  # the server's own error, then it closes
+            assert await ann.recv() == {
+                "Type": "Error",
+                "Code": "line_too_long",
+                "Message": f"a line is at most {MAX_LINE} bytes; goodbye",
+            }
+            assert await ann.closed() == 1000
+        else:  # past what the library reads at all: "message too big"
+            assert await ann.closed() == 1009
+        await asyncio.sleep(0.05)
+        assert server.hub.sessions == {}
+
+
+@pytest.mark.asyncio
+async def test_the_rate_limit_holds_on_a_websocket() -> None:
+    limits = Limits(rate=1.0, burst=2, max_refused=1)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await WsPeer.open(server)
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        for _ in range(2):  # the burst
+            await ann.send({"Type": "Hello"})
+            assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        await ann.send({"Type": "Hello"})
+        assert (await ann.recv())["Code"] == "rate_limited"
+        assert (await ann.recv()) == HELLO  # what it was asked, again
+        await ann.ws.send(b"binary frames count too")
+        last = await ann.recv()
+        assert (last["Code"], last["Message"]) == (
+            "rate_limited",
+            "over 1 lines a second for too long; goodbye",
+        )
+        assert await ann.closed() == 1000
+
+
+@pytest.mark.asyncio
+async def test_connection_limits_refuse_a_websocket_with_the_reason() -> None:
+    limits = Limits(max_connections_per_address=1)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await WsPeer.open(server)
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.open(server)
+        refused = await other.recv()
+        assert refused["Code"] == "too_many_connections"
+        assert await other.closed() == 1000
+        await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_shutdown_says_goodbye_on_every_websocket() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await seated(server, "ann", {"Type": "Game", "Option": 1})
+        await ann.until(lambda m: is_prompt(m) and "Legal" in m)
+        await server.close()
+        bye = await ann.until(lambda m: m.get("Type") == "Message" and "Bye" in m["Message"])
+        assert bye["Message"].startswith("The server is shutting down")
+        assert await ann.closed() == 1000
+        with pytest.raises(ConnectionRefusedError):  # nobody listens any more
+            await connect(f"ws://127.0.0.1:{server.http_port}/ws", open_timeout=1)
+
+
+@pytest.mark.asyncio
+async def test_serve_with_an_http_port_serves_the_page_and_the_websocket() -> None:
+    """``serve --http-port`` in its own process (as ``make run`` starts it): the
+    package's own page at ``/`` and the protocol at ``/ws``."""
+    http_port = free_port()
+    process, port = start_server("--http-port", str(http_port))
+    try:
+        ws = None
+        for _ in range(100):  # the web listener starts just after the TCP one
+            try:
+                ws = await connect(f"ws://127.0.0.1:{http_port}/ws", open_timeout=READ_TIMEOUT)
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        assert ws is not None, "the web listener never listened"
+        async with ws:
+            peer = WsPeer(ws)
+            assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        status, headers, body = await asyncio.to_thread(get, http_port, "/")
+        assert (status, headers["Content-Type"]) == (200, "text/html; charset=utf-8")
+        assert body == load_static()["/"].body
+    finally:
+        assert stop_server(process) == 0
+    out, _ = process.communicate(timeout=5)
+    shown = f"or a browser at http://127.0.0.1:{http_port}/"
+    assert f"listening on 127.0.0.1:{port}".encode() in out
+    assert shown.encode() in out
+
+
+@pytest.mark.asyncio
+async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """As on TCP (test_slow_reader.py): the transport's buffer is its outgoing queue,
+    bounded; a client that reads nothing is dropped, and nobody waits for it."""
+    limits = Limits(rate=1e9, burst=10**9)  # slow to read, not fast to send
+    hub = Hub(limits=limits, ai="naive")
+    server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
+    await server.start()
+    try:
+        # The client side in the library's sans-I/O protocol, on a socket we never read
+        # past the handshake.
+        url = f"ws://127.0.0.1:{server.http_port}/ws"
+        client = ClientProtocol(parse_uri(url))
+        client.send_request(client.connect())
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fill up soon
+        sock.connect(("127.0.0.1", server.http_port or 0))
+        sock.setblocking(False)
+        reader, writer = await asyncio.open_connection(sock=sock)
+        writer.write(client.data_to_send()[0])
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
+        client.receive_data(head)
+        assert client.handshake_exc is None
+        for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
+            client.send_text(text.encode())
+        pair = b"".join(client.data_to_send())
+        await flood_until_dropped(server, writer, pair * 500, caplog)
+        writer.close()
+        other = await WsPeer.open(server)  # nobody waited on it
+        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        await other.close()
+    finally:
+        await server.close()
