@@ -26,7 +26,14 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, BrowserContext, Page, WebSocket, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    WebSocket,
+    WebSocketRoute,
+    async_playwright,
+)
 
 from hundred_server import games
 from hundred_server.hub import Hub
@@ -38,6 +45,7 @@ in_browser = pytest.mark.asyncio(loop_scope="module")
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
 #: Without the background-networking flags Chromium's own connections (updates, sync,
 #: safe browsing) are refused on a closed network and slow everything down.
 CHROMIUM_ARGS = [
@@ -63,7 +71,7 @@ Msg = dict[str, Any]
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    if not Path(CHROMIUM).exists():
+    if not HAVE_CHROMIUM:
         pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/ensure-chromium")
     async with async_playwright() as playwright:
         # launch() starts Chromium with a fresh temporary profile (user data dir).
@@ -84,11 +92,7 @@ class Site:
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def site() -> AsyncIterator[Site]:
-    import os  # TEMP-DEV
 
-    if os.environ.get("HUNDRED_DEV_URL"):  # TEMP-DEV
-        yield Site(None, os.environ["HUNDRED_DEV_URL"])  # type: ignore[arg-type]  # TEMP-DEV
-        return  # TEMP-DEV
     server = Server(Hub(ai="naive"), "127.0.0.1", 0, http_port=0)
     await server.start()
     try:
@@ -128,14 +132,27 @@ class Person:
     received: list[Msg] = field(default_factory=list)
     sent: list[Msg] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    #: Set at every frame: what ``until`` waits on.
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
 
     def __post_init__(self) -> None:
         self.page.on("websocket", self._socket)
         self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 
     def _socket(self, socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: self.received.append(_decode(payload)))
-        socket.on("framesent", lambda payload: self.sent.append(_decode(payload)))
+        socket.on("framereceived", lambda payload: self._frame(self.received, payload))
+        socket.on("framesent", lambda payload: self._frame(self.sent, payload))
+
+    def _frame(self, frames: list[Msg], payload: str | bytes) -> None:
+        frames.append(_decode(payload))
+        self.changed.set()
+
+    async def until(self, predicate: Callable[[], bool], seconds: float = 5.0) -> None:
+        """Wait (at most ``seconds``) until ``predicate()`` holds, checked at each frame."""
+        async with asyncio.timeout(seconds):
+            while not predicate():
+                self.changed.clear()
+                await self.changed.wait()
 
     async def open(self, site: Site, name: str) -> None:
         await self.page.goto(site.url)
@@ -163,9 +180,8 @@ class Person:
         hand: list[str] = []
         for m in self.received:
             kind, mine = m.get("Type"), m.get("Playerid") == seat and "Seq" not in m
-            if kind in ("Deal", "Snapshot") and "Hand" in m:
-                hand = list(m["Hand"])
-            elif kind in ("Discard", "Kitty", "Setup") and mine and "Hand" in m:
+            told = kind in ("Deal", "Snapshot") or (kind in ("Discard", "Kitty", "Setup") and mine)
+            if told and "Hand" in m:
                 hand = list(m["Hand"])
             elif kind == "Play" and mine:
                 hand.remove(m["PlayedCard"])
@@ -174,13 +190,16 @@ class Person:
     async def prompt_frame(self, seq: int) -> Msg:
         """The prompt with ``seq`` and our Legal, as received (frame events may trail
         the page by a moment)."""
-        deadline = time.monotonic() + 5
-        while time.monotonic() < deadline:
-            for m in reversed(self.received):
-                if m.get("Seq") == seq and "Legal" in m:
-                    return m
-            await asyncio.sleep(0.01)
-        raise AssertionError(f"no prompt {seq} with Legal among the frames")
+
+        def found() -> Msg | None:
+            return next(
+                (m for m in reversed(self.received) if m.get("Seq") == seq and "Legal" in m), None
+            )
+
+        await self.until(lambda: found() is not None)
+        prompt = found()
+        assert prompt is not None
+        return prompt
 
     async def wait_turn(self, after: str = "") -> str | None:
         """Wait until it is our turn at a prompt other than ``after`` (its Seq) or the
@@ -324,7 +343,9 @@ async def test_hundred_and_ten_whole_game_by_clicking(site: Site, contexts: Any)
     await ann.create("hundredandten", 1)
     await ann.page.wait_for_selector("#hand .card")
     assert len(await ann.hand_shown()) == 5
-    names = await ann.page.eval_on_selector_all(".seat .seat-name", "n => n.map(x => x.textContent)")
+    names = await ann.page.eval_on_selector_all(
+        ".seat .seat-name", "n => n.map(x => x.textContent)"
+    )
     assert names == ["ann (you)", "AI 1", "AI 2", "AI 3"]
     moves = await play_out(ann, random.Random(110))
     assert moves > 10
@@ -416,9 +437,7 @@ async def test_keyboard_plays(site: Site, contexts: Any) -> None:
             await page.keyboard.press("Enter")
             field_of = {"Bid": "Bid", "Trump": "Trump", "Play": "PlayedCard"}[kind]
             expected = {"Type": kind, field_of: legal[index], "Seq": int(seq)}
-        deadline = time.monotonic() + 5
-        while len(ann.sent) == sent and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
+        await ann.until(lambda: len(ann.sent) > sent)  # noqa: B023 (awaited here)
         assert ann.sent[sent:] == [expected]
         done.add(kind)
         last = seq
@@ -527,3 +546,99 @@ async def test_a_watcher_sees_the_table_and_no_hand(site: Site, contexts: Any) -
     assert {"Type": "Leave"} in cy.sent
     assert not cy.errors
     assert not [m for m in cy.received if m.get("Type") == "Error"]
+
+
+#: Every card of Hundred and Ten's deck, for a card one does not hold.
+FRENCH_DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"] + ["JK"]
+
+
+@in_browser
+async def test_errors_are_shown_next_to_what_caused_them(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    tamper = {"armed": False}
+
+    async def route(socket: WebSocketRoute) -> None:
+        """Pass frames on, but turn the first Play after arming into a card we lack."""
+        server = socket.connect_to_server()
+
+        def from_page(frame: str | bytes) -> None:
+            msg = _decode(frame)
+            if tamper["armed"] and msg.get("Type") == "Play":
+                tamper["armed"] = False
+                msg["PlayedCard"] = next(c for c in FRENCH_DECK if c not in ann.hand())
+            server.send(json.dumps(msg))
+
+        socket.on_message(from_page)
+
+    await ann.page.route_web_socket("**/ws", route)
+    await ann.page.goto(site.url)
+    await ann.page.fill("#name", "AI")  # reserved
+    await ann.page.press("#name", "Enter")
+    await ann.page.wait_for_selector("#name-error:has-text('reserved')")
+    await ann.page.fill("#name", "ann")
+    await ann.page.press("#name", "Enter")
+    assert await ann.page.text_content("#name-error") == ""
+    await ann.create("hundredandten", 1)
+
+    rng = random.Random(9)
+    last = ""
+    for _ in range(40):  # until a Play prompt
+        seq = await ann.wait_turn(last)
+        assert seq is not None
+        prompt = await check_prompt(ann, seq)
+        if prompt["Type"] == "Play":
+            break
+        await answer(ann, prompt, rng)
+        last = seq
+    else:
+        raise AssertionError("no Play prompt")
+    tamper["armed"] = True
+    before = len(ann.received)
+    await ann.page.locator("#hand .choice").first.click()
+    await ann.until(lambda: any(m.get("Type") == "Error" for m in ann.received[before:]))
+    error = next(m for m in ann.received[before:] if m.get("Type") == "Error")
+    assert error["Code"] == "not_in_hand"
+    await ann.page.wait_for_selector("#prompt-error:not(:empty)")
+    assert await ann.page.text_content("#prompt-error") == error["Message"]
+    assert await ann.wait_turn() == seq  # the same prompt, to answer again
+    await check_prompt(ann, seq)
+    await ann.page.locator("#hand .choice").first.click()
+    assert await ann.wait_turn(seq) != seq
+    assert await ann.page.text_content("#prompt-error") == ""
+
+
+@in_browser
+async def test_a_dropped_connection_reconnects_to_the_seat(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    links: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+    refuse = {"next": 0}
+
+    async def route(socket: WebSocketRoute) -> None:
+        if refuse["next"]:
+            refuse["next"] -= 1
+            await socket.close()
+            return
+        server = socket.connect_to_server()
+        links.append((socket, server))
+
+    await ann.page.route_web_socket("**/ws", route)
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    await play_out(ann, random.Random(11), stop=2)
+    seq = await ann.wait_turn()
+    assert seq is not None
+    hand = await ann.hand_shown()
+    token = (await ann.page.evaluate("JSON.parse(localStorage.getItem('hundred.seat'))"))["token"]
+
+    refuse["next"] = 1  # the first try again fails too
+    page_side, server_side = links[-1]
+    await server_side.close()
+    await page_side.close()
+    await ann.page.wait_for_selector("#status[data-state=reconnecting]")
+    assert await ann.page.text_content("#status") == "reconnecting…"
+    await ann.page.wait_for_selector("#status[data-state=open]")
+    assert await ann.wait_turn() == seq
+    assert len(links) == 2
+    assert ann.sent.count({"Type": "Hello", "Token": token}) == 1
+    assert await ann.hand_shown() == hand
+    await check_prompt(ann, seq)

@@ -64,6 +64,8 @@ const state = {
   tables: [], // the open tables (Hello join)
   watchable: [], // the tables that take watchers (Hello watch: "Watch":true)
   notice: "", // why we are back in the lobby (a table closed...)
+  canWatch: true, // false once the server refuses Hello watch (a server without it)
+  watchListed: false, // the server has sent a watch list
   errorAt: "create", // where the next Error is shown: the element of what caused it
   table: null, // the Table message
   watching: false,
@@ -240,7 +242,10 @@ const HANDLERS = {
   Game: onGamePrompt,
   Tables: (m) => {
     const list = Array.isArray(m.Tables) ? m.Tables : [];
-    if (m.Watch) state.watchable = list;
+    if (m.Watch) {
+      state.watchable = list;
+      state.watchListed = true;
+    }
     else state.tables = list;
   },
   Table: onTable,
@@ -310,7 +315,7 @@ function onHello() {
 /** Ask for both lists: the open tables and those we may watch. */
 function listTables(errorAt) {
   send(hello("join"), errorAt);
-  send(hello("watch"), errorAt);
+  if (state.canWatch) send(hello("watch"), errorAt);
 }
 
 function onMessage(m) {
@@ -561,6 +566,10 @@ function onError(m) {
     leaveTableView();
     askOptions(state.game);
     listTables();
+    return;
+  }
+  if (m.Code === "bad_choice" && state.canWatch && !state.watchListed) {
+    state.canWatch = false; // a server that does not know Hello watch
     return;
   }
   if (m.Code === "bad_name") {
