@@ -642,3 +642,71 @@ async def test_a_dropped_connection_reconnects_to_the_seat(site: Site, contexts:
     assert ann.sent.count({"Type": "Hello", "Token": token}) == 1
     assert await ann.hand_shown() == hand
     await check_prompt(ann, seq)
+
+
+async def next_prompt(person: Person, after: int) -> Msg:
+    """The first prompt (any seat's) ``person`` was sent after Seq ``after``."""
+
+    def later() -> list[Msg]:
+        return [m for m in person.received if m.get("Seq", 0) > after]
+
+    await person.until(lambda: bool(later()), 10)
+    return later()[0]
+
+
+async def two_at_a_table(site: Site, contexts: Any) -> tuple[Person, Person, int]:
+    """ann opens a table of her choice (two seats, no AI, a 60 s clock) and bea joins
+    it from the lobby's list; the game starts."""
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    page = ann.page
+    await page.wait_for_selector("#custom:not([hidden])")
+    await page.select_option("#custom-seats", "2")
+    await page.select_option("#custom-bots", "0")
+    await page.fill("#custom-name", "duel")
+    await page.fill("#custom-clock", "60")
+    await page.click("#custom-create")
+    await page.wait_for_selector("#table-meta:has-text('waiting for 1 more')")
+    table = next(m["Table"] for m in ann.received if m.get("Type") == "Seat")
+    assert {
+        "Type": "Game",
+        "Game": "hundredandten",
+        "Option": 5,
+        "Seats": 2,
+        "Bots": 0,
+    }.items() <= (next(m for m in ann.sent if m.get("Type") == "Game").items())
+
+    bea: Person = await contexts()
+    await bea.open(site, "bea")
+    await bea.page.click("#refresh")
+    await bea.page.click(f"#tables li[data-table='{table}'] .join")
+    for person, names in ((ann, ["ann (you)", "bea"]), (bea, ["ann", "bea (you)"])):
+        await person.page.wait_for_selector("#hand .card")
+        shown = await person.page.eval_on_selector_all(
+            ".seat .seat-name", "n => n.map(x => x.textContent)"
+        )
+        assert shown == names
+    return ann, bea, table
+
+
+@in_browser
+async def test_two_people_at_a_table_of_their_choice(site: Site, contexts: Any) -> None:
+    ann, bea, _table = await two_at_a_table(site, contexts)
+    people = {ann.seat(): ann, bea.seat(): bea}
+    assert sorted(people) == [0, 1]
+    rng, last = random.Random(2), 0
+    for _ in range(8):
+        prompt = await next_prompt(ann, last)
+        actor, other = people[prompt["Playerid"]], people[1 - prompt["Playerid"]]
+        seq = await actor.wait_turn(str(last))
+        assert seq == str(prompt["Seq"])
+        # The other page says whose turn it is, with the clock running.
+        name = "ann" if actor is ann else "bea"
+        await other.page.wait_for_selector(f"#prompt-text:has-text('Waiting for {name}')")
+        await other.page.wait_for_selector(f".seat[data-seat='{prompt['Playerid']}'] .clock")
+        clock = await actor.page.text_content("#prompt-text .clock") or ""
+        assert 0 < float(clock.strip().removesuffix(" s")) <= 60
+        await answer(actor, await check_prompt(actor, seq), rng)
+        last = int(seq)
+    for person in (ann, bea):
+        assert not person.errors

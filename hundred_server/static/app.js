@@ -886,7 +886,7 @@ function fillBots() {
   const range = [];
   for (let n = 0; n < seats; n++) range.push(n);
   bots.replaceChildren(...range.map((n) => el("option", { value: String(n) }, String(n))));
-  bots.value = range.includes(Number(previous)) ? previous : String(seats - 1);
+  bots.value = previous !== "" && range.includes(Number(previous)) ? previous : String(seats - 1);
 }
 
 function renderTables() {
@@ -944,6 +944,8 @@ function renderTable() {
   $("leave").hidden = over;
   $("leave").textContent = state.watching ? "stop watching" : "leave table";
   $("back").hidden = !over;
+  const started = g.round !== null || g.trick.length > 0 || g.hand.length > 0;
+  $("center").hidden = !started;
   renderInfo();
   renderSeats();
   renderTrick();
@@ -1208,7 +1210,7 @@ function rookDeck() {
 function renderHand() {
   const g = state.g;
   const box = $("hand-box");
-  box.hidden = state.watching;
+  box.hidden = state.watching || (g.round === null && !g.hand.length);
   if (state.watching) {
     $("hand").replaceChildren();
     return;
