@@ -4,37 +4,14 @@
 // Everything the page shows comes from what the server sends: the create options
 // (`Option n - ...` lines), the tables (`Tables`, `Table`), each prompt's `Legal`, the
 // announcements and scores. What the wire does not say (a game's title, how its
-// cards look, its side names, its trump colours) is in GAMES below, one small entry
-// a game. Server strings reach the DOM through textContent only, never as markup.
+// cards look, its side names, its trump colours) is in GAMES, one small entry
+// a game (games.js). Server strings reach the DOM as text nodes only, never as markup
+// (dom.js).
 
-/** What the wire does not say about each game. A game missing here still plays,
- * with plain labels. */
-const GAMES = {
-  hundredandten: {
-    title: "Hundred and Ten",
-    bidLabel: (b) => (b === 0 ? "Pass" : b === 60 ? "60 (shoot the moon)" : String(b)),
-    prePass: true, // a seat not to act may pass early (protocol.md, pre-pass)
-  },
-  whist: { title: "Whist", sides: ["North-South", "East-West"], sideCodes: ["NS", "EW"] },
-  pinochle: { title: "Pinochle", sides: ["Team 0", "Team 1"] },
-  rook: {
-    title: "Rook",
-    colours: ["B", "G", "R", "Y"], // a Setup answer's Trump
-    hideFinishedTricks: true, // "nobody sees a finished trick again"
-  },
-  hundert: { title: "Hundert", noTricks: true },
-};
-const GAME_ORDER = Object.keys(GAMES);
-const DEFAULT_GAME = "hundredandten";
+import { COLOURS, cardEl, parseCard, rookDeck, suitEl, suitLabel } from "./cards.js";
+import { $, el } from "./dom.js";
+import { DEFAULT_GAME, GAMES, GAME_ORDER, gameTitle } from "./games.js";
 
-const SUITS = {
-  S: { sym: "\u2660", name: "spades", red: false },
-  H: { sym: "\u2665", name: "hearts", red: true },
-  D: { sym: "\u2666", name: "diamonds", red: true },
-  C: { sym: "\u2663", name: "clubs", red: false },
-};
-const COLOURS = { B: "black", G: "green", R: "red", Y: "yellow" };
-const RANK_NAMES = { T: "10", J: "jack", Q: "queen", K: "king", A: "ace" };
 const NAME_RE = /^[A-Za-z0-9_.\- ]{1,20}$/;
 const TABLE_NAME_RE = /^[A-Za-z0-9_.\-' ]{1,30}$/;
 const OPTION_RE = /^Option (\d+) - (.*)$/;
@@ -647,10 +624,6 @@ function gameInfo() {
   return GAMES[name] || { title: String(name || "?") };
 }
 
-function gameTitle(name) {
-  return (GAMES[name] && GAMES[name].title) || String(name);
-}
-
 function bidLabel(value) {
   const info = gameInfo();
   if (value === "moon") return "Moon";
@@ -662,119 +635,6 @@ function playerName(seat) {
   const name = state.g.players[seat];
   if (name === null || name === undefined) return `seat ${seat}`;
   return String(name);
-}
-
-// ------------------------------------------------------------------ cards
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs, children = []) {
-  const node = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  for (const child of children) node.append(child);
-  return node;
-}
-
-/** A card code as the page reads it (French, joker, Rook colour card, the bird). */
-function parseCard(code) {
-  code = String(code);
-  if (code === "JK") return { kind: "joker", code, label: "joker" };
-  if (code === "ROOK") return { kind: "bird", code, label: "the Rook bird" };
-  let m = /^([BGRY])(\d{1,2})$/.exec(code);
-  if (m) {
-    return { kind: "rook", code, colour: m[1], rank: m[2], label: `${COLOURS[m[1]]} ${m[2]}` };
-  }
-  m = /^([2-9TJQKA])([SHDC])$/.exec(code);
-  if (m) {
-    const suit = SUITS[m[2]];
-    const rank = m[1] === "T" ? "10" : m[1];
-    const rankName = RANK_NAMES[m[1]] || rank;
-    return { kind: "french", code, rank, suit: m[2], red: suit.red, label: `${rankName} of ${suit.name}` };
-  }
-  return { kind: "unknown", code, label: code };
-}
-
-/** A card as an element: a button if it is a choice, else a plain box. */
-function cardEl(code, opts = {}) {
-  const c = parseCard(code);
-  const node = document.createElement(opts.button ? "button" : "span");
-  if (opts.button) node.type = "button";
-  node.className = `card card-${c.kind}`;
-  if (c.red) node.classList.add("red");
-  if (c.colour) node.classList.add(`colour-${c.colour}`);
-  if (opts.small) node.classList.add("small");
-  node.dataset.code = c.code;
-  node.setAttribute("aria-label", c.label);
-  node.title = c.label;
-  if (c.kind === "french") {
-    node.append(
-      el("span", { className: "rank" }, c.rank),
-      el("span", { className: "pip" }, SUITS[c.suit].sym),
-    );
-  } else if (c.kind === "rook") {
-    node.append(el("span", { className: "rank" }, c.rank), el("span", { className: "pip" }, c.colour));
-  } else if (c.kind === "joker") {
-    node.append(jokerSvg(), el("span", { className: "word" }, "JOKER"));
-  } else if (c.kind === "bird") {
-    node.append(birdSvg(), el("span", { className: "word" }, "ROOK"));
-  } else {
-    node.append(el("span", { className: "rank" }, c.code));
-  }
-  return node;
-}
-
-function jokerSvg() {
-  return svg("svg", { viewBox: "0 0 24 24", class: "art", "aria-hidden": "true" }, [
-    svg("path", {
-      d: "M12 2l2.9 6.3 6.9.8-5.1 4.7 1.4 6.8L12 17.2 5.9 20.6l1.4-6.8L2.2 9.1l6.9-.8z",
-      fill: "#7b2cbf",
-    }),
-  ]);
-}
-
-function birdSvg() {
-  return svg("svg", { viewBox: "0 0 24 24", class: "art", "aria-hidden": "true" }, [
-    svg("path", {
-      d: "M3 14c3-1 5-4 9-4 2-3 5-4 8-3l-2 2 3 1c-2 1-3 2-4 4-1 4-5 6-9 6l2-3c-3 0-5-1-7-3z",
-      fill: "#222",
-    }),
-    svg("circle", { cx: 16.5, cy: 8.6, r: 0.9, fill: "#fff" }),
-  ]);
-}
-
-function suitLabel(code) {
-  if (SUITS[code]) return `${SUITS[code].sym} ${SUITS[code].name}`;
-  if (COLOURS[code]) return COLOURS[code];
-  return String(code);
-}
-
-function suitEl(code) {
-  const span = el("span", { className: "suit" }, suitLabel(code));
-  if (SUITS[code] && SUITS[code].red) span.classList.add("red");
-  if (COLOURS[code]) span.classList.add(`colour-${code}`);
-  return span;
-}
-
-// ------------------------------------------------------------------ DOM helpers
-
-function $(id) {
-  return document.getElementById(id);
-}
-
-/** An element with properties and children (strings become text nodes). */
-function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === "dataset") Object.assign(node.dataset, v);
-    else if (k.startsWith("aria")) node.setAttribute(`aria-${k.slice(4).toLowerCase()}`, String(v));
-    else if (k === "onclick") node.addEventListener("click", v);
-    else node[k] = v;
-  }
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(typeof child === "string" || typeof child === "number" ? String(child) : child);
-  }
-  return node;
 }
 
 function setError(where, text) {
@@ -1196,15 +1056,6 @@ function renderPick(p, busy) {
   }
   const label = picked.length ? `Throw away ${picked.length} and draw` : "Keep my hand";
   choices.append(el("button", { type: "button", className: "choice confirm", disabled: busy, dataset: { value: "confirm", index: String(g.hand.length) }, onclick: () => answer({ Type: "Discard", Cards: picked }) }, label));
-}
-
-function rookDeck() {
-  const codes = [];
-  for (const c of Object.keys(COLOURS)) {
-    for (const n of [1, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5]) codes.push(`${c}${n}`);
-  }
-  codes.push("ROOK");
-  return codes;
 }
 
 function renderHand() {
