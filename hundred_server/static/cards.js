@@ -26,7 +26,14 @@ export function parseCard(code) {
     const suit = SUITS[m[2]];
     const rank = m[1] === "T" ? "10" : m[1];
     const rankName = RANK_NAMES[m[1]] || rank;
-    return { kind: "french", code, rank, suit: m[2], red: suit.red, label: `${rankName} of ${suit.name}` };
+    return {
+      kind: "french",
+      code,
+      rank,
+      suit: m[2],
+      red: suit.red,
+      label: `${rankName} of ${suit.name}`,
+    };
   }
   return { kind: "unknown", code, label: code };
 }
@@ -49,7 +56,10 @@ export function cardEl(code, opts = {}) {
       el("span", { className: "pip" }, SUITS[c.suit].sym),
     );
   } else if (c.kind === "rook") {
-    node.append(el("span", { className: "rank" }, c.rank), el("span", { className: "pip" }, c.colour));
+    node.append(
+      el("span", { className: "rank" }, c.rank),
+      el("span", { className: "pip" }, c.colour),
+    );
   } else if (c.kind === "joker") {
     node.append(jokerSvg(), el("span", { className: "word" }, "JOKER"));
   } else if (c.kind === "bird") {
