@@ -220,16 +220,18 @@ class Person:
     async def choices(self) -> list[str]:
         """The data-value of every choice the page offers, in the keys' order (a pick's
         confirm button last)."""
-        return await self.page.eval_on_selector_all(
+        values: list[str] = await self.page.eval_on_selector_all(
             "#table .choice",
             "nodes => nodes.sort((a, b) => a.dataset.index - b.dataset.index)"
             ".map(n => n.dataset.value)",
         )
+        return values
 
     async def hand_shown(self) -> list[str]:
-        return await self.page.eval_on_selector_all(
+        codes: list[str] = await self.page.eval_on_selector_all(
             "#hand .card", "nodes => nodes.map(n => n.dataset.code)"
         )
+        return codes
 
 
 def _decode(payload: str | bytes) -> Msg:
@@ -443,6 +445,14 @@ async def test_keyboard_plays(site: Site, contexts: Any) -> None:
     assert {"Bid", "Play", "Discard"} <= done
     assert not [m for m in ann.received if m.get("Type") == "Error"]
 
+    # Leaving the table: quit (an AI takes the seat), and a new connection in the lobby.
+    await page.click("#leave")
+    await page.wait_for_selector("body[data-view=lobby]")
+    assert {"Type": "Hello", "Message": "quit"} in ann.sent
+    assert await page.evaluate("localStorage.getItem('hundred.seat')") is None
+    await ann.until(lambda: ann.received[-1].get("Type") == "Tables")
+    await page.wait_for_selector("#status[data-state=open]")
+
 
 @in_browser
 async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any) -> None:
@@ -651,11 +661,14 @@ async def next_prompt(person: Person, after: int) -> Msg:
     return later()[0]
 
 
-async def two_at_a_table(site: Site, contexts: Any) -> tuple[Person, Person, int]:
+async def two_at_a_table(
+    site: Site, contexts: Any, ann: Person | None = None, bea: Person | None = None
+) -> tuple[Person, Person, int]:
     """ann opens a table of her choice (two seats, no AI, a 60 s clock) and bea joins
-    it from the lobby's list; the game starts."""
-    ann: Person = await contexts()
-    await ann.open(site, "ann")
+    it from the lobby's list; the game starts. (Either, if not given, opens a page.)"""
+    if ann is None:
+        ann = await contexts()
+        await ann.open(site, "ann")
     page = ann.page
     await page.wait_for_selector("#custom:not([hidden])")
     await page.select_option("#custom-seats", "2")
@@ -673,8 +686,9 @@ async def two_at_a_table(site: Site, contexts: Any) -> tuple[Person, Person, int
         "Bots": 0,
     }.items() <= (next(m for m in ann.sent if m.get("Type") == "Game").items())
 
-    bea: Person = await contexts()
-    await bea.open(site, "bea")
+    if bea is None:
+        bea = await contexts()
+        await bea.open(site, "bea")
     await bea.page.click("#refresh")
     await bea.page.click(f"#tables li[data-table='{table}'] .join")
     for person, names in ((ann, ["ann (you)", "bea"]), (bea, ["ann", "bea (you)"])):
@@ -707,3 +721,51 @@ async def test_two_people_at_a_table_of_their_choice(site: Site, contexts: Any) 
         last = int(seq)
     for person in (ann, bea):
         assert not person.errors
+
+
+async def say(person: Person, text: str) -> None:
+    await person.page.fill("#chat-input", text)
+    await person.page.press("#chat-input", "Enter")
+    assert await person.page.input_value("#chat-input") == ""
+
+
+def chat_line(sender: str, text: str) -> str:
+    return f"#chat-lines li[data-from='{sender}']:has-text('{text}')"
+
+
+@in_browser
+async def test_chat_reaches_the_other_page_and_mute_hides_it(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()
+    bea: Person = await contexts()
+    await ann.open(site, "ann")
+    await bea.open(site, "bea")
+
+    # In the lobby.
+    await say(ann, "hello lobby")
+    await bea.page.wait_for_selector(chat_line("ann", "hello lobby"))
+    assert "lobby" in (await bea.page.text_content(chat_line("ann", "hello lobby")) or "")
+
+    # At a table (ann's, two seats), bea says it; then ann mutes her.
+    ann, bea, _table = await two_at_a_table(site, contexts, ann, bea)
+    await say(bea, "good luck")
+    await ann.page.wait_for_selector(chat_line("bea", "good luck"))
+    assert "table" in (await ann.page.text_content(chat_line("bea", "good luck")) or "")
+    await ann.page.click(f"{chat_line('bea', 'good luck')} .mute")
+    await ann.page.wait_for_selector("#muted .unmute[data-name='bea']")
+    assert await ann.page.locator("#chat-lines li[data-from='bea']").count() == 0
+    assert {"Type": "Mute", "Name": "bea"} in ann.sent
+
+    await say(bea, "psst")
+    await bea.page.wait_for_selector(chat_line("bea", "psst"))  # said (the server has it)
+    await say(ann, "probe")  # after bea's line: had ann been told it, it came first
+    await ann.page.wait_for_selector(chat_line("ann", "probe"))
+    assert await ann.page.locator("#chat-lines li[data-from='bea']").count() == 0
+    assert not [m for m in ann.received if m.get("Type") == "Chat" and m.get("From") == "bea"][1:]
+
+    await ann.page.click("#muted .unmute[data-name='bea']")
+    assert {"Type": "Unmute", "Name": "bea"} in ann.sent
+    await say(bea, "back again")
+    await ann.page.wait_for_selector(chat_line("bea", "back again"))
+    for person in (ann, bea):
+        assert not person.errors
+        assert not [m for m in person.received if m.get("Type") == "Error"]
