@@ -705,6 +705,15 @@ async def test_two_people_at_a_table_of_their_choice(site: Site, contexts: Any) 
     ann, bea, _table = await two_at_a_table(site, contexts)
     people = {ann.seat(): ann, bea.seat(): bea}
     assert sorted(people) == [0, 1]
+    # ann deals, bea bids first: meanwhile ann may pass early, and take it back.
+    first = await next_prompt(ann, 0)
+    assert (first["Type"], first["Playerid"]) == ("Bid", bea.seat())
+    await ann.page.click("#choices button:has-text('pass early')")
+    await ann.page.wait_for_selector("#choices button:has-text('take back the pass')")
+    assert {"Type": "Bid", "Playerid": ann.seat(), "Bid": 0, "PrePass": True} in ann.received
+    await ann.page.click("#choices button:has-text('take back the pass')")
+    await ann.page.wait_for_selector("#choices button:has-text('pass early')")
+    assert {"Type": "Unpass", "Playerid": ann.seat()} in ann.received
     rng, last = random.Random(2), 0
     for _ in range(8):
         prompt = await next_prompt(ann, last)
