@@ -549,7 +549,7 @@ function renderPick(p, busy) {
           answer(msg);
         },
       },
-      ready ? "Confirm the setup" : "Confirm (pick the discard, trump and calls)",
+      ready ? "Confirm the setup" : `Confirm (pick ${count}, trump${calls ? ", calls" : ""})`,
     );
     choices.append(confirm);
     return;
