@@ -549,8 +549,9 @@ async def test_a_watcher_sees_the_table_and_no_hand(site: Site, contexts: Any) -
     assert await page.is_hidden("#hand-box")
     assert await page.locator("#hand .card").count() == 0
     assert await page.locator(".choice").count() == 0
-    # ann's page counts the watcher.
-    await ann.page.wait_for_selector("#table-meta:has-text('1 watching')")
+    # The watcher's Table counts it (once a game is under way, only newcomers are told).
+    assert [m["Watchers"] for m in cy.received if m.get("Type") == "Table"] == [1]
+    assert "1 watching" in (await page.text_content("#table-meta") or "")
 
     async def shown_codes() -> set[str]:
         codes = await page.eval_on_selector_all("[data-code]", "n => n.map(x => x.dataset.code)")
