@@ -4,7 +4,8 @@ Subcommands::
 
     serve              run the server (the default): 127.0.0.1:7110, --host/--port or
                        HUNDRED_HOST/HUNDRED_PORT; every game kept in the SQLite store
-                       --db (default hundred.db), unfinished ones restored at start;
+                       --db (default hundred.db), or in PostgreSQL with --store
+                       postgresql://USER@HOST/DB; unfinished ones restored at start;
                        Ctrl-C or SIGTERM stops it
     games              list the stored games (id, game, players, state, started, result)
     export ID          print a stored game's record (which replay accepts); with
@@ -43,7 +44,15 @@ from hundred_server.fairness import reveal_message, verify
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
-from hundred_server.store import DEFAULT_PATH, Store, StoreError, describe
+from hundred_server.store import (
+    DEFAULT_PATH,
+    GameStore,
+    StoreError,
+    check_url,
+    describe,
+    is_url,
+    open_store,
+)
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -60,23 +69,38 @@ def _positive(text: str) -> int:
     return value
 
 
-def _db_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--db",
-        default=os.environ.get("HUNDRED_DB") or DEFAULT_PATH,
-        help=f"the store (default {DEFAULT_PATH}, or $HUNDRED_DB)",
+def _store_options(parser: argparse.ArgumentParser, db_help: str) -> None:
+    """``--db PATH`` (an SQLite file) or ``--store URL`` (PostgreSQL), not both."""
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--db", metavar="PATH", help=db_help)
+    which.add_argument(
+        "--store",
+        metavar="URL",
+        help="the games in PostgreSQL instead: postgresql://USER@HOST[:PORT]/DATABASE (or "
+        "$HUNDRED_STORE; postgres:// too). A password is best left to PGPASSWORD or "
+        "~/.pgpass (libpq reads them); one in the URL is never shown (***). Needs the "
+        "postgres extra: pip install 'hundred_server[postgres]'",
     )
 
 
+def _location(args: argparse.Namespace) -> str:
+    """Where the store is: --store or --db as given, else $HUNDRED_STORE, else
+    $HUNDRED_DB, else the default file. A URL that names no engine this server knows is
+    refused here (``StoreError``), before anything is opened."""
+    url = args.store or (None if args.db else os.environ.get("HUNDRED_STORE"))
+    if url:
+        check_url(url)
+        return str(url)
+    return str(args.db or os.environ.get("HUNDRED_DB") or DEFAULT_PATH)
+
+
 def _open_store(
-    path: str, command: str, must_exist: bool = False, exclusive: bool = False
-) -> Store | None:
-    """The store at ``path`` (``exclusive``: for a server, which must be its only one)."""
-    if must_exist and not os.path.exists(path):
-        print(f"hundred-server {command}: no store at {path!r}", file=sys.stderr)
-        return None
+    location: str, command: str, must_exist: bool = False, exclusive: bool = False
+) -> GameStore | None:
+    """The store at ``location``, a path or a URL (``exclusive``: for a server, which
+    must be its only one; ``must_exist``: for a reader, which never makes one)."""
     try:
-        return Store(path, exclusive=exclusive)
+        return open_store(location, exclusive=exclusive, create=not must_exist)
     except StoreError as exc:
         print(f"hundred-server {command}: {exc}", file=sys.stderr)
         return None
@@ -103,7 +127,7 @@ def _export(path: str, game_id: int, reveal: bool = False, under_way: bool = Fal
     finally:
         store.close()
     if game is None:
-        print(f"hundred-server export: no game {game_id} in {path!r}", file=sys.stderr)
+        print(f"hundred-server export: no game {game_id} in {store.location!r}", file=sys.stderr)
         return EXIT_ERROR
     if reveal:
         if game.state == "playing":
@@ -322,11 +346,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds a person has for each answer before the AI's move is played for "
         "them (default 0: no clock; option 5 tables may set their own)",
     )
-    serve.add_argument(
-        "--db",
-        default=os.environ.get("HUNDRED_DB") or DEFAULT_PATH,
-        help=f"the SQLite store of every game (default {DEFAULT_PATH} in the working "
-        "directory, or $HUNDRED_DB); unfinished games in it are restored at start",
+    _store_options(
+        serve,
+        f"the SQLite store of every game (default {DEFAULT_PATH} in the working directory, "
+        "or $HUNDRED_DB); unfinished games in it are restored at start",
     )
     serve.add_argument(
         "--keep-days",
@@ -372,7 +395,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Lists every game in the store, oldest first: id, game, players, "
         "state (playing, over, abandoned, failed), when it started (UTC) and its result.",
     )
-    _db_option(games)
+    _store_options(games, f"the SQLite store (default {DEFAULT_PATH}, or $HUNDRED_DB)")
     export = commands.add_parser(
         "export",
         help="print a stored game's record",
@@ -393,7 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the game's Reveal line (its table's seed and commitment) instead; "
         "refused while the game is still playing",
     )
-    _db_option(export)
+    _store_options(export, f"the SQLite store (default {DEFAULT_PATH}, or $HUNDRED_DB)")
 
     rep = commands.add_parser(
         "replay",
@@ -658,7 +681,7 @@ def _serve(
     port: int,
     level: str,
     limits: Limits | None = None,
-    db: str | None = None,
+    location: str | None = None,
     plugins: Sequence[str] = (),
     classic_port: int | None = None,
     keep_days: float | None = None,
@@ -682,12 +705,12 @@ def _serve(
         level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
     store = None
-    if db is not None:
-        store = _open_store(db, "serve", exclusive=True)
+    if location is not None:
+        store = _open_store(location, "serve", exclusive=True)
         if store is None:
             return EXIT_ERROR
         log = logging.getLogger("hundred_server")
-        log.info("store: %s", os.path.abspath(db))
+        log.info("store: %s", store.location if is_url(location) else os.path.abspath(location))
         if store.tightened:
             log.warning("the store was readable by other users; it is now mode 600")
     try:
@@ -721,72 +744,79 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:  # the default command: serve with its defaults
         args = parser.parse_args(["serve", *(sys.argv[1:] if argv is None else argv)])
     try:
-        if args.command == "serve":
-            limits = Limits(
-                max_connections=args.max_connections,
-                max_connections_per_address=args.max_per_address,
-                max_tables_per_address=args.max_tables_per_address,
-                max_waiting_per_address=args.max_waiting_per_address,
-                rate=args.rate,
-                burst=max(1, round(2 * args.rate)),
-                idle_timeout=args.idle_timeout,
-                table_idle_timeout=args.table_idle_timeout,
-                grace=args.grace,
-                turn_timeout=args.turn_timeout or None,
-            )
-            db = None if args.memory else args.db
-            if args.keep_days is not None and db is None:
-                parser.error("--keep-days needs a store: it cannot go with --memory")
-            return _serve(
-                args.host,
-                args.port,
-                args.log_level,
-                limits,
-                db,
-                args.bot,
-                args.classic_port,
-                keep_days=args.keep_days,
-                bot_limits=_bot_limits(args),
-                ai=args.ai,
-                ai_budget=args.ai_budget,
-                http_port=args.http_port,
-            )
-        if args.command == "games":
-            return _games(args.db)
-        if args.command == "export":
-            return _export(args.db, args.id, args.reveal, args.under_way)
-        if args.command == "replay":
-            return _replay(args.file)
-        if args.command == "verify":
-            return _verify(args.file, args.seed, args.commit)
-        if args.command == "tournament":
-            return _tournament(args)
-        if args.command == "check-bot":
-            return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
-        counts = registry.get(args.game).seat_counts
-        if args.players not in counts:
-            parser.error(
-                f"{args.game} is played by {' or '.join(map(str, counts))} players, "
-                f"not {args.players}"
-            )
-        if args.command == "selfplay":
-            summary = selfplay(
-                num_players=args.players,
-                games=args.games,
-                seed=args.seed,
-                record_dir=args.record,
-                progress=args.progress,
-                jobs=args.jobs,
-                game=args.game,
-            )
-            print(dumps_line(summary))
-            return EXIT_OK
-        demo = registry.get(args.game).demo
-        assert demo is not None  # argparse offers only games with a demo
-        demo(args.seed, args.players)
-        return EXIT_OK
+        return _run(parser, args)
+    except StoreError as exc:  # a --store URL of no known kind; a store lost meanwhile
+        print(f"hundred-server {args.command}: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except BrokenPipeError:
         # The reader went away (| head): stop quietly, as cat does.
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 1
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """The command ``args`` names."""
+    if args.command == "serve":
+        limits = Limits(
+            max_connections=args.max_connections,
+            max_connections_per_address=args.max_per_address,
+            max_tables_per_address=args.max_tables_per_address,
+            max_waiting_per_address=args.max_waiting_per_address,
+            rate=args.rate,
+            burst=max(1, round(2 * args.rate)),
+            idle_timeout=args.idle_timeout,
+            table_idle_timeout=args.table_idle_timeout,
+            grace=args.grace,
+            turn_timeout=args.turn_timeout or None,
+        )
+        db = None if args.memory else _location(args)
+        if args.keep_days is not None and db is None:
+            parser.error("--keep-days needs a store: it cannot go with --memory")
+        return _serve(
+            args.host,
+            args.port,
+            args.log_level,
+            limits,
+            db,
+            args.bot,
+            args.classic_port,
+            keep_days=args.keep_days,
+            bot_limits=_bot_limits(args),
+            ai=args.ai,
+            ai_budget=args.ai_budget,
+            http_port=args.http_port,
+        )
+    if args.command == "games":
+        return _games(_location(args))
+    if args.command == "export":
+        return _export(_location(args), args.id, args.reveal, args.under_way)
+    if args.command == "replay":
+        return _replay(args.file)
+    if args.command == "verify":
+        return _verify(args.file, args.seed, args.commit)
+    if args.command == "tournament":
+        return _tournament(args)
+    if args.command == "check-bot":
+        return _check_bot(args.plugin, args.positions, args.seed, _bot_limits(args))
+    counts = registry.get(args.game).seat_counts
+    if args.players not in counts:
+        parser.error(
+            f"{args.game} is played by {' or '.join(map(str, counts))} players, not {args.players}"
+        )
+    if args.command == "selfplay":
+        summary = selfplay(
+            num_players=args.players,
+            games=args.games,
+            seed=args.seed,
+            record_dir=args.record,
+            progress=args.progress,
+            jobs=args.jobs,
+            game=args.game,
+        )
+        print(dumps_line(summary))
+        return EXIT_OK
+    demo = registry.get(args.game).demo
+    assert demo is not None  # argparse offers only games with a demo
+    demo(args.seed, args.players)
+    return EXIT_OK

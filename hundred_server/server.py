@@ -48,7 +48,7 @@ from hundred_server.hub import Command, Hub, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
-from hundred_server.store import Store
+from hundred_server.store import GameStore
 
 log = logging.getLogger("hundred_server")
 
@@ -134,7 +134,7 @@ class Server:
         port: int = DEFAULT_PORT,
         outgoing_limit: int = OUTGOING_LIMIT,
         limits: Limits | None = None,
-        store: Store | None = None,
+        store: GameStore | None = None,
         classic_port: int | None = None,
         keep_days: float | None = None,
         plugins: Sequence[Plugin] = (),
@@ -606,7 +606,7 @@ async def run(
     host: str,
     port: int,
     limits: Limits | None = None,
-    store: Store | None = None,
+    store: GameStore | None = None,
     bots: dict[str, Callable[[], Bot]] | None = None,
     classic_port: int | None = None,
     keep_days: float | None = None,

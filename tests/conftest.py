@@ -62,3 +62,51 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
     while (left := worker_processes() - before) and time.monotonic() < deadline:
         time.sleep(0.02)
     assert not left, f"plug-in workers left running: {sorted(left)}"
+
+
+# ------------------------------------------------------------------ the stores' engines
+
+
+from tests.engines import Cluster, Engine, start_cluster  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A real PostgreSQL for the session (tests/engines.py), stopped and removed at the
+    end; the tests that ask for it fail, never skip, if PostgreSQL is not installed."""
+    try:
+        running = start_cluster()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield running
+    finally:
+        running.destroy()
+
+
+@pytest.fixture
+def pg_engine(pg_cluster: Cluster) -> Iterator[Engine]:
+    """A database of its own on the session's PostgreSQL, dropped after the test."""
+    from tests.engines import postgres_engine
+
+    name = pg_cluster.create_database()
+    engine = postgres_engine(pg_cluster, name)
+    try:
+        yield engine
+    finally:
+        engine.close_all()
+        pg_cluster.drop_database(name)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
+    """Each store engine in turn: an SQLite file in ``tmp_path``, then a PostgreSQL
+    database of its own."""
+    from tests.engines import sqlite_engine
+
+    if request.param == "sqlite":
+        engine = sqlite_engine(tmp_path / "s.db")
+        yield engine
+        engine.close_all()
+    else:
+        yield request.getfixturevalue("pg_engine")

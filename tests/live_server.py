@@ -25,17 +25,21 @@ def free_port() -> int:
 
 
 def start_server(
-    *args: str, db: Path | None = None, port: int | None = None
+    *args: str, db: Path | None = None, port: int | None = None, store: str | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """Start a server (``--db db``, or ``--memory`` without one); returns it once it
-    accepts connections, and its port. Its stdout and stderr are pipes. Its tables' AI
-    is the naive one unless ``args`` has ``--ai`` (see hub_harness.Harness)."""
+    """Start a server (``--db db``; ``store``: a path for ``--db`` or a URL for
+    ``--store``; ``--memory`` without either); returns it once it accepts connections,
+    and its port. Its stdout and stderr are pipes. Its tables' AI is the naive one
+    unless ``args`` has ``--ai`` (see hub_harness.Harness)."""
     port = port or free_port()
-    store = ["--db", str(db)] if db is not None else ["--memory"]
+    if store is not None:
+        options = ["--store" if "://" in store else "--db", store]
+    else:
+        options = ["--db", str(db)] if db is not None else ["--memory"]
     if "--ai" not in args:
-        store += ["--ai", "naive"]
+        options += ["--ai", "naive"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port), *store, *args],
+        [sys.executable, "-m", "hundred_server", "serve", "--port", str(port), *options, *args],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -149,6 +149,8 @@ def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFix
         ["tournament", "--bots", "naive,naive", "--budget", "-1"],
         ["export"],
         ["export", "x"],
+        ["serve", "--db", "a.db", "--store", "postgresql://ann@h/g"],
+        ["games", "--store", "postgresql://ann@h/g", "--db", "a.db"],
         ["selfplay", "--players", "5"],
         ["selfplay", "--games", "0"],
         ["selfplay", "--games", "many"],
@@ -180,6 +182,7 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
+    monkeypatch.delenv("HUNDRED_STORE", raising=False)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     assert main([]) == 0
     options = serve_options()
@@ -194,6 +197,7 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
     monkeypatch.setenv("HUNDRED_DB", "elsewhere.db")
+    monkeypatch.delenv("HUNDRED_STORE", raising=False)
     argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
@@ -202,6 +206,42 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     assert calls == [(*expected, options)]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
     assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
+
+
+def test_serve_games_and_export_take_a_store_url_from_the_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """--store URL, else --db PATH, else $HUNDRED_STORE, else $HUNDRED_DB, else the
+    default file; --memory keeps nothing whatever is given."""
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append(args[4:5]) or 0)
+    monkeypatch.setattr(cli, "_games", lambda where: calls.append((where,)) or 0)
+    monkeypatch.setattr(cli, "_export", lambda *args: calls.append(args) or 0)
+    monkeypatch.delenv("HUNDRED_DB", raising=False)
+    monkeypatch.delenv("HUNDRED_STORE", raising=False)
+    url = "postgresql://ann@db.example/games"
+    for argv in (["serve"], ["games"], ["export", "3"]):
+        assert main([*argv, "--store", url]) == 0
+    assert calls == [(url,), (url,), (url, 3, False, False)]
+    monkeypatch.setenv("HUNDRED_DB", "x.db")
+    monkeypatch.setenv("HUNDRED_STORE", url)
+    calls.clear()
+    for argv in (["serve"], ["serve", "--db", "mine.db"], ["serve", "--memory"], ["games"]):
+        assert main(argv) == 0
+    assert calls == [(url,), ("mine.db",), (None,), (url,)]
+
+
+def test_a_store_url_of_an_unknown_kind_is_refused_before_anything_starts(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for url, said in (
+        ("mysql://ann:pw@h/g", "unknown kind of store mysql:// in mysql://ann:***@h/g"),
+        ("games.db", "not a store URL: 'games.db'"),
+    ):
+        assert main(["serve", "--port", "0", "--store", url]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"hundred-server serve: {said} (")
+        assert "pw@" not in err
 
 
 def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,6 +1,8 @@
-"""The SQLite store (store.py): what the hub saves, restart recovery, the games and
-export commands, refusing files it must not touch, and a crash-and-resume over a real
-server process killed with SIGKILL."""
+"""The stores (store/): what the hub saves, restart recovery, the games and export
+commands, refusing files it must not touch, and a crash-and-resume over a real server
+process killed with SIGKILL. A test that takes ``engine`` runs on each engine, SQLite
+and a real PostgreSQL (tests/engines.py); the others are about SQLite's file.
+PostgreSQL's own (its version table, its lock, lost connections): test_store_postgres.py."""
 
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ from hundred_server.store import (
     GameDropped,
     GameEnded,
     GameStarted,
+    GameStore,
     Moves,
     Store,
     StoreBusy,
@@ -41,6 +44,7 @@ from hundred_server.store import (
     Write,
     describe,
 )
+from tests.engines import Engine
 from tests.faulty_store import FaultyStore
 from tests.hub_harness import (
     Client,
@@ -60,7 +64,7 @@ class SavingHarness(Harness):
     """A durable hub whose writes are saved before each batch is delivered, as the
     server does."""
 
-    def __init__(self, prefix: str, store: Store, ai: str = "naive") -> None:
+    def __init__(self, prefix: str, store: GameStore, ai: str = "naive") -> None:
         super().__init__(prefix, durable=True, ai=ai)
         self.store = store
 
@@ -87,8 +91,8 @@ def test_a_new_store_is_ours_in_wal_mode(tmp_path: Path) -> None:
     db.close()
 
 
-def test_writes_round_trip_and_a_failing_batch_leaves_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_writes_round_trip_and_a_failing_batch_leaves_nothing(engine: Engine) -> None:
+    store = engine.open()
     store.write(
         [
             GameStarted(
@@ -97,7 +101,7 @@ def test_writes_round_trip_and_a_failing_batch_leaves_nothing(tmp_path: Path) ->
             Moves(3, 0, ("header", "deal"), 1),
         ]
     )
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(engine.integrity_error):
         store.write([Moves(3, 2, ("bid",), 2), Moves(3, 1, ("again",), 3)])  # n=1 is taken
     store.write([Moves(3, 2, ("play",), 4), GameEnded(3, "over", {"Winner": 0, "Score": [110, 5]})])
     (game,) = store.games()
@@ -195,7 +199,7 @@ def started(game_id: int, seats: int = 2) -> GameStarted:
 
 
 def counts(path: Path) -> list[int]:
-    """Rows in games, seats and moves, read past the store."""
+    """Rows in games, seats and moves of an SQLite store, read past the store."""
     raw = sqlite3.connect(path)
     try:
         return [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in TABLES]
@@ -203,45 +207,55 @@ def counts(path: Path) -> list[int]:
         raw.close()
 
 
-def test_an_exclusive_store_refuses_a_second_one_and_readers_still_read(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    held = Store(path, exclusive=True)
+PG_BUSY = (
+    "the store {} is in use by another hundred_server (another `serve` on the same "
+    "--store); stop it first or use another database"
+)
+
+
+def busy(engine: Engine) -> str:
+    """What a second exclusive open of ``engine``'s store is told."""
+    return (BUSY if engine.name == "sqlite" else PG_BUSY).format(engine.shown)
+
+
+def test_an_exclusive_store_refuses_a_second_one_and_readers_still_read(engine: Engine) -> None:
+    held = engine.open(exclusive=True)
     held.write([started(1), Moves(1, 0, ("header",), 0)])
     with pytest.raises(StoreBusy) as caught:
-        Store(path, exclusive=True)
+        engine.open(exclusive=True)
     assert isinstance(caught.value, StoreError)
     assert caught.value.code == "store_busy"
-    assert caught.value.message == BUSY.format(str(path))
-    # flock and SQLite's own (fcntl) locks are independent: a reader reads meanwhile.
-    reader = Store(path)
+    assert caught.value.message == busy(engine)
+    # SQLite: flock and its own (fcntl) locks are independent; PostgreSQL: the lock is
+    # advisory. A reader reads meanwhile.
+    reader = engine.open()
     assert [(g.id, g.lines) for g in reader.games()] == [(1, ["header"])]
     held.write([Moves(1, 1, ("deal",), 1)])
     assert reader.games()[0].lines == ["header", "deal"]
     reader.close()
     held.close()
-    again = Store(path, exclusive=True)  # close() let it go
+    again = engine.open(exclusive=True)  # close() let it go
     again.close()
     again.close()  # harmless
 
 
-def test_an_exclusive_store_refuses_another_process(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
+def test_an_exclusive_store_refuses_another_process(engine: Engine) -> None:
     script = (
         "import sys\n"
-        "from hundred_server.store import Store, StoreError\n"
+        "from hundred_server.store import StoreError, open_store\n"
         "try:\n"
-        "    Store(sys.argv[1], exclusive=True).close()\n"
+        "    open_store(sys.argv[1], exclusive=True).close()\n"
         "    print('taken')\n"
         "except StoreError as exc:\n"
         "    print(exc.code, exc.message)\n"
-        "reader = Store(sys.argv[1])\n"
+        "reader = open_store(sys.argv[1])\n"
         "print([g.id for g in reader.games()])\n"
         "reader.close()\n"
     )
 
     def other() -> list[str]:
         done = subprocess.run(
-            [sys.executable, "-c", script, str(path)],
+            [sys.executable, "-c", script, engine.location],
             capture_output=True,
             text=True,
             timeout=60,
@@ -250,9 +264,9 @@ def test_an_exclusive_store_refuses_another_process(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
         return done.stdout.splitlines()
 
-    held = Store(path, exclusive=True)
+    held = engine.open(exclusive=True)
     held.write([started(4)])
-    assert other() == [f"store_busy {BUSY.format(str(path))}", "[4]"]
+    assert other() == [f"store_busy {busy(engine)}", "[4]"]
     held.write([started(5)])  # the holder goes on after the other process read
     held.close()
     assert other() == ["taken", "[4, 5]"]
@@ -323,59 +337,48 @@ def test_a_store_others_can_read_is_narrowed_on_open(tmp_path: Path) -> None:
 
 
 def test_a_lock_held_elsewhere_fails_a_write_after_busy_timeout_and_it_can_be_retried(
-    tmp_path: Path,
+    engine: Engine,
 ) -> None:
-    path = tmp_path / "s.db"
-    store = Store(path, busy_timeout=0.2)  # opened here, used from the writer thread
+    store = engine.open(busy_timeout=0.2)  # opened here, used from the writer thread
     writer = ThreadPoolExecutor(max_workers=1)
     try:
         writer.submit(store.write, [started(1), Moves(1, 0, ("header",), 0)]).result()
         batch: list[Write] = [Moves(1, 1, ("deal", "bid"), 2), GameEnded(1, "abandoned")]
-        other = sqlite3.connect(path, isolation_level=None)
-        other.execute("BEGIN IMMEDIATE")  # another program takes the write lock
-        begun = time.monotonic()
-        with pytest.raises(sqlite3.OperationalError, match="database is locked"):
-            writer.submit(store.write, batch).result()
-        assert 0.15 < time.monotonic() - begun < 1.5
-        other.execute("ROLLBACK")
-        other.close()
+        error, message = engine.locked_error
+        with engine.write_locked():  # another program takes the write lock
+            begun = time.monotonic()
+            with pytest.raises(error, match=message):
+                writer.submit(store.write, batch).result()
+            assert 0.15 < time.monotonic() - begun < 1.5
         writer.submit(store.write, batch).result()  # the same values, once the lock is gone
         (game,) = writer.submit(store.games).result()
         assert (game.lines, game.seq, game.state) == (["header", "deal", "bid"], 2, "abandoned")
-        assert counts(path) == [1, 2, 3]
+        assert engine.counts() == [1, 2, 3]
     finally:
         writer.shutdown()
         store.close()
 
 
-def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(tmp_path: Path) -> None:
+def test_a_commit_that_fails_is_rolled_back_and_the_store_goes_on(engine: Engine) -> None:
     """A COMMIT can fail (here a deferred foreign key; a full disk in life): what the
     batch did is rolled back, and the next write is not refused as "within a
     transaction"."""
-    path = tmp_path / "s.db"
-    Store(path).close()
-    raw = sqlite3.connect(path, isolation_level=None)
-    raw.execute("PRAGMA writable_schema=ON")
-    raw.execute(
-        "UPDATE sqlite_schema SET sql = replace(sql, 'REFERENCES games(id)', "
-        "'REFERENCES games(id) DEFERRABLE INITIALLY DEFERRED') WHERE name = 'moves'"
-    )
-    raw.close()
-    store = Store(path)
-    with pytest.raises(sqlite3.IntegrityError):
+    engine.open().close()
+    engine.defer_foreign_keys()
+    store = engine.open()
+    with pytest.raises(engine.integrity_error):
         store.write([started(1), Moves(9, 0, ("no such game",), 0)])  # fails at COMMIT
-    assert counts(path) == [0, 0, 0]
+    assert engine.counts() == [0, 0, 0]
     store.write([started(1), Moves(1, 0, ("header",), 0)])
-    assert counts(path) == [1, 2, 1]
+    assert engine.counts() == [1, 2, 1]
     store.close()
 
 
 # ------------------------------------------------------------------ forgetting, retention
 
 
-def test_a_dropped_game_goes_with_its_seats_and_moves_in_batch_order(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = Store(path)
+def test_a_dropped_game_goes_with_its_seats_and_moves_in_batch_order(engine: Engine) -> None:
+    store = engine.open()
     store.write(
         [
             started(1),
@@ -387,31 +390,28 @@ def test_a_dropped_game_goes_with_its_seats_and_moves_in_batch_order(tmp_path: P
         ]
     )
     assert [g.id for g in store.games()] == [2]
-    assert counts(path) == [1, 4, 1]
+    assert engine.counts() == [1, 4, 1]
     store.write([GameDropped(77)])  # nothing to forget: nothing happens
-    with pytest.raises(sqlite3.IntegrityError):  # a failing batch keeps its drop too
+    with pytest.raises(engine.integrity_error):  # a failing batch keeps its drop too
         store.write([GameDropped(2), Moves(3, 0, ("x",), 0)])
-    assert counts(path) == [1, 4, 1]
+    assert engine.counts() == [1, 4, 1]
     store.write([Moves(2, 1, ("deal",), 1), GameDropped(2)])
     assert store.games() == []
-    assert counts(path) == [0, 0, 0]
+    assert engine.counts() == [0, 0, 0]
     store.write([started(2), Moves(2, 0, ("again",), 0)])  # its id may be used again
     assert [g.lines for g in store.games()] == [["again"]]
     store.close()
 
 
-def finished_at(path: Path, when: dict[int, str | None]) -> None:
-    raw = sqlite3.connect(path)
-    raw.executemany("UPDATE games SET finished = ? WHERE id = ?", [(t, g) for g, t in when.items()])
-    raw.commit()
-    raw.close()
+def finished_at(engine: Engine, when: dict[int, str | None]) -> None:
+    for game_id, finished in when.items():
+        engine.rows("UPDATE games SET finished = ? WHERE id = ?", (finished, game_id))
 
 
 def test_prune_removes_finished_games_older_than_a_time_and_never_one_playing(
-    tmp_path: Path,
+    engine: Engine,
 ) -> None:
-    path = tmp_path / "s.db"
-    store = Store(path)
+    store = engine.open()
     empty = store.size()
     store.write(
         [started(i) for i in range(1, 7)]
@@ -423,7 +423,7 @@ def test_prune_removes_finished_games_older_than_a_time_and_never_one_playing(
     assert store.game(3).state == "failed"  # type: ignore[union-attr]
     assert store.game(3).finished is not None  # type: ignore[union-attr]
     finished_at(
-        path,
+        engine,
         {
             1: "2024-01-01T10:00:00+00:00",
             2: "2024-01-02T10:00:00+00:00",
@@ -432,10 +432,13 @@ def test_prune_removes_finished_games_older_than_a_time_and_never_one_playing(
             5: "2020-01-01T00:00:00+00:00",  # playing (hand-edited), however old: kept
         },
     )
-    assert store.size() == os.path.getsize(path) + os.path.getsize(f"{path}-wal") > empty
+    assert store.size() > empty
+    if engine.name == "sqlite":  # the file and its write-ahead log
+        path = engine.location
+        assert store.size() == os.path.getsize(path) + os.path.getsize(f"{path}-wal")
     assert store.prune("2024-02-01T00:00:00+00:00") == 2  # 3 finished at that very time
     assert [g.id for g in store.games()] == [3, 4, 5, 6]
-    assert counts(path) == [4, 8, 8]
+    assert engine.counts() == [4, 8, 8]
     assert store.prune("2024-02-01T00:00:00+00:00") == 0
     # Read as a time, whatever way it is written.
     assert store.prune("2024-02-01T01:00:00+01:00") == 0
@@ -450,29 +453,36 @@ def test_prune_removes_finished_games_older_than_a_time_and_never_one_playing(
 # ------------------------------------------------------------------ damaged rows
 
 
-def test_damaged_rows_never_stop_the_games_from_being_read(tmp_path: Path) -> None:
-    path = tmp_path / "s.db"
-    store = Store(path)
+def test_damaged_rows_never_stop_the_games_from_being_read(engine: Engine) -> None:
+    store = engine.open()
     store.write([started(i, seats=4) for i in range(1, 8)])
     store.write([Moves(i, 0, ("header",), 0) for i in range(1, 8)])
     store.close()
-    raw = sqlite3.connect(path)
-    for game_id, result in [(1, "{bad"), (2, "[1, 2]"), (3, '"text"'), (4, "[" * 100_000)]:
-        raw.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
-    raw.execute("INSERT INTO seats (game, seat, name, token) VALUES (5, 7, 'extra', NULL)")
-    raw.execute("UPDATE games SET game = 'nosuchgame' WHERE id = 6")
-    raw.execute("UPDATE games SET name = CAST(x'ff41' AS TEXT), seed = x'6869' WHERE id = 7")
-    raw.execute("UPDATE moves SET line = CAST(x'c328' AS TEXT) WHERE game = 7")
-    raw.execute("UPDATE seats SET name = x'00', token = 5 WHERE game = 7 AND seat = 0")
-    raw.commit()
-    raw.close()
-    store = Store(path)
+    deep = "[" * 5000 + "]" * 5000  # JSON that Python's parser cannot nest so deep
+    if engine.name == "sqlite":
+        results = [(1, "{bad"), (2, "[1, 2]"), (3, '"text"'), (4, "[" * 100_000)]
+    else:  # jsonb: only JSON goes in, but not only objects
+        results = [(1, "null"), (2, "[1, 2]"), (3, '"text"'), (4, deep)]
+    for game_id, result in results:
+        engine.rows("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+    engine.rows("INSERT INTO seats (game, seat, name, token) VALUES (5, 7, 'extra', NULL)")
+    engine.rows("UPDATE games SET game = 'nosuchgame' WHERE id = 6")
+    if engine.name == "sqlite":  # bytes that are not UTF-8, and blobs, in text columns
+        engine.rows("UPDATE games SET name = CAST(x'ff41' AS TEXT), seed = x'6869' WHERE id = 7")
+        engine.rows("UPDATE moves SET line = CAST(x'c328' AS TEXT) WHERE game = 7")
+        engine.rows("UPDATE seats SET name = x'00', token = 5 WHERE game = 7 AND seat = 0")
+        seventh = ("\ufffdA", "hi", ["\ufffd("], ("\x00", "5"))
+    else:  # PostgreSQL keeps its types: text that is no record, and odd names
+        engine.rows("UPDATE games SET name = '\u00ff', seed = '' WHERE id = 7")
+        engine.rows("UPDATE moves SET line = '{\"Type\":' WHERE game = 7")
+        engine.rows("UPDATE seats SET name = '', token = '5' WHERE game = 7 AND seat = 0")
+        seventh = ("\u00ff", "", ['{"Type":'], ("", "5"))
+    store = engine.open()
     games = store.games()
     assert [g.result for g in games[:4]] == [None] * 4
     assert games[4].players == ["p0", "p1", "p2", "p3", "extra"]
     assert games[5].game == "nosuchgame"
-    assert (games[6].name, games[6].seed, games[6].lines) == ("\ufffdA", "hi", ["\ufffd("])
-    assert games[6].seats[0] == ("\x00", "5")
+    assert (games[6].name, games[6].seed, games[6].lines, games[6].seats[0]) == seventh
     assert len(describe(games)) == 8
     hub = Hub(durable=True)  # none of them can be played on; each is marked failed
     said = hub.restore(store.games("playing"), store.last_id())
@@ -542,8 +552,8 @@ def test_a_faulty_store_fails_on_demand_and_leaves_nothing_behind(tmp_path: Path
 # ------------------------------------------------------------------ what the hub saves
 
 
-def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("saved", store)
     ann = person_vs_ai(h, 1)
     table = h.hub.tables[1]
@@ -579,13 +589,13 @@ def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(tmp_pat
     }
     store.close()
     # The token is kept only as its hash.
-    raw = b"".join(p.read_bytes() for p in tmp_path.iterdir())
+    raw = engine.dump()
     assert h.tokens[0].encode() not in raw
     assert hash_token(h.tokens[0]).encode() in raw
 
 
-def test_a_game_nobody_finishes_is_saved_as_abandoned(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_game_nobody_finishes_is_saved_as_abandoned(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("abandoned", store)
     ann = person_vs_ai(h, 3)
     ann.send(answer_from_legal(pending_of(ann), random.Random(5)))  # ann played: kept
@@ -595,15 +605,15 @@ def test_a_game_nobody_finishes_is_saved_as_abandoned(tmp_path: Path) -> None:
     assert describe(store.games())[1].split()[-2:] == ["abandoned", stored.started]
 
 
-def test_a_game_nobody_played_in_is_forgotten_by_the_store(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_game_nobody_played_in_is_forgotten_by_the_store(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("forgotten", store)
     ann = person_vs_ai(h, 3)
     assert [g.state for g in store.games()] == ["playing"]  # saved as it started
     ann.send({"Type": "Hello", "Message": "quit"})
     h.apply([])  # the hub's GameDropped reaches the store
     assert store.games() == []
-    assert counts(tmp_path / "s.db") == [0, 0, 0]
+    assert engine.counts() == [0, 0, 0]
     store.close()
 
 
@@ -613,8 +623,8 @@ def pending_of(client: Client) -> Message:
     return prompt
 
 
-def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("restart", store)
     rng = random.Random(9)
     ann, bob = person_vs_ai(h, 2), None
@@ -626,7 +636,7 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path:
     hand = format_cards(game.hands[0])
     # The process dies here: nothing but the store survives.
     store.close()
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h2 = SavingHarness("restart", store)
     said = h2.hub.restore(store.games("playing"), store.last_id())
     h2.apply([])
@@ -654,10 +664,10 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(tmp_path:
     check_stream(again.messages, {1: "restart-1"})
 
 
-def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(tmp_path: Path) -> None:
+def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(engine: Engine) -> None:
     """On a server whose default is the strong AI, a table that asked for the naive one
     is stored with it and restored with it; one that asked for nothing keeps strong."""
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h = SavingHarness("kept", store, ai="strong")
     for name, asked in (("ann", {"AI": "naive"}), ("bob", {})):
         client = h.json_client(name)
@@ -666,7 +676,7 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(tmp_path: Path) -> N
     assert [h.hub.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
     assert [g.ai for g in store.games()] == ["naive", "strong"]
     store.close()
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h2 = SavingHarness("kept", store, ai="strong")
     h2.hub.restore(store.games("playing"), store.last_id())
     h2.apply([])
@@ -711,12 +721,12 @@ def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
     store.close()
 
 
-def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("gone", store)
     person_vs_ai(h, 1)
     store.close()
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     h2 = SavingHarness("gone", store)
     h2.hub.restore(store.games("playing"), store.last_id())
     h2.apply([])
@@ -726,8 +736,8 @@ def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(tmp_path: P
     assert final_score(stored.lines)["GameOver"] is True
 
 
-def test_a_record_that_cannot_be_restored_is_marked_failed(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_a_record_that_cannot_be_restored_is_marked_failed(engine: Engine) -> None:
+    store = engine.open()
     store.write(
         [
             GameStarted(1, "hundredandten", "t", "s", None, (("a", "0" * 64), ("b", None))),
@@ -746,8 +756,8 @@ def test_a_record_that_cannot_be_restored_is_marked_failed(tmp_path: Path) -> No
 
 
 @pytest.mark.asyncio
-async def test_a_hundred_tables_writing_at_once_lose_nothing(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+async def test_a_hundred_tables_writing_at_once_lose_nothing(engine: Engine) -> None:
+    store = engine.open()
     # Every player comes from 127.0.0.1: lift the per-address limits for this test.
     limits = Limits(max_connections_per_address=1000, max_tables_per_address=1000)
     # The naive AI: this is about the store's writes, not the AI's thinking (a hundred
@@ -780,7 +790,7 @@ async def test_a_hundred_tables_writing_at_once_lose_nothing(tmp_path: Path) -> 
     finally:
         await server.close()
     store.close()
-    store = Store(tmp_path / "s.db")
+    store = engine.open()
     games = {g.id: g for g in store.games()}
     assert sorted(games) == sorted(t for t, _ in results) == list(range(1, 101))
     for table, prompt in results:
@@ -808,15 +818,15 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_games_and_export_commands(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_games_and_export_commands(engine: Engine, tmp_path: Path) -> None:
+    store = engine.open()
     h = SavingHarness("cmd", store)
     ann = person_vs_ai(h, 3)
     play_until_over([ann], random.Random(4))
     bob = person_vs_ai(h, 1, "bob")
     assert bob.pending() is not None
     store.close()
-    listed = cli("games", "--db", "s.db", cwd=tmp_path)
+    listed = cli("games", *engine.store_args, cwd=tmp_path)
     assert listed.returncode == 0, listed.stderr
     lines = listed.stdout.splitlines()
     assert lines[0].split() == ["ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT"]
@@ -828,7 +838,7 @@ def test_games_and_export_commands(tmp_path: Path) -> None:
     assert " over " in lines[1]
     assert lines[1].endswith(f"{winner} wins with {over['Score'][over['Winner']]}")
     assert " playing " in lines[2]
-    exported = cli("export", "1", "--db", "s.db", cwd=tmp_path)
+    exported = cli("export", "1", *engine.store_args, cwd=tmp_path)
     assert exported.returncode == 0, exported.stderr
     (tmp_path / "game1.jsonl").write_text(exported.stdout)
     replayed = cli("replay", "game1.jsonl", cwd=tmp_path)
@@ -839,22 +849,32 @@ def test_games_and_export_commands(tmp_path: Path) -> None:
         "Winner": over["Winner"],
         "Score": over["Score"],
     }
-    refused = cli("export", "2", "--db", "s.db", cwd=tmp_path)  # bob's game goes on
+    refused = cli("export", "2", *engine.store_args, cwd=tmp_path)  # bob's game goes on
     assert (refused.returncode, refused.stdout) == (2, "")
     assert "game 2 is still playing" in refused.stderr
     assert "--under-way" in refused.stderr
-    under_way = cli("export", "2", "--under-way", "--db", "s.db", cwd=tmp_path)
+    under_way = cli("export", "2", "--under-way", *engine.store_args, cwd=tmp_path)
     assert under_way.returncode == 0, under_way.stderr
     assert json.loads(under_way.stdout.splitlines()[0])["Type"] == "Record"
-    missing = cli("export", "7", "--db", "s.db", cwd=tmp_path)
+    missing = cli("export", "7", *engine.store_args, cwd=tmp_path)
     assert (missing.returncode, missing.stdout) == (2, "")
-    assert missing.stderr == "hundred-server export: no game 7 in 's.db'\n"
-    nothing = cli("games", "--db", "none.db", cwd=tmp_path)
-    assert (nothing.returncode, nothing.stderr) == (
-        2,
-        "hundred-server games: no store at 'none.db'\n",
-    )
-    assert not (tmp_path / "none.db").exists()
+    assert missing.stderr == f"hundred-server export: no game 7 in {engine.shown!r}\n"
+    if engine.name == "sqlite":
+        nothing = cli("games", "--db", "none.db", cwd=tmp_path)
+        assert (nothing.returncode, nothing.stderr) == (
+            2,
+            "hundred-server games: no store at 'none.db'\n",
+        )
+        assert not (tmp_path / "none.db").exists()
+    else:  # a database with no store in it is not given one by a reader
+        engine.rows("DROP TABLE moves, seats, games, hundred_store")
+        nothing = cli("games", *engine.store_args, cwd=tmp_path)
+        assert (nothing.returncode, nothing.stderr) == (
+            2,
+            f"hundred-server games: no store in {engine.shown} (the first `serve --store` "
+            "on it makes one)\n",
+        )
+        assert engine.rows("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == [(0,)]
 
 
 def test_serve_refuses_a_damaged_store_and_leaves_it(tmp_path: Path) -> None:
@@ -870,13 +890,12 @@ def test_serve_refuses_a_damaged_store_and_leaves_it(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ kill -9
 
 
-def test_kill_9_mid_game_then_restart_and_finish_from_the_same_state(tmp_path: Path) -> None:
-    db = tmp_path / "crash.db"
-    asyncio.run(crash_and_resume(db))
+def test_kill_9_mid_game_then_restart_and_finish_from_the_same_state(engine: Engine) -> None:
+    asyncio.run(crash_and_resume(engine))
 
 
-async def crash_and_resume(db: Path) -> None:
-    process, port = start_server(db=db)
+async def crash_and_resume(engine: Engine) -> None:
+    process, port = start_server(store=engine.location)
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(b'{"Type":"Hello","Message":"create","Name":"ann"}\n')
@@ -907,7 +926,7 @@ async def crash_and_resume(db: Path) -> None:
             process.kill()
         process.communicate(timeout=5)
 
-    process, port = start_server(db=db)
+    process, port = start_server(store=engine.location)
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", port)
         writer.write(json.dumps({"Type": "Hello", "Token": token}).encode() + b"\n")
@@ -933,7 +952,7 @@ async def crash_and_resume(db: Path) -> None:
     finally:
         process.send_signal(signal.SIGTERM)
         process.communicate(timeout=10)
-    store = Store(db)
+    store = engine.open()
     (stored,) = store.games()
     store.close()
     assert stored.state == "over"
@@ -947,8 +966,8 @@ async def crash_and_resume(db: Path) -> None:
     }
 
 
-def test_shutting_down_tells_the_people_in_a_game_it_is_saved(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def test_shutting_down_tells_the_people_in_a_game_it_is_saved(engine: Engine) -> None:
+    store = engine.open()
     h = SavingHarness("bye", store)
     ann = person_vs_ai(h, 1)
     bob = h.json_client("bob")  # in the lobby, not in a game

@@ -1,4 +1,4 @@
-"""Durable storage: every game the server hosts, in SQLite (the standard library's).
+"""The default store: every game the server hosts, in SQLite (the standard library's).
 
 The hub decides what to keep and hands it over as plain data (``Write`` values,
 journal.py); the server applies each batch here in one transaction and commits it
@@ -36,10 +36,8 @@ import sqlite3
 import stat
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import UTC, datetime
 from typing import Final
 
-from hundred_server.errors import HundredError
 from hundred_server.journal import (
     GameDropped,
     GameEnded,
@@ -48,31 +46,24 @@ from hundred_server.journal import (
     StoredGame,
     Write,
 )
+from hundred_server.store.base import (
+    BUSY_TIMEOUT,
+    FINISHED,
+    StoreBusy,
+    StoreError,
+    cutoff,
+    iso,
+    now,
+    stored_result,
+)
 
-__all__ = [
-    "GameDropped",
-    "GameEnded",
-    "GameStarted",
-    "Moves",
-    "Store",
-    "StoreBusy",
-    "StoreError",
-    "StoredGame",
-    "Write",
-    "describe",
-]
+__all__ = ["APPLICATION_ID", "DEFAULT_PATH", "PRIVATE", "STORE_VERSION", "Store"]
 
 #: The store format this code writes (``PRAGMA user_version``).
 STORE_VERSION: Final = 2
 #: ``PRAGMA application_id``: "H110", so a store is recognised as ours.
 APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
-#: How long a write waits for a lock another program holds before it fails (seconds).
-#: Short: the server retries a failed save itself, and a writer thread stuck in
-#: SQLite's default 5 s wait would hold up every save behind it, and shutdown.
-BUSY_TIMEOUT: Final = 2.0
-#: The states of a game that is finished, which ``prune`` may remove.
-FINISHED: Final = ("over", "abandoned", "failed")
 #: The files' mode: the owner reads and writes, nobody else anything.
 PRIVATE: Final = 0o600
 
@@ -106,18 +97,6 @@ CREATE TABLE moves (                    -- the game's record, line by line
 """
 
 
-class StoreError(HundredError):
-    """The store cannot be used (damaged, not ours, newer); the message says why."""
-
-    code = "bad_store"
-
-
-class StoreBusy(StoreError):
-    """Another server (or another ``Store(..., exclusive=True)``) has the store."""
-
-    code = "store_busy"
-
-
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
     """Bring a store of an older ``version`` up to ``STORE_VERSION``, in one transaction."""
     steps = {1: "ALTER TABLE games ADD COLUMN ai TEXT;"}
@@ -128,7 +107,7 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
 
 
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    return iso(now())
 
 
 def _text(value: object) -> str:
@@ -161,6 +140,8 @@ class Store:
         busy_timeout: float = BUSY_TIMEOUT,
     ) -> None:
         self.path = os.fspath(path)
+        #: Where the games are (``GameStore.location``): the path as given.
+        self.location = self.path
         #: Whether opening narrowed the files' mode (they were readable by others).
         self.tightened = False
         self._mutex = threading.Lock()
@@ -365,16 +346,13 @@ class Store:
         time and written back the way the store writes times, because the comparison
         is of text: "2025-01-02 00:00" or a "Z" would compare wrong against the
         stored "2025-01-02T00:00:00+00:00"."""
-        when = datetime.fromisoformat(before)
-        if when.tzinfo is None:
-            raise ValueError(f"prune needs a time with its UTC offset, not {before!r}")
-        cutoff = when.astimezone(UTC).isoformat(timespec="seconds")
+        when = iso(cutoff(before))
         with self._mutex, self._transaction():
             ids = [
                 game_id
                 for (game_id,) in self._db.execute(
                     "SELECT id FROM games WHERE state IN (?, ?, ?) AND finished < ?",
-                    (*FINISHED, cutoff),
+                    (*FINISHED, when),
                 )
             ]
             self._drop(ids)
@@ -418,7 +396,7 @@ class Store:
                     state=_text(row[6]),
                     started=_text(row[7]),
                     finished=None if row[8] is None else _text(row[8]),
-                    result=_result(row[9]),
+                    result=stored_result(row[9]),
                     ai=None if row[10] is None else _text(row[10]),
                 )
                 for row in rows
@@ -464,17 +442,6 @@ def _integer(value: object) -> int:
     if isinstance(value, float) and value.is_integer():
         return int(value)
     return 0
-
-
-def _result(value: object) -> dict[str, object] | None:
-    """The stored result, if it is a JSON object (the only kind the store writes)."""
-    if not isinstance(value, str | bytes):
-        return None
-    try:
-        result = json.loads(value)
-    except (ValueError, RecursionError):
-        return None
-    return result if isinstance(result, dict) else None
 
 
 def _create(path: str) -> None:
@@ -545,15 +512,3 @@ def _check_header(path: str) -> None:
             f"{path!r} is not an SQLite file (damaged, or something else); it was left as it "
             "is (use another --db)"
         )
-
-
-def describe(games: Sequence[StoredGame]) -> list[str]:
-    """The ``games`` command's lines: one per game, in columns."""
-    rows = [("ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT")]
-    for g in games:
-        result = "" if g.result is None else str(g.result.get("Text", ""))
-        rows.append((str(g.id), g.game, ", ".join(g.players), g.state, g.started, result))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return [
-        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
-    ]

@@ -1,0 +1,157 @@
+"""What every store engine is to the server and the commands: ``GameStore``, its errors,
+and what the engines share (the retention cut-off, reading a stored result, the
+``games`` command's columns)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
+from typing import Final, Protocol
+from urllib.parse import unquote
+
+from hundred_server.errors import HundredError
+from hundred_server.journal import StoredGame, Write
+
+#: How long a write waits for a lock another program holds before it fails (seconds).
+#: Short: the server retries a failed save itself, and a writer thread stuck in a long
+#: wait would hold up every save behind it, and shutdown.
+BUSY_TIMEOUT: Final = 2.0
+#: The states of a game that is finished, which ``prune`` may remove.
+FINISHED: Final = ("over", "abandoned", "failed")
+
+
+class StoreError(HundredError):
+    """The store cannot be used (damaged, not ours, newer, out of reach); the message
+    says why (and never holds a password)."""
+
+    code = "bad_store"
+
+
+class StoreBusy(StoreError):
+    """Another server (or another exclusive store object) has the store."""
+
+    code = "store_busy"
+
+
+class GameStore(Protocol):
+    """A store of games, whatever its engine (store/sqlite.py, store/postgres.py).
+
+    The server writes from one thread and reads at start; the commands read. Every
+    method may be called from any one thread at a time per call (each engine holds a
+    lock of its own), and raises what its engine raises when the engine refuses (the
+    server logs it and retries a write with backoff)."""
+
+    #: Where the games are, fit for a log line or an error: a path, or a URL whose
+    #: password is replaced by ``***``.
+    location: str
+    #: Whether opening narrowed who else may read it (SQLite: the files' mode).
+    tightened: bool
+
+    def write(self, writes: Iterable[Write]) -> None:
+        """Apply a batch in one transaction, committed when this returns. On any error
+        nothing of the batch is kept (the caller retries the same values, each line
+        then saved once). ``GameDropped`` applies in batch order."""
+
+    def mark_failed(self, game_id: int) -> None:
+        """The game cannot be restored: kept, as failed, and not tried again."""
+
+    def prune(self, before: str) -> int:
+        """Remove the finished games (``FINISHED``) that finished before ``before``
+        (ISO 8601 with its UTC offset), seats and moves too; how many. A game still
+        playing is never removed."""
+        ...
+
+    def size(self) -> int:
+        """Bytes the store takes on disk."""
+        ...
+
+    def games(self, state: str | None = None) -> list[StoredGame]:
+        """Every game (or those in ``state``), by id, with seats and record; never
+        raises over a damaged row."""
+        ...
+
+    def game(self, game_id: int) -> StoredGame | None: ...
+
+    def last_id(self) -> int:
+        """The highest game id ever stored that is still there (0: none)."""
+        ...
+
+    def close(self) -> None:
+        """Let go of the store (another server may have it then); harmless twice."""
+
+
+def now() -> datetime:
+    """This second, in UTC: the precision both engines keep."""
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+def iso(when: datetime) -> str:
+    """A time the way ``StoredGame`` gives it: ISO 8601, UTC, to the second."""
+    return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def cutoff(before: str) -> datetime:
+    """``prune``'s argument read as a time, which must say its UTC offset."""
+    when = datetime.fromisoformat(before)
+    if when.tzinfo is None:
+        raise ValueError(f"prune needs a time with its UTC offset, not {before!r}")
+    return when.astimezone(UTC)
+
+
+def stored_result(value: object) -> dict[str, object] | None:
+    """The stored result, if it is a JSON object (the only kind a store writes)."""
+    if isinstance(value, dict):
+        return value
+    if not isinstance(value, str | bytes):
+        return None
+    try:
+        result = json.loads(value)
+    except (ValueError, RecursionError):
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def describe(games: Sequence[StoredGame]) -> list[str]:
+    """The ``games`` command's lines: one per game, in columns."""
+    rows = [("ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT")]
+    for g in games:
+        result = "" if g.result is None else str(g.result.get("Text", ""))
+        rows.append((str(g.id), g.game, ", ".join(g.players), g.state, g.started, result))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip() for row in rows
+    ]
+
+
+# ------------------------------------------------------------------ passwords in URLs
+
+#: ``scheme://user:password@`` (libpq ends the user part at the first "/" or "@").
+_URL_PASSWORD: Final = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://[^@/:]*):([^@/]*)@")
+_QUERY_PASSWORD: Final = re.compile(r"([?&]password=)([^&#]*)", re.IGNORECASE)
+HIDDEN: Final = "***"
+
+
+def redact(url: str) -> str:
+    """``url`` with its password (after the user, or ``password=`` in the query) as
+    ``***``: what a log line or an error may show."""
+    url = _URL_PASSWORD.sub(rf"\1:{HIDDEN}@", url, count=1)
+    return _QUERY_PASSWORD.sub(rf"\1{HIDDEN}", url)
+
+
+def secrets_in(url: str) -> list[str]:
+    """The password ``url`` holds, as written and decoded (to scrub from messages that
+    quote it, such as a parser's complaint about the URL)."""
+    found = [m.group(2) for m in (_URL_PASSWORD.match(url),) if m is not None]
+    found += [m.group(2) for m in _QUERY_PASSWORD.finditer(url)]
+    words = {w for s in found for w in (s, unquote(s)) if w}
+    return sorted(words, key=len, reverse=True)
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (an engine's message) with ``url``'s password, if it quotes it, hidden;
+    on one line."""
+    for secret in secrets_in(url):
+        text = text.replace(secret, HIDDEN)
+    return " ".join(text.split())
