@@ -26,7 +26,10 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-deps
 	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT) --http-port $(HTTP_PORT)
 
+# The real engines the tests start for themselves (PostgreSQL; Chromium for the browser
+# tests) are installed from the OS packages when missing.
 test: $(VENV)/.dev-deps
+	bash scripts/ensure-postgres
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.dev-deps
