@@ -427,6 +427,7 @@ async def test_keyboard_plays(site: Site, contexts: Any) -> None:
         seq = await ann.wait_turn(last)
         assert seq is not None, "the game ended before every prompt was played by keys"
         prompt = await check_prompt(ann, seq)
+        assert (await page.title()).startswith("Your turn")
         kind, legal = prompt["Type"], prompt["Legal"]
         shown = await ann.choices()
         sent = len(ann.sent)

@@ -7,6 +7,8 @@ import { $, el } from "./dom.js";
 import { GAME_ORDER, gameTitle } from "./games.js";
 import { bidLabel, clearError, gameInfo, myName, playerName, state } from "./state.js";
 
+const TITLE = document.title;
+
 export function render() {
   const active = document.activeElement;
   const keyboard = active && active.classList && active.classList.contains("choice");
@@ -18,6 +20,8 @@ export function render() {
   if (state.view === "lobby") renderLobby();
   else renderTable();
   renderChat();
+  // A tab in the background says when it is your turn.
+  document.title = `${promptChoices() ? "Your turn · " : ""}${TITLE}`;
   if (keyboard && !document.body.contains(active)) refocus();
 }
 
