@@ -567,16 +567,19 @@ async def test_a_watcher_sees_the_table_and_no_hand(site: Site, contexts: Any) -
 
     # ann plays on: the watcher sees the moves, and still no hand.
     for _ in range(3):
-        seq = await ann.wait_turn(seq)
-        if seq is None:
-            break
         prompt = await check_prompt(ann, seq)
         await answer(ann, prompt, rng)
-        played = [m for m in ann.sent if m.get("Type") == "Play"]
-        if played:
-            await page.wait_for_selector(f"#trick [data-code='{played[-1]['PlayedCard']}']")
+        if prompt["Type"] == "Play":
+            card = next(m for m in reversed(ann.sent) if m.get("Type") == "Play")["PlayedCard"]
+            await page.wait_for_selector(f"#center [data-code='{card}']")  # trick or last
+        next_seq = await ann.wait_turn(seq)
+        if next_seq is None:
+            break
+        seq = next_seq
         assert not (await shown_codes()) & hidden_cards(site, table)
     assert not [m for m in cy.received if "Hand" in m or "Legal" in m]
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / "browser-watcher.png"), full_page=True)
 
     await page.click("#leave")  # stop watching
     await page.wait_for_selector("body[data-view=lobby]")
