@@ -197,6 +197,8 @@ function onSnapshot(m) {
   if (typeof m.PointsInDiscard === "boolean") g.pointsInDiscard = m.PointsInDiscard;
   g.tricksTaken = {};
   for (const w of m.Winners || []) g.tricksTaken[w] = (g.tricksTaken[w] || 0) + 1;
+  // Who took the tricks before we came is known only from Winners (Rook's snapshot).
+  g.tricksKnown = Array.isArray(m.Winners) || !m.Tricks;
   if (Array.isArray(m.Pile)) g.pile = m.Pile.slice();
   if (typeof m.Total === "number") g.total = m.Total;
   const played = m.Played || m.Trick || [];
@@ -234,6 +236,7 @@ function newRound() {
     trickDone: false,
     lastTrick: null,
     tricksTaken: {},
+    tricksKnown: true,
     tricksWon: null,
     meld: {},
     kitty: null,

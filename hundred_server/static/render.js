@@ -280,7 +280,7 @@ function renderSeats() {
     const facts = [];
     if (g.bids[seat] !== undefined) facts.push(`bid: ${g.bids[seat]}`);
     if (g.exchanged[seat] !== undefined) facts.push(`drew ${g.exchanged[seat]}`);
-    if (g.tricksTaken[seat]) facts.push(`tricks ${g.tricksTaken[seat]}`);
+    if (g.tricksKnown && g.tricksTaken[seat]) facts.push(`tricks ${g.tricksTaken[seat]}`);
     if (g.meld[seat]) facts.push(`meld ${g.meld[seat].amount}`);
     if (facts.length) box.append(el("div", { className: "seat-facts" }, facts.join(" · ")));
     if (g.meld[seat] && g.meld[seat].cards.length) {

@@ -65,6 +65,7 @@ export function freshGame() {
     trickDone: false,
     lastTrick: null,
     tricksTaken: {}, // seat -> n (this round)
+    tricksKnown: true, // false after a snapshot that says how many tricks, not whose
     tricksWon: null, // by side, this round (Whist)
     meld: {}, // seat -> {cards, amount}
     kitty: null,
