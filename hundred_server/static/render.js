@@ -179,7 +179,7 @@ function renderTable() {
     meta.push(`table ${t.Table}`);
     meta.push(`AI: ${String(t.AI ?? "-")}`);
     if (Array.isArray(t.Flags) && t.Flags.length) meta.push(t.Flags.join(", "));
-    if (typeof t.Watchers === "number") meta.push(`${t.Watchers} watching`);
+    if (typeof t.Watchers === "number" && t.Watchers) meta.push(`${t.Watchers} watching`);
     if (t.Free > 0) meta.push(`waiting for ${t.Free} more`);
   }
   if (state.watching) meta.push("you are watching");
