@@ -118,7 +118,9 @@ function onMessage(m) {
     return;
   }
   if (LOBBY_QUESTION_RE.test(text)) return;
-  addLog(text);
+  if (state.view === "lobby")
+    state.notice = text; // e.g. "You muted bob: ..."
+  else addLog(text);
 }
 
 function onGamePrompt() {

@@ -665,6 +665,8 @@ function renderScores() {
 
 function renderChat() {
   const lines = state.chat.filter((c) => !state.muted.has(c.from));
+  // Our own lines (no mute button): our name, or our seat's ("ann (2)").
+  const self = new Set([myName(), state.seat !== null ? state.g.players[state.seat] : null]);
   $("chat-lines").replaceChildren(
     ...lines.slice(-20).map((c) => {
       const li = el(
@@ -675,7 +677,7 @@ function renderChat() {
         ": ",
         el("span", { className: "text" }, c.text),
       );
-      if (c.from !== myName()) {
+      if (!self.has(c.from)) {
         li.append(
           " ",
           el(
