@@ -35,8 +35,9 @@ def _removed(c: str) -> bool:
 
 def clean(text: object) -> str:
     """``text`` without control or format characters (category C*), the line and
-    paragraph separators (Zl, Zp: line breaks too) and the spaces around it; ``bad_chat`` if it is not a string, or is empty or over ``MAX_CHAT``
-    characters once cleaned."""
+    paragraph separators (Zl, Zp: line breaks too) and the spaces around it;
+    ``bad_chat`` if it is not a string, or is empty or over ``MAX_CHAT`` characters
+    once cleaned."""
     if not isinstance(text, str):
         raise ProtocolError(f"Chat needs Text, a string, not {quote(text)}", "bad_chat")
     kept = "".join(c for c in text if not _removed(c)).strip()
