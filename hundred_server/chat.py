@@ -28,13 +28,19 @@ MAX_MUTES: Final = 100
 Place = Literal["lobby", "table"]
 
 
+def _removed(c: str) -> bool:
+    category = unicodedata.category(c)
+    return category.startswith("C") or category in ("Zl", "Zp")
+
+
 def clean(text: object) -> str:
-    """``text`` without control or format characters (category C*) and the spaces
-    around it; ``bad_chat`` if it is not a string, or is empty or over ``MAX_CHAT``
-    characters once cleaned."""
+    """``text`` without control or format characters (category C*), the line and
+    paragraph separators (Zl, Zp: line breaks too) and the spaces around it;
+    ``bad_chat`` if it is not a string, or is empty or over ``MAX_CHAT`` characters
+    once cleaned."""
     if not isinstance(text, str):
         raise ProtocolError(f"Chat needs Text, a string, not {quote(text)}", "bad_chat")
-    kept = "".join(c for c in text if not unicodedata.category(c).startswith("C")).strip()
+    kept = "".join(c for c in text if not _removed(c)).strip()
     if not kept:
         raise ProtocolError("a chat line needs something to say (it was empty)", "bad_chat")
     if len(kept) > MAX_CHAT:

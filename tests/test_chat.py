@@ -47,7 +47,7 @@ def at_table(h: Harness, name: str, **game: Any) -> Client:
 
 
 def is_control(c: str) -> bool:
-    return unicodedata.category(c).startswith("C")
+    return unicodedata.category(c).startswith("C") or unicodedata.category(c) in ("Zl", "Zp")
 
 
 @settings(deadline=None)  # the first example builds the schema's validator
@@ -91,6 +91,7 @@ def test_clean_refuses_what_is_not_a_string(value: object) -> None:
         ("evil\u202eoverride", "eviloverride"),  # a bidi override is a format character
         ("zero\u200bwidth\ufeff", "zerowidth"),
         ("del\x7f", "del"),
+        ("line\u2028para\u2029graph", "lineparagraph"),  # separators break lines too
         ("é ünïcödé ♥ 🃏", "é ünïcödé ♥ 🃏"),
         ("x" * MAX_CHAT, "x" * MAX_CHAT),
         (" " + "x" * MAX_CHAT + "\n", "x" * MAX_CHAT),
