@@ -30,6 +30,7 @@ run: $(VENV)/.run-deps
 # tests) are installed from the OS packages when missing.
 test: $(VENV)/.dev-deps
 	bash scripts/ensure-postgres
+	bash scripts/ensure-redis
 	bash scripts/ensure-chromium
 	$(BIN)/python -m pytest
 
@@ -47,8 +48,12 @@ bench: $(VENV)/.dev-deps
 
 # A real server and 400 bot clients at 100 people-only tables over loopback, with the
 # store off and on (alternately, twice each) and the store's cost.
-load: $(VENV)/.run-deps
-	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1
+# INSTANCES=2 (or more): one site of that many servers on PostgreSQL and Redis, the
+# clients spread over them (installs both engines from the OS packages when missing).
+INSTANCES ?= 1
+load: $(VENV)/.dev-deps
+	$(if $(filter-out 1,$(INSTANCES)),bash scripts/ensure-postgres && bash scripts/ensure-redis)
+	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1 --instances $(INSTANCES)
 
 # What a careless or hostile client costs a real server: 1000 connect-create-hang-up
 # cycles under a lobby probe, then 1 MiB of blank lines at a table (figures and targets).
