@@ -32,6 +32,20 @@ With ``--store both``, a last line sums up: the medians of messages received per
 and of p99 latency with the store off and on, the store's cost in percent of the
 messages per second without it (target: under 30), whether every run completed all its
 games, and the errors of all runs.
+
+Each run also counts the clients' ``answers`` (replies to prompts) and the server's
+CPU seconds under load (from the moment it listens to the last client's end), and
+divides: ``server_cpu_us_per_answer``, the cost of an answer, which machine noise
+barely moves (other processes take wall time, not this process's CPU time).
+
+Side by side: ``--base PATH`` also runs the server of another checkout (say, main's
+in a worktree: ``git worktree add /tmp/base-perf main``), imported from there by
+``PYTHONPATH``, alternately with this one, run for run (``server`` "base" or "this");
+a last line gives the medians of each and this one's ratio to the base's. Per-core
+targets, store on, median of three (``make load-targets``):
+
+    python bench/load.py --clients 1000 --tables 250 --store on --reps 3
+    python bench/load.py --clients 2000 --tables 500 --store on --reps 3 --base /tmp/base-perf
 """
 
 from __future__ import annotations
@@ -75,6 +89,7 @@ class Stats:
     received: int = 0
     sent: int = 0
     errors: int = 0
+    answers: int = 0
     failures: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -171,6 +186,7 @@ class LoadClient:
             answer["PlayedCard"] = self.strategy.play(legal, msg)
         self.answered_seq = seq
         self.sent_at = time.perf_counter()
+        self.stats.answers += 1
         self.send(answer)
 
 
@@ -242,7 +258,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> dict[str, Any]:
+def run_once(
+    args: argparse.Namespace, server_args: list[str], store: str, base: Path | None = None
+) -> dict[str, Any]:
     port = free_port()
     command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
     command += ["--log-level", "WARNING", *server_args]
@@ -250,10 +268,19 @@ def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> di
     room = str(max(1, args.clients))
     command += ["--max-per-address", room, "--max-tables-per-address", room]
     command += ["--max-waiting-per-address", room]
-    server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
+    # Room for every client whatever the server's default (a base may predate ours).
+    command += ["--max-connections", str(args.clients + 16)]
+    env = dict(os.environ)
+    if base is not None:  # the base checkout's package, not this one's
+        env["PYTHONPATH"] = os.pathsep.join([str(base), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
+    cwd = ROOT if base is None else base
+    server = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, env=env)
     stats = Stats()
     try:
         asyncio.run(wait_for_port(port, time.monotonic() + 20))
+        _, cpu_ready = proc_status(server.pid)
         seconds = asyncio.run(drive(port, args, stats))
         peak_mb, cpu = proc_status(server.pid)
     finally:
@@ -265,8 +292,10 @@ def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> di
     lat = stats.latencies
     games_completed = stats.games // (args.clients // args.tables)
     games_expected = args.tables * args.games
+    load_cpu = cpu - cpu_ready
     return {
         "store": store,
+        "server": "this" if base is None else "base",
         "clients": args.clients,
         "tables": args.tables,
         "server_args": server_args,
@@ -286,18 +315,24 @@ def run_once(args: argparse.Namespace, server_args: list[str], store: str) -> di
         "connection_failures": stats.failures,
         "server_peak_rss_mb": round(peak_mb, 1),
         "server_cpu_s": round(cpu, 2),
+        "server_cpu_load_s": round(load_cpu, 2),
+        "answers": stats.answers,
+        "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
+        if stats.answers
+        else None,
         "server_exit": server.returncode,
         "ok": games_completed == games_expected and not stats.errors and not stats.failures,
     }
 
 
-def run_store(args: argparse.Namespace, store: str) -> dict[str, Any]:
-    """One run with the store off (``--memory``) or on (a fresh db in a temporary dir)."""
+def run_store(args: argparse.Namespace, store: str, base: Path | None = None) -> dict[str, Any]:
+    """One run with the store off (``--memory``) or on (a fresh db in a temporary dir),
+    of this checkout's server or ``base``'s."""
     if store == "off":
-        return run_once(args, ["--memory"], store)
+        return run_once(args, ["--memory"], store, base)
     with tempfile.TemporaryDirectory(prefix="hundred-load-") as tmp:
         db = Path(tmp) / "load.db"
-        result = run_once(args, ["--db", str(db)], store)
+        result = run_once(args, ["--db", str(db)], store, base)
         result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
     result["server_args"] = ["--db", "<tmp>/load.db"]
     return result
@@ -327,6 +362,23 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per store, the medians of each server's runs and this one's ratio to the base's."""
+    keys = ("latency_ms_p50", "latency_ms_p99", "server_cpu_us_per_answer")
+    out: dict[str, Any] = {"compare": True, "runs": len(runs)}
+    for store in sorted({r["store"] for r in runs}):
+        for key in keys:
+            medians = {}
+            for server in ("base", "this"):
+                values = [r[key] for r in runs if r["store"] == store and r["server"] == server]
+                medians[server] = statistics.median(values)
+                out[f"{store}_{server}_{key}"] = round(medians[server], 2)
+            ratio = medians["this"] / medians["base"] if medians["base"] else float("nan")
+            out[f"{store}_ratio_{key}"] = round(ratio, 3)
+    out["all_ok"] = all(r["ok"] for r in runs)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=400)
@@ -344,6 +396,12 @@ def main() -> int:
     parser.add_argument(
         "--reps", type=int, default=None, help="runs of each store (default 2 for both, else 1)"
     )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="a checkout whose server runs alternately with this one's, for a side-by-side",
+    )
     args = parser.parse_args()
     seats = args.clients // args.tables
     if args.clients % args.tables or not 2 <= seats <= 4:
@@ -356,12 +414,17 @@ def main() -> int:
     strays = [Path.cwd() / "hundred.db", ROOT / "hundred.db"]
     before = {path for path in strays if path.exists()}
     runs = []
+    servers: list[Path | None] = [None] if args.base is None else [args.base.resolve(), None]
     for _ in range(reps):
         for store in stores:
-            runs.append(run_store(args, store))
-            print(json.dumps(runs[-1]), flush=True)
+            for base in servers:
+                runs.append(run_store(args, store, base))
+                print(json.dumps(runs[-1]), flush=True)
+    ours = [r for r in runs if r["server"] == "this"]
     if args.store == "both":
-        print(json.dumps(summarize(runs)), flush=True)
+        print(json.dumps(summarize(ours)), flush=True)
+    if args.base is not None:
+        print(json.dumps(compare(runs)), flush=True)
     left = [str(path) for path in strays if path.exists() and path not in before]
     if left:
         print(f"load: the benchmark left a store behind: {', '.join(left)}", file=sys.stderr)
