@@ -41,7 +41,12 @@ barely moves (other processes take wall time, not this process's CPU time).
 Side by side: ``--base PATH`` also runs the server of another checkout (say, main's
 in a worktree: ``git worktree add /tmp/base-perf main``), imported from there by
 ``PYTHONPATH``, alternately with this one, run for run (``server`` "base" or "this");
-a last line gives the medians of each and this one's ratio to the base's. Per-core
+a last line gives the medians of each and this one's ratio to the base's.
+
+``--profile DIR`` samples each server under load with py-spy (``pip install py-spy``):
+a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
+(``.txt``), and its top entries by self and cumulative share, printed (keep ``DIR`` out
+of git: ``bench-artifacts/`` is ignored). Per-core
 targets, store on, median of three (``make load-targets``):
 
     python bench/load.py --clients 1000 --tables 250 --store on --reps 3
@@ -199,6 +204,12 @@ def free_port() -> int:
 
 def proc_status(pid: int) -> tuple[float, float]:
     """(peak resident MB, CPU seconds) of a process, from /proc."""
+    peak, user, system = proc_cpu(pid)
+    return peak, user + system
+
+
+def proc_cpu(pid: int) -> tuple[float, float, float]:
+    """(peak resident MB, user CPU seconds, system CPU seconds) of a process."""
     peak = 0.0
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -207,7 +218,7 @@ def proc_status(pid: int) -> tuple[float, float]:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return peak, (int(fields[11]) + int(fields[12])) / ticks
+    return peak, int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
 async def wait_for_port(port: int, deadline: float) -> None:
@@ -258,6 +269,59 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def start_profile(
+    args: argparse.Namespace, pid: int, store: str, base: Path | None
+) -> list[tuple[subprocess.Popen[bytes], Path]]:
+    """py-spy samplers on the server (``--profile``): a flame graph and raw stacks."""
+    if args.profile is None:
+        return []
+    args.profile.mkdir(parents=True, exist_ok=True)
+    label = f"{'this' if base is None else 'base'}-{store}"
+    n = 1 + sum(1 for _ in args.profile.glob(f"{label}-*.svg"))
+    samplers = []
+    for fmt, ext in (("flamegraph", "svg"), ("raw", "txt")):
+        out = args.profile / f"{label}-{n}.{ext}"
+        command = ["py-spy", "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
+        command += ["--format", fmt, "--output", str(out)]
+        samplers.append((subprocess.Popen(command, stdout=subprocess.DEVNULL), out))
+    return samplers
+
+
+def stop_profile(samplers: list[tuple[subprocess.Popen[bytes], Path]]) -> None:
+    for sampler, _ in samplers:
+        sampler.send_signal(signal.SIGINT)  # py-spy writes its output on Ctrl-C
+    for sampler, out in samplers:
+        sampler.wait(30)
+        if out.suffix == ".txt" and out.exists():
+            print(profile_top(out), flush=True)
+
+
+def profile_top(collapsed: Path, top: int = 25) -> str:
+    """The functions that took most of the samples of py-spy's raw (collapsed) stacks:
+    cumulative share (on the stack) and self share (at its top), in percent."""
+    total = 0
+    own: dict[str, int] = {}
+    cumulative: dict[str, int] = {}
+    for line in collapsed.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0] + ")"
+                  if " (" in f else f for f in stack.split(";")]  # fmt: skip
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for frame in set(frames):
+            cumulative[frame] = cumulative.get(frame, 0) + n
+    rows = [f"{collapsed.name}: {total} samples; cumulative %, self %, function"]
+    for frame, n in sorted(cumulative.items(), key=lambda kv: -kv[1])[:top]:
+        rows.append(f"{100 * n / total:6.1f} {100 * own.get(frame, 0) / total:6.1f}  {frame}")
+    rows.append("by self:")
+    for frame, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        rows.append(f"{100 * cumulative[frame] / total:6.1f} {100 * n / total:6.1f}  {frame}")
+    return "\n".join(rows)
+
+
 def run_once(
     args: argparse.Namespace, server_args: list[str], store: str, base: Path | None = None
 ) -> dict[str, Any]:
@@ -280,9 +344,12 @@ def run_once(
     stats = Stats()
     try:
         asyncio.run(wait_for_port(port, time.monotonic() + 20))
-        _, cpu_ready = proc_status(server.pid)
+        _, user_ready, sys_ready = proc_cpu(server.pid)
+        samplers = start_profile(args, server.pid, store, base)
         seconds = asyncio.run(drive(port, args, stats))
-        peak_mb, cpu = proc_status(server.pid)
+        peak_mb, user, system = proc_cpu(server.pid)
+        cpu = user + system
+        stop_profile(samplers)
     finally:
         server.send_signal(signal.SIGTERM)
         try:
@@ -292,7 +359,7 @@ def run_once(
     lat = stats.latencies
     games_completed = stats.games // (args.clients // args.tables)
     games_expected = args.tables * args.games
-    load_cpu = cpu - cpu_ready
+    load_cpu = cpu - user_ready - sys_ready
     return {
         "store": store,
         "server": "this" if base is None else "base",
@@ -316,6 +383,8 @@ def run_once(
         "server_peak_rss_mb": round(peak_mb, 1),
         "server_cpu_s": round(cpu, 2),
         "server_cpu_load_s": round(load_cpu, 2),
+        "server_cpu_load_user_s": round(user - user_ready, 2),
+        "server_cpu_load_sys_s": round(system - sys_ready, 2),
         "answers": stats.answers,
         "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
         if stats.answers
@@ -395,6 +464,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--reps", type=int, default=None, help="runs of each store (default 2 for both, else 1)"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="sample each server with py-spy: flame graphs and stacks in this directory",
     )
     parser.add_argument(
         "--base",
