@@ -221,6 +221,21 @@ def proc_cpu(pid: int) -> tuple[float, float, float]:
     return peak, int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) of a process's threads: its main thread ("main")
+    and the others ("other": the store's writer, plug-in readers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        key = "main" if task.name == str(pid) else "other"
+        out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
+
+
 async def wait_for_port(port: int, deadline: float) -> None:
     while True:
         try:
@@ -348,6 +363,7 @@ def run_once(
         samplers = start_profile(args, server.pid, store, base)
         seconds = asyncio.run(drive(port, args, stats))
         peak_mb, user, system = proc_cpu(server.pid)
+        threads = thread_cpu(server.pid)
         cpu = user + system
         stop_profile(samplers)
     finally:
@@ -385,6 +401,7 @@ def run_once(
         "server_cpu_load_s": round(load_cpu, 2),
         "server_cpu_load_user_s": round(user - user_ready, 2),
         "server_cpu_load_sys_s": round(system - sys_ready, 2),
+        "server_thread_cpu_s": {name: round(cpu, 2) for name, cpu in threads.items()},
         "answers": stats.answers,
         "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
         if stats.answers
