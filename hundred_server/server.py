@@ -39,7 +39,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import Final, cast
 
 from websockets.asyncio.server import ServerConnection
 
@@ -119,8 +119,9 @@ class _LineReader(asyncio.Protocol):
         self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.server._open_tcp(self, transport)
+        # A TCP transport reads and writes (another event loop's, say uvloop's, is
+        # not an asyncio.Transport subclass, so this is not checked).
+        self.server._open_tcp(self, cast(asyncio.Transport, transport))
 
     def data_received(self, data: bytes) -> None:
         if self.done or self.connection is None:
