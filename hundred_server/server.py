@@ -683,6 +683,40 @@ class Server:
         self._dispatch(self.hub.disconnect(connection.conn))
 
 
+#: Open files the server needs besides its connections (listeners, the store, the
+#: event loop's own, plug-in workers' pipes).
+SPARE_FILES: Final = 256
+
+
+def make_room(connections: int) -> None:
+    """Raise the soft limit on open files so that ``connections`` fit (and
+    ``SPARE_FILES``), up to the hard limit; logged, and a warning if they cannot."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: nothing to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + SPARE_FILES
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return
+    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if new > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        except (ValueError, OSError) as exc:
+            log.warning("could not raise the open-files limit from %d: %s", soft, exc)
+            new = soft
+        else:
+            log.info("open-files limit raised from %d to %d for %d connections", soft, new,
+                     connections)  # fmt: skip
+    if new < want:
+        log.warning(
+            "the open-files limit (%d) leaves room for about %d connections, not %d "
+            "(--max-connections); raise it (ulimit -n)",
+            new, max(0, new - SPARE_FILES), connections,
+        )  # fmt: skip
+
+
 async def run(
     host: str,
     port: int,
@@ -703,6 +737,7 @@ async def run(
     is marked failed, and the rest go on). ``ai`` is the AI of a table that does not
     ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
     limits = limits or Limits()
+    make_room(limits.max_connections)
     hub = Hub(
         limits=limits,
         durable=store is not None,
