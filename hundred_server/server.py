@@ -549,10 +549,14 @@ class Server:
                     self.store_down = False
                     log.warning("the store takes saves again; paused tables go on")
                     self.hub.store_back()
+                # Everything this save released goes out together: one write a
+                # connection, however many turns spoke to it.
+                saved: list[Command] = []
                 for _ in range(count):
-                    self._send(self._dequeue().commands)
+                    saved += self._dequeue().commands
                 while self._queue and not self._queue[0].writes:
-                    self._send(self._dequeue().commands)
+                    saved += self._dequeue().commands
+                self._send(saved)
                 self._schedule()
         finally:
             self._committer = None
