@@ -30,6 +30,7 @@ run: $(VENV)/.run-deps
 # tests) are installed from the OS packages when missing.
 test: $(VENV)/.dev-deps
 	bash scripts/ensure-postgres
+	bash scripts/ensure-chromium
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.dev-deps

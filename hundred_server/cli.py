@@ -313,6 +313,14 @@ def build_parser() -> argparse.ArgumentParser:
         f"{limits.max_waiting_per_address}); one more is told too_many_waiting",
     )
     serve.add_argument(
+        "--max-watchers",
+        type=_positive,
+        default=limits.max_watchers,
+        metavar="N",
+        help=f"watchers a table may have at once (default {limits.max_watchers}); one more "
+        "is told too_many_watchers",
+    )
+    serve.add_argument(
         "--rate",
         type=_per_second,
         default=limits.rate,
@@ -763,6 +771,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             max_connections_per_address=args.max_per_address,
             max_tables_per_address=args.max_tables_per_address,
             max_waiting_per_address=args.max_waiting_per_address,
+            max_watchers=args.max_watchers,
             rate=args.rate,
             burst=max(1, round(2 * args.rate)),
             idle_timeout=args.idle_timeout,

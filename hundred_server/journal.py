@@ -22,6 +22,7 @@ class GameStarted:
     clock: float | None
     seats: tuple[tuple[str, str | None], ...]  # (name, token hash or None for an AI)
     ai: str = "naive"  # the built-in AI the table asked for (lobby.AI_LEVELS)
+    watchers: bool = True  # whether the table takes watchers (never who watches)
 
 
 @dataclass(frozen=True)
@@ -70,6 +71,8 @@ class StoredGame:
     lines: list[str] = field(default_factory=list)
     #: The built-in AI the table asked for (None: stored before tables chose one).
     ai: str | None = None
+    #: Whether the table takes watchers (a table stored before they could refuse: yes).
+    watchers: bool = True
 
     @property
     def players(self) -> list[str]:

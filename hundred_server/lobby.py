@@ -8,8 +8,13 @@ and ``disconnect(conn)`` return what each connection must be told, as
 A session walks: the lobby question (``Hello``) → options (``Game``) or the open
 tables (``Join``) → seated, waiting → playing → back to the lobby question. A person
 who sits gets a ``Seat`` message with a token; ``Hello`` with that token, on any
-connection in the lobby, takes the seat back while its game goes on. Who may send
-what in each state is decided in ``handle``; the states are ``Where``.
+connection in the lobby, takes the seat back while its game goes on. From the lobby a
+session may instead watch a table (``Watch``; ``Hello`` ``watch`` lists the tables
+that take watchers): watching, it is told the table's public messages until it sends
+``Leave`` (back to the lobby question), quits, or the game ends; it never sits while it
+watches. Anywhere, a session may chat (``Chat``: to the lobby, or to everyone at its
+table, watchers too; chat.py) and mute what others say (``Mute``, ``Unmute``). Who may
+send what in each state is decided in ``handle``; the states are ``Where``.
 
 Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
 ``next_deadline()`` (grace periods of lost connections, turn clocks).
@@ -26,12 +31,13 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
+from hundred_server.chat import Mutes, Place, chat_message, clean
 from hundred_server.errors import HundredError
 from hundred_server.fairness import reveal_message
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -53,6 +59,7 @@ from hundred_server.protocol import (
     message,
     quote,
     require_int,
+    require_str,
 )
 from hundred_server.records import dumps_line, load_record
 from hundred_server.table import Outgoing, Table, TableAI, TableState
@@ -95,10 +102,15 @@ class Where(enum.Enum):
     TABLES = "tables"  # shown the open tables
     SEATED = "seated"  # at a table that waits for players
     PLAYING = "playing"
+    WATCHING = "watching"  # a table's watcher: told, never asked
     CLOSED = "closed"
 
 
 _LOBBY: Final = frozenset({Where.QUESTION, Where.OPTIONS, Where.TABLES})
+#: Where a session's chat goes to its table (else to the lobby).
+_AT_TABLE: Final = frozenset({Where.SEATED, Where.PLAYING, Where.WATCHING})
+#: What a session may send in every state: talk, never play.
+_TALK: Final = frozenset({"Chat", "Mute", "Unmute"})
 
 
 @dataclass(frozen=True)
@@ -134,6 +146,8 @@ class Limits:
     #: Seconds a person has for each answer (None: no clock). When it runs out the AI's
     #: move is played for them. A table made with option 5 may set its own (``Clock``).
     turn_timeout: float | None = None
+    #: Watchers a table may have at once; one more ``Watch`` is told ``too_many_watchers``.
+    max_watchers: int = 50
 
 
 class TableFailed(Exception):
@@ -155,6 +169,11 @@ class Session:
     #: Where the connection comes from (its IP address), for the per-address limits;
     #: None: not limited (in-process tests).
     address: str | None = None
+    #: The list of tables the session was shown last (``Where.TABLES``): the open ones
+    #: (``join``), or those it may watch (``watch``); an error shows it again.
+    listing: str = "join"
+    #: The names whose chat this connection does not want (for as long as it is open).
+    mutes: Mutes = field(default_factory=Mutes)
 
 
 class Lobby:
@@ -255,8 +274,8 @@ class Lobby:
         moved it on too, and so does a turn the paced AI answers at a later tick."""
         session = self.sessions.get(conn)
         table = None if session is None else session.table
-        if table is None:
-            return None
+        if table is None or session is None or session.where is Where.WATCHING:
+            return None  # a watcher's lines never move a game on
         return table.id, table.seq, table.turns, table.asks, table.state is TableState.OVER
 
     def closed(self, conn: int) -> bool:
@@ -341,6 +360,7 @@ class Lobby:
                     table.turn_timeout,
                     seats,
                     table.ai.level,
+                    table.watchable,
                 )
             )
             lines.append(dumps_line(table.spec.header_object(game)))
@@ -402,6 +422,7 @@ class Lobby:
             turn_timeout=stored.clock,
             clock=self.clock,
             ai=self._ai_for(spec, level),
+            watchable=stored.watchers,
         )
         table.saved = len(stored.lines)
         table.touched = True  # it was stored, so it stays stored
@@ -487,9 +508,12 @@ class Lobby:
         session = self.sessions.pop(conn, None)
         if session is None:
             return []
+        watching = session.where is Where.WATCHING
         session.where = Where.CLOSED
         log.info("connection %d (%s) closed", conn, session.name)
         table = session.table
+        if watching:  # a watcher is simply gone: no seat, no token, no grace
+            return self._stop_watching(session)
         out = self._leave_table(session, lost=True)
         if table is not None:
             self._after(table)
@@ -505,7 +529,7 @@ class Lobby:
         out: list[tuple[int, Outgoing]] = []
         for conn, session in list(self.sessions.items()):
             said = [(conn, message(reason))]
-            table = session.table
+            table = None if session.where is Where.WATCHING else session.table
             if self.durable and table is not None and table.state is TableState.PLAYING:
                 if table.id in unsaved:
                     text = (
@@ -576,12 +600,27 @@ class Lobby:
 
     def _dispatch(self, session: Session, msg: Message) -> Outgoing:
         kind = msg["Type"]
+        watched = session.table if session.where is Where.WATCHING else None
+        if kind in _TALK:
+            return self._talk(session, kind, msg)
+        if watched is not None and kind not in ("Hello", "Leave"):
+            if kind in ("Game", "Join", "Watch"):
+                raise ProtocolError(
+                    f"you watch table {watched.id}; send Leave to stop watching first", "not_now"
+                )
+            raise ProtocolError(
+                f"you watch table {watched.id}: watchers do not play (not your seat)", "not_now"
+            )
         if kind == "Hello":
             return self._hello(session, msg)
         if kind == "Game":
             return self._game(session, msg)
         if kind == "Join":
             return self._join(session, msg)
+        if kind == "Watch":
+            return self._watch_table(session, msg)
+        if kind == "Leave":
+            return self._leave_watching(session)
         # A game answer.
         if session.where is not Where.PLAYING or session.table is None:
             raise ProtocolError(f"{kind} answers a game prompt; you are not in a game", "not_now")
@@ -602,9 +641,14 @@ class Lobby:
     def _hello(self, session: Session, msg: Message) -> Outgoing:
         if "Token" in msg and session.where in _LOBBY:
             return self._reclaim(session, msg)
-        if session.where in (Where.PLAYING, Where.SEATED):
+        if session.where in (Where.PLAYING, Where.SEATED, Where.WATCHING):
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":
+                if session.where is Where.WATCHING:
+                    raise ProtocolError(
+                        "you are watching a table; Leave stops watching, quit leaves the server",
+                        "not_now",
+                    )
                 raise ProtocolError("you are at a table; only quit leaves it", "not_now")
         name = _read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
         if name is not None and RESERVED_NAME_RE.match(name):
@@ -615,9 +659,9 @@ class Lobby:
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()
-            if choice not in ("create", "join", "quit"):
+            if choice not in ("create", "join", "watch", "quit"):
                 raise ProtocolError(
-                    f"Message must be create, join or quit, not {quote(msg.get('Message'))}",
+                    f"Message must be create, join, watch or quit, not {quote(msg.get('Message'))}",
                     "bad_choice",
                 )
         game = self._game_named(msg) if choice == "create" else None  # bad_game: no change
@@ -627,15 +671,19 @@ class Lobby:
             greeting = [(session.conn, message(f"Hello, {name}."))] if name is not None else []
             return [*greeting, *self._ask(session)]
         if choice == "quit":
-            out = self._leave_table(session)
+            if session.where is Where.WATCHING:
+                out = self._stop_watching(session)
+            else:
+                out = self._leave_table(session)
             session.where = Where.CLOSED
             return [*out, (session.conn, message("Ok, bye bye!"))]
         if choice == "create":
             session.game = game or games.DEFAULT_GAME
             session.where = Where.OPTIONS
             return self._options(session)
-        session.where = Where.TABLES  # join
-        return [(session.conn, self._tables())]
+        session.where = Where.TABLES  # join or watch: the list
+        session.listing = choice
+        return [(session.conn, self._listing(session))]
 
     def _reclaim(self, session: Session, msg: Message) -> Outgoing:
         """``Hello`` with a token: take the seat it owns back, on this connection."""
@@ -682,6 +730,132 @@ class Lobby:
             del info["Type"]
         return {"Type": "Tables", "Tables": open_tables}
 
+    def _watchable(self) -> Message:
+        """The tables a session may watch: every table that takes watchers and has
+        room for one more, waiting or playing (``"Watch":true`` tells the lists apart)."""
+        most = self.limits.max_watchers
+        tables = [
+            t.info()
+            for t in self.tables.values()
+            if t.state is not TableState.OVER and t.watchable and len(t.watchers) < most
+        ]
+        for info in tables:
+            del info["Type"]
+        return {"Type": "Tables", "Tables": tables, "Watch": True}
+
+    def _listing(self, session: Session) -> Message:
+        return self._watchable() if session.listing == "watch" else self._tables()
+
+    # ------------------------------------------------------------------ watching
+
+    def _watch_table(self, session: Session, msg: Message) -> Outgoing:
+        """``Watch``: from the lobby, watch a table (see ``Table.watch``)."""
+        if session.where not in _LOBBY:
+            raise ProtocolError(
+                "you sit at a table; a person at a table cannot watch one (quit first)", "not_now"
+            )
+        table_id = require_int(msg, "Table")
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ProtocolError(f"no table {table_id} to watch", "no_such_table")
+        with self._guard(table, session):
+            out = table.watch(session.conn, self.limits.max_watchers)
+        session.table = table
+        session.where = Where.WATCHING
+        log.info("connection %d (%s) watches table %d", session.conn, session.name, table.id)
+        return out
+
+    def _leave_watching(self, session: Session) -> Outgoing:
+        """``Leave``: a watcher stops watching and is back at the lobby question."""
+        if session.where is not Where.WATCHING:
+            raise ProtocolError(
+                "Leave stops watching a table, and you watch none"
+                + (
+                    "; Hello quit leaves a seat"
+                    if session.where in (Where.SEATED, Where.PLAYING)
+                    else ""
+                ),
+                "not_now",
+            )
+        return [*self._stop_watching(session), *self._ask(session)]
+
+    def _stop_watching(self, session: Session) -> Outgoing:
+        table, session.table = session.table, None
+        if table is None:
+            return []
+        log.info("connection %d (%s) stops watching table %d", session.conn, session.name, table.id)
+        return table.unwatch(session.conn)
+
+    # ------------------------------------------------------------------ chat
+
+    def _talk(self, session: Session, kind: str, msg: Message) -> Outgoing:
+        """``Chat``, ``Mute`` or ``Unmute``, anywhere: nothing at a table changes."""
+        if kind == "Chat":
+            return self._chat(session, msg)
+        name = require_str(msg, "Name").strip()
+        if kind == "Unmute":
+            was = session.mutes.unmute(name)
+            text = f"You unmuted {name}: you see what they say again" if was else None
+            return [(session.conn, message(text or f"{name} was not muted"))]
+        if name in (session.name, self._chat_name(session)):
+            raise ProtocolError("you cannot mute yourself", "bad_mute")
+        others = (s for s in self.sessions.values() if s is not session)
+        if not any(name in (s.name, self._chat_name(s)) for s in others):
+            raise ProtocolError(
+                f"nobody here goes by {quote(name)} (mute a name as its chat shows it)",
+                "bad_mute",
+            )
+        session.mutes.mute(name)
+        text = f"You muted {name}: you will not see what they say (Unmute to undo)"
+        return [(session.conn, message(text))]
+
+    def _chat(self, session: Session, msg: Message) -> Outgoing:
+        """A chat line to everyone where the speaker is, the speaker too, but those who
+        muted the speaker: at its table (people and watchers), or in the lobby."""
+        text = clean(msg.get("Text"))
+        table = session.table if session.where in _AT_TABLE else None
+        where: Place = "lobby" if table is None else "table"
+        if table is None:
+            audience = [c for c, s in self.sessions.items() if s.where in _LOBBY]
+        else:
+            audience = table.audience()
+        speaker = self._chat_name(session)
+        said = chat_message(speaker, text, where)
+        out: Outgoing = []
+        for conn in audience:
+            listener = self.sessions.get(conn)
+            if listener is not None and speaker not in listener.mutes:
+                out.append((conn, said))
+        return out
+
+    def _chat_name(self, session: Session) -> str:
+        """The name a session's chat shows: its seat's at a table (``ann (2)`` when
+        another ann sits there), else its own (``player<N>`` until it picks one)."""
+        table = session.table
+        if table is not None and session.where in (Where.SEATED, Where.PLAYING):
+            seat = table.seat_of(session.conn)
+            name = None if seat is None else table.names()[seat]
+            if name is not None:
+                return name
+        return session.name
+
+    def _send_watchers_away(
+        self, table: Table, reveal: Message | None, why: Message | None
+    ) -> Outgoing:
+        """The table is gone (its game is over, or nobody waits at it any more): its
+        watchers are told (``reveal``, the seed of a game that ended; ``why``) and are
+        back at the lobby question."""
+        out: Outgoing = []
+        for conn in table.watchers:
+            session = self.sessions.get(conn)
+            if session is None or session.where is not Where.WATCHING:
+                continue
+            session.table = None
+            out += [(conn, m) for m in (reveal, why) if m is not None]
+            out += self._ask(session)
+        table.watchers.clear()
+        return out
+
     def _options(self, session: Session) -> Outgoing:
         lines = options(games.get(session.game))
         return [(session.conn, message(o)) for o in lines] + [(session.conn, {"Type": "Game"})]
@@ -727,6 +901,7 @@ class Lobby:
             rule = "a table name is 1-30 letters, digits, spaces, _ - . '"
             name = _read_name(msg, TABLE_NAME_RE, rule)
         level = _read_ai(msg) or self.ai
+        watchable = _read_watchers(msg)
         table_id = self._next_table
         self._next_table += 1
         table = Table(
@@ -741,6 +916,7 @@ class Lobby:
             clock=self.clock,
             ai=self._ai_for(spec, level),
             flags=flags,
+            watchable=watchable,
         )
         self.tables[table_id] = table
         if session.address is not None:
@@ -853,6 +1029,8 @@ class Lobby:
             if not table.people():
                 self._remove_table(table)
                 log.info("table %d closed: nobody waiting", table.id)
+                why = message(f"Table {table.id} closed: nobody waits at it any more")
+                out = self._send_watchers_away(table, None, why)
         return out
 
     def _forget_tokens(self, table: Table, every: bool = False) -> None:
@@ -883,7 +1061,7 @@ class Lobby:
         self._remove_table(table)
         self._forget_tokens(table, every=True)
         table.state = TableState.OVER
-        conns = {conn for _, conn in table.people()}
+        conns = set(table.audience())
         if session is not None:
             conns.add(session.conn)
         text = f"table {table.id} stopped on an internal error (it is logged); its game is over"
@@ -894,6 +1072,7 @@ class Lobby:
                 continue
             other.table = None
             out += [(conn, error("internal_error", text)), *self._ask(other)]
+        table.watchers.clear()
         return out
 
     def _finish(self, table: Table) -> Outgoing:
@@ -931,7 +1110,10 @@ class Lobby:
                 if reveal is not None:
                     out.append((conn, reveal))
                 out += self._ask(session)
-        return out
+        why = None
+        if result is None:
+            why = message(f"The game at table {table.id} is over: nobody plays it any more")
+        return out + self._send_watchers_away(table, reveal, why)
 
     # ------------------------------------------------------------------ replies
 
@@ -947,7 +1129,7 @@ class Lobby:
         elif session.where is Where.OPTIONS:
             out.append((session.conn, {"Type": "Game"}))
         elif session.where is Where.TABLES:
-            out.append((session.conn, self._tables()))
+            out.append((session.conn, self._listing(session)))
         return out
 
 
@@ -973,6 +1155,15 @@ def _read_ai(msg: Message) -> str | None:
         levels = " or ".join(f'"{a}"' for a in AI_LEVELS)
         raise ProtocolError(f"AI is {levels}, not {quote(value)}", "bad_option")
     return level
+
+
+def _read_watchers(msg: Message) -> bool:
+    """Whether a new table takes watchers (``"Watchers"``: true, the default, or
+    false; any option); ``bad_option`` for anything else."""
+    value = msg.get("Watchers", True)
+    if value is not True and value is not False:
+        raise ProtocolError(f"Watchers is true or false, not {quote(value)}", "bad_option")
+    return value
 
 
 def _read_flags(msg: Message, spec: GameSpec) -> frozenset[str]:

@@ -22,9 +22,11 @@ MAX_LINE: Final = 8192
 LOBBY_QUESTION: Final = (
     "Do you want to join a game, create a new game, or quit? (join, create, quit)"
 )
-#: The ``Type``s a client sends in the lobby; each game adds its answers
+#: The ``Type``s a client sends in the lobby (and chat, anywhere); each game adds its answers
 #: (``GameSpec.answer_types``; codecs/jsonlines.py ``client_types``).
-LOBBY_TYPES: Final = frozenset({"Hello", "Game", "Join"})
+LOBBY_TYPES: Final = frozenset(
+    {"Hello", "Game", "Join", "Watch", "Leave", "Chat", "Mute", "Unmute"}
+)
 
 Message = dict[str, Any]
 

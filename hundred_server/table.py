@@ -16,6 +16,13 @@ played for them.
 Who is told what is decided by the game's wire module (``tell``, ``prompt``),
 so a seat's cards reach only that seat.
 
+Watchers (``watch``, ``unwatch``) are connections that sit nowhere: they are told what
+a seat that holds no cards would be (the game's ``tell`` and ``snapshot`` for the seat
+None, and the prompts' public copies), and everything the table tells its people
+alike (the ``Table`` message while it waits, who left, whose time ran out). They never
+answer, hold no token, and are never stored: a table restored after a restart has
+none.
+
 A table whose AI searches (``pace``: the strong AI, which may think up to its budget a
 move) makes at most one AI move a step: after a person's answer, a tick, or a seat
 handed to the AI, it plays one AI move and, if another AI seat is to act, is due again
@@ -42,7 +49,7 @@ from hundred_server import driver
 from hundred_server.bots.remote import AskBot, PluginSeat
 from hundred_server.errors import HundredError
 from hundred_server.fairness import commit_message
-from hundred_server.games.base import Bot, GameSpec, GameState
+from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
 from hundred_server.protocol import Message, ProtocolError, error, field_int, message
 
 Outgoing = list[tuple[int, Message]]
@@ -108,6 +115,7 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         ai: TableAI | None = None,
         flags: frozenset[str] = frozenset(),
+        watchable: bool = True,
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
             raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
@@ -153,6 +161,10 @@ class Table:
         #: Plug-in moves asked for so far (each ask's number).
         self.asks = 0
         self._requests: list[AskBot] = []
+        #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
+        self.watchable = watchable
+        #: The watchers' connections, in the order they came.
+        self.watchers: list[int] = []
 
     @classmethod
     def restored(
@@ -169,10 +181,11 @@ class Table:
         turn_timeout: float | None = None,
         clock: Callable[[], float] = time.monotonic,
         ai: TableAI | None = None,
+        watchable: bool = True,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
-        ``resume``)."""
+        ``resume``); nobody watches it yet."""
         table = cls(
             table_id,
             name,
@@ -185,6 +198,7 @@ class Table:
             clock=clock,
             ai=ai,
             flags=game.flags,  # the record keeps the table options
+            watchable=watchable,
         )
         away = clock() + grace
         table.seats = [
@@ -231,6 +245,7 @@ class Table:
             "Players": self.names(),
             "AI": self.ai.name,
             **({"Flags": sorted(self.flags)} if self.flags else {}),
+            "Watchers": len(self.watchers),
         }
 
     def people(self) -> list[tuple[int, int]]:
@@ -238,6 +253,10 @@ class Table:
         return [
             (i, s.conn) for i, s in enumerate(self.seats) if s is not None and s.conn is not None
         ]
+
+    def audience(self) -> list[int]:
+        """Every connection at the table: its people's, then its watchers'."""
+        return [conn for _, conn in self.people()] + self.watchers
 
     def seat_of(self, conn: int) -> int | None:
         for seat, occupant in enumerate(self.seats):  # asked of every answer: no list
@@ -349,7 +368,7 @@ class Table:
         if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
         text = message(f"{occupant.name} is back at seat {seat}")
-        out = [(c, text) for s, c in self.people() if s != seat]
+        out = [(c, text) for c in self.audience() if c != conn]
         waited = self.ai_due is not None and seat == self._actor()
         if waited or (self.asking is not None and self.asking[0] == seat):
             # Its plug-in was asked for this move (the answer is stale now), or the
@@ -359,10 +378,10 @@ class Table:
             out += [(c, m) for c, m in self._prompt_people() if c != conn]
         return seat, previous, out
 
-    def rejoin(self, seat: int) -> list[Message]:
-        """What the holder of ``seat`` needs to carry on: the table, its commitment to
-        the seed (``Commit``), a snapshot of the game as the seat knows it, and the
-        pending prompt."""
+    def rejoin(self, seat: int | None) -> list[Message]:
+        """What the holder of ``seat`` needs to carry on (None: what a watcher needs to
+        start): the table, its commitment to the seed (``Commit``), a snapshot of the
+        game as the seat knows it, and the pending prompt."""
         assert self.game is not None
         out = [
             self.info(),
@@ -373,6 +392,40 @@ class Table:
         if prompt is not None:
             out.append(prompt)
         return out
+
+    # ------------------------------------------------------------------ watching
+
+    def watch(self, conn: int, most: int) -> Outgoing:
+        """``conn`` watches the table (at most ``most`` do at once): it is sent the
+        ``Table`` and, once the game is under way, the ``Commit``, the game's public
+        snapshot and the pending prompt's public copy. At a table that waits, everyone
+        there gets the new ``Table`` (its ``Watchers`` count)."""
+        if self.state is TableState.OVER:
+            raise ProtocolError(f"no table {self.id} to watch", "no_such_table")
+        if not self.watchable:
+            raise ProtocolError(f"table {self.id} takes no watchers", "no_watchers")
+        if len(self.watchers) >= most:
+            raise ProtocolError(
+                f"table {self.id} has {len(self.watchers)} watchers, the most it may; "
+                "try again later",
+                "too_many_watchers",
+            )
+        if conn in self.watchers or self.seat_of(conn) is not None:
+            raise ProtocolError(f"you are at table {self.id} already", "not_now")
+        self.watchers.append(conn)
+        if self.state is TableState.WAITING:
+            return self._to_people(self.info())
+        return [(conn, m) for m in self.rejoin(None)]
+
+    def unwatch(self, conn: int) -> Outgoing:
+        """``conn`` watches no more (it left, or its connection is gone); at a table
+        that waits, the others get the new ``Table``."""
+        if conn not in self.watchers:
+            return []
+        self.watchers.remove(conn)
+        if self.state is TableState.WAITING:
+            return self._to_people(self.info())
+        return []
 
     def tick(self) -> Outgoing:
         """Time has passed: hand waiting seats whose grace is over to an AI, and play
@@ -543,12 +596,13 @@ class Table:
         if self.turn_timeout is not None:
             self.turn_deadline = self.clock() + self.turn_timeout
         out: Outgoing = []
-        public = self._prompt(None)  # one object for all but the actor
+        public = self._prompt(None)  # one object for all but the actor, watchers too
+        assert public is not None
         for seat, conn in self.people():
             prompt = self._prompt(seat) if seat == game.to_act else public
             assert prompt is not None
             out.append((conn, prompt))
-        return out
+        return out + [(conn, public) for conn in self.watchers]
 
     # ------------------------------------------------------------------ plug-ins
 
@@ -619,10 +673,16 @@ class Table:
             return out
         assert self.game is not None
         people = self.people()
-        told = self.spec.tell(events, [seat for seat, _ in people], self.game.players)
+        seats: list[int | None] = [seat for seat, _ in people]
+        if self.watchers:
+            seats.append(WATCHER)
+        told = self.spec.tell(events, seats, self.game.players)
         for seat, conn in people:
             out.extend((conn, m) for m in told[seat])
+        for conn in self.watchers:
+            out.extend((conn, m) for m in told[WATCHER])
         return out
 
     def _to_people(self, msg: Message) -> Outgoing:
-        return [(conn, msg) for _, conn in self.people()]
+        """``msg`` to everyone at the table: its people and its watchers."""
+        return [(conn, msg) for conn in self.audience()]

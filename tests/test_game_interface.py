@@ -9,6 +9,7 @@ import ast
 import json
 import random
 import re
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -403,3 +404,117 @@ def test_every_game_names_its_built_in_ais(name: str) -> None:
         game = play_game(seats, "named-ais", bots, name)
         assert game.is_over
         assert game.winner is not None
+
+
+# ------------------------------------------------------------------ a watcher's view
+
+WATCHER = None
+
+
+def _key(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, sort_keys=True)
+
+
+def _without(msg: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in msg.items() if k not in keys}
+
+
+def check_watcher_told(told: dict[int | None, list[dict[str, Any]]], seats: int) -> None:
+    """The oracle of what a watcher (the seat None) is told of one batch of events:
+
+    - a ``Deal`` is every seat's without ``Playerid`` and ``Hand``; a ``GameOver``
+      ``Score`` is every seat's without ``Win``;
+    - any other message is told alike to every seat but the one it is about (its
+      ``Playerid``: the discarder's own copy of a discard, the bidder's of the kitty,
+      differ), so it holds nothing that only one seat knows;
+    - and whatever every seat is told, the watcher is told too."""
+    watched = told[WATCHER]
+    for msg in watched:
+        assert "Legal" not in msg, msg
+        if msg["Type"] == "Deal":
+            assert not {"Playerid", "Hand"} & set(msg), msg
+            deals = [m for s in range(seats) for m in told[s] if m["Type"] == "Deal"]
+            assert len(deals) == seats, msg
+            assert all(_without(d, "Playerid", "Hand") == msg for d in deals), msg
+            continue
+        if msg["Type"] == "Score" and msg.get("GameOver"):
+            assert "Win" not in msg, msg
+            ends = [m for s in range(seats) for m in told[s] if m.get("GameOver")]
+            assert len(ends) == seats, msg
+            assert all(_without(e, "Win") == msg for e in ends), msg
+            continue
+        about = msg.get("Playerid")
+        for seat in range(seats):
+            if seat != about:
+                assert _key(msg) in {_key(m) for m in told[seat]}, (seat, msg)
+    counts = [Counter(_key(m) for m in told[s]) for s in range(seats)]
+    common = counts[0].copy()
+    for count in counts[1:]:
+        common &= count
+    assert not common - Counter(_key(m) for m in watched), "a public message not told"
+    shown = {_key(m) for m in watched}
+    for msg in (m for s in range(seats) for m in told[s]):
+        if msg["Type"] == "Deal" or msg.get("GameOver"):
+            continue
+        others = [t for t in range(seats) if t != msg.get("Playerid")]
+        if all(counts[t][_key(msg)] for t in others):
+            assert _key(msg) in shown, f"not told {msg}, which every other seat is"
+
+
+def _public_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return _without(snapshot, "Playerid", "Hand", "Discarded")
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_watcher_is_told_only_what_every_seat_is(name: str) -> None:
+    """Whole games of every game, at its smallest and largest table: each batch of
+    events told to every seat and to a watcher (``check_watcher_told``), and every
+    now and then the watcher's snapshot, which is what every seat's snapshot has in
+    common (``Playerid``, ``Hand`` and ``Discarded`` aside), and valid."""
+    from hundred_server import driver
+
+    spec = games.get(name)
+    for seats in sorted({min(spec.seat_counts), max(spec.seat_counts)}):
+        for seed in ("watch-1", "watch-2"):
+            game = spec.new_game([f"p{i}" for i in range(seats)], seed)
+            bots = [spec.bots["naive"]() for _ in range(seats)]
+            players = game.players
+            rng = random.Random(seed)
+            while (events := driver.step(game, spec, seed, bots)) is not None:
+                told = spec.tell(events, [WATCHER, *range(seats)], players)
+                check_watcher_told(told, seats)
+                for msg in told[WATCHER]:
+                    validate_server_message(msg)
+                if rng.random() < 0.1 and not game.is_over and not game.needs_deal:
+                    watcher = spec.snapshot(game, WATCHER, 7)
+                    validate_server_message(watcher)
+                    assert not {"Playerid", "Hand", "Discarded"} & set(watcher)
+                    for seat in range(seats):
+                        assert _public_snapshot(spec.snapshot(game, seat, 7)) == watcher
+                    assert spec.prompt(game, WATCHER, 3) == spec.prompt(
+                        game, next((s for s in range(seats) if s != game.to_act), 0), 3
+                    )
+            assert game.is_over
+
+
+def test_the_watcher_oracle_catches_a_leak() -> None:
+    """``check_watcher_told`` fails a watcher told a seat's own copy of its discard,
+    a Deal with a hand, or a GameOver with Win; and one not told a public message."""
+    own = {"Type": "Discard", "Playerid": 1, "Count": 1, "Cards": ["2C"], "Hand": ["5H"]}
+    public = {"Type": "Discard", "Playerid": 1, "Count": 1}
+    told: dict[int | None, list[dict[str, Any]]] = {0: [public], 1: [own], 2: [public]}
+    check_watcher_told({**told, WATCHER: [public]}, 3)
+    for wrong in ([own], [], [public, {"Type": "Message", "Message": "x"}]):
+        with pytest.raises(AssertionError):
+            check_watcher_told({**told, WATCHER: wrong}, 3)
+    deal = {"Type": "Deal", "Playerid": 0, "Hand": ["5H"], "Dealer": 0, "Round": 1,
+            "Players": ["a", "b"]}  # fmt: skip
+    dealt = {0: [deal], 1: [{**deal, "Playerid": 1, "Hand": ["2C"]}]}
+    check_watcher_told({**dealt, WATCHER: [_without(deal, "Playerid", "Hand")]}, 2)
+    with pytest.raises(AssertionError):
+        check_watcher_told({**dealt, WATCHER: [_without(deal, "Playerid")]}, 2)
+    over = {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [1, 0]}
+    ended = {0: [{**over, "Win": True}], 1: [{**over, "Win": False}]}
+    check_watcher_told({**ended, WATCHER: [over]}, 2)
+    with pytest.raises(AssertionError):
+        check_watcher_told({**ended, WATCHER: [{**over, "Win": True}]}, 2)

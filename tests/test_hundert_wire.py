@@ -472,7 +472,8 @@ def test_a_person_in_text_mode_plays_hundert_to_the_end():
     shown = nc.say("create hundert")
     assert shown[:8] == hundert_options()
     assert (
-        shown[-1] == "> choose an option: 1-8 (for 7: 7 SEATS BOTS NAME [feder], e.g. 7 4 1 friday)"
+        shown[-1] == "> choose an option: 1-8 "
+        "(for 7: 7 SEATS BOTS NAME [feder] [nowatch], e.g. 7 4 1 friday)"
     )
     seen = finish_in_text(nc, nc.say("2"), random.Random(3))
     assert any(line.startswith("Game over") for line in seen)

@@ -43,6 +43,7 @@ def table(
         "Free": players.count(None),
         "Players": players,
         "AI": ai,
+        "Watchers": 0,
     }
 
 
@@ -120,6 +121,7 @@ def test_the_open_tables_say_which_ai_plays_them() -> None:
             "Free": 1,
             "Players": ["ann", "AI 1", None],
             "AI": "naive",
+            "Watchers": 0,
         }
     ]
     assert is_valid_server_message(tables)
@@ -405,6 +407,7 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
             "Free": 1,
             "Players": ["ann", "AI 1", None],
             "AI": "strong",
+            "Watchers": 0,
         },
         {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]},
     ]
@@ -774,13 +777,13 @@ def test_suffixed_names_are_valid_names_on_the_wire(name: str) -> None:
         (
             b'{"Type":"Dance"}',
             "unknown_type",
-            'unknown Type "Dance" (clients send Bid, Discard, Game, Hello, Join, Play, Setup, '
-            "Trump, Unpass)",
+            'unknown Type "Dance" (clients send Bid, Chat, Discard, Game, Hello, Join, Leave, '
+            "Mute, Play, Setup, Trump, Unmute, Unpass, Watch)",
         ),
         (
             b'{"Type":"Hello","Message":"dance"}',
             "bad_choice",
-            'Message must be create, join or quit, not "dance"',
+            'Message must be create, join, watch or quit, not "dance"',
         ),
         (
             b'{"Type":"Hello","Message":"create","Name":"ann!"}',

@@ -238,8 +238,11 @@ def test_the_extraction_finds_the_examples() -> None:
         assert (SERVER, kind) in kinds
     for kind in ["Discard", "Play", "Trick", "Score", "Error"]:
         assert (SERVER, kind) in kinds
-    for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play"]:
+    for kind in ["Hello", "Game", "Join", "Bid", "Trump", "Discard", "Play", "Watch", "Leave"]:
         assert (CLIENT, kind) in kinds
+    for kind in ["Chat", "Mute", "Unmute"]:
+        assert (CLIENT, kind) in kinds
+    assert (SERVER, "Chat") in kinds
     assert (SERVER, "Meld") in kinds  # Pinochle
     for kind in ["Message", "Hello", "Game", "Deal", "Bid", "Trump", "Meld", "Play"]:
         assert (CLASSIC_SERVER, kind) in kinds
@@ -380,8 +383,10 @@ TABLE = {
     "Free": 1,
     "Players": ["ann", "AI 1", None],
     "AI": "strong",
+    "Watchers": 0,
 }
 HAND = ["5H", "JK", "AD", "9C", "TS"]
+CHAT = {"Type": "Chat", "From": "ann", "Text": "good luck, all", "Where": "table"}
 DEAL = {
     "Type": "Deal",
     "Playerid": 2,
@@ -434,7 +439,21 @@ SERVER_REFUSED = {
     "10 for T from the server": {"Type": "Play", "Playerid": 3, "PlayedCard": "10H"},
     "round score without Score": {"Type": "Score", "Round": 1, "Points": [20, -15, 5, 0]},
     "game over without Score": {"Type": "Score", "GameOver": True, "Winner": 0, "Win": True},
-    "game over without Win": {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [115, 4]},
+    "game over with Win null": {
+        "Type": "Score",
+        "GameOver": True,
+        "Winner": 0,
+        "Score": [115, 4],
+        "Win": None,
+    },
+    "a deal with a hand and no seat": {k: v for k, v in DEAL.items() if k != "Playerid"},
+    "a deal with a seat and no hand": {k: v for k, v in DEAL.items() if k != "Hand"},
+    "a snapshot with a hand and no seat": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Playerid"
+    },
+    "a snapshot with a seat and no hand": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Hand"
+    },
     "round score with Win": {
         "Type": "Score",
         "Round": 1,
@@ -498,6 +517,17 @@ SERVER_REFUSED = {
         ],
     },
     "a Table message in Tables": {"Type": "Tables", "Tables": [TABLE]},
+    "a table that does not say how many watch": {k: v for k, v in TABLE.items() if k != "Watchers"},
+    "a table watched by -1": {**TABLE, "Watchers": -1},
+    "a watch list that says Watch false": {"Type": "Tables", "Tables": [], "Watch": False},
+    "a Table message in a watch list": {"Type": "Tables", "Tables": [TABLE], "Watch": True},
+    "a chat line with a newline": {**CHAT, "Text": "two\nlines"},
+    "a chat line with a bidi override": {**CHAT, "Text": "evil\u202eoverride"},
+    "a chat line with spaces around": {**CHAT, "Text": " hi "},
+    "an empty chat line": {**CHAT, "Text": ""},
+    "a chat line of 201 characters": {**CHAT, "Text": "x" * 201},
+    "a chat line from nowhere": {**CHAT, "Where": "kitchen"},
+    "a chat line from nobody": {k: v for k, v in CHAT.items() if k != "From"},
     "Hello prompt with a Message": {"Type": "Hello", "Message": "hi"},
     "Unpass echo without Playerid": {"Type": "Unpass"},
     # Pinochle
@@ -519,7 +549,6 @@ SERVER_REFUSED = {
     "pinochle hand score with Win": {**PINOCHLE_SCORE, "Win": True},
     "pinochle game over won by seat 2": {**PINOCHLE_GAME_OVER, "Winner": 2},
     "pinochle game over won by a side": {**PINOCHLE_GAME_OVER, "Winner": "NS"},
-    "pinochle game over without Win": {k: v for k, v in PINOCHLE_GAME_OVER.items() if k != "Win"},
     "pinochle snapshot with a Bidder and no Bid": {
         k: v for k, v in PINOCHLE_SNAPSHOT.items() if k != "Bid"
     },
@@ -532,6 +561,12 @@ SERVER_REFUSED = {
 
 SERVER_ACCEPTED = {
     "a deal": DEAL,
+    "a watcher's deal": {k: v for k, v in DEAL.items() if k not in ("Playerid", "Hand")},
+    "a watcher's game over": {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [115, 4]},
+    "a watcher's pinochle game over": {k: v for k, v in PINOCHLE_GAME_OVER.items() if k != "Win"},
+    "a watcher's pinochle snapshot": {
+        k: v for k, v in PINOCHLE_SNAPSHOT.items() if k not in ("Playerid", "Hand")
+    },
     "bid prompt with Legal": {**BID_PROMPT, "Legal": [0, 15, 20, 25, 30, 60]},
     "auto pass": {"Type": "Bid", "Playerid": 1, "Bid": 0, "Auto": True},
     "trump prompt with Legal": {
@@ -559,6 +594,17 @@ SERVER_ACCEPTED = {
     "a full table": {**TABLE, "Free": 0, "Players": ["ann", "AI 1", "bob"]},
     "a two-seat table": {**TABLE, "Seats": 2, "Free": 0, "Players": ["ann", "AI 1"]},
     "no open tables": {"Type": "Tables", "Tables": []},
+    "a chat line": CHAT,
+    "a chat line of 200 characters in the lobby": {**CHAT, "Text": "é" * 200, "Where": "lobby"},
+    "a chat line from a second ann": {**CHAT, "From": "ann (2)"},
+    "a watch list with a full table": {
+        "Type": "Tables",
+        "Tables": [
+            {k: v for k, v in TABLE.items() if k != "Type"}
+            | {"Free": 0, "Players": ["ann", "AI 1", "bob"], "Watchers": 3}
+        ],
+        "Watch": True,
+    },
     "unpass echo": {"Type": "Unpass", "Playerid": 3},
     # Pinochle
     "a pinochle deal": {**DEAL, "Hand": PINOCHLE_HAND},
@@ -605,6 +651,12 @@ CLIENT_REFUSED = {
     "an AI there is none of": {"Type": "Game", "Option": 1, "AI": "genius"},
     "six bots": {"Type": "Game", "Option": 5, "Bots": 6},
     "join without a table": {"Type": "Join"},
+    "watch without a table": {"Type": "Watch"},
+    "chat without Text": {"Type": "Chat"},
+    "mute without Name": {"Type": "Mute"},
+    "unmute of a number": {"Type": "Unmute", "Name": 7},
+    "watch of a table named, not numbered": {"Type": "Watch", "Table": "friday"},
+    "Watchers that is not a boolean": {"Type": "Game", "Option": 1, "Watchers": "no"},
     "trump that is not a suit": {"Type": "Trump", "Trump": "X"},
     "discard without Cards": {"Type": "Discard"},
     "discard of a card, not a list": {"Type": "Discard", "Cards": "2C"},
@@ -628,6 +680,12 @@ CLIENT_ACCEPTED = {
     "unpass with Seq": {"Type": "Unpass", "Playerid": 3, "Seq": 4},
     "two seats, one bot": {"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Name": "x"},
     "the naive AI": {"Type": "Game", "Option": 1, "AI": "naive"},
+    "a table nobody may watch": {"Type": "Game", "Option": 1, "Watchers": False},
+    "the list of tables to watch": {"Type": "Hello", "Message": "watch"},
+    "watch a table": {"Type": "Watch", "Table": 7},
+    "stop watching": {"Type": "Leave"},
+    "a chat line the server cleans": {"Type": "Chat", "Text": " two\nlines "},
+    "mute": {"Type": "Mute", "Name": "bob"},
     "four bots' worth of defaults": {"Type": "Game", "Option": 5, "Bots": 3},
     "name with every allowed kind of character": {
         "Type": "Hello",

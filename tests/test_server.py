@@ -16,7 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt, text_answer
+from hub_harness import (
+    HELLO,
+    QUESTION,
+    answer_from_legal,
+    check_stream,
+    check_watcher_stream,
+    is_prompt,
+    public_part,
+    text_answer,
+)
 
 from hundred_server.fairness import commitment
 from hundred_server.hub import Hub
@@ -424,3 +433,56 @@ async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
         assert check_stream(again.messages, SEEDS) == 1
         await again.close()
         assert server.hub.tables == {}
+
+
+# ------------------------------------------------------------------ watching and chat
+
+
+@pytest.mark.asyncio
+async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None:
+    """ann plays against three (naive) AI seats; wat lists the tables to watch, watches
+    hers from her first prompt to the end of the game and wishes her luck; both see the
+    chat, and wat's stream holds no card that is not face up."""
+    server = Server(Hub(seed_source=lambda: SEED, ai="naive"), "127.0.0.1", 0)
+    await server.start()
+    try:
+        async with asyncio.timeout(GAME_TIMEOUT):
+            ann = await greeted(server.port, "ann")
+            await ann.send({"Type": "Hello", "Message": "create"})
+            await ann.until(lambda m: m == {"Type": "Game"})
+            await ann.send({"Type": "Game", "Option": 1})
+            first = await ann.until(lambda m: is_prompt(m) and "Legal" in m)
+            since = len(ann.messages)
+            wat = await greeted(server.port, "wat")
+            await wat.send({"Type": "Hello", "Message": "watch"})
+            listed = await wat.recv()
+            assert (listed["Watch"], [t["Table"] for t in listed["Tables"]]) == (True, [1])
+            came = len(wat.messages)
+            await wat.send({"Type": "Watch", "Table": 1})
+            told = [await wat.recv() for _ in range(4)]
+            assert [m["Type"] for m in told] == ["Table", "Commit", "Snapshot", first["Type"]]
+            assert told[3] == {k: v for k, v in first.items() if k != "Legal"}
+            luck = {"Type": "Chat", "From": "wat", "Text": "good luck, ann", "Where": "table"}
+            await wat.send({"Type": "Chat", "Text": " good luck, ann\n"})
+            assert await wat.recv() == luck  # the echo, in order
+            assert await ann.recv() == luck
+            await ann.send(answer_from_legal(first, random.Random(9)))
+            answers, over = await asyncio.gather(
+                play_to_the_end(ann, random.Random(10)),
+                wat.until(lambda m: bool(m.get("GameOver"))),
+            )
+            assert answers > 0
+            assert "Win" not in over
+            assert [await wat.recv() for _ in range(3)][1:] == [QUESTION, HELLO]
+            assert check_stream(ann.messages, SEEDS) == 1
+            watched = wat.messages[came:]
+            assert check_watcher_stream(watched) == 1
+            start = watched.index(told[2]) + 2  # after the snapshot and the prompt
+            assert public_part(watched[start:]) == public_part(ann.messages[since:])
+            await wat.send({"Type": "Hello", "Message": "quit"})
+            assert await wat.recv() == {"Type": "Message", "Message": "Ok, bye bye!"}
+            assert await wat.at_eof() == b""
+            for peer in (ann, wat):
+                await peer.close()
+    finally:
+        await server.close()

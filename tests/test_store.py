@@ -504,13 +504,13 @@ def test_a_hand_rebuilt_table_with_any_type_in_any_column_is_read(tmp_path: Path
     raw.executescript(
         "BEGIN;"
         "CREATE TABLE loose (id INTEGER PRIMARY KEY, game, name, seed, clock, seq, state,"
-        " started, finished, result, ai);"
+        " started, finished, result, ai, watchers);"
         "INSERT INTO loose SELECT * FROM games;"
         "DROP TABLE games;"
         "ALTER TABLE loose RENAME TO games;"
         "UPDATE games SET game = NULL, name = 42, seed = 1.5, clock = 'soon', seq = 'x',"
-        " started = NULL, result = 7, ai = 3 WHERE id = 1;"
-        "UPDATE games SET clock = 30, seq = 4.0, finished = 12 WHERE id = 2;"
+        " started = NULL, result = 7, ai = 3, watchers = 'no' WHERE id = 1;"
+        "UPDATE games SET clock = 30, seq = 4.0, finished = 12, watchers = 0.0 WHERE id = 2;"
         "COMMIT;"
     )
     raw.close()
@@ -521,6 +521,7 @@ def test_a_hand_rebuilt_table_with_any_type_in_any_column_is_read(tmp_path: Path
     )  # fmt: skip
     assert (two.clock, two.seq, two.finished) == (30.0, 4, "12")
     assert (one.ai, two.ai) == ("3", "naive")
+    assert (one.watchers, two.watchers) == (True, False)  # only a 0 refuses watchers
     assert len(describe([one, two])) == 3
     store.close()
 
@@ -711,13 +712,72 @@ def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
     raw.close()
     store = Store(path)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION == 2
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION == 3
     raw.close()
     (game,) = store.games("playing")
     assert game.ai is None
+    assert game.watchers is True  # as every table did before they could refuse
     h2 = SavingHarness("old", store, ai="strong")
     h2.hub.restore([game], store.last_id())
     assert h2.hub.tables[1].info()["AI"] == "naive"
+    assert h2.hub.tables[1].watchable
+    store.close()
+
+
+def test_a_version_2_store_is_upgraded_and_its_tables_take_watchers(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    store = Store(path)
+    person_vs_ai(SavingHarness("old", store), 1)
+    store.close()
+    raw = sqlite3.connect(path, isolation_level=None)  # as version 2 left it
+    raw.executescript(
+        "BEGIN;"
+        "CREATE TABLE v2 (id INTEGER PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL,"
+        " seed TEXT NOT NULL, clock REAL, seq INTEGER NOT NULL, state TEXT NOT NULL,"
+        " started TEXT NOT NULL, finished TEXT, result TEXT, ai TEXT);"
+        "INSERT INTO v2 SELECT id, game, name, seed, clock, seq, state, started, finished,"
+        " result, ai FROM games;"
+        "DROP TABLE games; ALTER TABLE v2 RENAME TO games; PRAGMA user_version=2; COMMIT;"
+    )
+    raw.close()
+    store = Store(path)
+    (game,) = store.games("playing")
+    assert game.watchers is True
+    store.close()
+
+
+def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
+    engine: Engine,
+) -> None:
+    """The store keeps whether a table takes watchers (never who watches): restored,
+    a ``"Watchers":false`` table refuses them, one that took them takes them again, and
+    nobody watches either yet."""
+    store = engine.open()
+    h = SavingHarness("private", store)
+    for watchers in (False, True):
+        ann = h.json_client("ann")
+        ann.send({"Type": "Hello", "Message": "create"})
+        ann.send({"Type": "Game", "Option": 1, "Watchers": watchers})
+        onlooker = h.json_client("wat")
+        told = onlooker.send({"Type": "Watch", "Table": len(h.hub.tables)})
+        assert told[0]["Type"] == ("Table" if watchers else "Error")
+    assert [len(t.watchers) for t in h.hub.tables.values()] == [0, 1]
+    assert [g.watchers for g in store.games("playing")] == [False, True]
+    store.close()
+    store = engine.open()
+    h2 = SavingHarness("private", store)
+    h2.hub.restore(store.games("playing"), store.last_id())
+    assert [(t.watchable, t.watchers) for t in h2.hub.tables.values()] == [
+        (False, []),
+        (True, []),
+    ]
+    onlooker = h2.json_client("wat")
+    assert onlooker.send({"Type": "Watch", "Table": 1})[0]["Code"] == "no_watchers"
+    assert [m["Type"] for m in onlooker.send({"Type": "Watch", "Table": 2})][:3] == [
+        "Table",
+        "Commit",
+        "Snapshot",
+    ]
     store.close()
 
 

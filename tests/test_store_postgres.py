@@ -91,6 +91,22 @@ def test_another_programs_database_is_refused_and_left_alone(pg_engine: Engine) 
     assert advisory_locks(pg_engine) == []  # a refused store keeps no lock
 
 
+def test_a_version_1_store_is_upgraded_and_its_tables_take_watchers(pg_engine: Engine) -> None:
+    store = pg_engine.open()
+    store.write([started(1)])
+    store.close()
+    pg_engine.rows("ALTER TABLE games DROP COLUMN watchers")  # as version 1 left it
+    pg_engine.rows("UPDATE hundred_store SET version = 1")
+    store = pg_engine.open()
+    assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)]
+    assert STORE_VERSION == 2
+    (game,) = store.games()
+    assert game.watchers is True
+    store.write([GameStarted(2, "whist", "private", "s", None, (("a", None),), watchers=False)])
+    assert [g.watchers for g in store.games()] == [True, False]
+    store.close()
+
+
 def test_a_store_from_a_newer_version_is_refused_and_keeps_no_lock(pg_engine: Engine) -> None:
     pg_engine.open().close()
     pg_engine.rows("UPDATE hundred_store SET version = version + 1")

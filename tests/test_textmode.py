@@ -24,7 +24,7 @@ from hundred_server.protocol import MAX_LINE, ProtocolError
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 LOBBY_PROMPT = "> create, join, quit (or help)"
-OPTIONS_PROMPT = "> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME, e.g. 5 3 1 friday)"
+OPTIONS_PROMPT = "> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME [nowatch], e.g. 5 3 1 friday)"
 
 
 def help_for(game: str) -> list[str]:

@@ -96,8 +96,11 @@ class ClassicCodec:
             known = ", ".join(sorted(CLIENT_TYPES))
             raise ProtocolError(f"unknown Type {quote(kind)} (send {known})", "unknown_type")
         choice = msg.get("Message")
-        if kind == "Hello" and isinstance(choice, str) and choice.strip().lower() == "create":
+        said = choice.strip().lower() if isinstance(choice, str) else None
+        if kind == "Hello" and said == "create":
             return [{**msg, "Game": classic_game()}]
+        if kind == "Hello" and said == "watch":  # the seed's lobby has no watching
+            raise ProtocolError("Message must be create, join or quit", "bad_choice")
         if kind == "Game" and self.choosing_table:
             option = msg.get("Option")
             if option == 0:

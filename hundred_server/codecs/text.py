@@ -34,6 +34,16 @@ _AI_SEAT: Final = re.compile(r"^AI \d+$")
 _WILL_WONT_DO_DONT: Final = frozenset({251, 252, 253, 254})
 
 
+#: The word of a create command that makes a table nobody may watch.
+NO_WATCHERS: Final = "nowatch"
+
+
+def _watching(table: Message) -> str:
+    """``2 watching`` (nothing when nobody watches)."""
+    count = table.get("Watchers") or 0
+    return f"{count} watching" if count else ""
+
+
 def _game_lines() -> list[str]:
     """A line for each game that ``create GAME`` makes."""
     lines = []
@@ -56,7 +66,12 @@ HELP: Final = "\n".join(
         *_game_lines(),
         "  create ... naive  the same, the table's AI seats played by the naive AI (the",
         "                    strong AI is the default; the word may come after any option)",
+        "  create ... nowatch  the same, a table nobody may watch (any option)",
         "  join, join ID     list open tables; sit at table ID",
+        "  watch, watch ID   list the tables you may watch; watch table ID (no cards shown)",
+        "  leave             stop watching, back to the lobby",
+        "  say TEXT          chat: to the lobby, or to everyone at your table (also: chat TEXT)",
+        "  mute NAME         see no more of NAME's chat (unmute NAME: see it again)",
         "  name NAME         set your name",
         "  hand              your hand and what you are asked now",
         "  token TOKEN       take your seat back after a lost connection"
@@ -125,6 +140,8 @@ class TextCodec:
         self.table_game: str | None = None
         #: The game of the last ``create`` command (None: none since the lobby).
         self.create_game: str | None = None
+        #: The table of the last ``watch ID`` command, until its ``Table`` says so.
+        self.watching: int | None = None
 
     # -------------------------------------------------------------------- games
 
@@ -169,6 +186,7 @@ class TextCodec:
 
     def _render_Hello(self, msg: Message) -> list[str]:
         self.table_game = self.create_game = None  # back in the lobby
+        self.seat, self.prompt, self.watching = None, None, None
         return ["> create, join, quit (or help)"]
 
     def _render_Game(self, msg: Message) -> list[str]:
@@ -178,24 +196,35 @@ class TextCodec:
             return [f"> choose an option: 1-{count}"]
         custom = len(spec.presets) + 1
         seats = spec.seat_counts[len(spec.seat_counts) // 2]
-        flags = "".join(f" [{flag.lower()}]" for flag in spec.flags)
+        flags = "".join(f" [{flag.lower()}]" for flag in (*spec.flags, NO_WATCHERS))
         return [
             f"> choose an option: 1-{count} "
             f"(for {custom}: {custom} SEATS BOTS NAME{flags}, e.g. {custom} {seats} 1 friday)"
         ]
 
+    def _render_Chat(self, msg: Message) -> list[str]:
+        return [f"<{msg.get('From')}> {msg.get('Text')}"]
+
     def _render_Error(self, msg: Message) -> list[str]:
+        self.watching = None  # a watch refused, or anything else: say nothing of it
         return [f"! {msg.get('Message')} ({msg.get('Code')})"]
 
     def _render_Tables(self, msg: Message) -> list[str]:
         tables = msg.get("Tables") or []
+        watch = msg.get("Watch") is True
         if not tables:
+            if watch:
+                return ["No tables to watch right now. Type create, or watch again later."]
             return ["No open tables right now. Type create, or join again later."]
-        lines = ["Open tables:"]
+        lines = ["Tables to watch:" if watch else "Open tables:"]
         for t in tables:
             players = ", ".join(p if p is not None else "(free)" for p in t["Players"])
-            lines.append(f"  {t['Table']:>4}  {t['Name']}: {players}")
-        return [*lines, "> join ID, or create"]
+            line = f"  {t['Table']:>4}  {t['Name']}: {players}"
+            if watch:
+                about = [games.get(t["Game"]).title, _watching(t)]
+                line += f" ({', '.join(a for a in about if a)})"
+            lines.append(line)
+        return [*lines, "> watch ID, or create" if watch else "> join ID, or create"]
 
     def _render_Table(self, msg: Message) -> list[str]:
         players = ", ".join(p if p is not None else "(free)" for p in msg["Players"])
@@ -204,8 +233,13 @@ class TextCodec:
             line += f" [{', '.join(msg['Flags'])}]"
         if msg.get("AI") and any(_AI_SEAT.match(p or "") for p in msg["Players"]):
             line += f" ({msg['AI']} AI)"
+        if msg.get("Watchers"):
+            line += f" ({_watching(msg)})"
         if msg["Free"]:
             line += f". Waiting for {msg['Free']} more (others type: join {msg['Table']})"
+        if self.watching == msg["Table"] and self.seat is None:
+            self.watching = None  # said once
+            line += ". You are watching: leave stops (no cards are shown to you)"
         return [line]
 
     def _render_Seat(self, msg: Message) -> list[str]:
@@ -243,8 +277,15 @@ class TextCodec:
             shown = view.numbered_text(self.hand) if view is not None else numbered(self.hand)
             lines = [f"Your hand: {shown}" if self.hand else "You hold no cards."]
             return lines + (self.render(self.prompt) if self.prompt else [])
-        if head in ("create", "join", "quit", "exit"):
+        if head in ("create", "join", "watch", "quit", "exit"):
             return self._lobby(head, args)
+        if head == "leave":
+            return [{"Type": "Leave"}]
+        rest = text.strip()[len(words[0]) :].strip()  # as typed, spaces inside kept
+        if head in ("say", "chat"):
+            return [{"Type": "Chat", "Text": rest}]
+        if head in ("mute", "unmute"):
+            return [{"Type": head.capitalize(), "Name": rest}]
         if head == "name":
             return [{"Type": "Hello", "Name": " ".join(args)}]
         if head == "token":
@@ -288,6 +329,9 @@ class TextCodec:
     def _lobby(self, head: str, args: list[str]) -> list[Message]:
         if head in ("quit", "exit"):
             return [{"Type": "Hello", "Message": "quit"}]
+        if head == "watch" and args:  # watch ID: straight from wherever in the lobby
+            self.watching = number(args, "watch 7")
+            return [{"Type": "Watch", "Table": self.watching}]
         out: list[Message] = [{"Type": "Hello", "Message": head}]
         if head != "create":
             if args:
@@ -317,6 +361,10 @@ class TextCodec:
         if levels:
             option["AI"] = levels[0].lower()
             words = [w for w in words if w is not levels[0]]
+        private = [w for w in words[1:] if w.lower() == NO_WATCHERS]
+        if private:
+            option["Watchers"] = False
+            words = [w for w in words if w.lower() != NO_WATCHERS]
         custom = len(spec.presets) + 1
         flags = {flag.lower(): flag for flag in spec.flags}
         if spec.custom and option["Option"] == custom:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from hundred_server.errors import IllegalActionError
 
@@ -26,6 +26,9 @@ class DeckCard(Protocol):
     @property
     def code(self) -> str: ...
 
+
+#: The seat of a watcher in ``GameSpec.tell`` and ``GameSpec.snapshot``: nobody's.
+WATCHER: Final = None
 
 #: Seat names for bot games, seat 0 first (tables have up to six seats).
 DEFAULT_NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
@@ -215,13 +218,21 @@ class GameSpec:
     answer_types: frozenset[str]
     #: A client's answer -> the engine's action (``ProtocolError`` if malformed).
     parse_action: Callable[[Message], Any]
-    #: The pending prompt as a seat sees it (None: as any seat but the one to act),
-    #: with ``Seq``; ``Legal`` only in the acting seat's copy.
+    #: The pending prompt as a seat sees it (None: as any seat but the one to act,
+    #: and as a watcher sees it), with ``Seq``; ``Legal`` only in the acting seat's copy.
     prompt: Callable[[Any, int | None, int], Message | None]
-    #: What each of some seats is told of some events.
-    tell: Callable[[Sequence[Any], Sequence[int], Sequence[str]], dict[int, list[Message]]]
-    #: The game as a seat knows it, for a person who takes their seat back.
-    snapshot: Callable[[Any, int, int], Message]
+    #: What each of some seats is told of some events; the seat None is a watcher
+    #: (``WATCHER``), told what a seat that holds no cards would be: every public
+    #: message, and of the private ones only what carries no card (a ``Deal`` without
+    #: ``Playerid`` and ``Hand``, a discard's count, a ``Score`` with ``GameOver`` and
+    #: no ``Win``).
+    tell: Callable[
+        [Sequence[Any], Sequence[int | None], Sequence[str]], dict[int | None, list[Message]]
+    ]
+    #: The game as a seat knows it, for a person who takes their seat back; for the
+    #: seat None (a watcher), what is public: no ``Playerid``, no ``Hand``, nothing any
+    #: one seat holds or put away unseen.
+    snapshot: Callable[[Any, int | None, int], Message]
     # ---- records (records.py)
     header_object: Callable[[Any], dict[str, Any]]
     history_objects: Callable[[Any, int], list[dict[str, Any]]]

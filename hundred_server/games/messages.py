@@ -8,27 +8,30 @@ encodes it once; a private one is built per seat, from what that seat may know.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from hundred_server.games.base import DeckCard
 from hundred_server.protocol import Message, message
 
+C = TypeVar("C", bound=DeckCard)
+
 #: (event, players) -> what everyone is told of it.
 Public = Callable[[Any, Sequence[str]], list[Message]]
-#: (event, seat, players) -> what only that seat is told of it.
-Private = Callable[[Any, int, Sequence[str]], list[Message]]
+#: (event, seat, players) -> what only that seat is told of it; for the seat None (a
+#: watcher), what a seat that holds no cards would be told privately: no card at all.
+Private = Callable[[Any, int | None, Sequence[str]], list[Message]]
 
 
 def tell(
     events: Sequence[Any],
-    seats: Sequence[int],
+    seats: Sequence[int | None],
     players: Sequence[str],
     public: Public,
     private: Private,
-) -> dict[int, list[Message]]:
+) -> dict[int | None, list[Message]]:
     """What each of ``seats`` is told of ``events``: per event, its public messages
-    (shared objects), then the seat's private ones."""
-    told: dict[int, list[Message]] = {seat: [] for seat in seats}
+    (shared objects), then the seat's private ones (None: a watcher's)."""
+    told: dict[int | None, list[Message]] = {seat: [] for seat in seats}
     for event in events:
         shared = public(event, players)
         for seat in seats:
@@ -42,23 +45,35 @@ def describe_seat(players: Sequence[str], seat: int) -> str:
 
 
 def deal_message(
-    seat: int, hand: Sequence[DeckCard], dealer: int, round_: int, players: Sequence[str]
+    seat: int | None,
+    hands: Sequence[Sequence[C]],
+    dealer: int,
+    round_: int,
+    players: Sequence[str],
+    sort: Callable[[Sequence[C]], Sequence[C]] | None = None,
 ) -> Message:
-    """The private ``Deal``: the seat's own hand only."""
+    """The private ``Deal``: the seat's own hand only (of ``hands``, by seat; ``sort``
+    puts it in the order the game shows a hand). A watcher's (seat None) has neither
+    ``Playerid`` nor ``Hand``: who deals, the round and the players."""
+    if seat is None:
+        return {"Type": "Deal", "Dealer": dealer, "Round": round_, "Players": list(players)}
     return {
         "Type": "Deal",
         "Playerid": seat,
-        "Hand": [c.code for c in hand],
+        "Hand": [c.code for c in (hands[seat] if sort is None else sort(hands[seat]))],
         "Dealer": dealer,
         "Round": round_,
         "Players": list(players),
     }
 
 
-def game_over_message(winner: object, totals: Sequence[int], win: bool) -> Message:
+def game_over_message(winner: object, totals: Sequence[int], win: bool | None) -> Message:
     """The private end of a game: the winner (a seat or a side), the final totals, and
-    whether the seat told is among the winners."""
-    return {"Type": "Score", "GameOver": True, "Winner": winner, "Score": list(totals), "Win": win}
+    whether the seat told is among the winners (None: a watcher's, without ``Win``)."""
+    msg: Message = {"Type": "Score", "GameOver": True, "Winner": winner, "Score": list(totals)}
+    if win is not None:
+        msg["Win"] = win
+    return msg
 
 
 def played_message(seat: int, card: DeckCard) -> Message:

@@ -169,17 +169,20 @@ class TrickText:
 
     @staticmethod
     def seat_at(msg: Message, screen: TextScreen) -> None:
-        """Remember the seat, the players and the hand a ``Deal`` or ``Snapshot`` gives."""
-        screen.seat = msg["Playerid"]
+        """Remember the seat, the players and the hand a ``Deal`` or ``Snapshot`` gives
+        (a watcher's has neither seat nor hand)."""
+        screen.seat = msg.get("Playerid")
         screen.players = list(msg["Players"])
-        screen.hand = list(msg["Hand"])
+        screen.hand = list(msg.get("Hand") or [])
 
     def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
         self.seat_at(msg, screen)
-        seat = msg["Playerid"]
+        seat = screen.seat
+        deals = f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}."
+        if seat is None:  # a watcher's
+            return [deals]
         return [
-            f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}. "
-            f"You are seat {seat} ({screen.players[seat]}).",
+            f"{deals} You are seat {seat} ({screen.players[seat]}).",
             f"Your hand: {self.cards_text(screen.hand)}",
         ]
 
@@ -205,10 +208,11 @@ class TrickText:
 
     def _render_Snapshot(self, msg: Message, screen: TextScreen) -> list[str]:
         self.seat_at(msg, screen)
+        where = "Watching" if screen.seat is None else f"Back at seat {screen.seat}"
         lines = [
-            f"── Back at seat {screen.seat}, round {msg['Round']} ({msg['Phase']}); "
+            f"── {where}, round {msg['Round']} ({msg['Phase']}); "
             f"{screen.name(msg['Dealer'])} dealt. Scores: {self.board(msg['Score'], screen)}",
-            f"Your hand: {self.cards_text(screen.hand)}",
+            *([] if screen.seat is None else [f"Your hand: {self.cards_text(screen.hand)}"]),
             *self.snapshot_lines(msg, screen),
         ]
         if msg.get("Trick"):

@@ -7,7 +7,7 @@ unfinished games are restored at start, a game that cannot be is marked failed, 
 finished ones are pruned, and the ``games`` and ``export`` commands read it. PostgreSQL
 13 or newer (``pg_xact_status``).
 
-The layout (``STORE_VERSION`` 1) lives in the connection's current schema: the first
+The layout (``STORE_VERSION`` 2) lives in the connection's current schema: the first
 of its search path, ``public`` unless the URL says otherwise (for instance
 ``?options=-csearch_path%3Dhundred``)::
 
@@ -18,7 +18,9 @@ of its search path, ``public`` unless the URL says otherwise (for instance
 
 Opening a schema with no tables makes it ours (one transaction, under an advisory lock,
 so two first opens do not race); one with our version table is checked (a newer layout
-is refused; an older one would be brought up to date step by step); one that holds
+is refused; an older one is brought up to date step by step, in one transaction:
+version 1 to 2 adds ``games.watchers``, NULL for the games it holds, which take
+watchers as every table did); one that holds
 other tables and not ours is refused and left as it is, like another program's SQLite
 file. A reader (``create=False``: the commands) never makes one.
 
@@ -84,7 +86,11 @@ from hundred_server.store.sqlite import APPLICATION_ID
 __all__ = ["STORE_VERSION", "PostgresStore"]
 
 #: The layout this code writes (``hundred_store.version``).
-STORE_VERSION: Final = 1
+STORE_VERSION: Final = 2
+#: How a layout of each older version is brought to the next (the statements in order).
+_UPGRADES: Final[dict[int, tuple[str, ...]]] = {
+    1: ("ALTER TABLE games ADD COLUMN watchers boolean",),
+}
 APPLICATION: Final = "hundred_server"
 #: The oldest PostgreSQL this store runs on (``pg_current_xact_id``, ``pg_xact_status``).
 OLDEST_SERVER: Final = 130000
@@ -136,6 +142,7 @@ _SCHEMA: Final = (
         finished    timestamptz,
         result      jsonb,               -- {"Winner": seat, "Score": [...], "Text": ...}
         ai          text,                -- the AI the table asked for
+        watchers    boolean,             -- false: the table takes no watchers; NULL: it does
         owner       text,                -- for later: the server instance that plays it
         lease_until timestamptz          -- for later: when that claim lapses
     )""",
@@ -282,8 +289,18 @@ class PostgresStore:
                 f"the store {self.location} was made by a newer hundred_server (store "
                 f"version {version}; this one reads up to {STORE_VERSION}); it was left as it is"
             )
-        if version < STORE_VERSION:  # no older layout yet: its upgrade steps go here
-            raise StoreError(f"store version {version} is none this hundred_server knows")
+        if version < STORE_VERSION:
+            if version not in _UPGRADES:
+                raise StoreError(f"store version {version} is none this hundred_server knows")
+            with _transaction(db):
+                db.execute(
+                    "SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (CREATE_LOCK,)
+                )
+                (now,) = db.execute("SELECT version FROM hundred_store").fetchone() or (version,)
+                for step in range(now, STORE_VERSION):  # unless another did it meanwhile
+                    for statement in _UPGRADES[step]:
+                        db.execute(statement)
+                db.execute("UPDATE hundred_store SET version = %s", (STORE_VERSION,))
         if missing := sorted(set(TABLES) - names):
             raise StoreError(
                 f"the store {self.location} is damaged (no table {', '.join(missing)}); it "
@@ -438,7 +455,8 @@ class PostgresStore:
             with _transaction(db, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"):
                 rows = db.execute(
                     "SELECT g.id, g.game, g.name, g.seed, g.clock, g.seq, g.state, g.started,"
-                    f" g.finished, g.result::text, g.ai FROM games g {where} ORDER BY g.id",
+                    f" g.finished, g.result::text, g.ai, g.watchers FROM games g {where}"
+                    " ORDER BY g.id",
                     params,
                 ).fetchall()
                 seats = db.execute(
@@ -465,6 +483,7 @@ class PostgresStore:
                 # Read as text: JSON nested too deep for Python then reads as None.
                 result=stored_result(row[9]),
                 ai=row[10],
+                watchers=row[11] is not False,
             )
             for row in rows
         }
@@ -493,9 +512,21 @@ def _apply(db: Connection, run: Sequence[GameStarted | Moves | GameEnded], when:
     cursor = db.cursor()
     if started:
         cursor.executemany(
-            "INSERT INTO games (id, game, name, seed, clock, ai, seq, state, started)"
-            " VALUES (%s, %s, %s, %s, %s, %s, 0, 'playing', %s)",
-            [(g.game_id, g.game, g.name, g.seed, g.clock, g.ai, when) for g in started],
+            "INSERT INTO games (id, game, name, seed, clock, ai, watchers, seq, state, started)"
+            " VALUES (%s, %s, %s, %s, %s, %s, %s, 0, 'playing', %s)",
+            [
+                (
+                    g.game_id,
+                    g.game,
+                    g.name,
+                    g.seed,
+                    g.clock,
+                    g.ai,
+                    None if g.watchers else False,
+                    when,
+                )
+                for g in started
+            ],
         )
         cursor.executemany(
             "INSERT INTO seats (game, seat, name, token) VALUES (%s, %s, %s, %s)",

@@ -12,7 +12,9 @@ system's hands when it returns, so a crashed or killed server loses nothing (a p
 cut may lose the last moments). A file that is not a store of ours, is damaged, or
 comes from a newer version is refused with ``StoreError``, never written to; one from
 an older version is brought up to date when it is opened (version 1 to 2: the ``ai``
-column, NULL for the games it already holds).
+column, NULL for the games it already holds; 2 to 3: the ``watchers`` column, NULL:
+the table takes watchers, as every table did before). Who watches, and chat, is never
+stored.
 
 The file holds tokens' hashes and every hand dealt, so it is private: created mode 600,
 and narrowed to 600 if it was readable by others. A server opens it ``exclusive``: two
@@ -60,7 +62,7 @@ from hundred_server.store.base import (
 __all__ = ["APPLICATION_ID", "DEFAULT_PATH", "PRIVATE", "STORE_VERSION", "Store"]
 
 #: The store format this code writes (``PRAGMA user_version``).
-STORE_VERSION: Final = 2
+STORE_VERSION: Final = 3
 #: ``PRAGMA application_id``: "H110", so a store is recognised as ours.
 APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
@@ -79,7 +81,8 @@ CREATE TABLE games (
     started  TEXT NOT NULL,             -- ISO 8601, UTC
     finished TEXT,
     result   TEXT,                      -- JSON: {"Winner": seat, "Score": [...]}
-    ai       TEXT                       -- the AI the table asked for (version 2), NULL: naive
+    ai       TEXT,                      -- the AI the table asked for (version 2), NULL: naive
+    watchers INTEGER                    -- 0: the table takes no watchers (version 3), NULL: it does
 );
 CREATE TABLE seats (
     game  INTEGER NOT NULL REFERENCES games(id),
@@ -99,7 +102,10 @@ CREATE TABLE moves (                    -- the game's record, line by line
 
 def _upgrade(db: sqlite3.Connection, version: int) -> None:
     """Bring a store of an older ``version`` up to ``STORE_VERSION``, in one transaction."""
-    steps = {1: "ALTER TABLE games ADD COLUMN ai TEXT;"}
+    steps = {
+        1: "ALTER TABLE games ADD COLUMN ai TEXT;",
+        2: "ALTER TABLE games ADD COLUMN watchers INTEGER;",
+    }
     if version not in steps:
         raise StoreError(f"store version {version} is none this hundred_server knows")
     script = "".join(steps[v] for v in range(version, STORE_VERSION))
@@ -277,9 +283,21 @@ class Store:
         db = self._db
         if started:
             db.executemany(
-                "INSERT INTO games (id, game, name, seed, clock, ai, seq, state, started)"
-                " VALUES (?, ?, ?, ?, ?, ?, 0, 'playing', ?)",
-                [(g.game_id, g.game, g.name, g.seed, g.clock, g.ai, now) for g in started],
+                "INSERT INTO games (id, game, name, seed, clock, ai, watchers, seq, state, started)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, 0, 'playing', ?)",
+                [
+                    (
+                        g.game_id,
+                        g.game,
+                        g.name,
+                        g.seed,
+                        g.clock,
+                        g.ai,
+                        None if g.watchers else 0,
+                        now,
+                    )
+                    for g in started
+                ],
             )
             db.executemany(
                 "INSERT INTO seats (game, seat, name, token) VALUES (?, ?, ?, ?)",
@@ -377,8 +395,8 @@ class Store:
         type ``StoredGame`` says, whatever a hand-edited store put there; a result
         that is not a JSON object reads as None."""
         query = (
-            "SELECT id, game, name, seed, clock, seq, state, started, finished, result, ai"
-            " FROM games"
+            "SELECT id, game, name, seed, clock, seq, state, started, finished, result, ai,"
+            " watchers FROM games"
         )
         with self._mutex:
             rows = self._db.execute(
@@ -398,6 +416,7 @@ class Store:
                     finished=None if row[8] is None else _text(row[8]),
                     result=stored_result(row[9]),
                     ai=None if row[10] is None else _text(row[10]),
+                    watchers=row[11] != 0,
                 )
                 for row in rows
             ]

@@ -38,12 +38,16 @@ class HundertText(TrickText):
 
     def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
         self.seat_at(msg, screen)
-        seat = msg["Playerid"]
+        seat = screen.seat
         deals = 2 * len(screen.players)
-        return [
+        said = (
             f"── Deal {msg['Round']} of {deals}: "
-            f"{says(screen.name(msg['Dealer']), 'deal', 'deals')}. "
-            f"You are seat {seat} ({screen.players[seat]}).",
+            f"{says(screen.name(msg['Dealer']), 'deal', 'deals')}."
+        )
+        if seat is None:  # a watcher's
+            return [said]
+        return [
+            f"{said} You are seat {seat} ({screen.players[seat]}).",
             f"Your hand: {pretty(screen.hand)}",
         ]
 

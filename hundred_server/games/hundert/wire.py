@@ -118,43 +118,55 @@ class _Teller:
             return [deal_score(event), message(score_text(event, players))]
         return [message(win_text(event.winner, event.totals, players))]  # GameWon
 
-    def private(self, event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+    def private(self, event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
         if isinstance(event, Dealt):
-            deal = messages.deal_message(
-                seat, event.hands[seat], event.dealer, event.round, players
-            )
+            deal = messages.deal_message(seat, event.hands, event.dealer, event.round, players)
             return [deal, *self.pile]
         if isinstance(event, GameWon):
-            return [messages.game_over_message(event.winner, event.totals, seat == event.winner)]
+            win = None if seat is None else seat == event.winner
+            return [messages.game_over_message(event.winner, event.totals, win)]
         return []
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
-) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    None is a watcher, told every public message (the pile among them), a ``Deal``
+    without a hand and the end of the game without ``Win``."""
     teller = _Teller()
     return messages.tell(events, seats, players, teller.public, teller.private)
 
 
-def snapshot(game: Game, seat: int, table: int) -> Message:
+def snapshot(game: Game, seat: int | None, table: int) -> Message:
     """Where the game stands, as ``seat`` knows it: for a person who takes their seat
-    back. Built from the seat's view only, so it holds no other seat's hand."""
-    view: View = game.view_for(seat)
-    return {
-        "Type": "Snapshot",
-        "Table": table,
-        "Playerid": seat,
-        "Players": list(game.players),
-        "Round": view.round_index + 1,
-        "Dealer": view.dealer,
-        "Phase": view.phase.value,
-        "Hand": format_cards(view.hand),
-        "Score": list(view.scores),
-        "Pile": format_cards(view.pile),
-        "Played": [{"Playerid": s, "PlayedCard": c.code} for s, c in view.played],
-        "Total": view.total,
-    }
+    back. Built from the seat's view only, so it holds no other seat's hand.
+
+    A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
+    ``Playerid``): the pile, this deal's plays and the total, all face up."""
+    view: View = game.view_for(0 if seat is None else seat)
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update(
+        {
+            "Players": list(game.players),
+            "Round": view.round_index + 1,
+            "Dealer": view.dealer,
+            "Phase": view.phase.value,
+        }
+    )
+    if seat is not None:
+        msg["Hand"] = format_cards(view.hand)
+    msg.update(
+        {
+            "Score": list(view.scores),
+            "Pile": format_cards(view.pile),
+            "Played": [{"Playerid": s, "PlayedCard": c.code} for s, c in view.played],
+            "Total": view.total,
+        }
+    )
+    return msg
 
 
 def result(game: Game) -> dict[str, object]:

@@ -130,35 +130,48 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     return msg
 
 
-def snapshot(game: Game, seat: int, table: int) -> Message:
+def snapshot(game: Game, seat: int | None, table: int) -> Message:
     """Where the game stands, as ``seat`` knows it: for a person who takes their seat
-    back. Built from the seat's view only, so it holds no other seat's cards."""
-    view = game.view_for(seat)
+    back. Built from the seat's view only, so it holds no other seat's cards.
+
+    A watcher (``seat`` None) gets what every seat is told alike: seat 0's view without
+    what is seat 0's alone, its ``Hand`` and its ``Discarded`` cards (and no
+    ``Playerid``); the counts each seat exchanged are public."""
+    own = seat is not None
+    base = 0 if seat is None else seat
+    view = game.view_for(base)
     n = view.num_players
 
     def absolute(rel: int) -> int:
-        return (rel + seat) % n
+        return (rel + base) % n
 
-    msg: Message = {
-        "Type": "Snapshot",
-        "Table": table,
-        "Playerid": seat,
-        "Players": list(game.players),
-        "Round": view.round,
-        "Dealer": absolute(view.dealer),
-        "Phase": view.phase.value,
-        "Hand": format_cards(view.hand),
-        "Score": [view.scores[(s - seat) % n] for s in range(n)],
-        "Bids": [{"Playerid": absolute(s), "Bid": a} for s, a in view.bids],
-        "Bid": view.high_bid,
-    }
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if own:
+        msg["Playerid"] = seat
+    msg.update(
+        {
+            "Players": list(game.players),
+            "Round": view.round,
+            "Dealer": absolute(view.dealer),
+            "Phase": view.phase.value,
+        }
+    )
+    if own:
+        msg["Hand"] = format_cards(view.hand)
+    msg.update(
+        {
+            "Score": [view.scores[(s - base) % n] for s in range(n)],
+            "Bids": [{"Playerid": absolute(s), "Bid": a} for s, a in view.bids],
+            "Bid": view.high_bid,
+        }
+    )
     if view.bidder is not None:
         msg["Bidder"] = absolute(view.bidder)
     if view.trump is not None:
         msg["Trump"] = view.trump.value
     counts = view.discard_counts
-    msg["Exchanged"] = [counts[(s - seat) % n] for s in range(n)]
-    if view.discarded:
+    msg["Exchanged"] = [counts[(s - base) % n] for s in range(n)]
+    if own and view.discarded:
         msg["Discarded"] = format_cards(view.discarded)
     msg["Tricks"] = len(view.completed_tricks)
     msg["Trick"] = [{"Playerid": absolute(s), "PlayedCard": c.code} for s, c in view.current_trick]
@@ -166,9 +179,11 @@ def snapshot(game: Game, seat: int, table: int) -> Message:
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
-) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    None is a watcher, told every public message, a ``Deal`` without a hand, each
+    discard's count only, and the end of the game without ``Win``."""
     return messages.tell(events, seats, players, _public, _private)
 
 
@@ -213,11 +228,11 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
     return []
 
 
-def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
     """The messages of ``event`` that only ``seat`` is told (its hand, its discards,
-    its pre-pass, whether it won)."""
+    its pre-pass, whether it won); a watcher (None) has none of those."""
     if isinstance(event, Dealt):
-        return [messages.deal_message(seat, event.hands[seat], event.dealer, event.round, players)]
+        return [messages.deal_message(seat, event.hands, event.dealer, event.round, players)]
     if isinstance(event, Discarded):
         msg: Message = {"Type": "Discard", "Playerid": event.seat, "Count": len(event.discarded)}
         if event.seat == seat:
@@ -229,7 +244,8 @@ def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
     if isinstance(event, Unpassed) and event.seat == seat:
         return [{"Type": "Unpass", "Playerid": seat}]
     if isinstance(event, GameWon):
-        return [messages.game_over_message(event.winner, event.totals, event.winner == seat)]
+        win = None if seat is None else event.winner == seat
+        return [messages.game_over_message(event.winner, event.totals, win)]
     return []
 
 

@@ -61,8 +61,8 @@ class PinochleText(BiddingText):
 
     def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
         lines = super()._render_Deal(msg, screen)
-        seat = msg["Playerid"]
-        if len(screen.players) == 4:
+        seat = screen.seat
+        if seat is not None and len(screen.players) == 4:
             partner, left, right = (screen.name((seat + k) % 4) for k in (2, 1, 3))
             lines.append(f"You play with {partner} (your team) against {left} and {right}.")
         return lines

@@ -184,10 +184,13 @@ class _Teller:
             return [message(f"{TEAMS[event.team]} wins with a score of {score}!")]
         return []
 
-    def private(self, event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+    def private(self, event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
         if isinstance(event, Dealt):
-            hand = sort_hand(event.hands[seat])
-            return [messages.deal_message(seat, hand, event.dealer, event.hand, players)]
+            return [
+                messages.deal_message(
+                    seat, event.hands, event.dealer, event.hand, players, sort=sort_hand
+                )
+            ]
         if isinstance(event, GameWon):
             final: Message = {} if self.scored is None else _score_details(self.scored)
             final.update(
@@ -196,37 +199,47 @@ class _Teller:
                     "Score": list(event.totals),
                     "GameOver": True,
                     "Winner": event.team,
-                    "Win": team_of(seat) == event.team,
                 }
             )
+            if seat is not None:
+                final["Win"] = team_of(seat) == event.team
             return [final]
         return []
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
-) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    None is a watcher, told every public message (the melds among them), a ``Deal``
+    without a hand and the end of the game without ``Win``."""
     teller = _Teller(over=any(isinstance(e, GameWon) for e in events))
     return messages.tell(events, seats, players, teller.public, teller.private)
 
 
-def snapshot(game: Game, seat: int, table: int) -> Message:
+def snapshot(game: Game, seat: int | None, table: int) -> Message:
     """Where the game stands, as ``seat`` knows it: for a person who takes their seat
-    back. Built from the seat's view only, so it holds no other seat's hand."""
-    view: View = game.view_for(seat)
-    msg: Message = {
-        "Type": "Snapshot",
-        "Table": table,
-        "Playerid": seat,
-        "Players": list(game.players),
-        "Round": view.hand_index + 1,
-        "Dealer": view.dealer,
-        "Phase": view.phase.value,
-        "Hand": format_cards(view.hand),
-        "Score": list(view.scores),
-        "Bids": [{"Playerid": s, "Bid": amount} for s, amount in view.bids],
-    }
+    back. Built from the seat's view only, so it holds no other seat's hand.
+
+    A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
+    ``Playerid``): the bids, every meld (shown to everyone), the counters and the
+    trick under way."""
+    view: View = game.view_for(0 if seat is None else seat)
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update(
+        {
+            "Players": list(game.players),
+            "Round": view.hand_index + 1,
+            "Dealer": view.dealer,
+            "Phase": view.phase.value,
+        }
+    )
+    if seat is not None:
+        msg["Hand"] = format_cards(view.hand)
+    msg["Score"] = list(view.scores)
+    msg["Bids"] = [{"Playerid": s, "Bid": amount} for s, amount in view.bids]
     if view.bidder is not None:
         msg["Bidder"] = view.bidder
         msg["Bid"] = view.bid

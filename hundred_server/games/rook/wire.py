@@ -248,11 +248,14 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
     return []  # Dealt: private only
 
 
-def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
+def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
+    """What only ``seat`` is told: its hand; the kitty's cards and the discard, if it
+    is the bidder; whether it won. A watcher (None) is told none of those: a ``Deal``
+    without a hand, the kitty's and the setup's public copies."""
     if isinstance(event, Dealt):
-        hand = event.hands[seat]
         size = message(f"Hand {event.hand}: the kitty holds {event.kitty_size} cards")
-        return [messages.deal_message(seat, hand, event.dealer, event.hand, players), size]
+        deal = messages.deal_message(seat, event.hands, event.dealer, event.hand, players)
+        return [deal, size]
     if isinstance(event, KittyTaken):
         kitty: Message = {"Type": "Kitty", "Playerid": event.seat, "Count": len(event.cards)}
         if seat == event.seat:
@@ -272,14 +275,18 @@ def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
             setup["Hand"] = codes(event.hand)
         return [setup]
     if isinstance(event, GameWon):
-        return [messages.game_over_message(event.winner, event.totals, seat == event.winner)]
+        win = None if seat is None else seat == event.winner
+        return [messages.game_over_message(event.winner, event.totals, win)]
     return []
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
-) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    None is a watcher, told what a seat that is not the bidder is, without a hand:
+    every play as it is made, never a finished trick's cards again, never the kitty's
+    or the discard's cards, and the end of the game without ``Win``."""
     return messages.tell(events, seats, players, _public, _private)
 
 
@@ -292,23 +299,31 @@ def _bid_object(seat: int, amount: int) -> Message:
     return {"Playerid": seat, "Bid": amount}
 
 
-def snapshot(game: Game, seat: int, table: int) -> Message:
+def snapshot(game: Game, seat: int | None, table: int) -> Message:
     """Where the game stands, as ``seat`` knows it: for a person who takes their seat
-    back. Built from the seat's view only: no other seat's hand, no finished trick."""
-    view: View = game.view_for(seat)
-    msg: Message = {
-        "Type": "Snapshot",
-        "Table": table,
-        "Playerid": seat,
-        "Players": list(game.players),
-        "Round": view.hand_index + 1,
-        "Dealer": view.dealer,
-        "Phase": view.phase.value,
-        "Hand": codes(view.hand),
-        "Score": list(view.scores),
-        "Bids": [_bid_object(s, amount) for s, amount in view.bids],
-        "Winners": list(view.trick_winners),
-    }
+    back. Built from the seat's view only: no other seat's hand, no finished trick.
+
+    A watcher (``seat`` None) gets seat 0's view without what is seat 0's alone, its
+    ``Hand`` and (if it bid) its ``Discarded`` cards, and no ``Playerid``: the bids,
+    who won each finished trick (never its cards), the trump, the called cards not
+    played yet, the partners revealed and the trick under way."""
+    view: View = game.view_for(0 if seat is None else seat)
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update(
+        {
+            "Players": list(game.players),
+            "Round": view.hand_index + 1,
+            "Dealer": view.dealer,
+            "Phase": view.phase.value,
+        }
+    )
+    if seat is not None:
+        msg["Hand"] = codes(view.hand)
+    msg["Score"] = list(view.scores)
+    msg["Bids"] = [_bid_object(s, amount) for s, amount in view.bids]
+    msg["Winners"] = list(view.trick_winners)
     if view.bidder is not None:
         msg["Bidder"] = view.bidder
         if view.moon:
@@ -321,7 +336,7 @@ def snapshot(game: Game, seat: int, table: int) -> Message:
         msg["Partners"] = list(view.partners)
     if view.points_in_discard is not None:
         msg["PointsInDiscard"] = view.points_in_discard
-    if view.discarded:
+    if seat is not None and view.discarded:
         msg["Discarded"] = codes(view.discarded)
     if view.phase is Phase.TRICKS:
         msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]

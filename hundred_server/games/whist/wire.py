@@ -84,21 +84,27 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     return msg
 
 
-def snapshot(game: Game, seat: int, table: int) -> Message:
+def snapshot(game: Game, seat: int | None, table: int) -> Message:
     """Where the game stands, as ``seat`` knows it: for a person who takes their seat
-    back. Built from the seat's view only, so it holds no other seat's cards."""
-    view = game.view_for(seat)
-    msg: Message = {
-        "Type": "Snapshot",
-        "Table": table,
-        "Playerid": seat,
-        "Players": list(game.players),
-        "Round": view.hand_index + 1,
-        "Dealer": view.dealer,
-        "Phase": view.phase.value,
-        "Hand": format_cards(view.hand),
-        "Score": list(view.scores),
-    }
+    back. Built from the seat's view only, so it holds no other seat's cards.
+
+    A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
+    ``Playerid``): the turned-up trump card, the trick under way, the tricks won."""
+    view = game.view_for(0 if seat is None else seat)
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update(
+        {
+            "Players": list(game.players),
+            "Round": view.hand_index + 1,
+            "Dealer": view.dealer,
+            "Phase": view.phase.value,
+        }
+    )
+    if seat is not None:
+        msg["Hand"] = format_cards(view.hand)
+    msg["Score"] = list(view.scores)
     if view.trump is not None and view.trump_card is not None:
         msg["Trump"] = view.trump.value
         msg["TrumpCard"] = view.trump_card.code
@@ -114,9 +120,11 @@ def describe_side(players: Sequence[str], side: int) -> str:
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int], players: Sequence[str]
-) -> dict[int, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py)."""
+    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    None is a watcher, told every public message, a ``Deal`` without a hand and the
+    end of the game without ``Win``."""
     return messages.tell(events, seats, players, _public, _private)
 
 
@@ -159,12 +167,13 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
     return []
 
 
-def _private(event: Event, seat: int, players: Sequence[str]) -> list[Message]:
-    """The messages of ``event`` that only ``seat`` is told (its hand, whether it won)."""
+def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
+    """The messages of ``event`` that only ``seat`` is told (its hand, whether it won);
+    a watcher (None) has neither."""
     if isinstance(event, Dealt):
-        return [messages.deal_message(seat, event.hands[seat], event.dealer, event.hand, players)]
+        return [messages.deal_message(seat, event.hands, event.dealer, event.hand, players)]
     if isinstance(event, GameWon):
-        won = side_of(seat) == event.side
+        won = None if seat is None else side_of(seat) == event.side
         return [messages.game_over_message(SIDES[event.side], event.totals, won)]
     return []
 
