@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load abuse bench-plugins bench-strong clean
+.PHONY: run test lint format bench load load-targets abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,13 +47,26 @@ bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py
 
 # A real server and 400 bot clients at 100 people-only tables over loopback, with the
-# store off and on (alternately, twice each) and the store's cost.
+# store off and on (alternately, twice each) and the store's cost. Other sizes and
+# options: make load CLIENTS=1000 TABLES=250 LOAD_ARGS="--store on --reps 3".
 # INSTANCES=2 (or more): one site of that many servers on PostgreSQL and Redis, the
 # clients spread over them (installs both engines from the OS packages when missing).
+CLIENTS ?= 400
+TABLES  ?= 100
+LOAD_ARGS ?=
 INSTANCES ?= 1
 load: $(VENV)/.dev-deps
 	$(if $(filter-out 1,$(INSTANCES)),bash scripts/ensure-postgres && bash scripts/ensure-redis)
-	$(BIN)/python bench/load.py --clients 400 --tables 100 --games 1 --instances $(INSTANCES)
+	$(BIN)/python bench/load.py --clients $(CLIENTS) --tables $(TABLES) --games 1 --instances $(INSTANCES) $(LOAD_ARGS)
+
+# Issue #15's per-core targets, store on, median of three: 1,000 clients at 250 tables
+# (p99 under 50 ms) and 2,000 at 500 (p99 under 100 ms), server CPU per answer. With
+# BASE=<a checkout> (git worktree add /tmp/base-perf main), its server runs alternately
+# with this one, run for run, and a last line gives the ratios.
+BASE ?=
+load-targets: $(VENV)/.run-deps
+	$(BIN)/python bench/load.py --clients 1000 --tables 250 --store on --reps 3 $(if $(BASE),--base $(BASE))
+	$(BIN)/python bench/load.py --clients 2000 --tables 500 --store on --reps 3 $(if $(BASE),--base $(BASE))
 
 # What a careless or hostile client costs a real server: 1000 connect-create-hang-up
 # cycles under a lobby probe, then 1 MiB of blank lines at a table (figures and targets).

@@ -37,6 +37,25 @@ With ``--store both``, a last line sums up: the medians of messages received per
 and of p99 latency with the store off and on, the store's cost in percent of the
 messages per second without it (target: under 30), whether every run completed all its
 games, and the errors of all runs.
+
+Each run also counts the clients' ``answers`` (replies to prompts) and the server's
+CPU seconds under load (from the moment it listens to the last client's end), and
+divides: ``server_cpu_us_per_answer``, the cost of an answer, which machine noise
+barely moves (other processes take wall time, not this process's CPU time).
+
+Side by side: ``--base PATH`` also runs the server of another checkout (say, main's
+in a worktree: ``git worktree add /tmp/base-perf main``), imported from there by
+``PYTHONPATH``, alternately with this one, run for run (``server`` "base" or "this");
+a last line gives the medians of each and this one's ratio to the base's.
+
+``--profile DIR`` samples each server under load with py-spy (``pip install py-spy``):
+a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
+(``.txt``), and its top entries by self and cumulative share, printed (keep ``DIR`` out
+of git: ``bench-artifacts/`` is ignored). Per-core
+targets, store on, median of three (``make load-targets``):
+
+    python bench/load.py --clients 1000 --tables 250 --store on --reps 3
+    python bench/load.py --clients 2000 --tables 500 --store on --reps 3 --base /tmp/base-perf
 """
 
 from __future__ import annotations
@@ -80,6 +99,7 @@ class Stats:
     received: int = 0
     sent: int = 0
     errors: int = 0
+    answers: int = 0
     failures: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
@@ -176,6 +196,7 @@ class LoadClient:
             answer["PlayedCard"] = self.strategy.play(legal, msg)
         self.answered_seq = seq
         self.sent_at = time.perf_counter()
+        self.stats.answers += 1
         self.send(answer)
 
 
@@ -188,6 +209,12 @@ def free_port() -> int:
 
 def proc_status(pid: int) -> tuple[float, float]:
     """(peak resident MB, CPU seconds) of a process, from /proc."""
+    peak, user, system = proc_cpu(pid)
+    return peak, user + system
+
+
+def proc_cpu(pid: int) -> tuple[float, float, float]:
+    """(peak resident MB, user CPU seconds, system CPU seconds) of a process."""
     peak = 0.0
     with open(f"/proc/{pid}/status") as status:
         for line in status:
@@ -196,7 +223,22 @@ def proc_status(pid: int) -> tuple[float, float]:
     with open(f"/proc/{pid}/stat") as stat:
         fields = stat.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return peak, (int(fields[11]) + int(fields[12])) / ticks
+    return peak, int(fields[11]) / ticks, int(fields[12]) / ticks
+
+
+def thread_cpu(pid: int) -> dict[str, float]:
+    """CPU seconds (user + system) of a process's threads: its main thread ("main")
+    and the others ("other": the store's writer, plug-in readers)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        key = "main" if task.name == str(pid) else "other"
+        out[key] = out.get(key, 0.0) + (int(fields[11]) + int(fields[12])) / ticks
+    return out
 
 
 async def wait_for_port(port: int, deadline: float) -> None:
@@ -249,10 +291,75 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def start_profile(
+    args: argparse.Namespace, pid: int, store: str, base: Path | None
+) -> list[tuple[subprocess.Popen[bytes], Path]]:
+    """py-spy samplers on the server (``--profile``): a flame graph and raw stacks."""
+    if args.profile is None:
+        return []
+    args.profile.mkdir(parents=True, exist_ok=True)
+    label = f"{'this' if base is None else 'base'}-{store}"
+    n = 1 + sum(1 for _ in args.profile.glob(f"{label}-*.svg"))
+    samplers = []
+    for fmt, ext in (("flamegraph", "svg"), ("raw", "txt")):
+        out = args.profile / f"{label}-{n}.{ext}"
+        command = ["py-spy", "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
+        command += ["--format", fmt, "--output", str(out)]
+        samplers.append((subprocess.Popen(command, stdout=subprocess.DEVNULL), out))
+    return samplers
+
+
+def stop_profile(samplers: list[tuple[subprocess.Popen[bytes], Path]]) -> None:
+    for sampler, _ in samplers:
+        sampler.send_signal(signal.SIGINT)  # py-spy writes its output on Ctrl-C
+    for sampler, out in samplers:
+        sampler.wait(30)
+        if out.suffix == ".txt" and out.exists():
+            print(profile_top(out), flush=True)
+
+
+def profile_top(collapsed: Path, top: int = 25) -> str:
+    """The functions that took most of the samples of py-spy's raw (collapsed) stacks:
+    cumulative share (on the stack) and self share (at its top), in percent."""
+    total = 0
+    own: dict[str, int] = {}
+    cumulative: dict[str, int] = {}
+    for line in collapsed.read_text().splitlines():
+        stack, _, count = line.rpartition(" ")
+        if not stack:
+            continue
+        n = int(count)
+        total += n
+        frames = [f.split(" (")[0] + " (" + f.split(" (")[1].split(":")[0] + ")"
+                  if " (" in f else f for f in stack.split(";")]  # fmt: skip
+        own[frames[-1]] = own.get(frames[-1], 0) + n
+        for frame in set(frames):
+            cumulative[frame] = cumulative.get(frame, 0) + n
+    rows = [f"{collapsed.name}: {total} samples; cumulative %, self %, function"]
+    for frame, n in sorted(cumulative.items(), key=lambda kv: -kv[1])[:top]:
+        rows.append(f"{100 * n / total:6.1f} {100 * own.get(frame, 0) / total:6.1f}  {frame}")
+    rows.append("by self:")
+    for frame, n in sorted(own.items(), key=lambda kv: -kv[1])[:top]:
+        rows.append(f"{100 * cumulative[frame] / total:6.1f} {100 * n / total:6.1f}  {frame}")
+    return "\n".join(rows)
+
+
 def run_once(
-    args: argparse.Namespace, server_args: list[str], store: str, instances: int = 1
+    args: argparse.Namespace,
+    server_args: list[str],
+    store: str,
+    base: Path | None = None,
+    instances: int = 1,
 ) -> dict[str, Any]:
+    """One run; with ``instances`` > 1 (a site), the CPU and memory figures are every
+    instance's (CPU summed, memory the largest), the profile and threads the first's."""
     ports = [free_port() for _ in range(instances)]
+    env = dict(os.environ)
+    if base is not None:  # the base checkout's package, not this one's
+        env["PYTHONPATH"] = os.pathsep.join([str(base), env.get("PYTHONPATH", "")]).rstrip(
+            os.pathsep
+        )
+    cwd = ROOT if base is None else base
     servers = []
     for port in ports:
         command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
@@ -261,15 +368,24 @@ def run_once(
         room = str(max(1, args.clients))
         command += ["--max-per-address", room, "--max-tables-per-address", room]
         command += ["--max-waiting-per-address", room]
-        servers.append(subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL))
+        # Room for every client whatever the server's default (a base may predate ours).
+        command += ["--max-connections", str(args.clients + 16)]
+        servers.append(subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, env=env))
     server = servers[0]
     stats = Stats()
     try:
         for port in ports:
             asyncio.run(wait_for_port(port, time.monotonic() + 20))
+        ready = [proc_cpu(each.pid) for each in servers]
+        user_ready, sys_ready = sum(r[1] for r in ready), sum(r[2] for r in ready)
+        samplers = start_profile(args, server.pid, store, base)
         seconds = asyncio.run(drive(ports, args, stats))
-        usage = [proc_status(s.pid) for s in servers]
-        peak_mb, cpu = max(u[0] for u in usage), sum(u[1] for u in usage)
+        usage = [proc_cpu(each.pid) for each in servers]
+        peak_mb = max(u[0] for u in usage)
+        user, system = sum(u[1] for u in usage), sum(u[2] for u in usage)
+        threads = thread_cpu(server.pid)
+        cpu = user + system
+        stop_profile(samplers)
     finally:
         for each in servers:
             each.send_signal(signal.SIGTERM)
@@ -281,8 +397,10 @@ def run_once(
     lat = stats.latencies
     games_completed = stats.games // (args.clients // args.tables)
     games_expected = args.tables * args.games
+    load_cpu = cpu - user_ready - sys_ready
     return {
         "store": store,
+        "server": "this" if base is None else "base",
         "instances": instances,
         "clients": args.clients,
         "tables": args.tables,
@@ -303,21 +421,17 @@ def run_once(
         "connection_failures": stats.failures,
         "server_peak_rss_mb": round(peak_mb, 1),
         "server_cpu_s": round(cpu, 2),
+        "server_cpu_load_s": round(load_cpu, 2),
+        "server_cpu_load_user_s": round(user - user_ready, 2),
+        "server_cpu_load_sys_s": round(system - sys_ready, 2),
+        "server_thread_cpu_s": {name: round(cpu, 2) for name, cpu in threads.items()},
+        "answers": stats.answers,
+        "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
+        if stats.answers
+        else None,
         "server_exit": server.returncode,
         "ok": games_completed == games_expected and not stats.errors and not stats.failures,
     }
-
-
-def run_store(args: argparse.Namespace, store: str) -> dict[str, Any]:
-    """One run with the store off (``--memory``) or on (a fresh db in a temporary dir)."""
-    if store == "off":
-        return run_once(args, ["--memory"], store)
-    with tempfile.TemporaryDirectory(prefix="hundred-load-") as tmp:
-        db = Path(tmp) / "load.db"
-        result = run_once(args, ["--db", str(db)], store)
-        result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
-    result["server_args"] = ["--db", "<tmp>/load.db"]
-    return result
 
 
 def run_site(args: argparse.Namespace) -> dict[str, Any]:
@@ -331,14 +445,26 @@ def run_site(args: argparse.Namespace) -> dict[str, Any]:
         redis = start_redis()
         try:
             url = cluster.url(cluster.create_database())
-            result = run_once(
-                args, ["--store", url, "--bus", redis.url], "site", instances=args.instances
-            )
+            site_args = ["--store", url, "--bus", redis.url]
+            result = run_once(args, site_args, "site", instances=args.instances)
         finally:
             redis.destroy()
     finally:
         cluster.destroy()
     result["server_args"] = ["--store", "postgresql://<tmp>", "--bus", "redis://<tmp>"]
+    return result
+
+
+def run_store(args: argparse.Namespace, store: str, base: Path | None = None) -> dict[str, Any]:
+    """One run with the store off (``--memory``) or on (a fresh db in a temporary dir),
+    of this checkout's server or ``base``'s."""
+    if store == "off":
+        return run_once(args, ["--memory"], store, base)
+    with tempfile.TemporaryDirectory(prefix="hundred-load-") as tmp:
+        db = Path(tmp) / "load.db"
+        result = run_once(args, ["--db", str(db)], store, base)
+        result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
+    result["server_args"] = ["--db", "<tmp>/load.db"]
     return result
 
 
@@ -366,6 +492,23 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
+def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per store, the medians of each server's runs and this one's ratio to the base's."""
+    keys = ("latency_ms_p50", "latency_ms_p99", "server_cpu_us_per_answer")
+    out: dict[str, Any] = {"compare": True, "runs": len(runs)}
+    for store in sorted({r["store"] for r in runs}):
+        for key in keys:
+            medians = {}
+            for server in ("base", "this"):
+                values = [r[key] for r in runs if r["store"] == store and r["server"] == server]
+                medians[server] = statistics.median(values)
+                out[f"{store}_{server}_{key}"] = round(medians[server], 2)
+            ratio = medians["this"] / medians["base"] if medians["base"] else float("nan")
+            out[f"{store}_ratio_{key}"] = round(ratio, 3)
+    out["all_ok"] = all(r["ok"] for r in runs)
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=400)
@@ -382,6 +525,18 @@ def main() -> int:
     )
     parser.add_argument(
         "--reps", type=int, default=None, help="runs of each store (default 2 for both, else 1)"
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="sample each server with py-spy: flame graphs and stacks in this directory",
+    )
+    parser.add_argument(
+        "--base",
+        type=Path,
+        default=None,
+        help="a checkout whose server runs alternately with this one's, for a side-by-side",
     )
     parser.add_argument(
         "--instances",
@@ -405,12 +560,17 @@ def main() -> int:
     strays = [Path.cwd() / "hundred.db", ROOT / "hundred.db"]
     before = {path for path in strays if path.exists()}
     runs = []
+    servers: list[Path | None] = [None] if args.base is None else [args.base.resolve(), None]
     for _ in range(reps):
         for store in stores:
-            runs.append(run_store(args, store))
-            print(json.dumps(runs[-1]), flush=True)
+            for base in servers:
+                runs.append(run_store(args, store, base))
+                print(json.dumps(runs[-1]), flush=True)
+    ours = [r for r in runs if r["server"] == "this"]
     if args.store == "both":
-        print(json.dumps(summarize(runs)), flush=True)
+        print(json.dumps(summarize(ours)), flush=True)
+    if args.base is not None:
+        print(json.dumps(compare(runs)), flush=True)
     left = [str(path) for path in strays if path.exists() and path not in before]
     if left:
         print(f"load: the benchmark left a store behind: {', '.join(left)}", file=sys.stderr)

@@ -485,9 +485,13 @@ class Hub:
 
     def _render(self, out: Outgoing) -> list[Command]:
         commands: list[Command] = []
-        shared: dict[tuple[str, int], bytes] = {}  # a message sent to many: encoded once
+        append = commands.append
+        links = self.links
+        # A message sent to many is encoded once a codec kind: by its id, which is
+        # unique while ``out`` holds every message (a seat's private ones included).
+        shared: dict[tuple[str, int], bytes] = {}
         for conn, msg in out:
-            link = self.links.get(conn)
+            link = links.get(conn)
             if link is None:
                 continue
             if link.virtual:
@@ -502,7 +506,7 @@ class Hub:
             else:
                 data = codec.encode(msg)
             if data:
-                commands.append(Send(conn, data))
+                append(Send(conn, data))
         now: float | None = None
         for conn in {conn for conn, _ in out}:
             link = self.links.get(conn)

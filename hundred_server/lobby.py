@@ -119,7 +119,7 @@ class Limits:
     """What one client may do (protocol.md, Limits)."""
 
     #: Connections at once; one more is told ``server_full`` and closed (server.py).
-    max_connections: int = 1000
+    max_connections: int = 2000
     #: Connections at once from one address; one more is told ``too_many_connections``.
     max_connections_per_address: int = 32
     #: Tables created from one address whose game is not over (waiting or playing); one

@@ -22,6 +22,7 @@ from typing import Any, Final
 from hundred_server import games
 from hundred_server.errors import RecordError
 from hundred_server.games.base import GameState
+from hundred_server.protocol import compact_json
 
 #: Every ``Code`` an ``Error`` line can carry, and what it means (every game's).
 ERROR_CODES: Final[dict[str, str]] = {
@@ -31,7 +32,7 @@ ERROR_CODES: Final[dict[str, str]] = {
 
 def dumps_line(obj: dict[str, Any]) -> str:
     """One record or replay line as compact JSON (no newline)."""
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return compact_json(obj)
 
 
 def record_objects(game: GameState) -> list[dict[str, Any]]:

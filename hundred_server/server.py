@@ -1,7 +1,10 @@
 """The asyncio TCP server: accept, read lines, write lines, shut down. Thin glue.
 
 Everything the server decides is decided by ``Hub`` (hub.py) without I/O; this module
-reads lines into it and writes what it returns. Writes never wait: what the hub
+reads lines into it and writes what it returns. A TCP client is an ``asyncio.Protocol``
+(``_LineReader``) that cuts what arrives into lines and hands each to the hub at once,
+with no task, stream or future per connection or line: under load that machinery cost
+more than the hub itself. Writes never wait: what the hub
 returns in one turn of the event loop is joined per connection and handed to its
 transport, whose buffer is the connection's outgoing queue. It is bounded: a client
 that stops reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped
@@ -36,7 +39,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, cast
 
 from websockets.asyncio.server import ServerConnection
 
@@ -100,19 +103,63 @@ class _Read(enum.Enum):
 _TOO_LONG, _BINARY = _Read.TOO_LONG, _Read.BINARY
 
 
-async def _lines(reader: asyncio.StreamReader) -> AsyncIterator[bytes | _Read]:
-    """A TCP client's lines, until the end of its stream (an unfinished last line
-    too), or ``TOO_LONG`` for a line over the stream limit."""
-    while True:
-        try:
-            yield await reader.readuntil(b"\n")
-        except asyncio.IncompleteReadError as exc:  # end of stream
-            if exc.partial.strip():
-                yield exc.partial
+#: The longest line a TCP client's reader takes, with its line ending: one byte more
+#: is refused either way (the hub measures the line itself too).
+_LINE_LIMIT: Final = MAX_LINE + 2
+
+
+class _LineReader(asyncio.Protocol):
+    """A TCP client (the main or the classic listener): its bytes cut into lines and
+    each handed to the server as it comes (``Server._client_line``); the end of its
+    stream (an unfinished last line too) or a line over ``_LINE_LIMIT`` ends it."""
+
+    def __init__(self, server: Server, listener: str) -> None:
+        self.server = server
+        self.listener = listener
+        self.connection: _Connection | None = None  # None: refused, or not yet open
+        self.buffer = b""
+        self.done = False  # the server is through with it (it reads no more)
+        self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        # A TCP transport reads and writes (another event loop's, say uvloop's, is
+        # not an asyncio.Transport subclass, so this is not checked).
+        self.server._open_tcp(self, cast(asyncio.Transport, transport))
+
+    def data_received(self, data: bytes) -> None:
+        if self.done or self.connection is None:
             return
-        except asyncio.LimitOverrunError:
-            yield _TOO_LONG
-            return
+        buffer = self.buffer + data if self.buffer else data
+        start = 0
+        while not self.done:
+            end = buffer.find(b"\n", start)
+            if end == -1:
+                if len(buffer) - start > _LINE_LIMIT:
+                    self.server._client_too_long(self)
+                break
+            if end - start > _LINE_LIMIT:
+                self.server._client_too_long(self)
+                break
+            self.server._client_line(self, buffer[start : end + 1])
+            start = end + 1
+        self.buffer = b"" if self.done else buffer[start:]
+
+    def eof_received(self) -> bool:
+        if not self.done and self.connection is not None:
+            if self.buffer.strip():
+                self.server._client_line(self, self.buffer)
+            self.buffer = b""
+            self.server._client_gone(self)
+        return False  # the transport closes (once what is buffered is written)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None and self.connection is not None:
+            log.info("connection %d: %s", self.connection.conn, exc)
+        if not self.done and self.connection is not None:
+            self.server._client_gone(self)
+        self.done = True
+        if not self.lost.done():
+            self.lost.set_result(None)
 
 
 @dataclass
@@ -185,7 +232,8 @@ class Server:
         self._web: websocket.WebListener | None = None
         self._ws_closing: set[asyncio.Task[None]] = set()
         self._connections: dict[int, _Connection] = {}
-        self._handlers: set[asyncio.Task[None]] = set()
+        #: Each client's handler: its task (a WebSocket) or its reader's end (TCP).
+        self._handlers: set[asyncio.Future[None]] = set()
         self._closed = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
@@ -214,17 +262,17 @@ class Server:
     async def start(self) -> None:
         # The stream limit lets a line of MAX_LINE bytes plus "\r\n" through; the hub
         # measures the line itself, so one byte more is refused either way.
-        self._server = await asyncio.start_server(
-            self._handle, self.host, self.requested_port, limit=MAX_LINE + 2
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(
+            lambda: _LineReader(self, codecs.MAIN), self.host, self.requested_port
         )
         log.info("listening on %s:%d", self.host, self.port)
         if self.requested_classic_port is not None:
             try:
-                self._classic = await asyncio.start_server(
-                    self._handle_classic,
+                self._classic = await loop.create_server(
+                    lambda: _LineReader(self, codecs.CLASSIC),
                     self.host,
                     self.requested_classic_port,
-                    limit=MAX_LINE + 2,
                 )
             except OSError:
                 self._server.close()
@@ -294,32 +342,60 @@ class Server:
 
     # ------------------------------------------------------------------ a client
 
-    async def _handle_classic(
-        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
-    ) -> None:
-        await self._handle(reader, writer, codecs.CLASSIC)
+    def _open_tcp(self, reader: _LineReader, transport: asyncio.Transport) -> None:
+        """A TCP client connected: admitted (its lines go to ``_client_line``), or
+        refused with the reason and closed."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else None
+        refusal = self.hub.admit(address)
+        if refusal is not None:
+            code, text = refusal
+            log.warning("refused a connection from %s (%s): %s", address, reader.listener, code)
+            reader.done = True
+            transport.write(encode(error(code, text)))
+            transport.close()
+            return
+        self._handlers.add(reader.lost)
+        reader.lost.add_done_callback(self._handlers.discard)
+        label = f"{peer[0]}:{peer[1]}" if peer else ""
+        conn, commands = self.hub.connect(label, reader.listener, address)
+        reader.connection = connection = _Connection(conn, transport)
+        self._connections[conn] = connection
+        self._dispatch(commands)
 
-    async def _handle(
-        self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
-        listener: str = codecs.MAIN,
-    ) -> None:
-        transport = writer.transport
-        assert isinstance(transport, asyncio.WriteTransport)
-
-        async def refuse(data: bytes) -> None:
-            writer.write(data)
-            writer.close()
-
+    def _client_line(self, reader: _LineReader, line: bytes) -> None:
+        """One line of a TCP client, into the hub (a bug ends only this client)."""
+        connection = reader.connection
+        assert connection is not None
+        conn = connection.conn
         try:
-            peer = writer.get_extra_info("peername")
-            await self._serve_client(
-                peer, listener, _Connection(0, transport), refuse, _lines(reader)
-            )
-        finally:
-            with contextlib.suppress(ConnectionError, OSError):
-                await writer.wait_closed()
+            self._dispatch(self.hub.receive(conn, line, self._clock()))
+        except Exception:  # a bug: this connection ends, the server goes on
+            log.exception("connection %d: internal error; closing it", conn)
+            text = "the server hit an internal error (it is logged); goodbye"
+            with contextlib.suppress(Exception):
+                self._dispatch(self.hub.notice(conn, "internal_error", text))
+            self._client_gone(reader)
+            return
+        if connection.closing:
+            self._client_gone(reader)
+
+    def _client_too_long(self, reader: _LineReader) -> None:
+        assert reader.connection is not None
+        self._dispatch(self.hub.line_too_long(reader.connection.conn))
+        self._client_gone(reader)
+
+    def _client_gone(self, reader: _LineReader) -> None:
+        """A TCP client's reading is over (its end, a limit, a bug or the hub closed
+        it): disconnected, its last words out, then closed."""
+        if reader.done:
+            return
+        reader.done = True
+        connection = reader.connection
+        assert connection is not None
+        self._dispatch(self.hub.disconnect(connection.conn))
+        self._flush()  # its last words go out before it closes
+        self._close(connection)
 
     async def _handle_ws(self, ws: ServerConnection, frames: AsyncIterator[bytes | None]) -> None:
         """A WebSocket connection (websocket.py): as a TCP one, a text frame a line."""
@@ -342,9 +418,10 @@ class Server:
         refuse: Callable[[bytes], Awaitable[None]],
         lines: AsyncIterator[bytes | _Read],
     ) -> None:
-        """One client from connect to close, on any transport: admitted (or refused
-        with the reason), its ``lines`` read into the hub until they end or the hub
-        closes it, then disconnected, whatever happens (a bug ends only this one)."""
+        """One WebSocket client from connect to close: admitted (or refused with the
+        reason), its ``lines`` read into the hub until they end or the hub closes it,
+        then disconnected, whatever happens (a bug ends only this one). A TCP client
+        goes the same way through ``_LineReader``."""
         task = asyncio.current_task()
         assert task is not None
         self._handlers.add(task)
@@ -361,7 +438,7 @@ class Server:
         connection.conn = conn
         self._connections[conn] = connection
         self._dispatch(commands)
-        clock = asyncio.get_running_loop().time
+        clock = self._clock
         try:
             async for line in lines:
                 if line is _TOO_LONG:
@@ -384,6 +461,10 @@ class Server:
             self._flush()  # its last words go out before it closes
             self._close(connection)
             self._handlers.discard(task)
+
+    def _clock(self) -> float:
+        """The rate limits' clock: the event loop's."""
+        return asyncio.get_running_loop().time()
 
     def _dispatch(self, commands: list[Command]) -> None:
         """Queue what the hub returned, with what it asks to save (one event's worth:
@@ -474,10 +555,14 @@ class Server:
                     self.store_down = False
                     log.warning("the store takes saves again; paused tables go on")
                     self.hub.store_back()
+                # Everything this save released goes out together: one write a
+                # connection, however many turns spoke to it.
+                saved: list[Command] = []
                 for _ in range(count):
-                    self._send(self._dequeue().commands)
+                    saved += self._dequeue().commands
                 while self._queue and not self._queue[0].writes:
-                    self._send(self._dequeue().commands)
+                    saved += self._dequeue().commands
+                self._send(saved)
                 self._schedule()
         finally:
             self._committer = None
@@ -620,6 +705,40 @@ class Server:
         self._dispatch(self.hub.disconnect(connection.conn))
 
 
+#: Open files the server needs besides its connections (listeners, the store, the
+#: event loop's own, plug-in workers' pipes).
+SPARE_FILES: Final = 256
+
+
+def make_room(connections: int) -> None:
+    """Raise the soft limit on open files so that ``connections`` fit (and
+    ``SPARE_FILES``), up to the hard limit; logged, and a warning if they cannot."""
+    try:
+        import resource
+    except ImportError:  # not a POSIX system: nothing to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = connections + SPARE_FILES
+    if soft == resource.RLIM_INFINITY or soft >= want:
+        return
+    new = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if new > soft:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (new, hard))
+        except (ValueError, OSError) as exc:
+            log.warning("could not raise the open-files limit from %d: %s", soft, exc)
+            new = soft
+        else:
+            log.info("open-files limit raised from %d to %d for %d connections", soft, new,
+                     connections)  # fmt: skip
+    if new < want:
+        log.warning(
+            "the open-files limit (%d) leaves room for about %d connections, not %d "
+            "(--max-connections); raise it (ulimit -n)",
+            new, max(0, new - SPARE_FILES), connections,
+        )  # fmt: skip
+
+
 async def run(
     host: str,
     port: int,
@@ -642,6 +761,7 @@ async def run(
     lapsed are taken over instead, as the bus finds them. ``ai`` is the AI of a table that does not
     ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
     limits = limits or Limits()
+    make_room(limits.max_connections)
     hub = Hub(
         limits=limits,
         durable=store is not None,

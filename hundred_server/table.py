@@ -259,7 +259,10 @@ class Table:
         return [conn for _, conn in self.people()] + self.watchers
 
     def seat_of(self, conn: int) -> int | None:
-        return next((seat for seat, c in self.people() if c == conn), None)
+        for seat, occupant in enumerate(self.seats):  # asked of every answer: no list
+            if occupant is not None and occupant.conn == conn:
+                return seat
+        return None
 
     def pending_prompt(self, conn: int) -> Message | None:
         seat = self.seat_of(conn)

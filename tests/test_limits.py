@@ -156,3 +156,40 @@ async def test_silence_in_the_lobby_ends_the_connection_but_not_at_a_table() -> 
         seated_writer.close()
     finally:
         await server.close()
+
+
+def test_the_default_fits_two_thousand_connections() -> None:
+    assert Limits().max_connections == 2000
+
+
+def test_make_room_raises_the_open_files_limit_to_fit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+    import resource
+
+    from hundred_server.server import SPARE_FILES, make_room
+
+    limits = {"soft": 1024, "hard": 4096}
+
+    def get(which: int) -> tuple[int, int]:
+        assert which == resource.RLIMIT_NOFILE
+        return limits["soft"], limits["hard"]
+
+    def set_(which: int, value: tuple[int, int]) -> None:
+        assert which == resource.RLIMIT_NOFILE
+        limits["soft"], limits["hard"] = value
+
+    monkeypatch.setattr(resource, "getrlimit", get)
+    monkeypatch.setattr(resource, "setrlimit", set_)
+    with caplog.at_level(logging.INFO, logger="hundred_server"):
+        make_room(2000)
+    assert limits == {"soft": 2000 + SPARE_FILES, "hard": 4096}
+    assert "raised from 1024" in caplog.text
+    caplog.clear()
+    make_room(10)  # room enough already: left alone
+    assert limits["soft"] == 2000 + SPARE_FILES
+    with caplog.at_level(logging.INFO, logger="hundred_server"):
+        make_room(5000)  # more than the hard limit allows: as far as it goes, and said
+    assert limits == {"soft": 4096, "hard": 4096}
+    assert "room for about" in caplog.text

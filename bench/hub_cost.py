@@ -1,0 +1,146 @@
+"""The hub's own cost of an answer, without sockets (not a test): CPU per answer.
+
+    python bench/hub_cost.py --tables 100 --seats 4 --games 1
+    PYTHONPATH=/tmp/base-perf python bench/hub_cost.py      # another checkout's hub
+
+Drives ``Hub`` (hub.py) in-process with the clients of bench/load.py (people-only
+tables, the naive strategy, every prompt answered), durable, its writes taken as the
+server takes them, and counts the CPU time spent in the hub's calls only (the clients'
+JSON parsing and choices are not counted). Deterministic: the same seeds every run,
+so under ``valgrind --tool=callgrind`` it gives instruction counts free of noise.
+Prints one JSON line: answers, messages, hub CPU microseconds per answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load import Strategy
+
+from hundred_server.hub import Hub, Send
+from hundred_server.lobby import Limits
+
+
+class Client:
+    def __init__(self, rng: random.Random) -> None:
+        self.strategy = Strategy("naive", rng)
+        self.seat: int | None = None
+        self.hand: list[str] = []
+        self.trump: str | None = None
+        self.answered = 0
+        self.done = False
+        self.table: int | None = None
+
+    def on(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        kind = msg.get("Type")
+        if kind == "Table" and self.table is None:
+            self.table = msg["Table"]
+        elif kind == "Deal":
+            self.seat, self.hand, self.trump = msg["Playerid"], list(msg["Hand"]), None
+        elif kind == "Trump" and "Trump" in msg:
+            self.trump = msg["Trump"]
+        elif kind == "Discard" and "Hand" in msg:
+            self.hand = list(msg["Hand"])
+        elif kind == "Play" and "PlayedCard" in msg and msg["Playerid"] == self.seat:
+            if msg["PlayedCard"] in self.hand:
+                self.hand.remove(msg["PlayedCard"])
+        elif kind == "Score" and msg.get("GameOver"):
+            self.done = True
+        if "Legal" in msg and msg["Seq"] > self.answered:
+            legal, seq = msg["Legal"], msg["Seq"]
+            answer: dict[str, Any] = {"Type": kind, "Playerid": self.seat, "Seq": seq}
+            if kind == "Bid":
+                answer["Bid"] = self.strategy.bid(legal, self.hand)
+            elif kind == "Trump":
+                answer["Trump"] = self.strategy.trump(legal, self.hand)
+            elif kind == "Discard":
+                answer["Cards"] = self.strategy.discard(legal, self.trump)
+            else:
+                answer["PlayedCard"] = self.strategy.play(legal, msg)
+            self.answered = seq
+            return answer
+        return None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--seed", default="hub-cost")
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    counter = iter(range(10**9))
+    hub = Hub(
+        seed_source=lambda: f"{args.seed}-{next(counter)}",
+        token_source=lambda: f"token-{next(counter)}",
+        limits=Limits(max_connections=10**6, max_connections_per_address=10**6),
+        durable=True,
+    )
+    clients: dict[int, Client] = {}
+    inbox: deque[tuple[int, bytes]] = deque()
+    spent = 0.0
+    answers = messages = 0
+
+    def run(call: Any, *a: Any) -> None:
+        nonlocal spent
+        t = time.process_time()
+        commands = call(*a)
+        hub.take_writes()
+        spent += time.process_time() - t
+        for c in commands:
+            if isinstance(c, Send):
+                for line in c.data.splitlines():
+                    inbox.append((c.conn, line))
+
+    def pump() -> None:
+        nonlocal answers, messages
+        while inbox:
+            conn, line = inbox.popleft()
+            messages += 1
+            answer = clients[conn].on(json.loads(line))
+            if answer is not None:
+                answers += 1
+                data = json.dumps(answer, separators=(",", ":")).encode()
+                run(hub.receive, conn, data, None)
+
+    for t in range(args.tables):
+        conn, _ = hub.connect("load", address=None)
+        clients[conn] = Client(random.Random(rng.random()))
+        game = {"Type": "Game", "Option": 5, "Seats": args.seats, "Bots": 0, "Name": f"t{t}"}
+        hello = {"Type": "Hello", "Message": "create", "Name": f"c{t}"}
+        run(hub.receive, conn, json.dumps(hello).encode(), None)
+        pump()
+        run(hub.receive, conn, json.dumps(game).encode(), None)
+        pump()
+        table = clients[conn].table
+        for _ in range(1, args.seats):
+            conn, _ = hub.connect("load", address=None)
+            clients[conn] = Client(random.Random(rng.random()))
+            run(hub.receive, conn, json.dumps({"Type": "Hello", "Message": "join"}).encode())
+            pump()
+            run(hub.receive, conn, json.dumps({"Type": "Join", "Table": table}).encode())
+            pump()
+    pump()
+    done = sum(c.done for c in clients.values())
+    result = {
+        "tables": args.tables,
+        "games_done": done // args.seats,
+        "answers": answers,
+        "messages": messages,
+        "hub_cpu_s": round(spent, 3),
+        "hub_cpu_us_per_answer": round(1e6 * spent / max(1, answers), 1),
+    }
+    print(json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
