@@ -89,3 +89,25 @@ def trick_messages(
     won.update(extra)
     text = f"{describe_seat(players, seat)} wins trick #{trick} with {card.code}"
     return [won, message(text)]
+
+
+def snapshot_head(
+    table: int,
+    seat: int | None,
+    players: Sequence[str],
+    round_number: int,
+    dealer: int,
+    phase: str,
+    hand: list[str],
+) -> Message:
+    """What every game's ``Snapshot`` starts with, in this order: the table, the seat
+    (``Playerid``), the players, the round (1-based), the dealer, the phase and the
+    seat's ``Hand``; a watcher (``seat`` None) gets neither ``Playerid`` nor ``Hand``."""
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update({"Players": list(players), "Round": round_number, "Dealer": dealer})
+    msg["Phase"] = phase
+    if seat is not None:
+        msg["Hand"] = hand
+    return msg

@@ -34,6 +34,7 @@ from hundred_server.games.hundert.rules import (
 )
 from hundred_server.games.hundert.strong import StrongBot
 from hundred_server.games.hundert.text import TEXT
+from hundred_server.games.messages import snapshot_head
 from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
 
 GAME: Final = "hundert"
@@ -145,19 +146,10 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
     ``Playerid``): the pile, this deal's plays and the total, all face up."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg: Message = {"Type": "Snapshot", "Table": table}
-    if seat is not None:
-        msg["Playerid"] = seat
-    msg.update(
-        {
-            "Players": list(game.players),
-            "Round": view.round_index + 1,
-            "Dealer": view.dealer,
-            "Phase": view.phase.value,
-        }
-    )
-    if seat is not None:
-        msg["Hand"] = format_cards(view.hand)
+    msg = snapshot_head(
+        table, seat, game.players, view.round_index + 1, view.dealer, view.phase.value,
+        format_cards(view.hand),
+    )  # fmt: skip
     msg.update(
         {
             "Score": list(view.scores),

@@ -21,6 +21,7 @@ from typing import Final
 from hundred_server.cards import Card, format_cards
 from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.messages import snapshot_head
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
@@ -225,19 +226,10 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     ``Playerid``): the bids, every meld (shown to everyone), the counters and the
     trick under way."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg: Message = {"Type": "Snapshot", "Table": table}
-    if seat is not None:
-        msg["Playerid"] = seat
-    msg.update(
-        {
-            "Players": list(game.players),
-            "Round": view.hand_index + 1,
-            "Dealer": view.dealer,
-            "Phase": view.phase.value,
-        }
-    )
-    if seat is not None:
-        msg["Hand"] = format_cards(view.hand)
+    msg = snapshot_head(
+        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
+        format_cards(view.hand),
+    )  # fmt: skip
     msg["Score"] = list(view.scores)
     msg["Bids"] = [{"Playerid": s, "Bid": amount} for s, amount in view.bids]
     if view.bidder is not None:

@@ -16,6 +16,7 @@ from typing import Any, Final
 from hundred_server.errors import CardCodeError
 from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.messages import snapshot_head
 from hundred_server.games.rook import records
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import Colour, RookCard, codes, names
@@ -308,19 +309,10 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     who won each finished trick (never its cards), the trump, the called cards not
     played yet, the partners revealed and the trick under way."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg: Message = {"Type": "Snapshot", "Table": table}
-    if seat is not None:
-        msg["Playerid"] = seat
-    msg.update(
-        {
-            "Players": list(game.players),
-            "Round": view.hand_index + 1,
-            "Dealer": view.dealer,
-            "Phase": view.phase.value,
-        }
-    )
-    if seat is not None:
-        msg["Hand"] = codes(view.hand)
+    msg = snapshot_head(
+        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
+        codes(view.hand),
+    )  # fmt: skip
     msg["Score"] = list(view.scores)
     msg["Bids"] = [_bid_object(s, amount) for s, amount in view.bids]
     msg["Winners"] = list(view.trick_winners)

@@ -22,6 +22,7 @@ from hundred_server.cards import Card, format_cards
 from hundred_server.errors import BotAnswerError
 from hundred_server.games import messages
 from hundred_server.games.base import Bot, GameSpec, PluginShape, Preset, check_flags
+from hundred_server.games.messages import snapshot_head
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
@@ -91,19 +92,10 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
     ``Playerid``): the turned-up trump card, the trick under way, the tricks won."""
     view = game.view_for(0 if seat is None else seat)
-    msg: Message = {"Type": "Snapshot", "Table": table}
-    if seat is not None:
-        msg["Playerid"] = seat
-    msg.update(
-        {
-            "Players": list(game.players),
-            "Round": view.hand_index + 1,
-            "Dealer": view.dealer,
-            "Phase": view.phase.value,
-        }
-    )
-    if seat is not None:
-        msg["Hand"] = format_cards(view.hand)
+    msg = snapshot_head(
+        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
+        format_cards(view.hand),
+    )  # fmt: skip
     msg["Score"] = list(view.scores)
     if view.trump is not None and view.trump_card is not None:
         msg["Trump"] = view.trump.value
