@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -252,12 +252,18 @@ def cards_in(msg: Message) -> list[str]:
     """Every card code in a message: card fields, and card words of people's text."""
     if msg.get("Type") == "Message":
         return CARD_WORD.findall(str(msg.get("Message", "")))
+    return _card_fields(msg, CARD_CODES, ("Players", "Name", "Tables", "Message"))
+
+
+def _card_fields(msg: Message, codes: Collection[str], skip: tuple[str, ...]) -> list[str]:
+    """The strings among ``codes`` anywhere in ``msg``'s fields, but under ``skip``
+    (names and text, not cards)."""
     found: list[str] = []
 
     def walk(value: object, key: str = "") -> None:
-        if key in ("Players", "Name", "Tables", "Message"):
-            return  # names and text, not cards
-        if isinstance(value, str) and value in CARD_CODES:
+        if key in skip:
+            return
+        if isinstance(value, str) and value in codes:
             found.append(value)
         elif isinstance(value, list):
             for item in value:
@@ -558,22 +564,8 @@ def codes_named(msg: Message) -> list[str]:
         text = str(msg.get("Message", msg.get("Text", "")))
         rook = [f"{m[1][0]}{m[2]}" for m in _ROOK_NAME.finditer(text)]
         return CARD_WORD.findall(text) + rook
-    found: list[str] = []
-
-    def walk(value: object, key: str = "") -> None:
-        if key in ("Players", "Name", "Tables", "Message", "From", "Text", "Hash", "Seed"):
-            return  # names and text, not cards
-        if isinstance(value, str) and value in ALL_CODES:
-            found.append(value)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-
-    walk(msg)
-    return found
+    skip = ("Players", "Name", "Tables", "Message", "From", "Text", "Hash", "Seed")
+    return _card_fields(msg, ALL_CODES, skip)
 
 
 def public_part(messages: list[Message]) -> list[Message]:
