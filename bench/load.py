@@ -48,7 +48,7 @@ in a worktree: ``git worktree add /tmp/base-perf main``), imported from there by
 ``PYTHONPATH``, alternately with this one, run for run (``server`` "base" or "this");
 a last line gives the medians of each and this one's ratio to the base's.
 
-``--profile DIR`` samples each server under load with py-spy (``pip install py-spy``):
+``--profile DIR`` samples each server under load with py-spy (``pip install -e '.[profile]'``):
 a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
 (``.txt``), and its top entries by self and cumulative share, printed (keep ``DIR`` out
 of git: ``bench-artifacts/`` is ignored). Per-core
@@ -62,12 +62,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.util
 import json
 import os
 import random
+import shutil
 import signal
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -75,7 +78,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 ROOT = Path(__file__).resolve().parent.parent
 STORE_COST_TARGET_PCT = 30
@@ -106,8 +109,12 @@ class Stats:
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
-class LoadClient:
-    """One person at a table: answers prompts for its seat from Legal."""
+class LoadClient(asyncio.Protocol):
+    """One person at a table: answers prompts for its seat from Legal.
+
+    A protocol, not a stream reader and writer: a line costs the client a ``json.loads``
+    and no await, so that the generator (one process, one core) keeps up with the server
+    and the latencies it reports are the server's, not its own backlog's."""
 
     def __init__(self, name: str, stats: Stats, games: int, rng: random.Random) -> None:
         self.name = name
@@ -119,50 +126,67 @@ class LoadClient:
         self.trump: str | None = None
         self.answered_seq = 0
         self.sent_at: float | None = None
-        self.table_id: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self.reader: asyncio.StreamReader
-        self.writer: asyncio.StreamWriter
+        loop = asyncio.get_running_loop()
+        self.table_id: asyncio.Future[int] = loop.create_future()
+        self.done: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.Transport | None = None
+        self.buffer = b""
+        self.first: list[dict[str, Any]] = []
+        self.greeted = False
 
-    async def connect(self, port: int) -> None:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", port)
+    async def connect(self, port: int, first: list[dict[str, Any]]) -> None:
+        """Connect; ``first`` is sent after the greeting."""
+        self.first = first
+        await asyncio.get_running_loop().create_connection(lambda: self, "127.0.0.1", port)
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
 
     def send(self, msg: dict[str, Any]) -> None:
-        self.writer.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
+        assert self.transport is not None
+        self.transport.write(json.dumps(msg, separators=(",", ":")).encode() + b"\n")
         self.stats.sent += 1
 
-    async def run(self, first: list[dict[str, Any]]) -> None:
-        """Send ``first`` after the greeting, then play until the games are done."""
+    def data_received(self, data: bytes) -> None:
+        lines = (self.buffer + data).split(b"\n")
+        self.buffer = lines.pop()
         try:
-            greeted = False
-            while True:
-                line = await self.reader.readline()
-                if not line:
-                    if self.games_left > 0:
-                        self.stats.failures += 1
-                    return
-                self.stats.received += 1
-                msg = json.loads(line)
-                kind = msg.get("Type")
-                if kind == "Hello":
-                    if not greeted:
-                        greeted = True
-                        for m in first:
-                            self.send(m)
-                    else:  # back at the lobby after a game
-                        self.send({"Type": "Hello", "Message": "quit"})
-                elif kind == "Table" and not self.table_id.done():
-                    self.table_id.set_result(msg["Table"])
-                elif kind == "Error":
-                    self.stats.errors += 1
-                    code = msg.get("Code", "?")
-                    self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
-                else:
-                    self.on_game(kind, msg)
-                await self.writer.drain()
-        except (ConnectionError, OSError, asyncio.IncompleteReadError):
+            for line in lines:
+                self.line(line)
+        except Exception:  # a bug of the client's: counted, and it stops
             self.stats.failures += 1
-        finally:
-            self.writer.close()
+            self.games_left = 0
+            assert self.transport is not None
+            self.transport.close()
+            raise
+
+    def line(self, line: bytes) -> None:
+        self.stats.received += 1
+        msg = json.loads(line)
+        kind = msg.get("Type")
+        if kind == "Hello":
+            if not self.greeted:
+                self.greeted = True
+                for m in self.first:
+                    self.send(m)
+            else:  # back at the lobby after a game
+                self.send({"Type": "Hello", "Message": "quit"})
+        elif kind == "Table" and not self.table_id.done():
+            self.table_id.set_result(msg["Table"])
+        elif kind == "Error":
+            self.stats.errors += 1
+            code = msg.get("Code", "?")
+            self.stats.error_codes[code] = self.stats.error_codes.get(code, 0) + 1
+        else:
+            self.on_game(kind, msg)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.games_left > 0:
+            self.stats.failures += 1
+        if not self.table_id.done():
+            self.table_id.cancel()
+        if not self.done.done():
+            self.done.set_result(None)
 
     def on_game(self, kind: str, msg: dict[str, Any]) -> None:
         if "Seq" in msg and msg["Seq"] > self.answered_seq and self.sent_at is not None:
@@ -261,26 +285,25 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
         LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()))
         for t in range(args.tables)
     ]
-    tasks = []
+    clients = list(creators)
     for i, creator in enumerate(creators):
-        await creator.connect(ports[i % len(ports)])
         game = {"Type": "Game", "Option": 5, "Seats": seats, "Bots": 0, "Name": f"load {i}"}
         hello = {"Type": "Hello", "Message": "create", "Name": creator.name}
-        tasks.append(asyncio.create_task(creator.run([hello, game])))
+        await creator.connect(ports[i % len(ports)], [hello, game])
     ids = await asyncio.wait_for(asyncio.gather(*(c.table_id for c in creators)), args.timeout)
     if len(ports) > 1:  # every instance lists the others' tables within a second or so
         await asyncio.sleep(1.5)
     for t, table_id in enumerate(ids):
         for j in range(1, seats):
             joiner = LoadClient(f"j{t}-{j}", stats, args.games, random.Random(rng.random()))
-            await joiner.connect(ports[(t + j) % len(ports)])  # most join another instance
             hello = {"Type": "Hello", "Message": "join", "Name": joiner.name}
-            tasks.append(
-                asyncio.create_task(joiner.run([hello, {"Type": "Join", "Table": table_id}]))
-            )
-    _, pending = await asyncio.wait(tasks, timeout=args.timeout)
-    for task in pending:
-        task.cancel()
+            first: list[dict[str, Any]] = [hello, {"Type": "Join", "Table": table_id}]
+            await joiner.connect(ports[(t + j) % len(ports)], first)  # most join another instance
+            clients.append(joiner)
+    await asyncio.wait([c.done for c in clients], timeout=args.timeout)
+    for client in clients:
+        if client.transport is not None:
+            client.transport.close()
     return time.perf_counter() - loop_start
 
 
@@ -297,13 +320,17 @@ def start_profile(
     """py-spy samplers on the server (``--profile``): a flame graph and raw stacks."""
     if args.profile is None:
         return []
+    where = os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    spy = shutil.which("py-spy", path=where)
+    if spy is None:
+        raise SystemExit("--profile needs py-spy: pip install -e '.[profile]'")
     args.profile.mkdir(parents=True, exist_ok=True)
     label = f"{'this' if base is None else 'base'}-{store}"
     n = 1 + sum(1 for _ in args.profile.glob(f"{label}-*.svg"))
     samplers = []
     for fmt, ext in (("flamegraph", "svg"), ("raw", "txt")):
         out = args.profile / f"{label}-{n}.{ext}"
-        command = ["py-spy", "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
+        command = [spy, "record", "--pid", str(pid), "--rate", "200", "--nonblocking"]
         command += ["--format", fmt, "--output", str(out)]
         samplers.append((subprocess.Popen(command, stdout=subprocess.DEVNULL), out))
     return samplers
@@ -379,7 +406,9 @@ def run_once(
         ready = [proc_cpu(each.pid) for each in servers]
         user_ready, sys_ready = sum(r[1] for r in ready), sum(r[2] for r in ready)
         samplers = start_profile(args, server.pid, store, base)
+        client_start = time.process_time()
         seconds = asyncio.run(drive(ports, args, stats))
+        client_cpu = time.process_time() - client_start
         usage = [proc_cpu(each.pid) for each in servers]
         peak_mb = max(u[0] for u in usage)
         user, system = sum(u[1] for u in usage), sum(u[2] for u in usage)
@@ -429,6 +458,12 @@ def run_once(
         "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
         if stats.answers
         else None,
+        # The generator's own CPU (this process): near a whole core, it is the
+        # bottleneck and the latencies are partly its own.
+        "client_cpu_s": round(client_cpu, 2),
+        "client_cpu_us_per_answer": round(1e6 * client_cpu / stats.answers, 1)
+        if stats.answers
+        else None,
         "server_exit": server.returncode,
         "ok": games_completed == games_expected and not stats.errors and not stats.failures,
     }
@@ -464,6 +499,15 @@ def run_store(args: argparse.Namespace, store: str, base: Path | None = None) ->
         db = Path(tmp) / "load.db"
         result = run_once(args, ["--db", str(db)], store, base)
         result["store_kb"] = round(sum(f.stat().st_size for f in Path(tmp).iterdir()) / 1024)
+        # What the store took an answer (for docs/scaling.md): record lines saved.
+        with contextlib.closing(sqlite3.connect(db)) as saved:
+            (lines,) = saved.execute("SELECT count(*) FROM moves").fetchone()
+        result["store_lines"] = lines
+        answers = result["answers"]
+        result["store_lines_per_answer"] = round(lines / answers, 3) if answers else None
+        result["messages_per_answer"] = (
+            round(result["messages_received"] / answers, 2) if answers else None
+        )
     result["server_args"] = ["--db", "<tmp>/load.db"]
     return result
 

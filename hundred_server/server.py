@@ -11,8 +11,11 @@ that stops reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropp
 (and treated as a disconnect), so it never delays its table or anyone else.
 
 With a store, nothing is sent before what produced it is saved, and saving never
-blocks the event loop: the store is written by one writer thread. A turn's writes and
-what it says wait in a queue, in order, until the writer has committed them (turns
+waits for the disk on the event loop. An inline store (SQLite, ``GameStore.inline``)
+commits there, at the end of the turn of the event loop that made the writes: its
+commit only appends to its log, and its checkpoints run on a thread of their own.
+Another (PostgreSQL, a network round trip) is written by one writer thread. A turn's
+writes and what it says wait in a queue, in order, until they are committed (turns
 that come meanwhile are committed together, in one transaction). What a turn says to
 connections that have nothing waiting goes out at once when the turn saved nothing,
 so the lobby and quiet tables never wait for the disk. When the store fails (a full
@@ -399,8 +402,8 @@ class Server:
 
     async def _handle_ws(self, ws: ServerConnection, frames: AsyncIterator[bytes | None]) -> None:
         """A WebSocket connection (websocket.py): as a TCP one, a text frame a line."""
-        transport = ws.transport
-        assert isinstance(transport, asyncio.WriteTransport)
+        # A TCP transport (uvloop's is not an asyncio.WriteTransport subclass either).
+        transport = cast(asyncio.WriteTransport, ws.transport)
 
         async def refuse(data: bytes) -> None:
             websocket.send_lines(ws, data)
@@ -513,7 +516,11 @@ class Server:
                 now += batch.commands
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
-            self._committer = asyncio.get_running_loop().create_task(self._commit())
+            assert self.store is not None
+            if self.store.inline:
+                self._save_now()
+            else:
+                self._committer = asyncio.get_running_loop().create_task(self._commit())
         self._schedule()
 
     def _enqueue(self, batch: _Batch) -> None:
@@ -531,41 +538,67 @@ class Server:
                 del self._waiting[conn]
         return batch
 
-    async def _commit(self) -> None:
+    def _save_now(self) -> None:
+        """An inline store's save (``GameStore.inline``: SQLite): everything queued,
+        committed on the event loop at once, and what waited on it sent; a refusal
+        leaves it queued for ``_commit`` to retry."""
+        assert self.store is not None
+        count = len(self._queue)
+        writes = [w for batch in self._queue for w in batch.writes]
+        try:
+            self.store.write(writes)
+        except Exception as exc:
+            self._store_refused(writes, exc)
+            self._committer = asyncio.get_running_loop().create_task(self._commit(retry=True))
+            return
+        self._saved(count)
+
+    async def _commit(self, retry: bool = False) -> None:
         """Save the queued writes, oldest first, all that are queued in one go; send
         what waited on them. A save the store refuses is tried again (backoff) until it
-        takes: its tables pause meanwhile (``Hub.store_failed``)."""
+        takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the last
+        try was refused (``_save_now``), so this one waits first."""
         assert self.store is not None
         assert self._writer is not None
         loop = asyncio.get_running_loop()
         delay = RETRY_FIRST
         try:
+            if retry:
+                await asyncio.sleep(delay)
+                delay = min(RETRY_MAX, delay * 2)
             while any(batch.writes for batch in self._queue):
                 count = len(self._queue)
                 writes = [w for batch in list(self._queue)[:count] for w in batch.writes]
                 try:
-                    await loop.run_in_executor(self._writer, self.store.write, writes)
+                    if self.store.inline:
+                        self.store.write(writes)
+                    else:
+                        await loop.run_in_executor(self._writer, self.store.write, writes)
                 except Exception as exc:
                     self._store_refused(writes, exc)
                     await asyncio.sleep(delay)
                     delay = min(RETRY_MAX, delay * 2)
                     continue
                 delay = RETRY_FIRST
-                if self.store_down:
-                    self.store_down = False
-                    log.warning("the store takes saves again; paused tables go on")
-                    self.hub.store_back()
-                # Everything this save released goes out together: one write a
-                # connection, however many turns spoke to it.
-                saved: list[Command] = []
-                for _ in range(count):
-                    saved += self._dequeue().commands
-                while self._queue and not self._queue[0].writes:
-                    saved += self._dequeue().commands
-                self._send(saved)
-                self._schedule()
+                self._saved(count)
         finally:
             self._committer = None
+
+    def _saved(self, count: int) -> None:
+        """The oldest ``count`` batches are saved: what they (and the batches behind
+        them that save nothing) say goes out together, one write a connection however
+        many turns spoke to it."""
+        if self.store_down:
+            self.store_down = False
+            log.warning("the store takes saves again; paused tables go on")
+            self.hub.store_back()
+        saved: list[Command] = []
+        for _ in range(count):
+            saved += self._dequeue().commands
+        while self._queue and not self._queue[0].writes:
+            saved += self._dequeue().commands
+        self._send(saved)
+        self._schedule()
 
     def forget_games(self, game_ids: set[int]) -> None:
         """Another instance of the site owns these games now: their writes still queued

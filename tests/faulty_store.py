@@ -1,10 +1,11 @@
 """A store that fails on demand, for the server's tests of a failing store.
 
-``failing`` is a plain attribute so a test on the event loop's thread can flip it while
-the server's writer thread is saving: a bool is read and written whole, and the next
-``write`` sees the new value. While it is set, every write fails the way a full disk
-makes SQLite fail, and nothing of that batch reaches the file (as with a real failure,
-which is rolled back wholly), so the server must retry the same batch later.
+``failing`` is a plain attribute so a test can flip it from any thread while the server
+is saving (on its event loop: SQLite's store is ``inline``): a bool is read and written
+whole, and the next ``write`` sees the new value. While it is set, every write fails
+the way a full disk makes SQLite fail, and nothing of that batch reaches the file (as
+with a real failure, which is rolled back wholly), so the server must retry the same
+batch later.
 """
 
 from __future__ import annotations

@@ -44,6 +44,7 @@ from hundred_server.store import (
     Write,
     describe,
 )
+from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
 from tests.engines import Engine
 from tests.faulty_store import FaultyStore
 from tests.hub_harness import (
@@ -284,6 +285,76 @@ def test_a_store_refused_for_another_reason_does_not_keep_the_lock(tmp_path: Pat
     assert not isinstance(caught.value, StoreBusy)
     with open(path, "rb") as probe:  # nobody holds it
         fcntl.flock(probe.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+
+
+def test_a_servers_store_checkpoints_on_its_own_thread_never_in_a_commit(
+    tmp_path: Path,
+) -> None:
+    """A server writes on its event loop: its commits only append to the -wal (the
+    checkpoint, which syncs the file, would make one of them wait for the disk), and
+    a thread of the store's copies the -wal into the file every ``checkpoint_every``."""
+    path = tmp_path / "s.db"
+    line = "x" * 4000  # a page of its own, so 300 lines are past the 256 pages of autocheckpoint
+
+    def fill(store: Store, first: int) -> None:
+        store.write([started(first)])
+        for n in range(300):
+            store.write([Moves(first, n, (line,), n)])
+
+    reader = Store(tmp_path / "r.db")  # not a server's: SQLite checkpoints in a commit
+    fill(reader, 1)
+    assert os.path.getsize(tmp_path / "r.db-wal") < 1.1 * 1024 * 1024  # cut back after
+    assert os.path.getsize(tmp_path / "r.db") > 1024 * 1024
+    reader.close()
+    store = Store(path, exclusive=True, checkpoint_every=3600)  # none comes in this test
+    before = os.path.getsize(path)
+    fill(store, 1)
+    assert os.path.getsize(path) == before  # every commit stayed in the -wal
+    assert os.path.getsize(f"{path}-wal") > 300 * 4000
+    store.close()  # the last connection: checkpointed into the file, the -wal gone
+    assert os.path.getsize(path) > 300 * 4000
+    assert not os.path.exists(f"{path}-wal")
+    store = Store(path, exclusive=True, checkpoint_every=0.05)
+    size = os.path.getsize(path)
+    fill(store, 2)
+    deadline = time.monotonic() + 10
+    while os.path.getsize(path) < size + 300 * 4000 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert os.path.getsize(path) >= size + 300 * 4000  # the thread copied it in
+    assert [len(g.lines) for g in store.games()] == [300, 300]
+    store.close()
+
+
+def test_a_servers_store_waits_briefly_for_a_lock_held_elsewhere(tmp_path: Path) -> None:
+    """The event loop waits with a server's write: ``SERVER_BUSY_TIMEOUT``, not the
+    reader's ``busy_timeout``; the save is refused, and taken when tried again."""
+    path = tmp_path / "s.db"
+    store = Store(path, exclusive=True, busy_timeout=5.0)
+    store.write([started(1)])
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    begun = time.monotonic()
+    with pytest.raises(sqlite3.OperationalError, match="database is locked"):
+        store.write([Moves(1, 0, ("header",), 0)])
+    waited = time.monotonic() - begun
+    assert SERVER_BUSY_TIMEOUT * 0.5 < waited < 1.0
+    other.execute("ROLLBACK")
+    other.close()
+    store.write([Moves(1, 0, ("header",), 0)])
+    assert store.game(1).lines == ["header"]  # type: ignore[union-attr]
+    store.close()
+
+
+def test_prune_removes_many_games_a_chunk_a_transaction(tmp_path: Path) -> None:
+    """More finished games than ``PRUNE_CHUNK``: every one goes, counted once."""
+    store = Store(tmp_path / "s.db")
+    count = 2 * PRUNE_CHUNK + 5
+    ids = range(1, count + 2)
+    store.write([started(i) for i in ids] + [Moves(i, 0, ("header",), 0) for i in ids])
+    store.write([GameEnded(i, "over", {"Winner": 0}) for i in range(1, count + 1)])
+    assert store.prune("2999-01-01T00:00:00+00:00") == count
+    assert [g.id for g in store.games()] == [count + 1]  # the one still playing
+    store.close()
 
 
 # ------------------------------------------------------------------ the files' mode

@@ -2,10 +2,10 @@
 so a server that is killed loses nothing and picks its games up again at start.
 
 The hub decides what to keep and hands it over as plain data (``Write`` values,
-journal.py); the server applies each batch in one transaction, from one writer thread,
-and sends nothing a batch produced before it is committed. The commands (``games``,
-``export``) read. They all see a store only as a ``GameStore`` (base.py), whatever its
-engine:
+journal.py); the server applies each batch in one transaction (SQLite's on its event
+loop, PostgreSQL's from one writer thread: ``GameStore.inline``), and sends nothing a
+batch produced before it is committed. The commands (``games``, ``export``) read.
+They all see a store only as a ``GameStore`` (base.py), whatever its engine:
 
 - SQLite (sqlite.py, ``Store``): the default, one file (``serve --db PATH``), the
   standard library's; nothing to install or run.

@@ -15,8 +15,9 @@ from hundred_server.errors import HundredError
 from hundred_server.journal import StoredGame, Write
 
 #: How long a write waits for a lock another program holds before it fails (seconds).
-#: Short: the server retries a failed save itself, and a writer thread stuck in a long
-#: wait would hold up every save behind it, and shutdown.
+#: Short: the server retries a failed save itself, and a writer stuck in a long wait
+#: would hold up every save behind it, and shutdown (a server's SQLite store waits
+#: less still: sqlite.SERVER_BUSY_TIMEOUT).
 BUSY_TIMEOUT: Final = 2.0
 #: The states of a game that is finished, which ``prune`` may remove.
 FINISHED: Final = ("over", "abandoned", "failed")
@@ -38,7 +39,8 @@ class StoreBusy(StoreError):
 class GameStore(Protocol):
     """A store of games, whatever its engine (store/sqlite.py, store/postgres.py).
 
-    The server writes from one thread and reads at start; the commands read. Every
+    The server writes from one thread (its event loop's, or a writer thread: see
+    ``inline``) and reads at start; the commands read. Every
     method may be called from any one thread at a time per call (each engine holds a
     lock of its own), and raises what its engine raises when the engine refuses (the
     server logs it and retries a write with backoff)."""
@@ -48,6 +50,10 @@ class GameStore(Protocol):
     location: str
     #: Whether opening narrowed who else may read it (SQLite: the files' mode).
     tightened: bool
+    #: Whether the server calls ``write`` on its event loop (a local commit that never
+    #: waits for the disk: SQLite's) rather than from its writer thread (a network
+    #: round trip: PostgreSQL's). ``prune`` always runs on the writer thread.
+    inline: bool
 
     def write(self, writes: Iterable[Write]) -> None:
         """Apply a batch in one transaction, committed when this returns. On any error

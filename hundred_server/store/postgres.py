@@ -183,6 +183,9 @@ class PostgresStore:
     (a reader passes False: an empty schema is then "no store"). ``busy_timeout``: how
     long a write waits for a lock another program holds before it raises."""
 
+    #: A save is a round trip to the database: the server writes from a thread.
+    inline = False
+
     def __init__(
         self,
         url: str,

@@ -23,9 +23,16 @@ out twice, each restoring the other's games), so the second is refused with
 ``StoreBusy``. Readers (the ``games`` and ``export`` commands) need no such lock and can
 read while a server runs.
 
-A store may be opened on one thread and used from another (the server saves from one
-writer thread, so a slow disk never stalls the event loop); each method holds the
-store's lock, so a read never sees another thread's transaction half done.
+A store may be opened on one thread and used from another; each method holds the
+store's lock, so a read never sees another thread's transaction half done. The server
+writes on its event loop (``inline``): a commit in WAL mode with ``synchronous=NORMAL``
+only appends to the -wal file (no fsync), well under a millisecond, while a writer
+thread paid for every statement with a hand-over of the interpreter lock, which under
+load took up to the switch interval each (commits of hundreds of milliseconds). What
+does wait for the disk, the checkpoint that copies the -wal into the file and syncs it,
+runs on a thread and connection of its own in a store opened ``exclusive`` (every
+``CHECKPOINT_EVERY`` seconds, passive: it never holds up a commit), so a slow disk
+still never stalls the event loop.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import sqlite3
 import stat
@@ -68,6 +76,16 @@ APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
 #: The files' mode: the owner reads and writes, nobody else anything.
 PRIVATE: Final = 0o600
+#: Seconds between the checkpoints of a store opened ``exclusive`` (a server's).
+CHECKPOINT_EVERY: Final = 1.0
+#: The longest a server's write waits for a lock another program holds (the server's
+#: event loop waits with it): past it the save is refused and retried with backoff.
+SERVER_BUSY_TIMEOUT: Final = 0.1
+#: Finished games removed per transaction by ``prune``: the lock is let go between
+#: them, so a save waits for one such transaction at most.
+PRUNE_CHUNK: Final = 64
+
+log = logging.getLogger("hundred_server.store")
 
 _SCHEMA: Final = """
 CREATE TABLE games (
@@ -132,18 +150,58 @@ def _decode(data: bytes) -> str:
     return data.decode("utf-8", "replace")
 
 
+class _Checkpoints:
+    """The WAL checkpoints of a server's store, on a thread and connection of their
+    own: passive (frames a reader still needs wait for the next), so the writer never
+    waits for them, and the -wal is cut back to ``journal_size_limit`` when the writer
+    next starts over from its beginning."""
+
+    def __init__(self, path: str, busy_timeout: float, every: float) -> None:
+        self._every = every
+        self._stop = threading.Event()
+        self._db = sqlite3.connect(
+            path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
+        )
+        self._thread = threading.Thread(target=self._run, name="store-checkpoints", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        failing = False
+        while not self._stop.wait(self._every):
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+            except sqlite3.Error as exc:  # the next one tries again; saves go on
+                if not failing:
+                    log.warning("a checkpoint of the store failed (%s); it is tried again", exc)
+                failing = True
+            else:
+                failing = False
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._db.close()
+
+
 class Store:
     """One store file; ``Store(path)`` opens it (creating it if it does not exist).
 
     ``exclusive``: take the store for this object's life (a server), refusing with
-    ``StoreBusy`` if another has it. ``busy_timeout``: how long a write waits for a
-    lock another program holds before it raises ``sqlite3.OperationalError``."""
+    ``StoreBusy`` if another has it, and checkpoint it on a thread of its own.
+    ``busy_timeout``: how long a write waits for a lock another program holds before
+    it raises ``sqlite3.OperationalError`` (a server's, ``exclusive``, waits at most
+    ``SERVER_BUSY_TIMEOUT``: it waits on the event loop). ``checkpoint_every``: the
+    seconds between the checkpoints of an ``exclusive`` store."""
+
+    #: The server writes on its event loop (see the module docstring).
+    inline = True
 
     def __init__(
         self,
         path: str | os.PathLike[str],
         exclusive: bool = False,
         busy_timeout: float = BUSY_TIMEOUT,
+        checkpoint_every: float = CHECKPOINT_EVERY,
     ) -> None:
         self.path = os.fspath(path)
         #: Where the games are (``GameStore.location``): the path as given.
@@ -152,14 +210,24 @@ class Store:
         self.tightened = False
         self._mutex = threading.Lock()
         self._lock_fd: int | None = None
+        self._checkpoints: _Checkpoints | None = None
         _create(self.path)
         if exclusive:
             self._lock_fd = _lock(self.path)
+            busy_timeout = min(busy_timeout, SERVER_BUSY_TIMEOUT)
         try:
             self._connect(busy_timeout)
         except BaseException:
             self._unlock()
             raise
+        if exclusive:  # a server's: checkpoints on their own thread, not in commits
+            try:
+                self._db.execute("PRAGMA wal_autocheckpoint=0")
+                self._checkpoints = _Checkpoints(self.path, busy_timeout, checkpoint_every)
+            except BaseException:
+                self._db.close()
+                self._unlock()
+                raise
         self.tightened = _tighten(self.path)
 
     def _connect(self, busy_timeout: float) -> None:
@@ -223,8 +291,9 @@ class Store:
                 _upgrade(db, version)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
-        # The WAL is checkpointed every 256 pages (1 MiB) and cut back to 1 MiB after,
-        # so a burst of games started and forgotten does not leave a big -wal behind.
+        # The WAL is checkpointed every 256 pages (1 MiB; a server's store: every
+        # CHECKPOINT_EVERY seconds instead) and cut back to 1 MiB after, so a burst of
+        # games started and forgotten does not leave a big -wal behind.
         db.execute("PRAGMA wal_autocheckpoint=256")
         db.execute("PRAGMA journal_size_limit=1048576")
         db.execute("PRAGMA foreign_keys=ON")
@@ -232,7 +301,10 @@ class Store:
     def close(self) -> None:
         """Close the file and let another server have it (calling it again is harmless)."""
         with self._mutex:
-            self._db.close()
+            if self._checkpoints is not None:
+                self._checkpoints.close()
+                self._checkpoints = None
+            self._db.close()  # the last connection: SQLite checkpoints and removes the -wal
             self._unlock()
 
     def _unlock(self) -> None:
@@ -365,16 +437,21 @@ class Store:
         is of text: "2025-01-02 00:00" or a "Z" would compare wrong against the
         stored "2025-01-02T00:00:00+00:00"."""
         when = iso(cutoff(before))
-        with self._mutex, self._transaction():
-            ids = [
-                game_id
-                for (game_id,) in self._db.execute(
-                    "SELECT id FROM games WHERE state IN (?, ?, ?) AND finished < ?",
-                    (*FINISHED, when),
-                )
-            ]
-            self._drop(ids)
-        return len(ids)
+        removed = 0
+        while True:  # PRUNE_CHUNK games a transaction, the lock let go between
+            with self._mutex, self._transaction():
+                ids = [
+                    game_id
+                    for (game_id,) in self._db.execute(
+                        "SELECT id FROM games WHERE state IN (?, ?, ?) AND finished < ?"
+                        " ORDER BY id LIMIT ?",
+                        (*FINISHED, when, PRUNE_CHUNK),
+                    )
+                ]
+                self._drop(ids)
+            removed += len(ids)
+            if len(ids) < PRUNE_CHUNK:
+                return removed
 
     def size(self) -> int:
         """Bytes on disk: the file and its write-ahead log (which holds the newest
