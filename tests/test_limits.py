@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from hub_harness import answer_from_legal
@@ -193,3 +195,23 @@ def test_make_room_raises_the_open_files_limit_to_fit(
         make_room(5000)  # more than the hard limit allows: as far as it goes, and said
     assert limits == {"soft": 4096, "hard": 4096}
     assert "room for about" in caplog.text
+
+
+def test_a_server_process_tunes_the_collector() -> None:
+    """``tune_gc`` (run at the start of ``serve``): start-up's objects frozen, young
+    collections every ``GC_THRESHOLDS[0]`` allocations. In a process of its own: the
+    collector's settings are the whole process's."""
+    code = (
+        "import gc\n"
+        "from hundred_server.server import GC_THRESHOLDS, tune_gc\n"
+        "assert gc.get_threshold() == (700, 10, 10), gc.get_threshold()\n"
+        "assert gc.get_freeze_count() == 0\n"
+        "tune_gc()\n"
+        "assert gc.get_threshold() == GC_THRESHOLDS == (20_000, 20, 100)\n"
+        "assert gc.get_freeze_count() > 1000, gc.get_freeze_count()\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "ok\n", "")
