@@ -23,6 +23,12 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,lint]'
 	touch $@ $(VENV)/.run-deps
 
+# The load benchmarks measure the server as a site would run it: on uvloop (the fast
+# extra), with py-spy at hand for --profile.
+$(VENV)/.bench-deps: setup.cfg pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[fast,profile]'
+	touch $@
+
 run: $(VENV)/.run-deps
 	$(BIN)/python -m hundred_server serve --host $(HOST) --port $(PORT) --classic-port $(CLASSIC_PORT) --http-port $(HTTP_PORT)
 
@@ -55,7 +61,7 @@ CLIENTS ?= 400
 TABLES  ?= 100
 LOAD_ARGS ?=
 INSTANCES ?= 1
-load: $(VENV)/.dev-deps
+load: $(VENV)/.dev-deps $(VENV)/.bench-deps
 	$(if $(filter-out 1,$(INSTANCES)),bash scripts/ensure-postgres && bash scripts/ensure-redis)
 	$(BIN)/python bench/load.py --clients $(CLIENTS) --tables $(TABLES) --games 1 --instances $(INSTANCES) $(LOAD_ARGS)
 
@@ -64,7 +70,7 @@ load: $(VENV)/.dev-deps
 # BASE=<a checkout> (git worktree add /tmp/base-perf main), its server runs alternately
 # with this one, run for run, and a last line gives the ratios.
 BASE ?=
-load-targets: $(VENV)/.run-deps
+load-targets: $(VENV)/.run-deps $(VENV)/.bench-deps
 	$(BIN)/python bench/load.py --clients 1000 --tables 250 --store on --reps 3 $(if $(BASE),--base $(BASE))
 	$(BIN)/python bench/load.py --clients 2000 --tables 500 --store on --reps 3 $(if $(BASE),--base $(BASE))
 

@@ -353,7 +353,7 @@ def profile_top(collapsed: Path, top: int = 25) -> str:
     cumulative: dict[str, int] = {}
     for line in collapsed.read_text().splitlines():
         stack, _, count = line.rpartition(" ")
-        if not stack:
+        if not stack or not count.isdigit():  # a frame's name broken over lines
             continue
         n = int(count)
         total += n

@@ -35,7 +35,8 @@ import logging
 import os
 import sys
 import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
 from hundred_server import __version__
 from hundred_server import games as registry
@@ -292,6 +293,14 @@ def build_parser() -> argparse.ArgumentParser:
         "a --store postgresql://... the site's servers share. One lobby, tokens good on any "
         "server, and a server's games taken over by another within seconds if it dies. "
         "Needs the bus extra: pip install 'hundred_server[bus]'",
+    )
+    serve.add_argument(
+        "--loop",
+        choices=LOOPS,
+        default=os.environ.get("HUNDRED_LOOP") or "auto",
+        help="the event loop: asyncio's own, or uvloop (libuv's, the fast extra: pip "
+        "install 'hundred_server[fast]'); auto (the default, or $HUNDRED_LOOP) takes uvloop "
+        "when it is installed",
     )
     limits = Limits()
     serve.add_argument(
@@ -696,6 +705,32 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
     return status
 
 
+#: ``serve --loop``: asyncio's loop, uvloop's, or uvloop when it is installed.
+LOOPS = ("auto", "asyncio", "uvloop")
+
+
+def _loop_factory(
+    loop: str,
+) -> Callable[[], asyncio.AbstractEventLoop] | str | None:
+    """``--loop``'s event loop: a factory for ``asyncio.Runner``, None (asyncio's), or
+    why it cannot be had."""
+    if loop == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError as exc:
+        if loop == "auto":
+            return None
+        return f"--loop uvloop needs uvloop ({exc}): pip install 'hundred_server[fast]'"
+    return cast("Callable[[], asyncio.AbstractEventLoop]", uvloop.new_event_loop)
+
+
+def _uvloop_version() -> str:
+    import uvloop
+
+    return str(getattr(uvloop, "__version__", "?"))
+
+
 def _serve(
     host: str,
     port: int,
@@ -710,9 +745,14 @@ def _serve(
     ai_budget: float | None = None,
     http_port: int | None = None,
     bus_url: str | None = None,
+    loop: str = "asyncio",
 ) -> int:
     from hundred_server.server import run
 
+    loop_factory = _loop_factory(loop)
+    if isinstance(loop_factory, str):
+        print(f"hundred-server serve: {loop_factory}", file=sys.stderr)
+        return EXIT_ERROR
     instance = None
     if bus_url is not None:
         if location is None or not is_url(location):
@@ -759,24 +799,28 @@ def _serve(
         from hundred_server.bus import Bus
 
         bus = Bus(bus_url, store, instance)
+    logging.getLogger("hundred_server").info(
+        "event loop: %s", "asyncio" if loop_factory is None else f"uvloop {_uvloop_version()}"
+    )
     try:
-        asyncio.run(
-            run(
-                host,
-                port,
-                limits,
-                store,
-                None,
-                classic_port,
-                keep_days,
-                plugins=list(loaded.values()),
-                bot_limits=bot_limits,
-                ai=ai,
-                ai_budget=ai_budget,
-                http_port=http_port,
-                bus=bus,
+        with asyncio.Runner(loop_factory=loop_factory) as runner:
+            runner.run(
+                run(
+                    host,
+                    port,
+                    limits,
+                    store,
+                    None,
+                    classic_port,
+                    keep_days,
+                    plugins=list(loaded.values()),
+                    bot_limits=bot_limits,
+                    ai=ai,
+                    ai_budget=ai_budget,
+                    http_port=http_port,
+                    bus=bus,
+                )
             )
-        )
     except OSError as error:
         if bus is not None and "bus" in str(error):
             print(f"hundred-server serve: {error}", file=sys.stderr)
@@ -838,6 +882,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             ai_budget=args.ai_budget,
             http_port=args.http_port,
             bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
+            loop=args.loop,
         )
     if args.command == "games":
         return _games(_location(args))

@@ -9,6 +9,7 @@ import json
 import random
 import signal
 import socket
+import sys
 import time
 from collections import defaultdict
 from collections.abc import AsyncIterator, Callable
@@ -27,6 +28,7 @@ from hub_harness import (
     text_answer,
 )
 
+from hundred_server import cli
 from hundred_server.fairness import commitment
 from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
@@ -367,8 +369,11 @@ async def test_close_before_start_and_with_nobody_connected() -> None:
 # ------------------------------------------------------------ the command line
 
 
-def test_serve_in_a_subprocess_stops_cleanly_on_sigterm() -> None:
-    proc, port = start_server()
+@pytest.mark.parametrize("loop", ["asyncio", "uvloop"])
+def test_serve_in_a_subprocess_stops_cleanly_on_sigterm(loop: str) -> None:
+    """On either event loop (``--loop``; the tests' live servers otherwise take the
+    default, auto: uvloop, which the test extra installs)."""
+    proc, port = start_server("--loop", loop)
     try:
         sock = socket.create_connection(("127.0.0.1", port), timeout=READ_TIMEOUT)
         with sock, sock.makefile("rb") as lines:
@@ -393,12 +398,23 @@ def test_serve_in_a_subprocess_stops_cleanly_on_sigterm() -> None:
             assert time.monotonic() - started < 5
             rest = [json.loads(line) for line in lines.read().splitlines()]
             assert rest[-1] == BYE
-        out, _err = proc.communicate(timeout=5)
+        out, err = proc.communicate(timeout=5)
         assert f"hundred_server listening on 127.0.0.1:{port}".encode() in out
+        assert f"INFO event loop: {loop}".encode() in err
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.communicate(timeout=5)
+
+
+def test_serve_loop_uvloop_without_uvloop_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvloop", None)  # import uvloop raises ImportError
+    assert cli.main(["serve", "--memory", "--port", "0", "--loop", "uvloop"]) == 2
+    err = capsys.readouterr().err
+    assert "hundred-server serve: --loop uvloop needs uvloop" in err
+    assert "pip install 'hundred_server[fast]'" in err
 
 
 @pytest.mark.asyncio
