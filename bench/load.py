@@ -482,12 +482,53 @@ def run_site(args: argparse.Namespace) -> dict[str, Any]:
             url = cluster.url(cluster.create_database())
             site_args = ["--store", url, "--bus", redis.url]
             result = run_once(args, site_args, "site", instances=args.instances)
+            result.update(site_traffic(url, redis.url, result["answers"], result["seconds"]))
         finally:
             redis.destroy()
     finally:
         cluster.destroy()
     result["server_args"] = ["--store", "postgresql://<tmp>", "--bus", "redis://<tmp>"]
     return result
+
+
+def site_traffic(store_url: str, bus_url: str, answers: int, seconds: float) -> dict[str, Any]:
+    """What the site's PostgreSQL and Redis carried over the run (read once the servers
+    have stopped, so every session's statistics are in), in all and an answer: the
+    figures docs/scaling.md works from."""
+    import psycopg
+    import redis
+
+    with psycopg.connect(store_url, autocommit=True) as db:
+        commits, inserted, updated = db.execute(
+            "SELECT xact_commit, tup_inserted, tup_updated FROM pg_stat_database"
+            " WHERE datname = current_database()"
+        ).fetchone() or (0, 0, 0)
+    bus = redis.Redis.from_url(bus_url)
+    try:
+        stats = bus.info("commandstats")
+    finally:
+        bus.close()
+    calls = {
+        name.removeprefix("cmdstat_"): int(value["calls"])
+        for name, value in stats.items()
+        if isinstance(value, dict)
+    }
+    out: dict[str, Any] = {
+        "pg_commits": commits,
+        "pg_rows_inserted": inserted,
+        "pg_rows_updated": updated,
+        "redis_calls": calls,
+    }
+    if answers:
+        per = {
+            "pg_commits": commits,
+            "pg_rows_inserted": inserted,
+            "pg_rows_updated": updated,
+            "redis_publish": calls.get("publish", 0),
+        }
+        out["per_answer"] = {key: round(n / answers, 3) for key, n in per.items()}
+        out["answers_per_s"] = round(answers / seconds)
+    return out
 
 
 def run_store(args: argparse.Namespace, store: str, base: Path | None = None) -> dict[str, Any]:

@@ -187,10 +187,7 @@ class _Batch:
 
     writes: list[Write]
     commands: list[Command]
-    conns: set[int] = field(default_factory=set)
-
-    def __post_init__(self) -> None:
-        self.conns = {c.conn for c in self.commands}
+    conns: set[int] = field(default_factory=set)  # filled in when it is queued
 
 
 class Server:
@@ -519,6 +516,10 @@ class Server:
         writes = self.hub.take_writes() if self.store is not None else []
         if writes:  # made outside a dispatch (restoring, say)
             pending.append(_Batch(writes, []))
+        refused = self._direct(pending)
+        if refused is None:  # saved and sent
+            self._schedule()
+            return
         now: list[Command] = []
         for batch in pending:
             if batch.writes:
@@ -533,14 +534,45 @@ class Server:
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
             assert self.store is not None
-            if self.store.inline:
+            if refused:
+                self._store_refused(*refused)
+                self._committer = asyncio.get_running_loop().create_task(self._commit(retry=True))
+            elif self.store.inline:
                 self._save_now()
             else:
                 self._committer = asyncio.get_running_loop().create_task(self._commit())
         self._schedule()
 
+    def _direct(self, pending: list[_Batch]) -> tuple[list[Write], Exception] | tuple[()] | None:
+        """The usual turn of an inline store: nothing queued from before, so this
+        turn's writes are committed at once and everything it says goes out in order,
+        without the queue (None). Otherwise the queue takes it: ``()`` when this was
+        not such a turn (something is queued, the store is not inline, nothing to
+        save), or the writes and what the store raised, to be retried from there."""
+        store = self.store
+        if store is None or not store.inline or self._queue or self._committer is not None:
+            return ()
+        writes = [w for batch in pending for w in batch.writes]
+        if not writes:
+            return ()
+        try:
+            store.write(writes)
+        except Exception as exc:
+            return writes, exc
+        self._store_up()
+        self._send([c for batch in pending for c in batch.commands])
+        return None
+
+    def _store_up(self) -> None:
+        """A save was taken: if the store was failing, the paused tables go on."""
+        if self.store_down:
+            self.store_down = False
+            log.warning("the store takes saves again; paused tables go on")
+            self.hub.store_back()
+
     def _enqueue(self, batch: _Batch) -> None:
         self._queue.append(batch)
+        batch.conns = {c.conn for c in batch.commands}
         for conn in batch.conns:
             self._waiting[conn] = self._waiting.get(conn, 0) + 1
 
@@ -604,10 +636,7 @@ class Server:
         """The oldest ``count`` batches are saved: what they (and the batches behind
         them that save nothing) say goes out together, one write a connection however
         many turns spoke to it."""
-        if self.store_down:
-            self.store_down = False
-            log.warning("the store takes saves again; paused tables go on")
-            self.hub.store_back()
+        self._store_up()
         saved: list[Command] = []
         for _ in range(count):
             saved += self._dequeue().commands
