@@ -78,6 +78,8 @@ RESOLVE_FOR: Final = 15.0
 RETRY_EVERY: Final = 0.5
 BACKOFF_MAX: Final = 2.0
 ID_BLOCK: Final = 128
+#: Messages published in one pipeline at most (one round trip to Redis).
+PUBLISH_BATCH: Final = 256
 #: Games one sweep takes over at most (the next sweep takes more).
 SWEEP_BATCH: Final = 16
 
@@ -463,32 +465,38 @@ class Bus:
         self._queue.put_nowait((instance, payload, relayed))
 
     async def _send(self) -> None:
-        """Publish in order, one at a time; a message nobody received (its instance is
+        """Publish in order: what is queued goes in one pipeline (one round trip, at
+        most ``PUBLISH_BATCH`` messages); a message nobody received (its instance is
         gone) makes its relayed client look for the table's new owner."""
         while True:
-            instance, payload, relayed = await self._queue.get()
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._queue.get_nowait())
             try:
-                await self._publish_one(instance, payload, relayed)
+                await self._publish_batch(batch)
             finally:
-                self._queue.task_done()
+                for _ in batch:
+                    self._queue.task_done()
 
-    async def _publish_one(
-        self, instance: str, payload: dict[str, Any], relayed: int | None
-    ) -> None:
-        payload["i"] = self.instance
-        text = json.dumps(payload, separators=(",", ":"))
+    async def _publish_batch(self, batch: list[tuple[str, dict[str, Any], int | None]]) -> None:
+        pipe = self.redis.pipeline(transaction=False)
+        for instance, payload, _ in batch:
+            payload["i"] = self.instance
+            pipe.publish(channel(instance), json.dumps(payload, separators=(",", ":")))
         try:
-            received = await self.redis.publish(channel(instance), text)
+            counts = await pipe.execute()
         except (RedisError, OSError):  # Redis is away: its clients resync when it is back
+            for _, _, relayed in batch:
+                if relayed is not None:
+                    self._owner_lost(relayed)
+            return
+        for (instance, payload, relayed), received in zip(batch, counts, strict=True):
+            if received:
+                continue
             if relayed is not None:
                 self._owner_lost(relayed)
-            return
-        if received:
-            return
-        if relayed is not None:
-            self._owner_lost(relayed)
-        elif payload["k"] == "out":
-            self._origin_lost(instance, int(payload["c"]), int(payload["e"]))
+            elif payload["k"] == "out":
+                self._origin_lost(instance, int(payload["c"]), int(payload["e"]))
 
     def _owner_lost(self, conn: int) -> None:
         """The instance of ``conn``'s table did not answer: relay to its next owner."""
