@@ -172,7 +172,7 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
 def serve_options(**changed: object) -> dict[str, object]:
     """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
-    options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None)
+    options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
     return {**options, **changed}
 
 
@@ -184,6 +184,7 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_DB", raising=False)
     monkeypatch.delenv("HUNDRED_STORE", raising=False)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
+    monkeypatch.delenv("HUNDRED_LOOP", raising=False)
     assert main([]) == 0
     options = serve_options()
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
@@ -198,11 +199,12 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     monkeypatch.setenv("HUNDRED_PORT", "7200")
     monkeypatch.setenv("HUNDRED_DB", "elsewhere.db")
     monkeypatch.delenv("HUNDRED_STORE", raising=False)
+    monkeypatch.setenv("HUNDRED_LOOP", "asyncio")
     argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
     expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
-    options = serve_options()
+    options = serve_options(loop="asyncio")
     assert calls == [(*expected, options)]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
     assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
@@ -249,6 +251,9 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
     argv = ["serve", "--max-per-address", "3", "--max-tables-per-address", "4"]
     argv += ["--max-waiting-per-address", "1", "--table-idle-timeout", "60", "--keep-days", "30"]
+    monkeypatch.delenv("HUNDRED_LOOP", raising=False)
+    assert main([*argv, "--loop", "uvloop"]) == 0
+    assert calls.pop()[-1] == serve_options(keep_days=30.0, loop="uvloop")
     assert main(argv) == 0
     limits = calls[0][3]
     assert isinstance(limits, Limits)
