@@ -347,8 +347,25 @@ def test_redis_restarted_mid_game_the_game_goes_on_and_the_lobby_comes_back(site
 async def redis_restart(site: Site) -> None:
     _a, port_a = site.start()
     _b, port_b = site.start()
-    names = ("ann", "cy", "dee", "fay")
-    ann, cy, dee, fay = (Person(name, seed) for seed, name in enumerate(names))
+    names = ("ann", "cy", "dee", "fay", "gus")
+    people = [Person(name, seed) for seed, name in enumerate(names)]
+    try:
+        await _redis_restart(site, port_a, port_b, *people)
+    finally:  # a failure must not leave their sockets to the next test's warnings
+        for person in people:
+            person.close()
+
+
+async def _redis_restart(
+    site: Site,
+    port_a: int,
+    port_b: int,
+    ann: Person,
+    cy: Person,
+    dee: Person,
+    fay: Person,
+    gus: Person,
+) -> None:
     await ann.connect(port_a)  # ann plays on A against two AIs
     ann.send({"Type": "Hello", "Message": "create", "Name": "ann"})
     ann.send({"Type": "Game", "Option": 2})
@@ -363,14 +380,11 @@ async def redis_restart(site: Site) -> None:
     await ann.play(5)  # the game goes on without Redis
     site.redis.start()
     await open_table(fay, port_a)
-    gus = Person("gus", 9)
     await gus.connect(port_b)
     await listed(gus, fay.table)  # the lobby list is back
     await ann.until(game_over)
     ends = await asyncio.wait_for(together, 40)  # the relayed game too
     assert ends[0] == ends[1]
-    for person in (ann, cy, dee, fay, gus):
-        person.close()
 
 
 def test_an_instance_cut_off_past_its_lease_lets_go_of_the_game(site: Site) -> None:
