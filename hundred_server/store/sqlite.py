@@ -28,11 +28,11 @@ store's lock, so a read never sees another thread's transaction half done. The s
 writes on its event loop (``inline``): a commit in WAL mode with ``synchronous=NORMAL``
 only appends to the -wal file (no fsync), well under a millisecond, while a writer
 thread paid for every statement with a hand-over of the interpreter lock, which under
-load took up to the switch interval each (commits of hundreds of milliseconds). What
-does wait for the disk, the checkpoint that copies the -wal into the file and syncs it,
-runs on a thread and connection of its own in a store opened ``exclusive`` (every
-``CHECKPOINT_EVERY`` seconds, passive: it never holds up a commit), so a slow disk
-still never stalls the event loop.
+load took up to the switch interval each (saves of tens of milliseconds, some of
+hundreds). What does wait for the disk, the checkpoint that copies the -wal into the
+file and syncs it, runs on a thread and connection of its own in a store opened
+``exclusive`` (every ``CHECKPOINT_EVERY`` seconds, passive: it never holds up a
+commit), so a slow disk still never stalls the event loop.
 """
 
 from __future__ import annotations
