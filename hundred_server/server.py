@@ -513,13 +513,17 @@ class Server:
         the module docstring). Nothing is sent before it is saved."""
         self._flush_soon = False
         pending, self._pending = self._pending, []
-        writes = self.hub.take_writes() if self.store is not None else []
-        if writes:  # made outside a dispatch (restoring, say)
-            pending.append(_Batch(writes, []))
-        refused = self._direct(pending)
-        if refused is None:  # saved and sent
-            self._schedule()
-            return
+        late = self.hub.take_writes() if self.store is not None else []
+        if late:  # made outside a dispatch (restoring, say)
+            pending.append(_Batch(late, []))
+        retry = False
+        if self._inline_turn():
+            writes = [w for batch in pending for w in batch.writes]
+            if writes:
+                if self._save_turn(pending, writes):
+                    self._schedule()
+                    return
+                retry = True  # refused: the queue takes it, and the committer waits first
         now: list[Command] = []
         for batch in pending:
             if batch.writes:
@@ -533,35 +537,28 @@ class Server:
                 now += batch.commands
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
-            assert self.store is not None
-            if refused:
-                self._store_refused(*refused)
-                self._committer = asyncio.get_running_loop().create_task(self._commit(retry=True))
-            elif self.store.inline:
-                self._save_now()
-            else:
-                self._committer = asyncio.get_running_loop().create_task(self._commit())
+            self._committer = asyncio.get_running_loop().create_task(self._commit(retry))
         self._schedule()
 
-    def _direct(self, pending: list[_Batch]) -> tuple[list[Write], Exception] | tuple[()] | None:
-        """The usual turn of an inline store: nothing queued from before, so this
-        turn's writes are committed at once and everything it says goes out in order,
-        without the queue (None). Otherwise the queue takes it: ``()`` when this was
-        not such a turn (something is queued, the store is not inline, nothing to
-        save), or the writes and what the store raised, to be retried from there."""
+    def _inline_turn(self) -> bool:
+        """Whether this turn's writes go to the store at once: an inline store
+        (``GameStore.inline``: SQLite) with nothing queued from before and no save
+        being retried. Otherwise they wait in the queue for the committer."""
         store = self.store
-        if store is None or not store.inline or self._queue or self._committer is not None:
-            return ()
-        writes = [w for batch in pending for w in batch.writes]
-        if not writes:
-            return ()
+        return store is not None and store.inline and not self._queue and self._committer is None
+
+    def _save_turn(self, pending: list[_Batch], writes: list[Write]) -> bool:
+        """Commit a turn's writes on the event loop, then send all it says, in order;
+        False if the store refused them (reported: they go to the queue)."""
+        assert self.store is not None
         try:
-            store.write(writes)
+            self.store.write(writes)
         except Exception as exc:
-            return writes, exc
+            self._store_refused(writes, exc)
+            return False
         self._store_up()
         self._send([c for batch in pending for c in batch.commands])
-        return None
+        return True
 
     def _store_up(self) -> None:
         """A save was taken: if the store was failing, the paused tables go on."""
@@ -586,26 +583,11 @@ class Server:
                 del self._waiting[conn]
         return batch
 
-    def _save_now(self) -> None:
-        """An inline store's save (``GameStore.inline``: SQLite): everything queued,
-        committed on the event loop at once, and what waited on it sent; a refusal
-        leaves it queued for ``_commit`` to retry."""
-        assert self.store is not None
-        count = len(self._queue)
-        writes = [w for batch in self._queue for w in batch.writes]
-        try:
-            self.store.write(writes)
-        except Exception as exc:
-            self._store_refused(writes, exc)
-            self._committer = asyncio.get_running_loop().create_task(self._commit(retry=True))
-            return
-        self._saved(count)
-
     async def _commit(self, retry: bool = False) -> None:
         """Save the queued writes, oldest first, all that are queued in one go; send
         what waited on them. A save the store refuses is tried again (backoff) until it
-        takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the last
-        try was refused (``_save_now``), so this one waits first."""
+        takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the turn's
+        own try was refused (``_save_turn``), so this one waits first."""
         assert self.store is not None
         assert self._writer is not None
         loop = asyncio.get_running_loop()
