@@ -709,26 +709,19 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
 LOOPS = ("auto", "asyncio", "uvloop")
 
 
-def _loop_factory(
-    loop: str,
-) -> Callable[[], asyncio.AbstractEventLoop] | str | None:
-    """``--loop``'s event loop: a factory for ``asyncio.Runner``, None (asyncio's), or
-    why it cannot be had."""
-    if loop == "asyncio":
-        return None
-    try:
-        import uvloop
-    except ImportError as exc:
-        if loop == "auto":
-            return None
-        return f"--loop uvloop needs uvloop ({exc}): pip install 'hundred_server[fast]'"
-    return cast("Callable[[], asyncio.AbstractEventLoop]", uvloop.new_event_loop)
-
-
-def _uvloop_version() -> str:
-    import uvloop
-
-    return str(getattr(uvloop, "__version__", "?"))
+def _event_loop(loop: str) -> tuple[Callable[[], asyncio.AbstractEventLoop] | None, str]:
+    """``--loop``'s event loop: a factory for ``asyncio.Runner`` (None: asyncio's own)
+    and its name for the log. ImportError: uvloop was asked for and is not installed."""
+    if loop != "asyncio":
+        try:
+            import uvloop
+        except ImportError:
+            if loop == "uvloop":
+                raise
+        else:
+            factory = cast("Callable[[], asyncio.AbstractEventLoop]", uvloop.new_event_loop)
+            return factory, f"uvloop {getattr(uvloop, '__version__', '?')}"
+    return None, "asyncio"
 
 
 def _serve(
@@ -749,9 +742,14 @@ def _serve(
 ) -> int:
     from hundred_server.server import run
 
-    loop_factory = _loop_factory(loop)
-    if isinstance(loop_factory, str):
-        print(f"hundred-server serve: {loop_factory}", file=sys.stderr)
+    try:
+        loop_factory, loop_name = _event_loop(loop)
+    except ImportError as exc:
+        print(
+            f"hundred-server serve: --loop uvloop needs uvloop ({exc}): "
+            "pip install 'hundred_server[fast]'",
+            file=sys.stderr,
+        )
         return EXIT_ERROR
     instance = None
     if bus_url is not None:
@@ -799,9 +797,7 @@ def _serve(
         from hundred_server.bus import Bus
 
         bus = Bus(bus_url, store, instance)
-    logging.getLogger("hundred_server").info(
-        "event loop: %s", "asyncio" if loop_factory is None else f"uvloop {_uvloop_version()}"
-    )
+    logging.getLogger("hundred_server").info("event loop: %s", loop_name)
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
             runner.run(
