@@ -23,19 +23,17 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from load import Strategy
+from load import Player
 
 from hundred_server.hub import Hub, Send
 from hundred_server.lobby import Limits
 
 
 class Client:
+    """A load client's seat (bench/load.py's ``Player``) and what the run counts."""
+
     def __init__(self, rng: random.Random) -> None:
-        self.strategy = Strategy("naive", rng)
-        self.seat: int | None = None
-        self.hand: list[str] = []
-        self.trump: str | None = None
-        self.answered = 0
+        self.player = Player(rng)
         self.done = False
         self.table: int | None = None
 
@@ -43,31 +41,9 @@ class Client:
         kind = msg.get("Type")
         if kind == "Table" and self.table is None:
             self.table = msg["Table"]
-        elif kind == "Deal":
-            self.seat, self.hand, self.trump = msg["Playerid"], list(msg["Hand"]), None
-        elif kind == "Trump" and "Trump" in msg:
-            self.trump = msg["Trump"]
-        elif kind == "Discard" and "Hand" in msg:
-            self.hand = list(msg["Hand"])
-        elif kind == "Play" and "PlayedCard" in msg and msg["Playerid"] == self.seat:
-            if msg["PlayedCard"] in self.hand:
-                self.hand.remove(msg["PlayedCard"])
         elif kind == "Score" and msg.get("GameOver"):
             self.done = True
-        if "Legal" in msg and msg["Seq"] > self.answered:
-            legal, seq = msg["Legal"], msg["Seq"]
-            answer: dict[str, Any] = {"Type": kind, "Playerid": self.seat, "Seq": seq}
-            if kind == "Bid":
-                answer["Bid"] = self.strategy.bid(legal, self.hand)
-            elif kind == "Trump":
-                answer["Trump"] = self.strategy.trump(legal, self.hand)
-            elif kind == "Discard":
-                answer["Cards"] = self.strategy.discard(legal, self.trump)
-            else:
-                answer["PlayedCard"] = self.strategy.play(legal, msg)
-            self.answered = seq
-            return answer
-        return None
+        return self.player.see(str(kind), msg)
 
 
 def main() -> int:

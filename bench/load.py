@@ -109,6 +109,44 @@ class Stats:
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
+class Player:
+    """A seat's side of a game, without I/O: what it was dealt and shown, and its
+    answer to a prompt for it, from ``Legal`` with the naive strategy of
+    ``clients/bot.py`` (bench/hub_cost.py plays its clients with it too)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.strategy = Strategy("naive", rng)
+        self.seat: int | None = None
+        self.hand: list[str] = []
+        self.trump: str | None = None
+        self.answered = 0  # the Seq of the last prompt answered
+
+    def see(self, kind: str, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """Note ``msg``; the answer to send if it is a prompt this seat has not answered."""
+        if kind == "Deal":
+            self.seat, self.hand, self.trump = msg["Playerid"], list(msg["Hand"]), None
+        elif kind == "Trump" and "Trump" in msg:
+            self.trump = msg["Trump"]
+        elif kind == "Discard" and "Hand" in msg:
+            self.hand = list(msg["Hand"])
+        elif kind == "Play" and msg.get("PlayedCard") in self.hand and msg["Playerid"] == self.seat:
+            self.hand.remove(msg["PlayedCard"])
+        if "Legal" not in msg or msg["Seq"] <= self.answered:
+            return None
+        legal, seq = msg["Legal"], msg["Seq"]
+        answer: dict[str, Any] = {"Type": kind, "Playerid": self.seat, "Seq": seq}
+        if kind == "Bid":
+            answer["Bid"] = self.strategy.bid(legal, self.hand)
+        elif kind == "Trump":
+            answer["Trump"] = self.strategy.trump(legal, self.hand)
+        elif kind == "Discard":
+            answer["Cards"] = self.strategy.discard(legal, self.trump)
+        else:
+            answer["PlayedCard"] = self.strategy.play(legal, msg)
+        self.answered = seq
+        return answer
+
+
 class LoadClient(asyncio.Protocol):
     """One person at a table: answers prompts for its seat from Legal.
 
@@ -120,11 +158,7 @@ class LoadClient(asyncio.Protocol):
         self.name = name
         self.stats = stats
         self.games_left = games
-        self.strategy = Strategy("naive", rng)
-        self.seat: int | None = None
-        self.hand: list[str] = []
-        self.trump: str | None = None
-        self.answered_seq = 0
+        self.player = Player(rng)
         self.sent_at: float | None = None
         loop = asyncio.get_running_loop()
         self.table_id: asyncio.Future[int] = loop.create_future()
@@ -189,39 +223,17 @@ class LoadClient(asyncio.Protocol):
             self.done.set_result(None)
 
     def on_game(self, kind: str, msg: dict[str, Any]) -> None:
-        if "Seq" in msg and msg["Seq"] > self.answered_seq and self.sent_at is not None:
+        if "Seq" in msg and msg["Seq"] > self.player.answered and self.sent_at is not None:
             self.stats.latencies.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
-        if kind == "Deal":
-            self.seat, self.hand, self.trump = msg["Playerid"], list(msg["Hand"]), None
-        elif kind == "Trump" and "Trump" in msg:
-            self.trump = msg["Trump"]
-        elif kind == "Discard" and "Hand" in msg:
-            self.hand = list(msg["Hand"])
-        elif kind == "Play" and "PlayedCard" in msg and msg["Playerid"] == self.seat:
-            if msg["PlayedCard"] in self.hand:
-                self.hand.remove(msg["PlayedCard"])
-        elif kind == "Score" and msg.get("GameOver"):
+        if kind == "Score" and msg.get("GameOver"):
             self.games_left -= 1
             self.stats.games += 1
-        if "Legal" in msg and msg["Seq"] > self.answered_seq:
-            self.answer(kind, msg)
-
-    def answer(self, kind: str, msg: dict[str, Any]) -> None:
-        legal, seq = msg["Legal"], msg["Seq"]
-        answer: dict[str, Any] = {"Type": kind, "Playerid": self.seat, "Seq": seq}
-        if kind == "Bid":
-            answer["Bid"] = self.strategy.bid(legal, self.hand)
-        elif kind == "Trump":
-            answer["Trump"] = self.strategy.trump(legal, self.hand)
-        elif kind == "Discard":
-            answer["Cards"] = self.strategy.discard(legal, self.trump)
-        else:
-            answer["PlayedCard"] = self.strategy.play(legal, msg)
-        self.answered_seq = seq
-        self.sent_at = time.perf_counter()
-        self.stats.answers += 1
-        self.send(answer)
+        answer = self.player.see(kind, msg)
+        if answer is not None:
+            self.sent_at = time.perf_counter()
+            self.stats.answers += 1
+            self.send(answer)
 
 
 def free_port() -> int:
