@@ -20,12 +20,15 @@ if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
 
 
 import time  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import TypeVar  # noqa: E402
 
 import pytest  # noqa: E402
 
 from tests.plugin_sources import write_plugins  # noqa: E402
+
+_Service = TypeVar("_Service", "Cluster", "RedisServer")
 
 
 def worker_processes() -> set[int]:
@@ -67,21 +70,26 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 # ------------------------------------------------------------------ the stores' engines
 
 
-from tests.engines import Cluster, Engine, start_cluster  # noqa: E402
+from tests.engines import Cluster, Engine, RedisServer, start_cluster, start_redis  # noqa: E402
 
 
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[Cluster]:
-    """A real PostgreSQL for the session (tests/engines.py), stopped and removed at the
-    end; the tests that ask for it fail, never skip, if PostgreSQL is not installed."""
+def _running(start: Callable[[], _Service]) -> Iterator[_Service]:
+    """A real server that ``start`` starts (tests/engines.py), stopped and removed at
+    the end; the tests that ask for it fail, never skip, if it is not installed."""
     try:
-        running = start_cluster()
+        running = start()
     except RuntimeError as exc:
         pytest.fail(str(exc), pytrace=False)
     try:
         yield running
     finally:
         running.destroy()
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A real PostgreSQL for the session."""
+    yield from _running(start_cluster)
 
 
 @pytest.fixture
@@ -112,18 +120,7 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
         yield request.getfixturevalue("pg_engine")
 
 
-from tests.engines import RedisServer, start_redis  # noqa: E402
-
-
 @pytest.fixture
 def redis_server() -> Iterator[RedisServer]:
-    """A real redis-server for one test (tests/engines.py), stopped and removed at the
-    end; the tests that ask for it fail, never skip, if Redis is not installed."""
-    try:
-        running = start_redis()
-    except RuntimeError as exc:
-        pytest.fail(str(exc), pytrace=False)
-    try:
-        yield running
-    finally:
-        running.destroy()
+    """A real redis-server for one test."""
+    yield from _running(start_redis)
