@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable, Mapping
 from json import encoder as json_encoder
 from typing import Any, Final
@@ -70,12 +71,63 @@ def _compact_encoder() -> Callable[[Any], str]:
 
 
 #: Compact JSON text of a message or record line (see ``_compact_encoder``).
-compact_json: Final = _compact_encoder()
+_std_compact: Final = _compact_encoder()
+
+#: Where orjson's text may not be the standard library's: a float it writes another way
+#: (``1e16`` for ``1e+16``, ``2.5e-7`` for ``2.5e-07``, ``0.00001`` for ``1e-05``), or
+#: ``null`` for a NaN or an infinity. Such output (and any text merely like it) is made
+#: again the standard way. Checked as a pattern and two substrings: one pattern of all
+#: three costs as much as the standard library's whole encoding.
+_EXPONENT: Final = re.compile(rb"e[-1-9]")
+
+
+def _refuse(obj: Any) -> Any:
+    raise TypeError
+
+
+def _orjson_encoder() -> Callable[[Any], bytes | None]:
+    """``fast(obj)``: orjson's UTF-8 of ``obj`` (the fast extra), when it is the
+    standard library's text exactly; None when orjson is missing (the embedded default
+    installs no compiled extras), refuses it (a number past 64 bits, a key that is not
+    a string, a lone surrogate, a type of neither) or may differ (``_EXPONENT``). The
+    types orjson writes and the standard library refuses (dataclasses, datetimes) go
+    to ``default``, which refuses them too."""
+    try:
+        from orjson import OPT_PASSTHROUGH_DATACLASS, OPT_PASSTHROUGH_DATETIME, dumps
+    except ImportError:
+        return lambda obj: None
+    options = OPT_PASSTHROUGH_DATACLASS | OPT_PASSTHROUGH_DATETIME
+    exponent = _EXPONENT.search
+
+    def fast(obj: Any) -> bytes | None:
+        try:
+            data = dumps(obj, _refuse, options)
+        except TypeError:  # orjson.JSONEncodeError is one
+            return None
+        if b"null" in data or b"0.0000" in data or exponent(data):
+            return None
+        return data
+
+    return fast
+
+
+_fast_bytes: Final = _orjson_encoder()
+
+
+def compact_json(obj: Any) -> str:
+    """Compact JSON text of a message or record line: ``json.dumps(obj,
+    ensure_ascii=False, separators=(",", ":"))`` exactly, made by orjson when it is
+    installed and gives the same text (``_fast_bytes``), else the standard library."""
+    data = _fast_bytes(obj)
+    return _std_compact(obj) if data is None else data.decode("utf-8")
 
 
 def encode(message: Mapping[str, Any]) -> bytes:
     """One line of compact JSON, UTF-8, ending in a newline."""
-    return compact_json(message).encode("utf-8", "backslashreplace") + b"\n"
+    data = _fast_bytes(message)
+    if data is None:
+        return _std_compact(message).encode("utf-8", "backslashreplace") + b"\n"
+    return data + b"\n"
 
 
 def strip_line(line: bytes) -> bytes:

@@ -4,8 +4,11 @@ private message to another (issue #15's per-core throughput)."""
 from __future__ import annotations
 
 import copy
+import dataclasses
+import datetime
 import json
 import random
+import sys
 from typing import Any
 
 import pytest
@@ -13,6 +16,7 @@ from hub_harness import Harness, check_stream, play_until_over
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hundred_server import protocol
 from hundred_server.codecs.jsonlines import JsonCodec
 from hundred_server.hub import Command, Hub, Send
 from hundred_server.protocol import compact_json, encode
@@ -54,6 +58,76 @@ def test_compact_json_edge_cases() -> None:
     ]:
         assert compact_json(message) == _plain(message)
         assert encode(message) == _plain(message).encode("utf-8", "backslashreplace") + b"\n"
+
+
+# ------------------------------------------ orjson (the fast extra) or the standard way
+
+
+def test_the_test_environment_has_orjson_and_takes_it_for_a_prompt() -> None:
+    prompt = {"Type": "Prompt", "Playerid": 2, "Seq": 17, "Legal": ["5H", "JD"], "Timeout": 30.5}
+    fast = protocol._fast_bytes(prompt)
+    assert fast is not None  # the test extra installs orjson: its path is tested
+    assert fast == _plain(prompt).encode()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        2.5e-7,  # orjson: 2.5e-7
+        1e-5,  # orjson: 0.00001
+        float("nan"),  # orjson: null
+        float("-inf"),
+        2**64,  # past orjson's integers
+        {1: "an int key"},
+        "\ud800",  # a lone surrogate
+        dataclasses.make_dataclass("D", ["x"])(1),  # orjson writes these, json refuses
+        datetime.datetime(2026, 12, 2),
+        "null",  # only looks alike: made the standard way too, the same text
+    ],
+)
+def test_what_orjson_writes_otherwise_or_refuses_is_made_the_standard_way(value: Any) -> None:
+    message = {"Type": "X", "Value": [value]}
+    assert protocol._fast_bytes(message) is None
+    refused: str | None = None
+    try:
+        want = _plain(message).encode("utf-8", "backslashreplace") + b"\n"
+    except TypeError as exc:
+        refused = str(exc)
+    if refused is None:
+        assert encode(message) == want
+    else:
+        with pytest.raises(TypeError) as ours:
+            encode(message)
+        assert str(ours.value) == refused
+
+
+@pytest.mark.parametrize("value", [1e16, 1.5e300, 1e-4, 0.1, 30.0, -0.0, 2**63])
+def test_numbers_orjson_writes_alike_are_its(value: Any) -> None:
+    message = {"Type": "X", "Value": value}
+    assert encode(message) == _plain(message).encode() + b"\n"
+
+
+def test_without_orjson_every_message_is_made_the_standard_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(sys.modules, "orjson", None)  # import orjson: ImportError
+    without = protocol._orjson_encoder()
+    message = {"Type": "Prompt", "Playerid": 2, "Legal": ["5H", "JD"]}
+    assert without(message) is None
+    monkeypatch.setattr(protocol, "_fast_bytes", without)
+    assert encode(message) == _plain(message).encode() + b"\n"
+    assert compact_json(message) == _plain(message)
+
+
+@given(_messages)
+def test_the_standard_way_alone_is_json_dumps_exactly(message: dict[str, Any]) -> None:
+    plain_way = protocol._fast_bytes
+    protocol._fast_bytes = lambda obj: None  # as without orjson (no fixture: hypothesis)
+    try:
+        assert compact_json(message) == _plain(message)
+        assert encode(message) == _plain(message).encode("utf-8", "backslashreplace") + b"\n"
+    finally:
+        protocol._fast_bytes = plain_way
 
 
 def test_compact_json_refuses_what_json_refuses() -> None:
