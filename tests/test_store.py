@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Final
 
 import pytest
 
@@ -762,6 +763,15 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(engine: Engine) -> N
     store.close()
 
 
+#: The moves table as versions 1 to 3 left it (no seq), its lines kept.
+_MOVES_BEFORE_4: Final = (
+    "CREATE TABLE old_moves (game INTEGER NOT NULL REFERENCES games(id), n INTEGER NOT NULL,"
+    " line TEXT NOT NULL, PRIMARY KEY (game, n));"
+    "INSERT INTO old_moves SELECT game, n, line FROM moves;"
+    "DROP TABLE moves; ALTER TABLE old_moves RENAME TO moves;"
+)
+
+
 def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
     tmp_path: Path,
 ) -> None:
@@ -778,12 +788,14 @@ def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
         " started TEXT NOT NULL, finished TEXT, result TEXT);"
         "INSERT INTO v1 SELECT id, game, name, seed, clock, seq, state, started, finished,"
         " result FROM games;"
-        "DROP TABLE games; ALTER TABLE v1 RENAME TO games; PRAGMA user_version=1; COMMIT;"
+        "DROP TABLE games; ALTER TABLE v1 RENAME TO games;"
+        + _MOVES_BEFORE_4
+        + "PRAGMA user_version=1; COMMIT;"
     )
     raw.close()
     store = Store(path)
     raw = sqlite3.connect(path)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION == 3
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION == 4
     raw.close()
     (game,) = store.games("playing")
     assert game.ai is None
@@ -808,13 +820,70 @@ def test_a_version_2_store_is_upgraded_and_its_tables_take_watchers(tmp_path: Pa
         " started TEXT NOT NULL, finished TEXT, result TEXT, ai TEXT);"
         "INSERT INTO v2 SELECT id, game, name, seed, clock, seq, state, started, finished,"
         " result, ai FROM games;"
-        "DROP TABLE games; ALTER TABLE v2 RENAME TO games; PRAGMA user_version=2; COMMIT;"
+        "DROP TABLE games; ALTER TABLE v2 RENAME TO games;"
+        + _MOVES_BEFORE_4
+        + "PRAGMA user_version=2; COMMIT;"
     )
     raw.close()
     store = Store(path)
     (game,) = store.games("playing")
     assert game.watchers is True
     store.close()
+
+
+def test_a_save_inserts_its_lines_and_updates_no_game_row(engine: Engine) -> None:
+    """The prompt number goes on a save's last line (version 4; PostgreSQL's 3): a save
+    of moves writes no ``games`` row, and the game reads the number of its last save."""
+    store = engine.open()
+    store.write([started(1), Moves(1, 0, ("header",), 0)])
+    store.write([Moves(1, 1, ("deal", "bid"), 2)])
+    store.write([Moves(1, 3, ("pass",), 3), started(2), Moves(2, 0, ("header", "deal"), 1)])
+    assert engine.rows("SELECT id, seq FROM games ORDER BY id") == [(1, 0), (2, 0)]
+    assert engine.rows("SELECT game, n, seq FROM moves ORDER BY game, n") == [
+        (1, 0, 0),
+        (1, 1, None),
+        (1, 2, 2),
+        (1, 3, 3),
+        (2, 0, None),
+        (2, 1, 1),
+    ]
+    assert [(g.id, g.seq, g.lines) for g in store.games()] == [
+        (1, 3, ["header", "deal", "bid", "pass"]),
+        (2, 1, ["header", "deal"]),
+    ]
+    store.close()
+
+
+def test_a_version_3_store_is_upgraded_and_its_games_keep_their_prompt_numbers(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "old.db"
+    store = Store(path)
+    store.write([started(1), Moves(1, 0, ("header", "deal"), 0), started(2)])
+    store.write([Moves(2, 0, ("header",), 0)])
+    store.close()
+    raw = sqlite3.connect(path, isolation_level=None)  # as version 3 left it: games.seq
+    raw.executescript(
+        "BEGIN;"
+        + _MOVES_BEFORE_4
+        + "UPDATE games SET seq = 7 WHERE id = 1; UPDATE games SET seq = 4 WHERE id = 2;"
+        "PRAGMA user_version=3; COMMIT;"
+    )
+    raw.close()
+    store = Store(path)
+    assert [(g.id, g.seq) for g in store.games()] == [(1, 7), (2, 4)]  # games.seq's
+    store.write([Moves(1, 2, ("bid",), 8)])  # a save after: its line holds the number
+    assert [(g.id, g.seq, len(g.lines)) for g in store.games()] == [(1, 8, 3), (2, 4, 1)]
+    store.close()
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == STORE_VERSION
+    assert raw.execute("SELECT seq FROM moves ORDER BY game, n").fetchall() == [
+        (None,),
+        (None,),
+        (8,),
+        (None,),
+    ]
+    raw.close()
 
 
 def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(

@@ -96,14 +96,33 @@ def test_a_version_1_store_is_upgraded_and_its_tables_take_watchers(pg_engine: E
     store.write([started(1)])
     store.close()
     pg_engine.rows("ALTER TABLE games DROP COLUMN watchers")  # as version 1 left it
+    pg_engine.rows("ALTER TABLE moves DROP COLUMN seq")
     pg_engine.rows("UPDATE hundred_store SET version = 1")
     store = pg_engine.open()
     assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)]
-    assert STORE_VERSION == 2
+    assert STORE_VERSION == 3
     (game,) = store.games()
     assert game.watchers is True
     store.write([GameStarted(2, "whist", "private", "s", None, (("a", None),), watchers=False)])
     assert [g.watchers for g in store.games()] == [True, False]
+    store.close()
+
+
+def test_a_version_2_store_is_upgraded_and_its_games_keep_their_prompt_numbers(
+    pg_engine: Engine,
+) -> None:
+    store = pg_engine.open()
+    store.write([started(1), Moves(1, 0, ("header", "deal"), 0), started(2)])
+    store.close()
+    pg_engine.rows("ALTER TABLE moves DROP COLUMN seq")  # as version 2 left it
+    pg_engine.rows("UPDATE games SET seq = 7 WHERE id = 1")
+    pg_engine.rows("UPDATE hundred_store SET version = 2")
+    store = pg_engine.open()
+    assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)]
+    assert [(g.id, g.seq) for g in store.games()] == [(1, 7), (2, 0)]  # games.seq's
+    store.write([Moves(1, 2, ("bid",), 8), Moves(2, 0, ("header",), 1)])
+    assert [(g.id, g.seq, len(g.lines)) for g in store.games()] == [(1, 8, 3), (2, 1, 1)]
+    assert pg_engine.rows("SELECT id, seq FROM games ORDER BY id") == [(1, 7), (2, 0)]
     store.close()
 
 

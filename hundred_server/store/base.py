@@ -12,7 +12,7 @@ from typing import Final, Protocol
 from urllib.parse import unquote
 
 from hundred_server.errors import HundredError
-from hundred_server.journal import StoredGame, Write
+from hundred_server.journal import Moves, StoredGame, Write
 
 #: How long a write waits for a lock another program holds before it fails (seconds).
 #: Short: the server retries a failed save itself, and a writer stuck in a long wait
@@ -104,6 +104,17 @@ def cutoff(before: str) -> datetime:
     if when.tzinfo is None:
         raise ValueError(f"prune needs a time with its UTC offset, not {before!r}")
     return when.astimezone(UTC)
+
+
+def move_rows(moves: Moves) -> list[tuple[int, int, str, int | None]]:
+    """The ``moves`` rows of a save's lines: (game, n, line, seq), the table's prompt
+    number on the last line only. A game's prompt number is then its last line's (a
+    save always writes a line), so a save inserts its lines and updates no game row."""
+    game, first, last = moves.game_id, moves.first, len(moves.lines) - 1
+    return [
+        (game, first + i, line, moves.seq if i == last else None)
+        for i, line in enumerate(moves.lines)
+    ]
 
 
 def stored_result(value: object) -> dict[str, object] | None:

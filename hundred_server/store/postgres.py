@@ -7,7 +7,7 @@ unfinished games are restored at start, a game that cannot be is marked failed, 
 finished ones are pruned, and the ``games`` and ``export`` commands read it. PostgreSQL
 13 or newer (``pg_xact_status``).
 
-The layout (``STORE_VERSION`` 2) lives in the connection's current schema: the first
+The layout (``STORE_VERSION`` 3) lives in the connection's current schema: the first
 of its search path, ``public`` unless the URL says otherwise (for instance
 ``?options=-csearch_path%3Dhundred``)::
 
@@ -22,7 +22,8 @@ Opening a schema with no tables makes it ours (one transaction, under an advisor
 so two first opens do not race); one with our version table is checked (a newer layout
 is refused; an older one is brought up to date step by step, in one transaction:
 version 1 to 2 adds ``games.watchers``, NULL for the games it holds, which take
-watchers as every table did); one that holds
+watchers as every table did; 2 to 3 adds ``moves.seq``, the prompt counter on a save's
+last line, as in SQLite, so that a save updates no ``games`` row); one that holds
 other tables and not ours is refused and left as it is, like another program's SQLite
 file. A reader (``create=False``: the commands) never makes one.
 
@@ -81,6 +82,7 @@ from hundred_server.store.base import (
     StoreError,
     cutoff,
     iso,
+    move_rows,
     now,
     redact,
     scrub,
@@ -91,10 +93,11 @@ from hundred_server.store.sqlite import APPLICATION_ID
 __all__ = ["STORE_VERSION", "PostgresStore"]
 
 #: The layout this code writes (``hundred_store.version``).
-STORE_VERSION: Final = 2
+STORE_VERSION: Final = 3
 #: How a layout of each older version is brought to the next (the statements in order).
 _UPGRADES: Final[dict[int, tuple[str, ...]]] = {
     1: ("ALTER TABLE games ADD COLUMN watchers boolean",),
+    2: ("ALTER TABLE moves ADD COLUMN seq integer",),
 }
 APPLICATION: Final = "hundred_server"
 #: The oldest PostgreSQL this store runs on (``pg_current_xact_id``, ``pg_xact_status``).
@@ -143,7 +146,7 @@ _SCHEMA: Final = (
         name        text NOT NULL,       -- the table's name
         seed        text NOT NULL,       -- each round's deck comes from it
         clock       double precision,    -- the turn clock in seconds, NULL: none
-        seq         integer NOT NULL,    -- the table's last prompt number
+        seq         integer NOT NULL,    -- the last prompt number as of version 2
         state       text NOT NULL,       -- 'playing', 'over', 'abandoned', 'failed'
         started     timestamptz NOT NULL,
         finished    timestamptz,
@@ -167,7 +170,8 @@ _SCHEMA: Final = (
         game bigint NOT NULL REFERENCES games(id) ON DELETE CASCADE,
         n    integer NOT NULL,           -- 0 is the Record header
         line text NOT NULL,
-        PRIMARY KEY (game, n)
+        seq  integer,                    -- a save's last line: the prompt number then
+        PRIMARY KEY (game, n)            -- (version 3); NULL: games.seq holds it
     )""",
 )
 TABLES: Final = ("hundred_store", "games", "seats", "moves")
@@ -485,7 +489,7 @@ class PostgresStore:
                     params,
                 ).fetchall()
                 lines = db.execute(
-                    "SELECT m.game, m.line FROM moves m JOIN games g ON g.id = m.game"
+                    "SELECT m.game, m.line, m.seq FROM moves m JOIN games g ON g.id = m.game"
                     f" {where} ORDER BY m.game, m.n",
                     params,
                 ).fetchall()
@@ -509,8 +513,11 @@ class PostgresStore:
         }
         for game_id, name, token in seats:
             out[game_id].seats.append((name, token))
-        for game_id, line in lines:
-            out[game_id].lines.append(line)
+        for game_id, line, seq in lines:
+            game = out[game_id]
+            game.lines.append(line)
+            if seq is not None:  # saved by version 3, and the newest yet: games.seq is older
+                game.seq = int(seq)
         return list(out.values())
 
 
@@ -525,13 +532,11 @@ def _apply(
     how they ended (so a batch may hold all three of one game). New games are
     ``owner``'s (a site's instance), leased for ``lease`` seconds."""
     started: list[GameStarted] = []
-    lines: list[tuple[int, int, str]] = []
-    seqs: dict[int, int] = {}
+    lines: list[tuple[int, int, str, int | None]] = []
     ended: list[GameEnded] = []
     for item in run:
         if isinstance(item, Moves):
-            lines += [(item.game_id, item.first + i, x) for i, x in enumerate(item.lines)]
-            seqs[item.game_id] = item.seq
+            lines += move_rows(item)
         elif isinstance(item, GameStarted):
             started.append(item)
         else:
@@ -564,11 +569,7 @@ def _apply(
             [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
         )
     if lines:
-        cursor.executemany("INSERT INTO moves (game, n, line) VALUES (%s, %s, %s)", lines)
-    if seqs:
-        cursor.executemany(
-            "UPDATE games SET seq = %s WHERE id = %s", [(q, g) for g, q in seqs.items()]
-        )
+        cursor.executemany("INSERT INTO moves (game, n, line, seq) VALUES (%s, %s, %s, %s)", lines)
     if ended:
         cursor.executemany(
             "UPDATE games SET state = %s, finished = %s, result = %s WHERE id = %s",

@@ -5,7 +5,8 @@ journal.py); the server applies each batch here in one transaction and commits i
 *before* it sends anything that batch produced, so no move is acknowledged unless it is
 saved. The store holds, per game: its table (id, name, seed, turn clock), its seats
 (names; person seats with their token's SHA-256, never the token), its record in the
-record format (records.py), the table's prompt counter, and how it ended.
+record format (records.py), the table's prompt counter (on the last line a save wrote),
+and how it ended.
 
 The file is in WAL mode with ``synchronous=NORMAL``: a commit is in the operating
 system's hands when it returns, so a crashed or killed server loses nothing (a power
@@ -13,7 +14,9 @@ cut may lose the last moments). A file that is not a store of ours, is damaged, 
 comes from a newer version is refused with ``StoreError``, never written to; one from
 an older version is brought up to date when it is opened (version 1 to 2: the ``ai``
 column, NULL for the games it already holds; 2 to 3: the ``watchers`` column, NULL:
-the table takes watchers, as every table did before). Who watches, and chat, is never
+the table takes watchers, as every table did before; 3 to 4: ``moves.seq``, the prompt
+counter on a save's last line, so that a save updates no ``games`` row; NULL on the
+lines already there, whose game's ``games.seq`` holds it). Who watches, and chat, is never
 stored.
 
 The file holds tokens' hashes and every hand dealt, so it is private: created mode 600,
@@ -63,6 +66,7 @@ from hundred_server.store.base import (
     StoreError,
     cutoff,
     iso,
+    move_rows,
     now,
     stored_result,
 )
@@ -70,7 +74,7 @@ from hundred_server.store.base import (
 __all__ = ["APPLICATION_ID", "DEFAULT_PATH", "PRIVATE", "STORE_VERSION", "Store"]
 
 #: The store format this code writes (``PRAGMA user_version``).
-STORE_VERSION: Final = 3
+STORE_VERSION: Final = 4
 #: ``PRAGMA application_id``: "H110", so a store is recognised as ours.
 APPLICATION_ID: Final = 0x48313130
 DEFAULT_PATH: Final = "hundred.db"
@@ -94,7 +98,7 @@ CREATE TABLE games (
     name     TEXT NOT NULL,             -- the table's name
     seed     TEXT NOT NULL,             -- each round's deck comes from it
     clock    REAL,                      -- the turn clock in seconds, NULL: none
-    seq      INTEGER NOT NULL,          -- the table's last prompt number
+    seq      INTEGER NOT NULL,          -- the last prompt number as of version 3 (below)
     state    TEXT NOT NULL,             -- 'playing', 'over', 'abandoned', 'failed'
     started  TEXT NOT NULL,             -- ISO 8601, UTC
     finished TEXT,
@@ -113,6 +117,8 @@ CREATE TABLE moves (                    -- the game's record, line by line
     game INTEGER NOT NULL REFERENCES games(id),
     n    INTEGER NOT NULL,              -- 0 is the Record header
     line TEXT NOT NULL,
+    seq  INTEGER,                       -- the last line a save wrote: the table's prompt
+                                        -- number then (version 4); NULL: games.seq holds it
     PRIMARY KEY (game, n)
 );
 """
@@ -123,6 +129,7 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     steps = {
         1: "ALTER TABLE games ADD COLUMN ai TEXT;",
         2: "ALTER TABLE games ADD COLUMN watchers INTEGER;",
+        3: "ALTER TABLE moves ADD COLUMN seq INTEGER;",
     }
     if version not in steps:
         raise StoreError(f"store version {version} is none this hundred_server knows")
@@ -341,13 +348,11 @@ class Store:
         """A run of writes with no drop among them: the games first, then their lines,
         then how they ended (so a batch may hold all three of one game)."""
         started: list[GameStarted] = []
-        lines: list[tuple[int, int, str]] = []
-        seqs: dict[int, int] = {}
+        lines: list[tuple[int, int, str, int | None]] = []
         ended: list[GameEnded] = []
         for item in run:
             if isinstance(item, Moves):
-                lines += [(item.game_id, item.first + i, x) for i, x in enumerate(item.lines)]
-                seqs[item.game_id] = item.seq
+                lines += move_rows(item)
             elif isinstance(item, GameStarted):
                 started.append(item)
             else:
@@ -376,11 +381,7 @@ class Store:
                 [(g.game_id, i, n, t) for g in started for i, (n, t) in enumerate(g.seats)],
             )
         if lines:
-            db.executemany("INSERT INTO moves (game, n, line) VALUES (?, ?, ?)", lines)
-        if seqs:
-            db.executemany(
-                "UPDATE games SET seq = ? WHERE id = ?", [(q, g) for g, q in seqs.items()]
-            )
+            db.executemany("INSERT INTO moves (game, n, line, seq) VALUES (?, ?, ?, ?)", lines)
         if ended:
             db.executemany(
                 "UPDATE games SET state = ?, finished = ?, result = ? WHERE id = ?",
@@ -517,12 +518,12 @@ class Store:
                 "SELECT name, token FROM seats WHERE game = ? ORDER BY seat", (game.id,)
             )
         ]
-        game.lines = [
-            _text(line)
-            for (line,) in self._db.execute(
-                "SELECT line FROM moves WHERE game = ? ORDER BY n", (game.id,)
-            )
-        ]
+        rows = self._db.execute(
+            "SELECT line, seq FROM moves WHERE game = ? ORDER BY n", (game.id,)
+        ).fetchall()
+        game.lines = [_text(line) for line, _ in rows]
+        if rows and rows[-1][1] is not None:  # saved by version 4: games.seq is older
+            game.seq = _integer(rows[-1][1])
 
 
 def _number(value: object) -> float | None:
