@@ -31,6 +31,7 @@ from hundred_server.games.base import Bot
 from hundred_server.journal import StoredGame, Write
 from hundred_server.lobby import (
     AI_LEVELS,
+    IN_LOBBY,
     NAME_RE,
     RESERVED_NAME_RE,
     Elsewhere,
@@ -508,15 +509,18 @@ class Hub:
             if data:
                 append(Send(conn, data))
         now: float | None = None
+        sessions = self.lobby.sessions  # lobby.closed and lobby.in_lobby, read in one go
         for conn in {conn for conn, _ in out}:
-            link = self.links.get(conn)
+            link = links.get(conn)
             if link is None:
                 continue
-            if self.lobby.closed(conn):
+            session = sessions.get(conn)
+            where = None if session is None else session.where
+            if where is Where.CLOSED:
                 commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
                 self.disconnect(conn)
                 continue
-            in_lobby = self.lobby.in_lobby(conn)
+            in_lobby = where in IN_LOBBY
             if link.virtual and in_lobby:  # back in the lobby: its own instance has it
                 commands.append(Remote(conn, None))
                 self.disconnect(conn)
