@@ -678,9 +678,9 @@ class Table:
             seats.append(WATCHER)
         told = self.spec.tell(events, seats, self.game.players)
         for seat, conn in people:
-            out.extend((conn, m) for m in told[seat])
+            out += [(conn, m) for m in told[seat]]
         for conn in self.watchers:
-            out.extend((conn, m) for m in told[WATCHER])
+            out += [(conn, m) for m in told[WATCHER]]
         return out
 
     def _to_people(self, msg: Message) -> Outgoing:

@@ -223,3 +223,29 @@ def test_every_byte_of_a_game_is_the_encoding_of_that_connections_own_message(
     for player in players:
         check_stream(player.messages, h.table_seeds())  # the leak check, among others
     assert checked > 400
+
+
+# ------------------------------------- private messages asked only of events that have them
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_private_kinds_skip_no_private_message(seats: int) -> None:
+    """Hundred and Ten's ``tell`` asks ``_private`` only of ``_PRIVATE_KINDS``: over whole
+    games (every event the rules make), each seat and a watcher are told exactly what
+    asking every event gives."""
+    from hundred_server import driver, games
+    from hundred_server.games import messages
+    from hundred_server.games.hundredandten import wire
+
+    spec = games.get("hundredandten")
+    kinds_seen: set[str] = set()
+    for seed in (f"kinds-{seats}-1", f"kinds-{seats}-2"):
+        game = spec.new_game([f"p{i}" for i in range(seats)], seed)
+        bots = [spec.bots["naive"]() for _ in range(seats)]
+        audience = [None, *range(seats)]
+        while (events := driver.step(game, spec, seed, bots)) is not None:
+            kinds_seen.update(type(e).__name__ for e in events)
+            every = messages.tell(events, audience, game.players, wire._public, wire._private)
+            assert spec.tell(events, audience, game.players) == every
+        assert game.is_over
+    assert {"Dealt", "Discarded", "Played", "TrickWon", "GameWon"} <= kinds_seen

@@ -28,12 +28,20 @@ def tell(
     players: Sequence[str],
     public: Public,
     private: Private,
+    private_kinds: tuple[type, ...] | None = None,
 ) -> dict[int | None, list[Message]]:
     """What each of ``seats`` is told of ``events``: per event, its public messages
-    (shared objects), then the seat's private ones (None: a watcher's)."""
+    (shared objects), then the seat's private ones (None: a watcher's). Given
+    ``private_kinds``, the event types ``private`` can tell anything of, it is asked of
+    no other (most events, a card played, are public only: asked of every seat, it
+    answers nothing for each)."""
     told: dict[int | None, list[Message]] = {seat: [] for seat in seats}
     for event in events:
         shared = public(event, players)
+        if private_kinds is not None and not isinstance(event, private_kinds):
+            for seat in seats:
+                told[seat] += shared
+            continue
         for seat in seats:
             told[seat] += shared
             told[seat] += private(event, seat, players)

@@ -184,7 +184,7 @@ def tell(
     """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
     None is a watcher, told every public message, a ``Deal`` without a hand, each
     discard's count only, and the end of the game without ``Win``."""
-    return messages.tell(events, seats, players, _public, _private)
+    return messages.tell(events, seats, players, _public, _private, _PRIVATE_KINDS)
 
 
 def _public(event: Event, players: Sequence[str]) -> list[Message]:
@@ -226,6 +226,10 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
         winner = messages.describe_seat(players, event.winner)
         return [message(f"{winner} wins the game with {event.totals[event.winner]}")]
     return []
+
+
+#: The events ``_private`` tells a seat anything of (games/messages.py).
+_PRIVATE_KINDS: Final = (Dealt, Discarded, PrePassed, Unpassed, GameWon)
 
 
 def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
