@@ -43,7 +43,7 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from hundred_server import driver
 from hundred_server.bots.remote import AskBot, PluginSeat
@@ -560,8 +560,8 @@ class Table:
         # People, and plug-ins that are not benched, stop the driver: people are
         # prompted and plug-ins asked, below.
         bots = [
-            None if s is None or self._plugin_at(i) is not None else s.bot
-            for i, s in enumerate(self.seats)
+            None if s is None or (isinstance(s.bot, PluginSeat) and not s.bot.benched) else s.bot
+            for s in self.seats
         ]
         self.ai_due = None
         moved = False
@@ -610,9 +610,7 @@ class Table:
         """The plug-in that must be asked for ``seat``'s moves (not a benched one)."""
         occupant = self.seats[seat]
         bot = None if occupant is None else occupant.bot
-        if isinstance(bot, PluginSeat) and not bot.benched:
-            return bot
-        return None
+        return bot if _plugin(bot) else None
 
     def _ask(self, seat: int) -> None:
         game = self.game
@@ -686,3 +684,8 @@ class Table:
     def _to_people(self, msg: Message) -> Outgoing:
         """``msg`` to everyone at the table: its people and its watchers."""
         return [(conn, msg) for conn in self.audience()]
+
+
+def _plugin(bot: object) -> TypeGuard[PluginSeat]:
+    """Whether a seat's ``bot`` is a plug-in that must be asked (not a benched one)."""
+    return isinstance(bot, PluginSeat) and not bot.benched
