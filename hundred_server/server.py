@@ -255,6 +255,10 @@ class Server:
         self._timer_at: float | None = None
         self._pending: list[_Batch] = []  # sent (or queued) by the next _flush
         self._flush_soon = False
+        #: The event loop it runs on, from ``start``: Python 3.11's
+        #: ``asyncio.get_running_loop`` makes a getpid system call each time, and every
+        #: line asks for the loop's clock.
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def port(self) -> int:
@@ -278,7 +282,7 @@ class Server:
     async def start(self) -> None:
         # The stream limit lets a line of MAX_LINE bytes plus "\r\n" through; the hub
         # measures the line itself, so one byte more is refused either way.
-        loop = asyncio.get_running_loop()
+        loop = self._loop = asyncio.get_running_loop()
         self._server = await loop.create_server(
             lambda: _LineReader(self, codecs.MAIN), self.host, self.requested_port
         )
@@ -480,7 +484,7 @@ class Server:
 
     def _clock(self) -> float:
         """The rate limits' clock: the event loop's."""
-        return asyncio.get_running_loop().time()
+        return (self._loop or asyncio.get_running_loop()).time()
 
     def _dispatch(self, commands: list[Command]) -> None:
         """Queue what the hub returned, with what it asks to save (one event's worth:
@@ -492,7 +496,7 @@ class Server:
         self._run_bots()
         if not self._flush_soon:
             self._flush_soon = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            (self._loop or asyncio.get_running_loop()).call_soon(self._flush)
 
     def _run_bots(self) -> None:
         """Hand the plug-in moves the hub asked for to their workers at once: an ask
