@@ -91,16 +91,28 @@ def test_another_programs_database_is_refused_and_left_alone(pg_engine: Engine) 
     assert advisory_locks(pg_engine) == []  # a refused store keeps no lock
 
 
+def _upgraded(pg_engine: Engine, version: int, *statements: str) -> PostgresStore:
+    """The store, closed, made as ``version`` left it (``statements``, then its version
+    table), opened again: brought up to ``STORE_VERSION``."""
+    for statement in statements:
+        pg_engine.rows(statement)
+    pg_engine.rows("UPDATE hundred_store SET version = ?", (version,))
+    store = pg_engine.open()
+    assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)] == [(3,)]
+    assert isinstance(store, PostgresStore)
+    return store
+
+
 def test_a_version_1_store_is_upgraded_and_its_tables_take_watchers(pg_engine: Engine) -> None:
     store = pg_engine.open()
     store.write([started(1)])
     store.close()
-    pg_engine.rows("ALTER TABLE games DROP COLUMN watchers")  # as version 1 left it
-    pg_engine.rows("ALTER TABLE moves DROP COLUMN seq")
-    pg_engine.rows("UPDATE hundred_store SET version = 1")
-    store = pg_engine.open()
-    assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)]
-    assert STORE_VERSION == 3
+    store = _upgraded(
+        pg_engine,
+        1,  # as version 1 left it
+        "ALTER TABLE games DROP COLUMN watchers",
+        "ALTER TABLE moves DROP COLUMN seq",
+    )
     (game,) = store.games()
     assert game.watchers is True
     store.write([GameStarted(2, "whist", "private", "s", None, (("a", None),), watchers=False)])
@@ -114,11 +126,12 @@ def test_a_version_2_store_is_upgraded_and_its_games_keep_their_prompt_numbers(
     store = pg_engine.open()
     store.write([started(1), Moves(1, 0, ("header", "deal"), 0), started(2)])
     store.close()
-    pg_engine.rows("ALTER TABLE moves DROP COLUMN seq")  # as version 2 left it
-    pg_engine.rows("UPDATE games SET seq = 7 WHERE id = 1")
-    pg_engine.rows("UPDATE hundred_store SET version = 2")
-    store = pg_engine.open()
-    assert pg_engine.rows("SELECT version FROM hundred_store") == [(STORE_VERSION,)]
+    store = _upgraded(
+        pg_engine,
+        2,  # as version 2 left it: the prompt number in games.seq
+        "ALTER TABLE moves DROP COLUMN seq",
+        "UPDATE games SET seq = 7 WHERE id = 1",
+    )
     assert [(g.id, g.seq) for g in store.games()] == [(1, 7), (2, 0)]  # games.seq's
     store.write([Moves(1, 2, ("bid",), 8), Moves(2, 0, ("header",), 1)])
     assert [(g.id, g.seq, len(g.lines)) for g in store.games()] == [(1, 8, 3), (2, 1, 1)]
