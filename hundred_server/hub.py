@@ -511,13 +511,11 @@ class Hub:
             if data:
                 append(Send(conn, data))
         now: float | None = None
-        sessions = self.lobby.sessions  # lobby.closed and lobby.in_lobby, read in one go
         for conn in {conn for conn, _ in out}:
             link = links.get(conn)
             if link is None:
                 continue
-            session = sessions.get(conn)
-            where = None if session is None else session.where
+            where = self.lobby.where(conn)  # closed, or in the lobby: asked once
             if where is Where.CLOSED:
                 commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
                 self.disconnect(conn)

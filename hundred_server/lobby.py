@@ -327,10 +327,15 @@ class Lobby:
             return None  # a watcher's lines never move a game on
         return table.id, table.seq, table.turns, table.asks, table.state is TableState.OVER
 
+    def where(self, conn: int) -> Where | None:
+        """Where ``conn``'s session is (None: it has none): ``CLOSED`` once it quit (the
+        hub closes it), one of ``IN_LOBBY`` in the lobby."""
+        session = self.sessions.get(conn)
+        return None if session is None else session.where
+
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""
-        session = self.sessions.get(conn)
-        return session is not None and session.where is Where.CLOSED
+        return self.where(conn) is Where.CLOSED
 
     def _after(self, table: Table) -> None:
         """After a step of ``table``: note what to save, what to ask of plug-ins and
@@ -549,8 +554,7 @@ class Lobby:
     def in_lobby(self, conn: int) -> bool:
         """Whether ``conn`` is in the lobby (not at a table); idling is limited by
         ``Limits.idle_timeout`` there and ``table_idle_timeout`` at a table."""
-        session = self.sessions.get(conn)
-        return session is not None and session.where in IN_LOBBY
+        return self.where(conn) in IN_LOBBY
 
     def disconnect(self, conn: int) -> Outgoing:
         """The connection is gone (or is being closed): free its seat."""

@@ -559,10 +559,7 @@ class Table:
         assert game is not None
         # People, and plug-ins that are not benched, stop the driver: people are
         # prompted and plug-ins asked, below.
-        bots = [
-            None if s is None or (isinstance(s.bot, PluginSeat) and not s.bot.benched) else s.bot
-            for s in self.seats
-        ]
+        bots = [None if s is None or _plugin(s.bot) else s.bot for s in self.seats]
         self.ai_due = None
         moved = False
         while (actor := game.to_act) is None or bots[actor] is not None:

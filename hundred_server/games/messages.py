@@ -38,13 +38,11 @@ def tell(
     told: dict[int | None, list[Message]] = {seat: [] for seat in seats}
     for event in events:
         shared = public(event, players)
-        if private_kinds is not None and not isinstance(event, private_kinds):
-            for seat in seats:
-                told[seat] += shared
-            continue
+        asked = private_kinds is None or isinstance(event, private_kinds)
         for seat in seats:
             told[seat] += shared
-            told[seat] += private(event, seat, players)
+            if asked:
+                told[seat] += private(event, seat, players)
     return told
 
 

@@ -518,12 +518,13 @@ class Store:
                 "SELECT name, token FROM seats WHERE game = ? ORDER BY seat", (game.id,)
             )
         ]
-        rows = self._db.execute(
+        game.lines = []
+        for line, seq in self._db.execute(
             "SELECT line, seq FROM moves WHERE game = ? ORDER BY n", (game.id,)
-        ).fetchall()
-        game.lines = [_text(line) for line, _ in rows]
-        if rows and rows[-1][1] is not None:  # saved by version 4: games.seq is older
-            game.seq = _integer(rows[-1][1])
+        ):
+            game.lines.append(_text(line))
+            if seq is not None:  # saved by version 4, and the newest yet: games.seq is older
+                game.seq = _integer(seq)
 
 
 def _number(value: object) -> float | None:
