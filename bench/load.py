@@ -363,7 +363,7 @@ def profile_top(collapsed: Path, top: int = 25) -> str:
     total = 0
     own: dict[str, int] = {}
     cumulative: dict[str, int] = {}
-    for line in collapsed.read_text().splitlines():
+    for line in collapsed.read_text(errors="replace").splitlines():  # py-spy may garble a name
         stack, _, count = line.rpartition(" ")
         if not stack or not count.isdigit():  # a frame's name broken over lines
             continue

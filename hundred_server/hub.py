@@ -150,6 +150,9 @@ class Hub:
         self.links: dict[int, Link] = {}
         self._next_conn = 1
         self._per_address: dict[str, int] = {}  # open connections per address
+        #: Links that are virtual connections (clients of other instances): they hold
+        #: no socket here, so they take none of ``max_connections``.
+        self._virtual = 0
 
     # ------------------------------------------------------------- the lobby's state
 
@@ -254,7 +257,7 @@ class Hub:
         """Why one more connection (from ``address``) is refused, as (code, text), if it
         is: the server's or the address's connections are at their limit."""
         limits = self.limits
-        if len(self.links) >= limits.max_connections:
+        if len(self.links) - self._virtual >= limits.max_connections:
             return (
                 "server_full",
                 f"the server is full ({limits.max_connections} connections); try later",
@@ -376,6 +379,7 @@ class Hub:
         conn = self._next_conn
         self._next_conn += 1
         self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
+        self._virtual += 1
         self.lobby.connect(conn, address)  # the lobby question: its own instance asked it
         if _name_ok(name):
             self.lobby.sessions[conn].name = name
@@ -454,6 +458,7 @@ class Hub:
         gone: list[Command] = [Relay(conn, None)] if self._relayed(conn) else []
         out = self._render(self.lobby.disconnect(conn)) + gone
         del self.links[conn]
+        self._virtual -= link.virtual
         self._forget_address(link)
         return out
 
@@ -482,6 +487,7 @@ class Hub:
             out.append(Remote(conn, None) if link is not None and link.virtual else Close(conn))
         self.links.clear()
         self._per_address.clear()
+        self._virtual = 0
         return out
 
     # ------------------------------------------------------------------- writing

@@ -119,7 +119,8 @@ _TALK: Final = frozenset({"Chat", "Mute", "Unmute"})
 class Limits:
     """What one client may do (protocol.md, Limits)."""
 
-    #: Connections at once; one more is told ``server_full`` and closed (server.py).
+    #: Connections at once; one more is told ``server_full`` and closed (server.py). A
+    #: site's instance counts its own sockets: a client relayed in from another takes none.
     max_connections: int = 2000
     #: Connections at once from one address; one more is told ``too_many_connections``.
     max_connections_per_address: int = 32

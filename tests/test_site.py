@@ -21,7 +21,7 @@ import pytest
 
 from hundred_server.bus import merge_open
 from hundred_server.hub import Hub, Relay, Remote
-from hundred_server.lobby import Elsewhere, Where
+from hundred_server.lobby import Elsewhere, Limits, Where
 from hundred_server.protocol import Message
 from hundred_server.records import load_record
 from tests.engines import Engine, RedisServer
@@ -99,6 +99,25 @@ def test_a_virtual_connection_answers_with_remote_commands_until_back_in_the_lob
     out = hub.receive_message(vconn, {"Type": "Hello", "Message": "quit"})
     assert Remote(vconn, None, close=True) in out
     assert vconn not in hub.links
+
+
+def test_virtual_connections_take_no_connection_slot() -> None:
+    # A relayed client holds its socket on its own instance, which counts it there.
+    hub = Hub(limits=Limits(max_connections=2))
+    virtual = [hub.connect_virtual(f"v{n}", None) for n in range(3)]
+    assert hub.admit(None) is None
+    first, _ = hub.connect()
+    assert hub.admit(None) is None
+    hub.connect()
+    full = hub.admit(None)
+    assert full is not None
+    assert full == ("server_full", "the server is full (2 connections); try later")
+    hub.disconnect(virtual[0])  # a virtual one gone frees no slot
+    assert hub.admit(None) == full
+    hub.disconnect(first)
+    assert hub.admit(None) is None
+    hub.shutdown()
+    assert hub.admit(None) is None
 
 
 # ------------------------------------------------------------------ real processes
