@@ -255,7 +255,8 @@ class Hub:
 
     def admit(self, address: str | None) -> tuple[str, str] | None:
         """Why one more connection (from ``address``) is refused, as (code, text), if it
-        is: the server's or the address's connections are at their limit."""
+        is: the server's or the address's connections are at their limit (a virtual
+        connection holds no socket here and is not counted)."""
         limits = self.limits
         if len(self.links) - self._virtual >= limits.max_connections:
             return (
@@ -458,7 +459,8 @@ class Hub:
         gone: list[Command] = [Relay(conn, None)] if self._relayed(conn) else []
         out = self._render(self.lobby.disconnect(conn)) + gone
         del self.links[conn]
-        self._virtual -= link.virtual
+        if link.virtual:
+            self._virtual -= 1
         self._forget_address(link)
         return out
 
