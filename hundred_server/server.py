@@ -75,6 +75,8 @@ STORE_GRACE: Final = 5.0
 #: last.
 RETRY_FIRST: Final = 0.25
 RETRY_MAX: Final = 5.0
+#: How long saves wait for the store's quiet moment (``_quiesce``) at most.
+QUIET_WAIT: Final = 0.05
 #: How often finished games past their retention are removed (seconds).
 PRUNE_EVERY: Final = 3600.0
 #: The cyclic collector's thresholds in a server (``tune_gc``). CPython's (700, 10, 10)
@@ -232,6 +234,7 @@ class Server:
         self._queue: deque[_Batch] = deque()  # saved, then sent, in order
         self._waiting: dict[int, int] = {}  # conn -> queued batches that speak to it
         self._committer: asyncio.Task[None] | None = None
+        self._quiet: asyncio.Future[None] | None = None  # the store's quiet moment
         self._pruner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.TimerHandle | None = None
         self.host = host
@@ -549,7 +552,13 @@ class Server:
         (``GameStore.inline``: SQLite) with nothing queued from before and no save
         being retried. Otherwise they wait in the queue for the committer."""
         store = self.store
-        return store is not None and store.inline and not self._queue and self._committer is None
+        return (
+            store is not None
+            and store.inline
+            and not self._queue
+            and self._committer is None
+            and not store.quiet_wanted
+        )
 
     def _save_turn(self, pending: list[_Batch], writes: list[Write]) -> bool:
         """Commit a turn's writes on the event loop, then send all it says, in order;
@@ -600,6 +609,8 @@ class Server:
             if retry:
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
+            if self.store.quiet_wanted:
+                await self._quiesce()
             while any(batch.writes for batch in self._queue):
                 count = len(self._queue)
                 writes = [w for batch in list(self._queue)[:count] for w in batch.writes]
@@ -617,6 +628,23 @@ class Server:
                 self._saved(count)
         finally:
             self._committer = None
+
+    async def _quiesce(self) -> None:
+        """Hold the writes while the store does what it asked a quiet moment for
+        (``GameStore.quiesce``), ``QUIET_WAIT`` at most: past that the writes go on
+        beside it (the store stays correct either way; it only asks again)."""
+        assert self.store is not None
+        quiet = self._quiet
+        if quiet is None or quiet.done():  # one at a time: a late one is waited for again
+            quiet = self._quiet = asyncio.get_running_loop().run_in_executor(
+                self._writer, self.store.quiesce
+            )
+        try:
+            await asyncio.wait_for(asyncio.shield(quiet), QUIET_WAIT)
+        except TimeoutError:
+            log.info("the store's quiet moment took over %g s; saves go on", QUIET_WAIT)
+        except Exception as exc:
+            log.warning("the store's quiet moment failed: %s", exc)
 
     def _saved(self, count: int) -> None:
         """The oldest ``count`` batches are saved: what they (and the batches behind

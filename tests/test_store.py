@@ -45,6 +45,7 @@ from hundred_server.store import (
     Write,
     describe,
 )
+from hundred_server.store import sqlite as sqlite_store
 from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
 from tests.engines import Engine
 from tests.faulty_store import FaultyStore
@@ -323,6 +324,63 @@ def test_a_servers_store_checkpoints_on_its_own_thread_never_in_a_commit(
         time.sleep(0.05)
     assert os.path.getsize(path) >= size + 300 * 4000  # the thread copied it in
     assert [len(g.lines) for g in store.games()] == [300, 300]
+    store.close()
+
+
+def wal_frames(path: Path) -> int:
+    """The frames in a store's -wal now (a passive checkpoint from outside says)."""
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        return int(raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1])
+    finally:
+        raw.close()
+
+
+def test_a_long_wal_asks_the_server_for_a_quiet_moment_and_then_starts_over(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A checkpoint that finds ``QUIET_FRAMES`` or more asks for a quiet moment
+    (``quiet_wanted``); ``quiesce`` copies the rest, and the next commit starts the -wal
+    over from its beginning, over the blocks it has (cut to ``WAL_KEEP_SERVER``)."""
+    monkeypatch.setattr(sqlite_store, "QUIET_FRAMES", 200)
+    monkeypatch.setattr(sqlite_store, "WAL_KEEP_SERVER", 100 * 4096)
+    path = tmp_path / "s.db"
+    store = Store(path, exclusive=True, checkpoint_every=3600)  # checks by hand here
+    checkpoints = store._checkpoints
+    assert checkpoints is not None
+    line = "x" * 4000  # a page each
+    store.write([started(1)])
+    for n in range(30):
+        store.write([Moves(1, n, (line,), n)])
+    assert wal_frames(path) < 200
+    checkpoints.check()  # short: nothing asked
+    assert not store.quiet_wanted
+    for n in range(30, 230):
+        store.write([Moves(1, n, (line,), n)])
+    assert wal_frames(path) > 200
+    size = os.path.getsize(f"{path}-wal")
+    checkpoints.check()
+    assert store.quiet_wanted
+    store.quiesce()
+    assert not store.quiet_wanted
+    store.write([Moves(1, 230, (line,), 230)])
+    assert wal_frames(path) < 10  # started over
+    assert os.path.getsize(f"{path}-wal") == 100 * 4096 < size  # cut back to what is kept
+    assert len(store.game(1).lines) == 231  # type: ignore[union-attr]
+    store.close()
+
+
+def test_a_readers_store_keeps_little_wal(tmp_path: Path) -> None:
+    """Only a server's store keeps a long -wal; anyone else's is cut to ``WAL_KEEP``
+    and never asks for a quiet moment."""
+    store = Store(tmp_path / "r.db")
+    assert not store.quiet_wanted
+    store.quiesce()  # nothing to do
+    assert store._db.execute("PRAGMA journal_size_limit").fetchone()[0] == sqlite_store.WAL_KEEP
+    store.close()
+    store = Store(tmp_path / "s.db", exclusive=True)
+    limit = store._db.execute("PRAGMA journal_size_limit").fetchone()[0]
+    assert limit == sqlite_store.WAL_KEEP_SERVER
     store.close()
 
 

@@ -11,7 +11,9 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+import threading
+import time
+from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
 from hundred_server.records import load_record
 from hundred_server.server import Server
-from hundred_server.store import Store
+from hundred_server.store import Store, Write
 from tests.faulty_store import FaultyStore
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 from tests.live_server import ROOT, start_server, stop_server
@@ -150,6 +152,78 @@ async def test_a_lock_held_by_another_process_never_stalls_the_lobby(tmp_path: P
         await ann.prompt()  # saved once the lock is gone, then sent
         await ann.close()
         await bob.close()
+    store.close()
+
+
+class QuietStore(Store):
+    """``Store`` that asks for a quiet moment while ``want`` (from any thread) and
+    counts what ``quiesce`` saw: the writes under way beside it, how long it took."""
+
+    def __init__(self, path: Path, pause: float) -> None:
+        super().__init__(path, exclusive=True, checkpoint_every=3600)
+        self.want = False
+        self.pause = pause
+        self.quiesced = 0
+        self.writes = 0
+        self.writes_beside = 0
+        self.done = threading.Event()
+
+    @property
+    def quiet_wanted(self) -> bool:
+        return self.want
+
+    def quiesce(self) -> None:
+        self.quiesced += 1
+        before = self.writes
+        time.sleep(self.pause)
+        self.writes_beside += self.writes - before
+        self.want = False
+        self.done.set()
+
+    def write(self, writes: Iterable[Write]) -> None:
+        self.writes += 1
+        super().write(writes)
+
+
+@pytest.mark.asyncio
+async def test_saves_wait_for_the_stores_quiet_moment(tmp_path: Path) -> None:
+    """A store that asks for a quiet moment gets it: the turn's save waits for
+    ``quiesce`` (which sees no write beside it), then goes out, in order."""
+    store = QuietStore(tmp_path / "s.db", pause=0.02)
+    rng = random.Random(5)
+    async with serving(store) as server, asyncio.timeout(60):
+        ann, prompt = await against_ai(server.port)
+        store.want = True
+        for _ in range(3):
+            await ann.send(answer_from_legal(prompt, rng))
+            prompt = await ann.prompt()
+        assert (store.quiesced, store.writes_beside) == (1, 0)
+        assert store.done.is_set()
+        await ann.close()
+    store.close()
+    check = Store(tmp_path / "s.db")
+    game = load_record(check.game(1).lines)  # type: ignore[union-attr]
+    assert len([item for item in game.history if isinstance(item, tuple) and item[0] == 0]) == 3
+    check.close()
+
+
+@pytest.mark.asyncio
+async def test_saves_wait_for_a_slow_quiet_moment_only_briefly(tmp_path: Path) -> None:
+    """A quiet moment that takes long holds the saves ``QUIET_WAIT`` at most: the game
+    goes on beside it, and it is not asked for again while it runs."""
+    store = QuietStore(tmp_path / "s.db", pause=3.0)
+    rng = random.Random(6)
+    async with serving(store) as server, asyncio.timeout(60):
+        ann, prompt = await against_ai(server.port)
+        store.want = True
+        for _ in range(3):
+            await ann.send(answer_from_legal(prompt, rng))
+            prompt = await ann.prompt()
+        assert not store.done.is_set()  # the game went on while it ran
+        assert store.quiesced == 1
+        await ann.close()
+    assert store.done.wait(10)
+    assert store.writes_beside >= 3
     store.close()
 
 

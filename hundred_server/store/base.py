@@ -55,6 +55,16 @@ class GameStore(Protocol):
     #: round trip: PostgreSQL's). ``prune`` always runs on the writer thread.
     inline: bool
 
+    @property
+    def quiet_wanted(self) -> bool:
+        """Whether the store asks the server to hold its writes until ``quiesce`` has
+        run (SQLite: its -wal must be all checkpointed once for it to start over)."""
+        ...
+
+    def quiesce(self) -> None:
+        """Called on the server's writer thread while no write is under way, when
+        ``quiet_wanted``; it may wait for the disk."""
+
     def write(self, writes: Iterable[Write]) -> None:
         """Apply a batch in one transaction, committed when this returns. On any error
         nothing of the batch is kept (the caller retries the same values, each line

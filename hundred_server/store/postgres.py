@@ -189,6 +189,8 @@ class PostgresStore:
 
     #: A save is a round trip to the database: the server writes from a thread.
     inline = False
+    #: The server never needs to hold its writes for this engine.
+    quiet_wanted = False
 
     def __init__(
         self,
@@ -417,6 +419,9 @@ class PostgresStore:
         if status == "committed" and batch[: len(earlier)] == earlier:
             return batch[len(earlier) :]
         return batch
+
+    def quiesce(self) -> None:
+        """Nothing to do: PostgreSQL keeps its own log."""
 
     def mark_failed(self, game_id: int) -> None:
         """The game cannot be restored: it is kept, as failed, and not tried again."""

@@ -35,7 +35,11 @@ load took up to the switch interval each (saves of tens of milliseconds, some of
 hundreds). What does wait for the disk, the checkpoint that copies the -wal into the
 file and syncs it, runs on a thread and connection of its own in a store opened
 ``exclusive`` (every ``CHECKPOINT_EVERY`` seconds, passive: it never holds up a
-commit), so a slow disk still never stalls the event loop.
+commit), so a slow disk still never stalls the event loop. Under steady load a passive
+checkpoint never finds the -wal all copied, and the -wal would grow without end; when it
+is long, the store asks the server for a quiet moment (``quiet_wanted``, ``quiesce``:
+saves held ``server.QUIET_WAIT`` at most while the rest is copied), and the -wal then
+starts over, over the blocks it has.
 """
 
 from __future__ import annotations
@@ -82,6 +86,14 @@ DEFAULT_PATH: Final = "hundred.db"
 PRIVATE: Final = 0o600
 #: Seconds between the checkpoints of a store opened ``exclusive`` (a server's).
 CHECKPOINT_EVERY: Final = 1.0
+#: The -wal is cut back to this many bytes when it starts over (WAL_KEEP_SERVER for a
+#: server's store: under load a second of commits, whose blocks are then written over
+#: rather than allocated and zeroed anew).
+WAL_KEEP: Final = 1 << 20
+WAL_KEEP_SERVER: Final = 64 << 20
+#: A checkpoint of a -wal this many frames long (pages: 8 MiB) or more asks the server
+#: for a quiet moment (``_Checkpoints``): the -wal has not started over by itself.
+QUIET_FRAMES: Final = 2048
 #: The longest a server's write waits for a lock another program holds (the server's
 #: event loop waits with it): past it the save is refused and retried with backoff.
 SERVER_BUSY_TIMEOUT: Final = 0.1
@@ -160,29 +172,60 @@ def _decode(data: bytes) -> str:
 class _Checkpoints:
     """The WAL checkpoints of a server's store, on a thread and connection of their
     own: passive (frames a reader still needs wait for the next), so the writer never
-    waits for them, and the -wal is cut back to ``journal_size_limit`` when the writer
-    next starts over from its beginning."""
+    waits for them.
+
+    A passive checkpoint copies the frames there were when it began; under steady
+    load the writer commits meanwhile, so the -wal is never all copied, never starts
+    over from its beginning, and grows without end (20 MB a second under make load),
+    each new block of it costing the writer the file system's allocation and zeroing.
+    So when a checkpoint finds ``QUIET_FRAMES`` or more (the -wal has not started over
+    since the last), ``due`` is set, and the server holds its writes for a moment and
+    has ``catch_up`` copy the rest (what came since the last checkpoint: little to
+    sync); the writer's next commit then starts the -wal over, writing over blocks it
+    already has (up to ``WAL_KEEP_SERVER`` of them are kept)."""
 
     def __init__(self, path: str, busy_timeout: float, every: float) -> None:
         self._every = every
         self._stop = threading.Event()
+        self._lock = threading.Lock()  # the connection: the thread's or catch_up's
         self._db = sqlite3.connect(
             path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
+        #: The last checkpoint left frames behind: the writer should pause for
+        #: ``catch_up`` (read by the server's event loop; a bool is set atomically).
+        self.due = False
+        self._failing = False
         self._thread = threading.Thread(target=self._run, name="store-checkpoints", daemon=True)
         self._thread.start()
 
-    def _run(self) -> None:
-        failing = False
-        while not self._stop.wait(self._every):
+    def _checkpoint(self) -> int:
+        """One passive checkpoint: the frames the -wal held when it began (0 when it
+        failed: the next one tries again, and saves go on)."""
+        with self._lock:
             try:
-                self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-            except sqlite3.Error as exc:  # the next one tries again; saves go on
-                if not failing:
+                row = self._db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except sqlite3.Error as exc:
+                if not self._failing:
                     log.warning("a checkpoint of the store failed (%s); it is tried again", exc)
-                failing = True
-            else:
-                failing = False
+                self._failing = True
+                return 0
+        self._failing = False
+        return int(row[1])  # (busy, frames in the -wal, frames copied)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self._every):
+            self.check()
+
+    def check(self) -> None:
+        """The thread's checkpoint (every ``every`` seconds): ``due`` if the -wal it
+        found is long."""
+        if self._checkpoint() >= QUIET_FRAMES:
+            self.due = True
+
+    def catch_up(self) -> None:
+        """Copy what the last checkpoint left (called while the writer holds off)."""
+        self._checkpoint()
+        self.due = False
 
     def close(self) -> None:
         self._stop.set()
@@ -230,6 +273,7 @@ class Store:
         if exclusive:  # a server's: checkpoints on their own thread, not in commits
             try:
                 self._db.execute("PRAGMA wal_autocheckpoint=0")
+                self._db.execute(f"PRAGMA journal_size_limit={WAL_KEEP_SERVER}")
                 self._checkpoints = _Checkpoints(self.path, busy_timeout, checkpoint_every)
             except BaseException:
                 self._db.close()
@@ -302,7 +346,7 @@ class Store:
         # CHECKPOINT_EVERY seconds instead) and cut back to 1 MiB after, so a burst of
         # games started and forgotten does not leave a big -wal behind.
         db.execute("PRAGMA wal_autocheckpoint=256")
-        db.execute("PRAGMA journal_size_limit=1048576")
+        db.execute(f"PRAGMA journal_size_limit={WAL_KEEP}")
         db.execute("PRAGMA foreign_keys=ON")
 
     def close(self) -> None:
@@ -313,6 +357,20 @@ class Store:
                 self._checkpoints = None
             self._db.close()  # the last connection: SQLite checkpoints and removes the -wal
             self._unlock()
+
+    @property
+    def quiet_wanted(self) -> bool:
+        """Whether the store asks the server to hold its writes for ``quiesce``: the
+        last checkpoint left frames behind (see ``_Checkpoints``)."""
+        checkpoints = self._checkpoints
+        return checkpoints is not None and checkpoints.due
+
+    def quiesce(self) -> None:
+        """With no write under way: checkpoint what is left, so the next commit starts
+        the -wal over (on the server's writer thread; it syncs the file)."""
+        checkpoints = self._checkpoints
+        if checkpoints is not None:
+            checkpoints.catch_up()
 
     def _unlock(self) -> None:
         # Only after SQLite has closed: closing any descriptor of the file drops every
