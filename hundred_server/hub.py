@@ -2,8 +2,9 @@
 
 ``Hub`` is the server's whole behaviour without sockets, as h11 is HTTP without them:
 ``connect()``, ``receive(conn, line)`` and ``disconnect(conn)`` take what happened on a
-connection and return what to do, as ``Send(conn, bytes)`` and ``Close(conn)``. The
-asyncio layer (server.py) only moves bytes.
+connection and return what to do, as ``Send(conn, bytes)`` (one a connection for what
+one event says to it, its lines in order) and ``Close(conn)``. The asyncio layer
+(server.py) only moves bytes.
 
 Each connection has one codec (codecs/), chosen by the listener it came in on and its
 first line; the hub turns lines into messages with it and messages into bytes, and
@@ -340,7 +341,7 @@ class Hub:
                 return []
             link.codec, line = chosen
             log.info("connection %d speaks %s", conn, link.codec.kind)
-        if not line.strip():
+        if not line or line.isspace():  # blank (isspace: the same test as strip, no copy)
             return []
         try:
             messages = link.codec.decode(line)
@@ -495,31 +496,46 @@ class Hub:
     # ------------------------------------------------------------------- writing
 
     def _render(self, out: Outgoing) -> list[Command]:
+        """What ``out`` says, as commands: one ``Send`` a connection with all its
+        bytes in order (the server writes each connection once a turn anyway), a
+        ``Remote`` a message to a virtual connection, then the closes."""
         commands: list[Command] = []
-        append = commands.append
         links = self.links
         # A message sent to many is encoded once a codec kind: by its id, which is
         # unique while ``out`` holds every message (a seat's private ones included).
-        shared: dict[tuple[str, int], bytes] = {}
+        shared: dict[str, dict[int, bytes]] = {}
+        # Every connection told, in order: its bytes, and its codec with that codec's
+        # kind's encodings (None for both: a virtual connection), found once.
+        said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
         for conn, msg in out:
-            link = links.get(conn)
-            if link is None:
-                continue
-            if link.virtual:
+            entry = said.get(conn)
+            if entry is None:
+                link = links.get(conn)
+                if link is None:
+                    continue
+                if link.virtual:
+                    entry = said[conn] = ([], None, None)
+                else:
+                    mine = link.codec or _FIRST_CODEC
+                    cache = shared.setdefault(mine.kind, {}) if mine.shared else None
+                    entry = said[conn] = ([], mine, cache)
+            chunks, codec, cache = entry
+            if codec is None:
                 commands.append(Remote(conn, msg))
                 continue
-            codec = link.codec or _FIRST_CODEC
-            if codec.shared:
-                key = (codec.kind, id(msg))
-                data = shared.get(key)
+            if cache is not None:
+                data = cache.get(id(msg))
                 if data is None:
-                    data = shared[key] = codec.encode(msg)
+                    data = cache[id(msg)] = codec.encode(msg)
             else:
                 data = codec.encode(msg)
             if data:
-                append(Send(conn, data))
+                chunks.append(data)
+        for conn, (chunks, _, _) in said.items():
+            if chunks:
+                commands.append(Send(conn, chunks[0] if len(chunks) == 1 else b"".join(chunks)))
         now: float | None = None
-        for conn in {conn for conn, _ in out}:
+        for conn in said:
             link = links.get(conn)
             if link is None:
                 continue

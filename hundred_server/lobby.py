@@ -106,6 +106,10 @@ class Where(enum.Enum):
     RELAYED = "relayed"  # its table is on another instance of the site (bus.py)
     CLOSED = "closed"
 
+    # Members are singletons, so identity hashing is exact, and it runs in C: every
+    # answer asks whether its connections are in the lobby (IN_LOBBY).
+    __hash__ = object.__hash__
+
 
 #: The places of a session in the lobby (not at a table).
 IN_LOBBY: Final = frozenset({Where.QUESTION, Where.OPTIONS, Where.TABLES})
@@ -307,9 +311,11 @@ class Lobby:
             session.where = Where.RELAYED
             self.relays[conn] = there
             out, stop = [], True
-        for table in {before, session.table}:
-            if table is not None:
-                self._after(table)
+        after = session.table
+        if before is not None:
+            self._after(before)
+        if after is not None and after is not before:
+            self._after(after)
         return out, stop or self.closed(conn)
 
     def refuse(self, conn: int, exc: HundredError) -> Outgoing:

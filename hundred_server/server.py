@@ -41,7 +41,7 @@ import signal
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, cast
 
@@ -183,13 +183,13 @@ class _LineReader(asyncio.Protocol):
             self.lost.set_result(None)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Batch:
     """A turn's writes (possibly none) and what it says, sent once they are saved."""
 
     writes: list[Write]
     commands: list[Command]
-    conns: set[int] = field(default_factory=set)  # filled in when it is queued
+    conns: frozenset[int] = frozenset()  # filled in when it is queued
 
 
 class Server:
@@ -582,7 +582,7 @@ class Server:
 
     def _enqueue(self, batch: _Batch) -> None:
         self._queue.append(batch)
-        batch.conns = {c.conn for c in batch.commands}
+        batch.conns = frozenset(c.conn for c in batch.commands)
         for conn in batch.conns:
             self._waiting[conn] = self._waiting.get(conn, 0) + 1
 

@@ -161,7 +161,7 @@ def test_a_shared_message_is_encoded_once_and_private_ones_each_for_their_seat(
 
     def counting(self: JsonCodec, message: dict[str, Any]) -> bytes:
         encoded.append(message)
-        return plain_encode(self, message)
+        return plain_encode(message)
 
     monkeypatch.setattr(JsonCodec, "encode", counting)
     public = {"Type": "Play", "Playerid": 1, "PlayedCard": "5H"}
@@ -172,9 +172,10 @@ def test_a_shared_message_is_encoded_once_and_private_ones_each_for_their_seat(
         out.append((conn, {"Type": "Deal", "Playerid": seat, "Hand": [f"{seat + 2}H"]}))
         out.append((conn, {"Type": "Deal", "Playerid": seat, "Hand": [f"{seat + 2}H"]}))
     commands = hub._render(out)
-    assert [(c.conn, c.data) for c in commands if isinstance(c, Send)] == [
-        (conn, encode(msg)) for conn, msg in out
-    ]
+    said: dict[int, bytes] = {}  # one Send a connection, its lines in order
+    for conn, msg in out:
+        said[conn] = said.get(conn, b"") + encode(msg)
+    assert [(c.conn, c.data) for c in commands if isinstance(c, Send)] == list(said.items())
     assert sum(m is public for m in encoded) == 1  # once for all four
     assert len(encoded) == 1 + 2 * len(conns)  # each private one for its own seat
 
@@ -191,19 +192,22 @@ def test_every_byte_of_a_game_is_the_encoding_of_that_connections_own_message(
 
     def checking(self: Hub, out: list[tuple[int, dict[str, Any]]]) -> list[Command]:
         nonlocal checked
-        expected = []
+        expected: dict[int, bytes | None] = {}  # one Send a connection, lines in order
         for conn, msg in out:
             link = self.links.get(conn)
             if link is not None:
                 codec = link.codec or JsonCodec()
                 data = codec.encode(copy.deepcopy(msg)) if codec.shared else None
-                if data != b"":
-                    expected.append((conn, data))
+                before = expected.get(conn, b"")
+                if data is None or before is None:
+                    expected[conn] = None  # text mode: not checked here
+                elif data or conn in expected:
+                    expected[conn] = before + data
         commands = plain_render(self, out)
         sent = [(c.conn, c.data) for c in commands if isinstance(c, Send)]
-        assert len(sent) == len(expected)
-        for (conn, data), (want_conn, want) in zip(sent, expected, strict=True):
-            assert conn == want_conn
+        assert [conn for conn, _ in sent] == [c for c, d in expected.items() if d != b""]
+        for conn, data in sent:
+            want = expected[conn]
             if want is not None:
                 assert data == want
                 checked += 1

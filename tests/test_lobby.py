@@ -188,13 +188,12 @@ def test_text_mode_refuses_two_ais_and_help_tells_of_the_word() -> None:
 def test_greeting_is_the_lobby_question_then_hello() -> None:
     h = Harness()
     conn, commands = h.hub.connect("127.0.0.1:5555")
-    assert commands == [
+    assert commands == [  # one Send a connection, its lines in order
         Send(
             conn,
             b'{"Type":"Message","Message":"Do you want to join a game, create a new game, '
-            b'or quit? (join, create, quit)"}\n',
+            b'or quit? (join, create, quit)"}\n{"Type":"Hello"}\n',
         ),
-        Send(conn, b'{"Type":"Hello"}\n'),
     ]
 
 
@@ -336,6 +335,22 @@ def test_join_may_come_straight_from_the_lobby_question() -> None:
     assert replies[2] == {"Type": "Message", "Message": "Table 1 (table 1) starts: ann, bob"}
     assert replies[3] == commit_message(1, "hundredandten", h.seeds[0])
     assert replies[4]["Type"] == "Deal"
+
+
+def test_a_turn_says_all_it_has_for_a_connection_in_one_send() -> None:
+    """What one line makes the hub say goes out as one ``Send`` a connection, its
+    lines in the order they were said (the join's table, seat, start and deal)."""
+    h = Harness()
+    ann = at_options(h)
+    ann.send({"Type": "Game", "Option": 5, "Seats": 2})
+    bob = h.json_client("bob")
+    commands = h.hub.receive(bob.conn, json.dumps({"Type": "Join", "Table": 1}).encode())
+    sends = [c for c in commands if isinstance(c, Send)]
+    assert sorted(c.conn for c in sends) == sorted([ann.conn, bob.conn])
+    mine = next(c for c in sends if c.conn == bob.conn)
+    lines = [json.loads(line) for line in mine.data.splitlines()]
+    assert [m["Type"] for m in lines[:5]] == ["Table", "Seat", "Message", "Commit", "Deal"]
+    assert lines[-1]["Type"] == "Bid"  # the first prompt, last
 
 
 def test_tables_lists_only_open_tables_and_may_be_empty() -> None:

@@ -52,7 +52,9 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+import time
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime
 from typing import Final
 
 from hundred_server.journal import (
@@ -71,7 +73,6 @@ from hundred_server.store.base import (
     cutoff,
     iso,
     move_rows,
-    now,
     stored_result,
 )
 
@@ -149,8 +150,26 @@ def _upgrade(db: sqlite3.Connection, version: int) -> None:
     db.executescript(f"BEGIN;{script}PRAGMA user_version={STORE_VERSION};COMMIT;")
 
 
-def _now() -> str:
-    return iso(now())
+class _Clock:
+    """``iso(now())``, worked out once a second: a save asks it (``started`` and
+    ``finished``), and formatting a datetime each time cost more than the rest of a
+    small save's Python."""
+
+    __slots__ = ("second", "text")
+
+    def __init__(self) -> None:
+        self.second = -1
+        self.text = ""
+
+    def __call__(self) -> str:
+        second = int(time.time())
+        if second != self.second:
+            self.text = iso(datetime.fromtimestamp(second, UTC))
+            self.second = second
+        return self.text
+
+
+_now: Final = _Clock()
 
 
 def _text(value: object) -> str:
@@ -167,6 +186,41 @@ def _decode(data: bytes) -> str:
     """SQLite keeps whatever bytes it is given as TEXT; the default reader raises on
     bytes that are not UTF-8, which would stop a start-up over one bad row."""
     return data.decode("utf-8", "replace")
+
+
+class _Transaction:
+    """``with``: a write transaction, committed at the end or rolled back wholly (a
+    class, not a generator's context manager: every save enters one).
+
+    ``BEGIN IMMEDIATE`` takes the write lock up front, so waiting for another program's
+    lock happens here (``busy_timeout`` at most) and never halfway. A COMMIT that fails
+    (a full disk; a lock that did not come in time) is rolled back too: left open, it
+    would make every later write fail with "cannot start a transaction within a
+    transaction"."""
+
+    __slots__ = ("db",)
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
+        db = self.db
+        if kind is None:
+            try:
+                db.execute("COMMIT")
+            except BaseException:
+                self._roll_back()
+                raise
+        else:
+            self._roll_back()
+
+    def _roll_back(self) -> None:
+        if self.db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.db.execute("ROLLBACK")
 
 
 class _Checkpoints:
@@ -459,25 +513,10 @@ class Store:
         ):
             self._db.executemany(query, rows)
 
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[None]:
-        """A write transaction, committed at the end or rolled back wholly.
-
-        ``BEGIN IMMEDIATE`` takes the write lock up front, so waiting for another
-        program's lock happens here (``busy_timeout`` at most) and never halfway. A
-        COMMIT that fails (a full disk; a lock that did not come in time) is rolled
-        back too: left open, it would make every later write fail with "cannot start
-        a transaction within a transaction"."""
-        db = self._db
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-            db.execute("COMMIT")
-        except BaseException:
-            if db.in_transaction:
-                with contextlib.suppress(sqlite3.Error):
-                    db.execute("ROLLBACK")
-            raise
+    def _transaction(self) -> _Transaction:
+        """A write transaction, committed at the end or rolled back wholly (see
+        ``_Transaction``)."""
+        return _Transaction(self._db)
 
     def mark_failed(self, game_id: int) -> None:
         """The game cannot be restored: it is kept, as failed, and not tried again."""

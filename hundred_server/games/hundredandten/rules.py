@@ -87,6 +87,10 @@ class Phase(enum.Enum):
     TRICKS = "tricks"
     GAME_OVER = "game_over"
 
+    # Members are singletons, so identity hashing is exact, and it runs in C: every
+    # prompt looks its type up by phase.
+    __hash__ = object.__hash__
+
 
 # ------------------------------------------------------------------------------ actions
 

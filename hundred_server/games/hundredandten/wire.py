@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import format_cards
+from hundred_server.cards import Suit, format_cards
 from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.hundredandten import records as records
@@ -61,6 +61,9 @@ from hundred_server.protocol import (
 GAME: Final = "hundredandten"
 #: The message Types that answer a prompt (or pre-pass / unpass).
 ANSWER_TYPES: Final = frozenset({"Bid", "Unpass", "Trump", "Discard", "Play"})
+#: Each suit's letter: a prompt names the trump and the lead (``Suit.value`` is a
+#: Python-level property, asked twice a prompt).
+_LETTER: Final = {suit: suit.value for suit in Suit}
 _PROMPT_TYPE: Final = {
     Phase.BIDDING: "Bid",
     Phase.TRUMP: "Trump",
@@ -116,11 +119,11 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
     if game.phase is Phase.TRICKS:
         assert game.trump is not None
-        msg["Trump"] = game.trump.value
+        msg["Trump"] = _LETTER[game.trump]
         if game.trick:
             lead = game.trick[0][1]
             lead_suit = lead.suit or game.trump  # the joker leads as a trump
-            msg["Lead"] = lead_suit.value
+            msg["Lead"] = _LETTER[lead_suit]
             msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
     if seat == actor:
         if game.phase is Phase.DISCARD:
