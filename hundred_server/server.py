@@ -13,7 +13,11 @@ that stops reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropp
 With a store, nothing is sent before what produced it is saved, and saving never
 waits for the disk on the event loop. An inline store (SQLite, ``GameStore.inline``)
 commits there, at the end of the turn of the event loop that made the writes: its
-commit only appends to its log, and its checkpoints run on a thread of their own.
+commit only appends to its log, and its checkpoints run on a thread of their own. When
+that log has not started over for a while (steady load: a checkpoint beside the writer
+never finds all of it copied), the store asks for a quiet moment
+(``GameStore.quiet_wanted``): the turns' writes wait in the queue, ``QUIET_WAIT`` at
+most, while the store's ``quiesce`` copies the rest on the writer thread.
 Another (PostgreSQL, a network round trip) is written by one writer thread. A turn's
 writes and what it says wait in a queue, in order, until they are committed (turns
 that come meanwhile are committed together, in one transaction). What a turn says to
@@ -76,7 +80,7 @@ STORE_GRACE: Final = 5.0
 RETRY_FIRST: Final = 0.25
 RETRY_MAX: Final = 5.0
 #: How long saves wait for the store's quiet moment (``_quiesce``) at most.
-QUIET_WAIT: Final = 0.05
+QUIET_WAIT: Final = 0.02
 #: How often finished games past their retention are removed (seconds).
 PRUNE_EVERY: Final = 3600.0
 #: The cyclic collector's thresholds in a server (``tune_gc``). CPython's (700, 10, 10)

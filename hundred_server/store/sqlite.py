@@ -91,10 +91,12 @@ CHECKPOINT_EVERY: Final = 1.0
 #: server's store: under load a second of commits, whose blocks are then written over
 #: rather than allocated and zeroed anew).
 WAL_KEEP: Final = 1 << 20
-WAL_KEEP_SERVER: Final = 64 << 20
-#: A checkpoint of a -wal this many frames long (pages: 8 MiB) or more asks the server
-#: for a quiet moment (``_Checkpoints``): the -wal has not started over by itself.
-QUIET_FRAMES: Final = 2048
+WAL_KEEP_SERVER: Final = 128 << 20
+#: A checkpoint of a -wal this many frames long (pages: 64 MiB) or more asks the server
+#: for a quiet moment (``_Checkpoints``): the -wal has not started over by itself. Each
+#: quiet moment holds every table's save for a few milliseconds (a checkpoint's syncs),
+#: so under steady load they come every few seconds, not every second.
+QUIET_FRAMES: Final = 16384
 #: The longest a server's write waits for a lock another program holds (the server's
 #: event loop waits with it): past it the save is refused and retried with backoff.
 SERVER_BUSY_TIMEOUT: Final = 0.1
@@ -278,13 +280,15 @@ class _Checkpoints:
 
     def catch_up(self) -> None:
         """Copy what the last checkpoint left (called while the writer holds off)."""
-        self._checkpoint()
+        if not self._stop.is_set():  # closed: nothing to copy into
+            self._checkpoint()
         self.due = False
 
     def close(self) -> None:
         self._stop.set()
         self._thread.join()
-        self._db.close()
+        with self._lock:  # a catch_up under way (another thread's) ends first
+            self._db.close()
 
 
 class Store:
