@@ -97,37 +97,57 @@ def open_key(instance: str) -> str:
     return f"{PREFIX}open:{instance}"
 
 
-def open_tables(hub: Hub) -> list[Message]:
-    """This instance's tables that wait for players, as ``join`` lists them."""
-    out = []
+#: The tables an instance lists for the others to watch: its newest this many (every
+#: game in play would be megabytes a second on Redis at 10,000 tables).
+WATCH_PUBLISHED: Final = 100
+
+
+def listed_tables(hub: Hub) -> dict[str, list[Message]]:
+    """This instance's tables as the site's lobby lists them: ``open``, those that wait
+    for players (as ``join`` lists them), and ``watch``, the newest ``WATCH_PUBLISHED``
+    of those that may be watched (as ``watch`` lists them)."""
+    open_tables = []
     for table in hub.tables.values():
         if table.state is TableState.WAITING and table.free:
             info = table.info()
             del info["Type"]
-            out.append(info)
-    return out
+            open_tables.append(info)
+    return {"open": open_tables, "watch": hub.lobby.watchable()[-WATCH_PUBLISHED:]}
 
 
-def merge_open(values: dict[str, str | None], me: str) -> tuple[dict[int, Message], dict[int, str]]:
-    """The other instances' open tables (by id) and their owners, from each instance's
-    published list (instance -> JSON, None if it lapsed); a list that does not read is
-    skipped."""
-    tables: dict[int, Message] = {}
-    owners: dict[int, str] = {}
+@dataclass
+class SiteTables:
+    """The other instances' tables, from their published lists: the open ones and the
+    ones that may be watched, by id, and the instance that holds each."""
+
+    open: dict[int, Message] = field(default_factory=dict)
+    watch: dict[int, Message] = field(default_factory=dict)
+    owners: dict[int, str] = field(default_factory=dict)
+
+
+def merge_listed(values: dict[str, str | None], me: str) -> SiteTables:
+    """The other instances' tables, from each one's published lists (instance ->
+    JSON, None if it lapsed; a bare list is the open tables alone, as instances before
+    watching across the site published them). What does not read is skipped."""
+    merged = SiteTables()
     for instance, text in sorted(values.items()):
         if instance == me or text is None:
             continue
         try:
-            listed = json.loads(text)
+            published = json.loads(text)
         except ValueError:
             continue
-        if not isinstance(listed, list):
+        if isinstance(published, list):
+            published = {"open": published}
+        if not isinstance(published, dict):
             continue
-        for info in listed:
-            if isinstance(info, dict) and isinstance(info.get("Table"), int):
-                tables[info["Table"]] = info
-                owners[info["Table"]] = instance
-    return tables, owners
+        for key, into in (("open", merged.open), ("watch", merged.watch)):
+            infos = published.get(key)
+            for info in infos if isinstance(infos, list) else []:
+                if isinstance(info, dict) and isinstance(info.get("Table"), int):
+                    into[info["Table"]] = info
+                    merged.owners[info["Table"]] = instance
+    return merged
 
 
 @dataclass
@@ -138,6 +158,7 @@ class _Out:
     table: int | None = None
     digest: str | None = None
     token: str | None = None  # from its Seat message: to be relayed again after a failover
+    watch: bool = False  # it watches the table (it has no seat there)
     owner: str | None = None  # None: being resolved; its messages wait in ``buffer``
     epoch: int = 0
     buffer: list[Message] = field(default_factory=list)
@@ -308,7 +329,7 @@ class Bus:
     async def _publish(self) -> None:
         assert self.hub is not None
         while not self._closed:
-            mine = json.dumps(open_tables(self.hub), separators=(",", ":"))
+            mine = json.dumps(listed_tables(self.hub), separators=(",", ":"))
             await self.redis.set(open_key(self.instance), mine, ex=OPEN_TTL)
             keys = [key async for key in self.redis.scan_iter(f"{PREFIX}open:*", count=200)]
             values = await self.redis.mget(keys) if keys else []
@@ -316,9 +337,10 @@ class Bus:
                 str(key)[len(PREFIX) + 5 :]: value if isinstance(value, str) else None
                 for key, value in zip(keys, values, strict=True)
             }
-            tables, owners = merge_open(listed, self.instance)
-            self.hub.lobby.remote_tables = tables
-            self._owners = owners
+            merged = merge_listed(listed, self.instance)
+            self.hub.lobby.remote_tables = merged.open
+            self.hub.lobby.remote_watchable = merged.watch
+            self._owners = merged.owners
             await asyncio.sleep(PUBLISH_EVERY)
 
     # ------------------------------------------------------------------ leases
@@ -405,7 +427,7 @@ class Bus:
     def _relay(self, command: Relay) -> None:
         conn, msg = command.conn, command.message
         if command.to is not None:
-            out = _Out(conn, command.to.table, command.to.digest)
+            out = _Out(conn, command.to.table, command.to.digest, watch=command.to.watch)
             if msg is not None:
                 out.buffer.append(msg)
             self._outs[conn] = out
@@ -506,10 +528,16 @@ class Bus:
         assert self.hub is not None
         if out.token is None:
             del self._outs[conn]
-            text = (
-                "the server instance of your table is gone and you have no seat there yet; "
-                "join another table"
-            )
+            if out.watch:
+                text = (
+                    "the server instance of the table you watched is gone; watch it again "
+                    "once another one has taken its game over (watch lists it)"
+                )
+            else:
+                text = (
+                    "the server instance of your table is gone and you have no seat there "
+                    "yet; join another table"
+                )
             self._dispatch(self.hub.unrelay(conn, text))
             return
         log.info(
@@ -605,6 +633,8 @@ class Bus:
         self._outs.pop(out.conn, None)
         if out.digest is not None:
             code, text = "bad_token", "no game under way has a seat for that token (it may be over)"
+        elif out.watch:
+            code, text = "no_such_table", f"no table {out.table} to watch"
         else:
             code, text = "no_such_table", f"no open table {out.table}"
         self._dispatch(self.hub.unrelay(out.conn, text, code))
@@ -648,7 +678,7 @@ class Bus:
             msg = payload.get("m")
             if not isinstance(msg, dict):
                 return
-            if vconn is None and msg.get("Type") not in ("Hello", "Join"):
+            if vconn is None and msg.get("Type") not in ("Hello", "Join", "Watch"):
                 self._put(origin, {"k": "lost", "c": conn, "e": epoch})  # its seat was lost
                 return
             if vconn is None:

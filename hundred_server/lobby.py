@@ -159,13 +159,16 @@ class Limits:
 
 class Elsewhere(Exception):
     """What a session asked for is on another instance of the site: the table
-    ``table`` it joins, or the seat of the token whose hash is ``digest``. The hub
-    relays the session's messages there from now on (bus.py)."""
+    ``table`` it joins (or watches: ``watch``), or the seat of the token whose hash is
+    ``digest``. The hub relays the session's messages there from now on (bus.py)."""
 
-    def __init__(self, table: int | None = None, digest: str | None = None) -> None:
+    def __init__(
+        self, table: int | None = None, digest: str | None = None, watch: bool = False
+    ) -> None:
         super().__init__("elsewhere on the site")
         self.table = table
         self.digest = digest
+        self.watch = watch
 
 
 class TableFailed(Exception):
@@ -279,6 +282,9 @@ class Lobby:
         #: when none is to hand: ``store_unavailable``).
         self.site = False
         self.remote_tables: dict[int, Message] = {}
+        #: Likewise the tables of the other instances that may be watched (``watch``
+        #: lists them with ours; ``Watch`` goes through the relay).
+        self.remote_watchable: dict[int, Message] = {}
         self.table_ids: Callable[[], int | None] | None = None
         #: conn -> where the session's messages go now (set by ``handle``; the hub takes it).
         self.relays: dict[int, Elsewhere] = {}
@@ -821,9 +827,9 @@ class Lobby:
             open_tables.sort(key=lambda info: int(info["Table"]))
         return {"Type": "Tables", "Tables": open_tables}
 
-    def _watchable(self) -> Message:
-        """The tables a session may watch: every table that takes watchers and has
-        room for one more, waiting or playing (``"Watch":true`` tells the lists apart)."""
+    def watchable(self) -> list[Message]:
+        """This lobby's tables that may be watched: every table that takes watchers and
+        has room for one more, waiting or playing (``Table`` infos less their Type)."""
         most = self.limits.max_watchers
         tables = [
             t.info()
@@ -832,6 +838,15 @@ class Lobby:
         ]
         for info in tables:
             del info["Type"]
+        return tables
+
+    def _watchable(self) -> Message:
+        """The tables a session may watch, the site's too (``"Watch":true`` tells the
+        lists apart)."""
+        tables = self.watchable()
+        if self.remote_watchable:
+            tables += [dict(info) for info in self.remote_watchable.values()]
+            tables.sort(key=lambda info: int(info["Table"]))
         return {"Type": "Tables", "Tables": tables, "Watch": True}
 
     def _listing(self, session: Session) -> Message:
@@ -847,6 +862,8 @@ class Lobby:
             )
         table_id = require_int(msg, "Table")
         table = self.tables.get(table_id)
+        if table is None and table_id in self.remote_watchable:
+            raise Elsewhere(table=table_id, watch=True)
         if table is None:
             raise ProtocolError(f"no table {table_id} to watch", "no_such_table")
         with self._guard(table, session):

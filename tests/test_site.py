@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from hundred_server.bus import merge_open
+from hundred_server.bus import WATCH_PUBLISHED, listed_tables, merge_listed
 from hundred_server.hub import Hub, Relay, Remote
 from hundred_server.lobby import Elsewhere, Limits, Where
 from hundred_server.protocol import Message
@@ -36,17 +36,69 @@ FAILOVER = 10.0
 # ------------------------------------------------------------------ the pure parts
 
 
-def test_merge_open_lists_the_other_instances_tables_and_their_owners() -> None:
+def test_merge_listed_gives_the_other_instances_tables_and_their_owners() -> None:
     values = {
-        "a": json.dumps([{"Table": 3, "Name": "x"}]),
-        "b": json.dumps([{"Table": 7, "Name": "y"}, {"Name": "no id"}]),
-        "me": json.dumps([{"Table": 1}]),
+        "a": json.dumps([{"Table": 3, "Name": "x"}]),  # a bare list: open tables alone
+        "b": json.dumps(
+            {
+                "open": [{"Table": 7, "Name": "y"}, {"Name": "no id"}],
+                "watch": [{"Table": 7, "Name": "y"}, {"Table": 8, "Name": "z"}],
+            }
+        ),
+        "me": json.dumps({"open": [{"Table": 1}], "watch": [{"Table": 2}]}),
         "gone": None,
         "bad": "{not json",
+        "odd": json.dumps({"open": "not a list", "watch": [5, {"Table": "9"}]}),
     }
-    tables, owners = merge_open(values, "me")
-    assert tables == {3: {"Table": 3, "Name": "x"}, 7: {"Table": 7, "Name": "y"}}
-    assert owners == {3: "a", 7: "b"}
+    merged = merge_listed(values, "me")
+    assert merged.open == {3: {"Table": 3, "Name": "x"}, 7: {"Table": 7, "Name": "y"}}
+    assert merged.watch == {7: {"Table": 7, "Name": "y"}, 8: {"Table": 8, "Name": "z"}}
+    assert merged.owners == {3: "a", 7: "b", 8: "b"}
+
+
+def test_an_instance_publishes_its_open_and_its_watchable_tables() -> None:
+    hub = Hub(seed_source=lambda: "s")
+    host, _ = hub.connect()
+    hub.receive(host, b'{"Type":"Hello","Message":"create"}')
+    hub.receive(host, b'{"Type":"Game","Option":5,"Seats":3,"Bots":1,"Name":"open"}')
+    other, _ = hub.connect()
+    hub.receive(other, b'{"Type":"Hello","Message":"create"}')
+    hub.receive(other, b'{"Type":"Game","Option":1}')  # under way at once
+    listed = listed_tables(hub)
+    assert [t["Name"] for t in listed["open"]] == ["open"]
+    assert [t["Name"] for t in listed["watch"]] == ["open", "table 2"]
+    assert all("Type" not in t for t in listed["open"] + listed["watch"])
+    for _ in range(WATCH_PUBLISHED):  # the others see its newest tables to watch
+        more, _ = hub.connect()
+        hub.receive(more, b'{"Type":"Hello","Message":"create"}')
+        hub.receive(more, b'{"Type":"Game","Option":1}')
+    watch = listed_tables(hub)["watch"]
+    assert len(watch) == WATCH_PUBLISHED
+    assert [t["Table"] for t in watch] == sorted(hub.tables)[-WATCH_PUBLISHED:]
+
+
+def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() -> None:
+    hub = Hub()
+    hub.lobby.site = True
+    hub.lobby.remote_watchable = {9: {"Table": 9, "Name": "far", "Watchers": 0}}
+    conn, _ = hub.connect()
+    said = hub.receive(conn, b'{"Type":"Hello","Message":"watch"}')
+    listing = json.loads(said[0].data.splitlines()[0])  # type: ignore[union-attr]
+    assert listing == {"Type": "Tables", "Tables": [hub.lobby.remote_watchable[9]], "Watch": True}
+    out = hub.receive(conn, b'{"Type":"Watch","Table":9}')
+    assert len(out) == 1
+    relay = out[0]
+    assert isinstance(relay, Relay)
+    assert isinstance(relay.to, Elsewhere)
+    assert (relay.to.table, relay.to.watch, relay.message) == (
+        9,
+        True,
+        {"Type": "Watch", "Table": 9},
+    )
+    assert hub.sessions[conn].where is Where.RELAYED
+    hub.unrelay(conn)
+    refused = hub.receive(conn, b'{"Type":"Watch","Table":10}')  # listed nowhere
+    assert b"no_such_table" in refused[0].data  # type: ignore[union-attr]
 
 
 def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
@@ -283,6 +335,57 @@ async def cross_join(site: Site) -> None:
     stored = site.engine.rows("SELECT state, result FROM games WHERE id = ?", (ann.table,))
     assert stored[0][0] == "over"
     assert (stored[0][1]["Winner"], stored[0][1]["Score"]) == (ends[0]["Winner"], ends[0]["Score"])
+    assert site.stop() == [0, 0]
+
+
+def test_a_table_of_one_instance_is_watched_from_another(site: Site) -> None:
+    asyncio.run(asyncio.wait_for(cross_watch(site), 60))
+
+
+async def cross_watch(site: Site) -> None:
+    _a, port_a = site.start()
+    _b, port_b = site.start()
+    ann, eve = Person("ann", 5), Person("eve", 6)
+    await open_table(ann, port_a)
+    await eve.connect(port_b)
+    deadline = time.monotonic() + 10.0
+    while True:  # B lists A's table to watch within a second or so
+        eve.send({"Type": "Hello", "Message": "watch", "Name": "eve"})
+        listing = await eve.until(lambda m: m["Type"] == "Tables", play=False)
+        assert listing["Watch"] is True
+        if any(t["Table"] == ann.table for t in listing["Tables"]):
+            break
+        assert time.monotonic() < deadline, f"table {ann.table} never listed to watch"
+        await asyncio.sleep(0.3)
+    eve.send({"Type": "Watch", "Table": ann.table})
+    watched = await eve.until(lambda m: m["Type"] == "Table", play=False)
+    assert watched["Table"] == ann.table
+    assert watched["Watchers"] == 1
+    eve.send({"Type": "Chat", "Text": "nice"})  # table chat from the other instance
+    said = await ann.until(lambda m: m["Type"] == "Chat", play=False)
+    assert (said["From"], said["Text"], said["Where"]) == ("eve", "nice", "table")
+    # The table fills (a second person, on A) and plays; eve, on B, sees it and no hand.
+    bob = Person("bob", 7)
+    await bob.connect(port_a)
+    bob.send({"Type": "Hello", "Message": "join", "Name": "bob"})
+    bob.send({"Type": "Join", "Table": ann.table})
+    players = [asyncio.create_task(p.until(game_over)) for p in (ann, bob)]
+    deal = await eve.until(lambda m: m["Type"] == "Deal", play=False)
+    assert "Hand" not in deal
+    assert "Playerid" not in deal
+    plays = 0
+    while plays < 6:
+        msg = await eve.read()
+        assert "Legal" not in msg, msg
+        assert "Hand" not in msg, msg
+        plays += msg["Type"] == "Play" and "PlayedCard" in msg
+    eve.send({"Type": "Leave"})  # back in B's lobby, which answers
+    await eve.until(lambda m: m["Type"] == "Hello", play=False)
+    eve.send({"Type": "Hello", "Message": "join"})
+    await eve.until(lambda m: m["Type"] == "Tables", play=False)
+    await asyncio.gather(*players)
+    for person in (ann, bob, eve):
+        person.close()
     assert site.stop() == [0, 0]
 
 
