@@ -92,6 +92,12 @@ PRUNE_EVERY: Final = 3600.0
 GC_THRESHOLDS: Final = (20_000, 20, 100)
 
 
+def _retrieved(done: asyncio.Future[None]) -> None:
+    """Log what a background future raised (nobody awaits it any more)."""
+    if not done.cancelled() and (exc := done.exception()) is not None:
+        log.warning("the store's quiet moment failed: %s", exc)
+
+
 def tune_gc() -> None:
     """The collector for a long-lived server: what start-up made (modules, classes,
     the games' tables) frozen, never scanned again, and ``GC_THRESHOLDS``."""
@@ -643,12 +649,13 @@ class Server:
             quiet = self._quiet = asyncio.get_running_loop().run_in_executor(
                 self._writer, self.store.quiesce
             )
+            quiet.add_done_callback(_retrieved)  # one that ends after the wait: logged
         try:
             await asyncio.wait_for(asyncio.shield(quiet), QUIET_WAIT)
         except TimeoutError:
             log.info("the store's quiet moment took over %g s; saves go on", QUIET_WAIT)
-        except Exception as exc:
-            log.warning("the store's quiet moment failed: %s", exc)
+        except Exception:  # logged by _retrieved
+            pass
 
     def _saved(self, count: int) -> None:
         """The oldest ``count`` batches are saved: what they (and the batches behind

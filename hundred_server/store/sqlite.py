@@ -88,8 +88,8 @@ PRIVATE: Final = 0o600
 #: Seconds between the checkpoints of a store opened ``exclusive`` (a server's).
 CHECKPOINT_EVERY: Final = 1.0
 #: The -wal is cut back to this many bytes when it starts over (WAL_KEEP_SERVER for a
-#: server's store: under load a second of commits, whose blocks are then written over
-#: rather than allocated and zeroed anew).
+#: server's store: what a few seconds of commits under load fill, and then write over
+#: rather than have allocated and zeroed anew).
 WAL_KEEP: Final = 1 << 20
 WAL_KEEP_SERVER: Final = 128 << 20
 #: A checkpoint of a -wal this many frames long (pages: 64 MiB) or more asks the server
@@ -247,8 +247,8 @@ class _Checkpoints:
         self._db = sqlite3.connect(
             path, timeout=busy_timeout, isolation_level=None, check_same_thread=False
         )
-        #: The last checkpoint left frames behind: the writer should pause for
-        #: ``catch_up`` (read by the server's event loop; a bool is set atomically).
+        #: A checkpoint found the -wal long: the writer should pause for ``catch_up``
+        #: (read by the server's event loop; a bool is set atomically).
         self.due = False
         self._failing = False
         self._thread = threading.Thread(target=self._run, name="store-checkpoints", daemon=True)
@@ -418,8 +418,9 @@ class Store:
 
     @property
     def quiet_wanted(self) -> bool:
-        """Whether the store asks the server to hold its writes for ``quiesce``: the
-        last checkpoint left frames behind (see ``_Checkpoints``)."""
+        """Whether the store asks the server to hold its writes for ``quiesce``: a
+        checkpoint found the -wal long, not started over by itself (see
+        ``_Checkpoints``)."""
         checkpoints = self._checkpoints
         return checkpoints is not None and checkpoints.due
 
