@@ -295,6 +295,15 @@ def build_parser() -> argparse.ArgumentParser:
         "Needs the bus extra: pip install 'hundred_server[bus]'",
     )
     serve.add_argument(
+        "--proxy-protocol",
+        action="store_true",
+        default=os.environ.get("HUNDRED_PROXY_PROTOCOL", "") not in ("", "0"),
+        help="behind a load balancer: every TCP connection (the main and classic ports) "
+        "starts with its PROXY header, v1 or v2, whose client address the per-address "
+        "limits count; a connection without one is closed (or $HUNDRED_PROXY_PROTOCOL=1). "
+        "Needs the proxy extra: pip install 'hundred_server[proxy]'",
+    )
+    serve.add_argument(
         "--loop",
         choices=LOOPS,
         default=os.environ.get("HUNDRED_LOOP") or "auto",
@@ -739,8 +748,20 @@ def _serve(
     http_port: int | None = None,
     bus_url: str | None = None,
     loop: str = "asyncio",
+    proxy_protocol: bool = False,
 ) -> int:
     from hundred_server.server import run
+
+    if proxy_protocol:
+        try:
+            import proxyprotocol  # noqa: F401
+        except ImportError as exc:
+            print(
+                f"hundred-server serve: --proxy-protocol needs the proxy-protocol package "
+                f"({exc}): pip install 'hundred_server[proxy]'",
+                file=sys.stderr,
+            )
+            return EXIT_ERROR
 
     try:
         loop_factory, loop_name = _event_loop(loop)
@@ -815,6 +836,7 @@ def _serve(
                     ai_budget=ai_budget,
                     http_port=http_port,
                     bus=bus,
+                    proxy_protocol=proxy_protocol,
                 )
             )
     except OSError as error:
@@ -879,6 +901,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             http_port=args.http_port,
             bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
             loop=args.loop,
+            proxy_protocol=args.proxy_protocol,
         )
     if args.command == "games":
         return _games(_location(args))

@@ -139,6 +139,55 @@ _TOO_LONG, _BINARY = _Read.TOO_LONG, _Read.BINARY
 _LINE_LIMIT: Final = MAX_LINE + 2
 
 
+#: How long a connection to a ``proxy_protocol`` listener has to send its PROXY header,
+#: and how long that header may be (a v2 header with its TLVs; v1 is 107 bytes at most).
+PROXY_WAIT: Final = 5.0
+PROXY_MAX: Final = 4096
+
+
+class _ProxyHeader:
+    """The PROXY protocol header (v1 or v2) that a load balancer sends first, read from
+    what arrives (the proxy-protocol library parses it): ``feed`` returns the client's
+    address (None for a balancer's own connection, a health check) and the bytes after
+    the header, or None until the header is whole; it raises ``ValueError`` for
+    anything else."""
+
+    def __init__(self) -> None:
+        from proxyprotocol import ProxyProtocolIncompleteError
+        from proxyprotocol.detect import ProxyProtocolDetect
+
+        self._incomplete = ProxyProtocolIncompleteError
+        self._detect = ProxyProtocolDetect()
+        self._buffer = b""
+        self._need = 8  # the signature first
+
+    def feed(self, data: bytes) -> tuple[str | None, bytes] | None:
+        from proxyprotocol.result import is_ipv4, is_ipv6
+
+        buffer = self._buffer = self._buffer + data
+        while len(buffer) >= self._need:
+            try:
+                result = self._detect.unpack(buffer[: self._need])
+            except self._incomplete as exc:
+                want = exc.want_read
+                if want.want_bytes is not None:
+                    self._need += want.want_bytes
+                else:  # v1: up to the line's end
+                    end = buffer.find(b"\n", self._need - 1)
+                    if end == -1:
+                        self._need = len(buffer) + 1
+                    else:
+                        self._need = end + 1
+                if self._need > PROXY_MAX:
+                    raise ValueError(f"no PROXY header in its first {PROXY_MAX} bytes") from None
+                continue
+            rest = buffer[self._need :]
+            if is_ipv4(result) or is_ipv6(result):
+                return str(result.source[0]), rest
+            return None, rest  # LOCAL or UNKNOWN: the balancer's own connection
+        return None
+
+
 class _LineReader(asyncio.Protocol):
     """A TCP client (the main or the classic listener): its bytes cut into lines and
     each handed to the server as it comes (``Server._client_line``); the end of its
@@ -151,13 +200,61 @@ class _LineReader(asyncio.Protocol):
         self.buffer = b""
         self.done = False  # the server is through with it (it reads no more)
         self.lost: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        #: Behind a load balancer (``Server.proxy_protocol``): the PROXY header that
+        #: comes first, until it has (None: none is read, or it has come).
+        self.proxy = _ProxyHeader() if server.proxy_protocol else None
+        self._transport: asyncio.Transport | None = None
+        self._proxy_timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A TCP transport reads and writes (another event loop's, say uvloop's, is
         # not an asyncio.Transport subclass, so this is not checked).
-        self.server._open_tcp(self, cast(asyncio.Transport, transport))
+        tcp = cast(asyncio.Transport, transport)
+        if self.proxy is None:
+            self.server._open_tcp(self, tcp)
+            return
+        self._transport = tcp
+        loop = asyncio.get_running_loop()
+        self._proxy_timer = loop.call_later(PROXY_WAIT, self._proxy_failed, "none in time")
+
+    def _proxy_failed(self, why: str) -> None:
+        """No PROXY header, or a bad one: the connection closes unanswered (it is no
+        client's: the balancer always sends one first)."""
+        assert self._transport is not None
+        peer = self._transport.get_extra_info("peername")
+        log.warning(
+            "connection from %s (%s): no PROXY header (%s); closed", peer, self.listener, why
+        )
+        self.proxy, self.done = None, True
+        self._transport.abort()
+
+    def _proxy_header(self, data: bytes) -> bytes | None:
+        """Read the PROXY header; once it is whole, the connection opens with the
+        client's address it gives, and the bytes after it are returned."""
+        assert self.proxy is not None
+        assert self._transport is not None
+        try:
+            got = self.proxy.feed(data)
+        except ValueError as exc:
+            if self._proxy_timer is not None:
+                self._proxy_timer.cancel()
+            self._proxy_failed(str(exc) or type(exc).__name__)
+            return None
+        if got is None:
+            return None
+        if self._proxy_timer is not None:
+            self._proxy_timer.cancel()
+        address, rest = got
+        self.proxy = None
+        self.server._open_tcp(self, self._transport, address)
+        return rest
 
     def data_received(self, data: bytes) -> None:
+        if self.proxy is not None and not self.done:
+            rest = self._proxy_header(data)
+            if not rest:
+                return
+            data = rest
         if self.done or self.connection is None:
             return
         buffer = self.buffer + data if self.buffer else data
@@ -184,6 +281,8 @@ class _LineReader(asyncio.Protocol):
         return False  # the transport closes (once what is buffered is written)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._proxy_timer is not None:
+            self._proxy_timer.cancel()
         if exc is not None and self.connection is not None:
             log.info("connection %d: %s", self.connection.conn, exc)
         if not self.done and self.connection is not None:
@@ -220,8 +319,12 @@ class Server:
         http_port: int | None = None,
         static: dict[str, websocket.StaticFile] | None = None,
         bus: Bus | None = None,
+        proxy_protocol: bool = False,
     ) -> None:
         self.limits = limits or Limits()
+        #: Whether each TCP connection starts with a load balancer's PROXY header
+        #: (v1 or v2), whose client address the per-address limits then count.
+        self.proxy_protocol = proxy_protocol
         #: The site (bus.py): relayed clients' messages go through it.
         self.bus = bus
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
@@ -375,11 +478,14 @@ class Server:
 
     # ------------------------------------------------------------------ a client
 
-    def _open_tcp(self, reader: _LineReader, transport: asyncio.Transport) -> None:
+    def _open_tcp(
+        self, reader: _LineReader, transport: asyncio.Transport, proxied: str | None = None
+    ) -> None:
         """A TCP client connected: admitted (its lines go to ``_client_line``), or
-        refused with the reason and closed."""
+        refused with the reason and closed. ``proxied``: its address as the load
+        balancer's PROXY header gave it (the per-address limits count it)."""
         peer = transport.get_extra_info("peername")
-        address = str(peer[0]) if peer else None
+        address = proxied or (str(peer[0]) if peer else None)
         refusal = self.hub.admit(address)
         if refusal is not None:
             code, text = refusal
@@ -391,6 +497,8 @@ class Server:
         self._handlers.add(reader.lost)
         reader.lost.add_done_callback(self._handlers.discard)
         label = f"{peer[0]}:{peer[1]}" if peer else ""
+        if proxied is not None:
+            label = f"{proxied} via {label}"
         conn, commands = self.hub.connect(label, reader.listener, address)
         reader.connection = connection = _Connection(conn, transport)
         self._connections[conn] = connection
@@ -856,6 +964,7 @@ async def run(
     ai_budget: float | None = None,
     http_port: int | None = None,
     bus: Bus | None = None,
+    proxy_protocol: bool = False,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
@@ -891,6 +1000,7 @@ async def run(
         bot_limits=bot_limits,
         http_port=http_port,
         bus=bus,
+        proxy_protocol=proxy_protocol,
     )
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.

@@ -173,6 +173,7 @@ def serve_options(**changed: object) -> dict[str, object]:
     """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
     options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
+    options.update(proxy_protocol=False)
     return {**options, **changed}
 
 
@@ -185,10 +186,25 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_STORE", raising=False)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_LOOP", raising=False)
+    monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
     assert main([]) == 0
     options = serve_options()
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
+
+
+def test_serve_proxy_protocol_from_its_flag_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
+    assert main(["serve", "--memory", "--proxy-protocol"]) == 0
+    monkeypatch.setenv("HUNDRED_PROXY_PROTOCOL", "1")
+    assert main(["serve", "--memory"]) == 0
+    monkeypatch.setenv("HUNDRED_PROXY_PROTOCOL", "0")
+    assert main(["serve", "--memory"]) == 0
+    assert [call[-1]["proxy_protocol"] for call in calls] == [True, True, False]  # type: ignore[index]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -502,3 +502,115 @@ async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None
                 await peer.close()
     finally:
         await server.close()
+
+
+# ------------------------------------------------------------ behind a load balancer
+
+
+@contextlib.asynccontextmanager
+async def proxied(limits: Limits | None = None) -> AsyncIterator[Server]:
+    """A server whose TCP connections start with a load balancer's PROXY header."""
+    hub = Hub(seed_source=lambda: SEED, limits=limits)
+    server = Server(hub, "127.0.0.1", 0, limits=limits, proxy_protocol=True)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def v1(client: str, port: int = 40000) -> bytes:
+    return f"PROXY TCP4 {client} 127.0.0.1 {port} 7110\r\n".encode()
+
+
+def v2(client: str) -> bytes:
+    from ipaddress import IPv4Address
+
+    from proxyprotocol.result import ProxyResultIPv4
+    from proxyprotocol.v2 import ProxyProtocolV2
+
+    result = ProxyResultIPv4((IPv4Address(client), 40000), (IPv4Address("127.0.0.1"), 7110))
+    return ProxyProtocolV2().pack(result)
+
+
+def addresses(server: Server) -> list[str | None]:
+    return [link.address for link in server.hub.links.values()]
+
+
+@pytest.mark.asyncio
+async def test_behind_a_load_balancer_the_proxy_headers_address_is_the_clients() -> None:
+    """Each connection's PROXY header (v1, or v2 in pieces, before or with its first
+    line) gives the client's address, which the per-address limits count; a balancer's
+    own connection (v2 LOCAL, a health check) is counted as the balancer's."""
+    limits = Limits(max_connections_per_address=1)
+    async with proxied(limits) as server, asyncio.timeout(30):
+        ann = await Peer.open(server.port)
+        await ann.send(v1("203.0.113.7") + b'{"Type":"Hello","Name":"ann"}\n')
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        assert await ann.recv() == {"Type": "Message", "Message": "Hello, ann."}
+        header = v2("198.51.100.9")
+        bob = await Peer.open(server.port)
+        for piece in (header[:5], header[5:20], header[20:]):  # as it may arrive
+            await bob.send(piece)
+            await asyncio.sleep(0.05)
+        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        assert sorted(addresses(server)) == ["198.51.100.9", "203.0.113.7"]
+        again = await Peer.open(server.port)  # ann's address once more: one too many
+        await again.send(v1("203.0.113.7", 40001))
+        refused = await again.recv()
+        assert refused["Code"] == "too_many_connections"
+        assert await again.at_eof() == b""
+        from proxyprotocol.result import ProxyResultLocal
+        from proxyprotocol.v2 import ProxyProtocolV2
+
+        check = await Peer.open(server.port)
+        await check.send(ProxyProtocolV2().pack(ProxyResultLocal()))
+        assert [await check.recv(), await check.recv()] == [QUESTION, HELLO]
+        assert "127.0.0.1" in addresses(server)
+        for peer in (ann, bob, again, check):
+            await peer.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "first",
+    [
+        b'{"Type":"Hello"}\n',  # no header at all: not from the balancer
+        b"PROXY TCP4 not-an-address 127.0.0.1 1 2\r\n",
+        b"PROXY " + b"9" * 5000,  # a line that never ends
+    ],
+)
+async def test_a_connection_without_a_good_proxy_header_is_closed_unanswered(
+    first: bytes,
+) -> None:
+    async with proxied() as server, asyncio.timeout(30):
+        peer = await Peer.open(server.port)
+        await peer.send(first)
+        assert await peer.at_eof() == b""
+        assert server.hub.links == {}
+        await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_a_connection_that_sends_no_proxy_header_in_time_is_closed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("hundred_server.server.PROXY_WAIT", 0.2)
+    async with proxied() as server, asyncio.timeout(30):
+        peer = await Peer.open(server.port)
+        await peer.send(b"PROX")  # and then nothing
+        began = time.monotonic()
+        assert await peer.at_eof() == b""
+        assert 0.1 < time.monotonic() - began < READ_TIMEOUT
+        assert server.hub.links == {}
+        await peer.close()
+
+
+def test_serve_proxy_protocol_without_its_package_says_how_to_get_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "proxyprotocol", None)  # import raises ImportError
+    assert cli.main(["serve", "--memory", "--port", "0", "--proxy-protocol"]) == 2
+    err = capsys.readouterr().err
+    assert "hundred-server serve: --proxy-protocol needs the proxy-protocol package" in err
+    assert "pip install 'hundred_server[proxy]'" in err
