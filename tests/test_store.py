@@ -1243,3 +1243,22 @@ def test_shutting_down_tells_the_people_in_a_game_it_is_saved(engine: Engine) ->
     assert ann.closed
     assert bob.closed
     assert store.games()[0].state == "playing"  # to be restored
+
+
+def test_one_game_is_read_alone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``game(id)`` reads that game's row, seats and record, not every game's."""
+    store = Store(tmp_path / "s.db")
+    for game_id in (1, 2, 3):
+        store.write([started(game_id), Moves(game_id, 0, (f"header {game_id}", "a"), 1)])
+    filled: list[int] = []
+    fill = Store._fill
+    monkeypatch.setattr(
+        Store, "_fill", lambda self, game: filled.append(game.id) or fill(self, game)
+    )
+    two = store.game(2)
+    assert two is not None
+    assert (two.id, two.name, two.lines, two.seq) == (2, "t2", ["header 2", "a"], 1)
+    assert filled == [2]
+    assert store.game(9) is None
+    assert [g.id for g in store.games("playing")] == [1, 2, 3]
+    store.close()

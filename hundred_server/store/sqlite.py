@@ -574,15 +574,22 @@ class Store:
         restore (a game it cannot is then marked failed). Each value is read as the
         type ``StoredGame`` says, whatever a hand-edited store put there; a result
         that is not a JSON object reads as None."""
+        if state:
+            return self._read("WHERE state = ?", (state,))
+        return self._read("", ())
+
+    def game(self, game_id: int) -> StoredGame | None:
+        """One game, by id (None: none), read alone."""
+        found = self._read("WHERE id = ?", (game_id,))
+        return found[0] if found else None
+
+    def _read(self, where: str, params: tuple[object, ...]) -> list[StoredGame]:
         query = (
             "SELECT id, game, name, seed, clock, seq, state, started, finished, result, ai,"
-            " watchers FROM games"
+            f" watchers FROM games {where} ORDER BY id"
         )
         with self._mutex:
-            rows = self._db.execute(
-                query + (" WHERE state = ?" if state else "") + " ORDER BY id",
-                (state,) if state else (),
-            ).fetchall()
+            rows = self._db.execute(query, params).fetchall()
             out = [
                 StoredGame(
                     id=int(row[0]),
@@ -603,10 +610,6 @@ class Store:
             for game in out:
                 self._fill(game)
         return out
-
-    def game(self, game_id: int) -> StoredGame | None:
-        found = [g for g in self.games() if g.id == game_id]
-        return found[0] if found else None
 
     def last_id(self) -> int:
         with self._mutex:
