@@ -169,6 +169,14 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
     assert "usage:" in capsys.readouterr().err
 
 
+def serve_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """``_serve`` replaced: what each ``serve`` would serve with (its arguments, then
+    its keyword arguments), in order."""
+    calls: list[tuple[object, ...]] = []
+    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    return calls
+
+
 def serve_options(**changed: object) -> dict[str, object]:
     """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
@@ -178,8 +186,7 @@ def serve_options(**changed: object) -> dict[str, object]:
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     monkeypatch.delenv("HUNDRED_HOST", raising=False)
     monkeypatch.delenv("HUNDRED_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
@@ -196,8 +203,7 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
 def test_serve_proxy_protocol_from_its_flag_or_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
     assert main(["serve", "--memory", "--proxy-protocol"]) == 0
     monkeypatch.setenv("HUNDRED_PROXY_PROTOCOL", "1")
@@ -208,8 +214,7 @@ def test_serve_proxy_protocol_from_its_flag_or_the_environment(
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     monkeypatch.setenv("HUNDRED_HOST", "127.0.0.2")
     monkeypatch.setenv("HUNDRED_PORT", "7200")
@@ -263,8 +268,7 @@ def test_a_store_url_of_an_unknown_kind_is_refused_before_anything_starts(
 
 
 def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     argv = ["serve", "--max-per-address", "3", "--max-tables-per-address", "4"]
     argv += ["--max-waiting-per-address", "1", "--table-idle-timeout", "60", "--keep-days", "30"]
     monkeypatch.delenv("HUNDRED_LOOP", raising=False)
@@ -281,8 +285,7 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
 
 
 def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
     assert calls[0][-1]["ai"] == "naive"
     assert calls[0][-1]["ai_budget"] == 0.2
@@ -291,8 +294,7 @@ def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPat
 def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+    calls = serve_calls(monkeypatch)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     assert main(["serve", "--http-port", "7180"]) == 0
     monkeypatch.setenv("HUNDRED_HTTP_PORT", "7181")

@@ -47,8 +47,10 @@ Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
-async def running(limits: Limits | None = None) -> AsyncIterator[Server]:
-    server = Server(Hub(seed_source=lambda: SEED, limits=limits), "127.0.0.1", 0, limits=limits)
+async def running(limits: Limits | None = None, **options: Any) -> AsyncIterator[Server]:
+    """A server on a free port of 127.0.0.1 (``options``: the Server's)."""
+    hub = Hub(seed_source=lambda: SEED, limits=limits)
+    server = Server(hub, "127.0.0.1", 0, limits=limits, **options)
     await server.start()
     try:
         yield server
@@ -507,16 +509,9 @@ async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None
 # ------------------------------------------------------------ behind a load balancer
 
 
-@contextlib.asynccontextmanager
-async def proxied(limits: Limits | None = None) -> AsyncIterator[Server]:
+def proxied(limits: Limits | None = None) -> contextlib.AbstractAsyncContextManager[Server]:
     """A server whose TCP connections start with a load balancer's PROXY header."""
-    hub = Hub(seed_source=lambda: SEED, limits=limits)
-    server = Server(hub, "127.0.0.1", 0, limits=limits, proxy_protocol=True)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
+    return running(limits, proxy_protocol=True)
 
 
 def v1(client: str, port: int = 40000) -> bytes:

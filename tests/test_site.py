@@ -77,11 +77,21 @@ def test_an_instance_publishes_its_open_and_its_watchable_tables() -> None:
     assert [t["Table"] for t in watch] == sorted(hub.tables)[-WATCH_PUBLISHED:]
 
 
-def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() -> None:
+def a_sites_lobby(
+    remote_tables: dict[int, Message] | None = None,
+    remote_watchable: dict[int, Message] | None = None,
+) -> tuple[Hub, int]:
+    """An instance's hub that knows these tables of the others, and a connection."""
     hub = Hub()
     hub.lobby.site = True
-    hub.lobby.remote_watchable = {9: {"Table": 9, "Name": "far", "Watchers": 0}}
+    hub.lobby.remote_tables = remote_tables or {}
+    hub.lobby.remote_watchable = remote_watchable or {}
     conn, _ = hub.connect()
+    return hub, conn
+
+
+def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() -> None:
+    hub, conn = a_sites_lobby(remote_watchable={9: {"Table": 9, "Name": "far", "Watchers": 0}})
     said = hub.receive(conn, b'{"Type":"Hello","Message":"watch"}')
     listing = json.loads(said[0].data.splitlines()[0])  # type: ignore[union-attr]
     assert listing == {"Type": "Tables", "Tables": [hub.lobby.remote_watchable[9]], "Watch": True}
@@ -102,10 +112,7 @@ def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() 
 
 
 def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
-    hub = Hub()
-    hub.lobby.site = True
-    hub.lobby.remote_tables = {9: {"Table": 9, "Name": "far", "Free": 1}}
-    conn, _ = hub.connect()
+    hub, conn = a_sites_lobby(remote_tables={9: {"Table": 9, "Name": "far", "Free": 1}})
     said = hub.receive(conn, b'{"Type":"Hello","Message":"join"}')
     assert b'"Table":9' in said[0].data  # type: ignore[union-attr]
     out = hub.receive(conn, b'{"Type":"Join","Table":9}')
@@ -311,12 +318,19 @@ def test_a_table_made_on_one_instance_is_joined_from_another_and_played_out(site
     asyncio.run(asyncio.wait_for(cross_join(site), 60))
 
 
-async def cross_join(site: Site) -> None:
+async def table_on_a_guest_on_b(site: Site, ann: Person, guest: Person) -> int:
+    """Two instances: ``ann`` makes a table on the first, ``guest`` connects to the
+    second; the first's port."""
     _a, port_a = site.start()
     _b, port_b = site.start()
-    ann, bob = Person("ann", 1), Person("bob", 2)
     await open_table(ann, port_a)
-    await bob.connect(port_b)
+    await guest.connect(port_b)
+    return port_a
+
+
+async def cross_join(site: Site) -> None:
+    ann, bob = Person("ann", 1), Person("bob", 2)
+    await table_on_a_guest_on_b(site, ann, bob)
     await listed(bob, ann.table)
     bob.send({"Type": "Join", "Table": ann.table})
     ends = await asyncio.gather(ann.until(game_over), bob.until(game_over))
@@ -343,11 +357,8 @@ def test_a_table_of_one_instance_is_watched_from_another(site: Site) -> None:
 
 
 async def cross_watch(site: Site) -> None:
-    _a, port_a = site.start()
-    _b, port_b = site.start()
     ann, eve = Person("ann", 5), Person("eve", 6)
-    await open_table(ann, port_a)
-    await eve.connect(port_b)
+    port_a = await table_on_a_guest_on_b(site, ann, eve)
     deadline = time.monotonic() + 10.0
     while True:  # B lists A's table to watch within a second or so
         eve.send({"Type": "Hello", "Message": "watch", "Name": "eve"})

@@ -185,18 +185,25 @@ class QuietStore(Store):
         super().write(writes)
 
 
+async def three_answers_asking_quiet(server: Server, store: QuietStore, seed: int) -> Peer:
+    """A person against the AI gives three answers while the store asks for a quiet
+    moment (from the first on)."""
+    ann, prompt = await against_ai(server.port)
+    store.want = True
+    rng = random.Random(seed)
+    for _ in range(3):
+        await ann.send(answer_from_legal(prompt, rng))
+        prompt = await ann.prompt()
+    return ann
+
+
 @pytest.mark.asyncio
 async def test_saves_wait_for_the_stores_quiet_moment(tmp_path: Path) -> None:
     """A store that asks for a quiet moment gets it: the turn's save waits for
     ``quiesce`` (which sees no write beside it), then goes out, in order."""
     store = QuietStore(tmp_path / "s.db", pause=0.02)
-    rng = random.Random(5)
     async with serving(store) as server, asyncio.timeout(60):
-        ann, prompt = await against_ai(server.port)
-        store.want = True
-        for _ in range(3):
-            await ann.send(answer_from_legal(prompt, rng))
-            prompt = await ann.prompt()
+        ann = await three_answers_asking_quiet(server, store, 5)
         assert (store.quiesced, store.writes_beside) == (1, 0)
         assert store.done.is_set()
         await ann.close()
@@ -212,13 +219,8 @@ async def test_saves_wait_for_a_slow_quiet_moment_only_briefly(tmp_path: Path) -
     """A quiet moment that takes long holds the saves ``QUIET_WAIT`` at most: the game
     goes on beside it, and it is not asked for again while it runs."""
     store = QuietStore(tmp_path / "s.db", pause=3.0)
-    rng = random.Random(6)
     async with serving(store) as server, asyncio.timeout(60):
-        ann, prompt = await against_ai(server.port)
-        store.want = True
-        for _ in range(3):
-            await ann.send(answer_from_legal(prompt, rng))
-            prompt = await ann.prompt()
+        ann = await three_answers_asking_quiet(server, store, 6)
         assert not store.done.is_set()  # the game went on while it ran
         assert store.quiesced == 1
         await ann.close()
