@@ -46,7 +46,9 @@ barely moves (other processes take wall time, not this process's CPU time).
 Side by side: ``--base PATH`` also runs the server of another checkout (say, main's
 in a worktree: ``git worktree add /tmp/base-perf main``), imported from there by
 ``PYTHONPATH``, alternately with this one, run for run (``server`` "base" or "this");
-a last line gives the medians of each and this one's ratio to the base's.
+a last line gives the medians of each and this one's ratio to the base's, and for the
+server's CPU an answer each pair's ratio (a base run and this one's after it) and their
+median, which the machine's drift between pairs moves less.
 
 ``--profile DIR`` samples each server under load with py-spy (``pip install -e '.[profile]'``):
 a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
@@ -590,7 +592,10 @@ def summarize(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Per store, the medians of each server's runs and this one's ratio to the base's."""
+    """Per store, the medians of each server's runs and this one's ratio to the base's;
+    for the CPU an answer also each pair's ratio (a base run and the run of this one
+    after it), in order, and their median: the machine's speed drifts between pairs,
+    and a pair's two runs see nearly the same machine."""
     keys = ("latency_ms_p50", "latency_ms_p99", "server_cpu_us_per_answer")
     out: dict[str, Any] = {"compare": True, "runs": len(runs)}
     for store in sorted({r["store"] for r in runs}):
@@ -602,6 +607,12 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 out[f"{store}_{server}_{key}"] = round(medians[server], 2)
             ratio = medians["this"] / medians["base"] if medians["base"] else float("nan")
             out[f"{store}_ratio_{key}"] = round(ratio, 3)
+        key = "server_cpu_us_per_answer"
+        base = [r[key] for r in runs if r["store"] == store and r["server"] == "base"]
+        this = [r[key] for r in runs if r["store"] == store and r["server"] == "this"]
+        pairs = [round(t / b, 3) for b, t in zip(base, this, strict=False) if b]
+        out[f"{store}_pair_ratios_{key}"] = pairs
+        out[f"{store}_pair_ratio_median_{key}"] = statistics.median(pairs) if pairs else None
     out["all_ok"] = all(r["ok"] for r in runs)
     return out
 
