@@ -19,11 +19,14 @@ is published only once its moves are committed, as anything it sends. Messages c
 an epoch: after a relay is made anew (its owner died and another took the table over)
 what the old one says is dropped.
 
-Failover. Each game in PostgreSQL has an ``owner`` (the instance id) and a
-``lease_until``, written with the game (store/postgres.py) and renewed by its owner
-every ``RENEW_EVERY``; every instance sweeps, every ``SWEEP_EVERY``, for games whose
-lease lapsed (one atomic ``UPDATE ... RETURNING``, rows taken with ``SKIP LOCKED``),
-restores them from the store as at a restart (``Hub.restore``) and owns them. People
+Failover. Each game in PostgreSQL has an ``owner`` (the instance id), written with
+the game (store/postgres.py), and each instance one lease, a row of
+``hundred_instances`` (its id, ``lease_until``) that it renews every ``RENEW_EVERY``:
+one row a second however many games it plays (a lease a game was 10,000 row versions a
+second at 10,000 tables, docs/scaling.md). Every instance sweeps, every
+``SWEEP_EVERY``, for games whose owner holds no live lease (one atomic ``UPDATE ...
+RETURNING``, rows taken with ``SKIP LOCKED``), restores them from the store as at a
+restart (``Hub.restore``) and owns them. People
 then take their seats back with their token on any instance (the one that has the
 game: at once; any other: relayed there), at the same prompt. A relayed client whose
 table's instance dies is relayed again with the token it was given (its ``Seat``), to
@@ -82,6 +85,19 @@ ID_BLOCK: Final = 128
 PUBLISH_BATCH: Final = 256
 #: Games one sweep takes over at most (the next sweep takes more).
 SWEEP_BATCH: Final = 16
+#: A lapsed instance's lease row is removed this long after it lapsed (its games long
+#: taken over).
+FORGET_AFTER: Final = 3600
+#: Each instance's lease (made by the first instance of a site, like the table ids).
+_INSTANCES: Final = """
+    CREATE TABLE IF NOT EXISTS hundred_instances (
+        id          text PRIMARY KEY,      -- an instance of the site (instance_id)
+        lease_until timestamptz NOT NULL   -- its games are taken over once this passes
+    )"""
+_RENEW: Final = (
+    "INSERT INTO hundred_instances (id, lease_until) VALUES (%s, now() + %s * interval"
+    " '1 second') ON CONFLICT (id) DO UPDATE SET lease_until = EXCLUDED.lease_until"
+)
 
 
 def instance_id() -> str:
@@ -204,7 +220,8 @@ class Bus:
 
     async def connect(self) -> None:
         """Reach PostgreSQL and Redis (``OSError`` if either is not there), make the
-        table-id sequence if the store has none, and take a first block of ids."""
+        table-id sequence and the leases' table if the store has none, take this
+        instance's lease and a first block of ids."""
         await self._db()
         try:
             await self.redis.ping()
@@ -216,10 +233,12 @@ class Bus:
                 "SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (CREATE_LOCK,)
             )
             await db.execute("CREATE SEQUENCE IF NOT EXISTS hundred_table_ids")
+            await db.execute(_INSTANCES)
             await db.execute(
                 "SELECT setval('hundred_table_ids', greatest((SELECT coalesce(max(id), 0) FROM"
                 " games), (SELECT last_value FROM hundred_table_ids)))"
             )
+        await db.execute(_RENEW, (self.instance, self.lease))  # its lease, before any game
         await self._refill()
 
     async def _db(self) -> psycopg.AsyncConnection[tuple[Any, ...]]:
@@ -289,8 +308,8 @@ class Bus:
             async with asyncio.timeout(3.0):
                 db = await self._db()
                 await db.execute(
-                    "UPDATE games SET lease_until = now() - interval '1 second'"
-                    " WHERE owner = %s AND state = 'playing'",
+                    "UPDATE hundred_instances SET lease_until = now() - interval '1 second'"
+                    " WHERE id = %s",
                     (self.instance,),
                 )
         with contextlib.suppress(Exception):
@@ -346,19 +365,12 @@ class Bus:
     # ------------------------------------------------------------------ leases
 
     async def _renew(self) -> None:
-        """Renew this instance's leases; let go of the tables another instance took
+        """Renew this instance's lease; let go of the tables another instance took
         over meanwhile (this one was cut off for longer than a lease)."""
         assert self.hub is not None
         while not self._closed:
             db = await self._db()
-            # Rows the store's writer has locked are skipped (renewed at the next round,
-            # well within a lease): waiting for them could deadlock with its transaction.
-            await db.execute(
-                "UPDATE games SET lease_until = now() + %s * interval '1 second'"
-                " WHERE id IN (SELECT id FROM games WHERE owner = %s AND state = 'playing'"
-                " FOR UPDATE SKIP LOCKED)",
-                (self.lease, self.instance),
-            )
+            await db.execute(_RENEW, (self.instance, self.lease))
             here = [t.id for t in self.hub.tables.values() if t.saved]
             if here:
                 cursor = await db.execute(
@@ -377,20 +389,26 @@ class Bus:
             await asyncio.sleep(SWEEP_EVERY)
 
     async def sweep_once(self) -> list[int]:
-        """Take over the games whose lease lapsed; their ids."""
+        """Take over the games whose owner holds no live lease (it died, or was cut
+        off for longer than a lease); their ids."""
         assert self.hub is not None
         async with self._claiming:
             db = await self._db()
             cursor = await db.execute(
-                "UPDATE games SET owner = %s, lease_until = now() + %s * interval '1 second'"
-                " WHERE id IN (SELECT id FROM games WHERE state = 'playing' AND (lease_until"
-                " IS NULL OR lease_until < now()) ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED)"
-                " RETURNING id",
-                (self.instance, self.lease, SWEEP_BATCH),
+                "UPDATE games SET owner = %s, lease_until = NULL WHERE id IN (SELECT id FROM"
+                " games g WHERE state = 'playing' AND NOT EXISTS (SELECT 1 FROM"
+                " hundred_instances i WHERE i.id = g.owner AND i.lease_until > now())"
+                " ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED) RETURNING id",
+                (self.instance, SWEEP_BATCH),
             )
             ids = sorted(int(row[0]) for row in await cursor.fetchall())
-            ids = [i for i in ids if i not in self.hub.tables]  # ours already: renewed
+            ids = [i for i in ids if i not in self.hub.tables]  # ours already
             if not ids:
+                await db.execute(
+                    "DELETE FROM hundred_instances WHERE lease_until < now() - %s * interval"
+                    " '1 second'",
+                    (FORGET_AFTER,),
+                )
                 return []
             loop = asyncio.get_running_loop()
             stored = []

@@ -532,13 +532,21 @@ async def cut_off(site: Site) -> None:
     ann.send({"Type": "Game", "Option": 2})
     await ann.play(2)
     await ann.until(lambda m: is_prompt(m) and "Legal" in m)  # left unanswered
-    await _owner_soon(site, ann.table, lambda owner: owner is not None)
-    # As if another instance had taken it over while this one could not renew.
-    site.engine.rows(
-        "UPDATE games SET owner = 'elsewhere', lease_until = now() + interval '1 hour'"
-        " WHERE id = ?",
-        (ann.table,),
+    owner = await _owner_soon(site, ann.table, lambda owner: owner is not None)
+    # One lease a live instance, renewed in its own row: the game's row is not touched.
+    (game_row,) = site.engine.rows("SELECT xmin::text FROM games WHERE id = ?", (ann.table,))
+    (lease,) = site.engine.rows(
+        "SELECT lease_until > now() FROM hundred_instances WHERE id = ?", (owner,)
     )
+    assert lease == (True,)
+    await asyncio.sleep(2.5)  # two renewals and sweeps at least
+    assert site.engine.rows("SELECT xmin::text FROM games WHERE id = ?", (ann.table,)) == [game_row]
+    # As if another instance, alive, had taken it over while this one could not renew.
+    site.engine.rows(
+        "INSERT INTO hundred_instances (id, lease_until) VALUES ('elsewhere', now() +"
+        " interval '1 hour')"
+    )
+    site.engine.rows("UPDATE games SET owner = 'elsewhere' WHERE id = ?", (ann.table,))
     told = await ann.until(lambda m: "another server" in str(m.get("Message")), play=False)
     assert str(ann.table) in told["Message"]
     await ann.until(lambda m: m["Type"] == "Hello", play=False)  # in the lobby

@@ -13,7 +13,7 @@ of its search path, ``public`` unless the URL says otherwise (for instance
 
     hundred_store  one row: application 'hundred_server', the layout's version
     games          as in SQLite, times as timestamptz and the result as jsonb, and
-                   owner, lease_until (for later; see below)
+                   owner (see below), and lease_until, no longer written
     seats, moves   as in SQLite, deleted with their game
     hundred_table_ids  a sequence, made by the first instance of a site (bus.py): the
                    site's table ids, unique across its instances
@@ -38,13 +38,15 @@ call connects again and takes the lock again: if another server took it meanwhil
 every write is refused with ``StoreBusy`` (its tables pause) rather than write over the
 other's games.
 
-``owner`` and ``lease_until`` are for several servers sharing one database, a site
-(``serve --bus``, bus.py): a store opened for one of them (``site``: its instance id)
-writes each new game with that owner and a lease of ``lease`` seconds, which the bus
-renews, and the bus of another instance takes over the games whose lease lapsed (their
-server died). Such a store holds the advisory lock shared, so the site's instances
+``owner`` is for several servers sharing one database, a site (``serve --bus``,
+bus.py): a store opened for one of them (``site``: its instance id) writes each new
+game with that owner; each instance holds one lease (the bus's ``hundred_instances``),
+and the bus of another instance takes over the games whose owner's lease lapsed (their
+server died). ``lease_until``, a lease a game before the site's leases were its
+instances', is left NULL. Such a store holds the advisory lock shared, so the site's instances
 share the database while a server without ``--bus`` is refused (and refuses them).
-Without ``site`` both stay NULL, and an instance of a site claims such games at once.
+Without ``site`` the owner stays NULL, and an instance of a site claims such games at
+once.
 
 A lost connection never loses or doubles a move. A write raises and the server tries
 the same batch again (the batches queued since after it), and the store connects anew.
@@ -102,7 +104,8 @@ _UPGRADES: Final[dict[int, tuple[str, ...]]] = {
 APPLICATION: Final = "hundred_server"
 #: The oldest PostgreSQL this store runs on (``pg_current_xact_id``, ``pg_xact_status``).
 OLDEST_SERVER: Final = 130000
-#: Seconds a site instance's claim on a game lasts unless its bus renews it (bus.py).
+#: Seconds a site's instance holds its games unless its bus renews its lease (bus.py,
+#: every second).
 LEASE: Final = 5.0
 #: The longest one statement may run (seconds).
 STATEMENT_TIMEOUT: Final = 30.0
@@ -154,7 +157,7 @@ _SCHEMA: Final = (
         ai          text,                -- the AI the table asked for
         watchers    boolean,             -- false: the table takes no watchers; NULL: it does
         owner       text,                -- for later: the server instance that plays it
-        lease_until timestamptz          -- for later: when that claim lapses
+        lease_until timestamptz          -- NULL (the site's leases are its instances')
     )""",
     "CREATE INDEX games_state ON games (state, finished)",
     """
@@ -199,12 +202,10 @@ class PostgresStore:
         create: bool = True,
         busy_timeout: float = BUSY_TIMEOUT,
         site: str | None = None,
-        lease: float = LEASE,
     ) -> None:
         self.url = url
-        #: This instance's id on a site (see the module docstring), and its games' lease.
+        #: This instance's id on a site (see the module docstring).
         self.site = site
-        self.lease = lease
         self.location = redact(url)
         self.tightened = False  # who may read it is the database's business
         self.exclusive = exclusive
@@ -377,12 +378,12 @@ class PostgresStore:
                 run: list[GameStarted | Moves | GameEnded] = []
                 for item in todo:
                     if isinstance(item, GameDropped):
-                        _apply(db, run, when, self.site, self.lease)
+                        _apply(db, run, when, self.site)
                         run = []
                         db.execute("DELETE FROM games WHERE id = %s", (item.game_id,))
                     else:
                         run.append(item)
-                _apply(db, run, when, self.site, self.lease)
+                _apply(db, run, when, self.site)
                 self._commit(db)
             except BaseException:
                 self._failed(db, xid, todo)
@@ -531,11 +532,10 @@ def _apply(
     run: Sequence[GameStarted | Moves | GameEnded],
     when: datetime,
     owner: str | None = None,
-    lease: float = LEASE,
 ) -> None:
     """A run of writes with no drop among them: the games first, then their lines, then
     how they ended (so a batch may hold all three of one game). New games are
-    ``owner``'s (a site's instance), leased for ``lease`` seconds."""
+    ``owner``'s (a site's instance)."""
     started: list[GameStarted] = []
     lines: list[tuple[int, int, str, int | None]] = []
     ended: list[GameEnded] = []
@@ -550,8 +550,7 @@ def _apply(
     if started:
         cursor.executemany(
             "INSERT INTO games (id, game, name, seed, clock, ai, watchers, seq, state, started,"
-            " owner, lease_until) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, 'playing', %s, %s,"
-            " CASE WHEN %s::text IS NULL THEN NULL ELSE now() + %s * interval '1 second' END)",
+            " owner) VALUES (%s, %s, %s, %s, %s, %s, %s, 0, 'playing', %s, %s)",
             [
                 (
                     g.game_id,
@@ -563,8 +562,6 @@ def _apply(
                     None if g.watchers else False,
                     when,
                     owner,
-                    owner,
-                    lease,
                 )
                 for g in started
             ],
