@@ -17,6 +17,7 @@ of its search path, ``public`` unless the URL says otherwise (for instance
     seats, moves   as in SQLite, deleted with their game
     hundred_table_ids  a sequence, made by the first instance of a site (bus.py): the
                    site's table ids, unique across its instances
+    hundred_instances  made likewise: each instance's lease (bus.py)
 
 Opening a schema with no tables makes it ours (one transaction, under an advisory lock,
 so two first opens do not race); one with our version table is checked (a newer layout
