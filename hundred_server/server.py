@@ -150,7 +150,7 @@ class _ProxyHeader:
     what arrives (the proxy-protocol library parses it): ``feed`` returns the client's
     address (None for a balancer's own connection, a health check) and the bytes after
     the header, or None until the header is whole; it raises ``ValueError`` for
-    anything else."""
+    anything else, whatever the parser raised over it."""
 
     def __init__(self) -> None:
         from proxyprotocol import ProxyProtocolIncompleteError
@@ -168,6 +168,8 @@ class _ProxyHeader:
         while len(buffer) >= self._need:
             try:
                 result = self._detect.unpack(buffer[: self._need])
+            except ValueError:
+                raise
             except self._incomplete as exc:
                 want = exc.want_read
                 if want.want_bytes is not None:
@@ -181,6 +183,8 @@ class _ProxyHeader:
                 if self._need > PROXY_MAX:
                     raise ValueError(f"no PROXY header in its first {PROXY_MAX} bytes") from None
                 continue
+            except Exception as exc:  # the parser's own slip on bytes it did not expect
+                raise ValueError(f"a bad PROXY header ({type(exc).__name__}: {exc})") from None
             rest = buffer[self._need :]
             if is_ipv4(result) or is_ipv6(result):
                 return str(result.source[0]), rest
