@@ -61,7 +61,6 @@ from hundred_server.lobby import TOKEN_RE, hash_token
 from hundred_server.protocol import Message
 from hundred_server.store import GameStore, redact
 from hundred_server.store.postgres import CREATE_LOCK, LEASE
-from hundred_server.table import TableState
 
 log = logging.getLogger("hundred_server")
 
@@ -122,13 +121,8 @@ def listed_tables(hub: Hub) -> dict[str, list[Message]]:
     """This instance's tables as the site's lobby lists them: ``open``, those that wait
     for players (as ``join`` lists them), and ``watch``, the newest ``WATCH_PUBLISHED``
     of those that may be watched (as ``watch`` lists them)."""
-    open_tables = []
-    for table in hub.tables.values():
-        if table.state is TableState.WAITING and table.free:
-            info = table.info()
-            del info["Type"]
-            open_tables.append(info)
-    return {"open": open_tables, "watch": hub.lobby.watchable()[-WATCH_PUBLISHED:]}
+    lobby = hub.lobby
+    return {"open": lobby.open_here(), "watch": lobby.watchable()[-WATCH_PUBLISHED:]}
 
 
 @dataclass

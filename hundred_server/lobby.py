@@ -29,7 +29,7 @@ import logging
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
@@ -816,37 +816,28 @@ class Lobby:
         seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
         return [*out, (session.conn, seat_msg)] + [(session.conn, m) for m in rejoin]
 
-    def _tables(self) -> Message:
-        open_tables = [
-            t.info() for t in self.tables.values() if t.state is TableState.WAITING and t.free
-        ]
-        for info in open_tables:
-            del info["Type"]
-        if self.remote_tables:
-            open_tables += [dict(info) for info in self.remote_tables.values()]
-            open_tables.sort(key=lambda info: int(info["Table"]))
-        return {"Type": "Tables", "Tables": open_tables}
+    def open_here(self) -> list[Message]:
+        """This lobby's tables that wait for players (``Table`` infos less their Type)."""
+        return _listed(t for t in self.tables.values() if t.state is TableState.WAITING and t.free)
 
     def watchable(self) -> list[Message]:
         """This lobby's tables that may be watched: every table that takes watchers and
         has room for one more, waiting or playing (``Table`` infos less their Type)."""
         most = self.limits.max_watchers
-        tables = [
-            t.info()
+        return _listed(
+            t
             for t in self.tables.values()
             if t.state is not TableState.OVER and t.watchable and len(t.watchers) < most
-        ]
-        for info in tables:
-            del info["Type"]
-        return tables
+        )
+
+    def _tables(self) -> Message:
+        """The tables a session may join, the site's too."""
+        return {"Type": "Tables", "Tables": _with_site(self.open_here(), self.remote_tables)}
 
     def _watchable(self) -> Message:
         """The tables a session may watch, the site's too (``"Watch":true`` tells the
         lists apart)."""
-        tables = self.watchable()
-        if self.remote_watchable:
-            tables += [dict(info) for info in self.remote_watchable.values()]
-            tables.sort(key=lambda info: int(info["Table"]))
+        tables = _with_site(self.watchable(), self.remote_watchable)
         return {"Type": "Tables", "Tables": tables, "Watch": True}
 
     def _listing(self, session: Session) -> Message:
@@ -1304,3 +1295,20 @@ def hash_token(token: str) -> str:
 
 def _closed(session: Session) -> bool:
     return session.where is Where.CLOSED
+
+
+def _listed(tables: Iterable[Table]) -> list[Message]:
+    """The tables' ``Table`` infos less their Type, as a lobby list shows them."""
+    infos = [t.info() for t in tables]
+    for info in infos:
+        del info["Type"]
+    return infos
+
+
+def _with_site(here: list[Message], remote: dict[int, Message]) -> list[Message]:
+    """A lobby list of this instance's tables and the other instances' (copies), by id."""
+    if not remote:
+        return here
+    tables = here + [dict(info) for info in remote.values()]
+    tables.sort(key=lambda info: int(info["Table"]))
+    return tables

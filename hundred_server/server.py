@@ -168,8 +168,6 @@ class _ProxyHeader:
         while len(buffer) >= self._need:
             try:
                 result = self._detect.unpack(buffer[: self._need])
-            except ValueError:
-                raise
             except self._incomplete as exc:
                 want = exc.want_read
                 if want.want_bytes is not None:
@@ -183,7 +181,7 @@ class _ProxyHeader:
                 if self._need > PROXY_MAX:
                     raise ValueError(f"no PROXY header in its first {PROXY_MAX} bytes") from None
                 continue
-            except Exception as exc:  # the parser's own slip on bytes it did not expect
+            except Exception as exc:  # a bad header (or the parser's own slip over one)
                 raise ValueError(f"a bad PROXY header ({type(exc).__name__}: {exc})") from None
             rest = buffer[self._need :]
             if is_ipv4(result) or is_ipv6(result):
@@ -229,8 +227,15 @@ class _LineReader(asyncio.Protocol):
         log.warning(
             "connection from %s (%s): no PROXY header (%s); closed", peer, self.listener, why
         )
-        self.proxy, self.done = None, True
+        self._proxy_done()
+        self.done = True
         self._transport.abort()
+
+    def _proxy_done(self) -> None:
+        """The PROXY header is read (or will never be): its wait ends."""
+        self.proxy = None
+        if self._proxy_timer is not None:
+            self._proxy_timer.cancel()
 
     def _proxy_header(self, data: bytes) -> bytes | None:
         """Read the PROXY header; once it is whole, the connection opens with the
@@ -240,16 +245,12 @@ class _LineReader(asyncio.Protocol):
         try:
             got = self.proxy.feed(data)
         except ValueError as exc:
-            if self._proxy_timer is not None:
-                self._proxy_timer.cancel()
-            self._proxy_failed(str(exc) or type(exc).__name__)
+            self._proxy_failed(str(exc))
             return None
         if got is None:
             return None
-        if self._proxy_timer is not None:
-            self._proxy_timer.cancel()
         address, rest = got
-        self.proxy = None
+        self._proxy_done()
         self.server._open_tcp(self, self._transport, address)
         return rest
 
@@ -285,8 +286,7 @@ class _LineReader(asyncio.Protocol):
         return False  # the transport closes (once what is buffered is written)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._proxy_timer is not None:
-            self._proxy_timer.cancel()
+        self._proxy_done()
         if exc is not None and self.connection is not None:
             log.info("connection %d: %s", self.connection.conn, exc)
         if not self.done and self.connection is not None:
