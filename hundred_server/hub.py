@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Final
 
 from hundred_server import codecs
 from hundred_server.bots.remote import BotRequest, Forfeits
@@ -46,13 +47,22 @@ from hundred_server.table import Outgoing, Table
 
 log = logging.getLogger("hundred_server")
 
+#: Where a connection's bytes may be news (``Send.news``): at a table under way.
+_NEWS: Final = frozenset({Where.PLAYING, Where.WATCHING})
+
 
 # The commands are made for every message (a Send each): slotted, and not frozen,
 # whose __init__ costs about twice as much. Nothing changes one after it is made.
 @dataclass(slots=True)
 class Send:
+    """Bytes for a connection. ``news``: for a bystander (a person at a game under way
+    who neither spoke nor is to act, or a watcher), so it may wait a moment to go out
+    with what comes for that connection next (server.py); what the connection's own
+    line brought, a prompt, and anything in the lobby never wait."""
+
     conn: int
     data: bytes
+    news: bool = False
 
 
 @dataclass(slots=True)
@@ -346,7 +356,7 @@ class Hub:
         try:
             messages = link.codec.decode(line)
         except ProtocolError as exc:
-            return self._render(self.lobby.refuse(conn, exc))
+            return self._render(self.lobby.refuse(conn, exc), conn)
         if messages and isinstance(messages[0], str):  # text mode help: shown as is
             return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
         return self._handle(conn, [m for m in messages if isinstance(m, dict)])
@@ -366,7 +376,7 @@ class Hub:
                 continue
             if stop:  # refused, or quit: the rest of the line's commands are moot
                 break
-        commands = self._render(out)
+        commands = self._render(out, conn)
         return commands + relayed if relayed else commands
 
     # ------------------------------------------------- the site's relay (bus.py)
@@ -427,8 +437,8 @@ class Hub:
         if conn not in self.links:
             return []
         if not close:
-            return self._render(self.lobby.refuse(conn, ProtocolError(text, code)))
-        out = self._render([(conn, error(code, text))])
+            return self._render(self.lobby.refuse(conn, ProtocolError(text, code)), conn)
+        out = self._render([(conn, error(code, text))], conn)
         out += self.disconnect(conn)
         return [*out, Close(conn)]
 
@@ -495,10 +505,11 @@ class Hub:
 
     # ------------------------------------------------------------------- writing
 
-    def _render(self, out: Outgoing) -> list[Command]:
+    def _render(self, out: Outgoing, speaker: int | None = None) -> list[Command]:
         """What ``out`` says, as commands: one ``Send`` a connection with all its
         bytes in order (the server writes each connection once a turn anyway), a
-        ``Remote`` a message to a virtual connection, then the closes."""
+        ``Remote`` a message to a virtual connection, then the closes. ``speaker``: the
+        connection whose line this answers (its bytes are never news)."""
         commands: list[Command] = []
         links = self.links
         # A message sent to many is encoded once a codec kind: by its id, which is
@@ -531,15 +542,20 @@ class Hub:
                 data = codec.encode(msg)
             if data:
                 chunks.append(data)
+        lobby = self.lobby
+        wheres: list[Where | None] = []
         for conn, (chunks, _, _) in said.items():
+            where = lobby.where(conn)  # closed, or in the lobby: asked once
+            wheres.append(where)
             if chunks:
-                commands.append(Send(conn, chunks[0] if len(chunks) == 1 else b"".join(chunks)))
+                news = where in _NEWS and conn != speaker and not lobby.to_act(conn)
+                data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+                commands.append(Send(conn, data, news))
         now: float | None = None
-        for conn in said:
+        for conn, where in zip(said, wheres, strict=True):
             link = links.get(conn)
             if link is None:
                 continue
-            where = self.lobby.where(conn)  # closed, or in the lobby: asked once
             if where is Where.CLOSED:
                 commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
                 self.disconnect(conn)

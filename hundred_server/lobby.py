@@ -346,6 +346,14 @@ class Lobby:
         session = self.sessions.get(conn)
         return None if session is None else session.where
 
+    def to_act(self, conn: int) -> bool:
+        """Whether ``conn`` holds the seat whose move the game waits for."""
+        session = self.sessions.get(conn)
+        table = None if session is None else session.table
+        if table is None or table.game is None or table.state is not TableState.PLAYING:
+            return False
+        return table.game.to_act == table.seat_of(conn)
+
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""
         return self.where(conn) is Where.CLOSED

@@ -4,11 +4,20 @@ Everything the server decides is decided by ``Hub`` (hub.py) without I/O; this m
 reads lines into it and writes what it returns. A TCP client is an ``asyncio.Protocol``
 (``_LineReader``) that cuts what arrives into lines and hands each to the hub at once,
 with no task, stream or future per connection or line: under load that machinery cost
-more than the hub itself. Writes never wait: what the hub
-returns in one turn of the event loop is joined per connection and handed to its
-transport, whose buffer is the connection's outgoing queue. It is bounded: a client
-that stops reading until more than ``OUTGOING_LIMIT`` bytes wait for it is dropped
-(and treated as a disconnect), so it never delays its table or anyone else.
+more than the hub itself. What the hub returns in one turn of the event loop is joined
+per connection and handed to its transport, whose buffer is the connection's outgoing
+queue. It is bounded: a client that stops reading until more than ``OUTGOING_LIMIT``
+bytes wait for it is dropped (and treated as a disconnect), so it never delays its
+table or anyone else.
+
+A write is a system call, and over loopback the kernel's delivery to the reader too:
+under load it was the biggest cost of an answer, four writes of it (one to each seat).
+So news for a bystander (``Send.news``: a person at a table who neither spoke nor is to
+act, or a watcher) waits, ``NEWS_WAIT`` at most, joined with whatever comes for that
+connection next; a seat is to act or speaks every second move of four, and its news
+then goes out in the same write. What a client's own line brings, and a prompt, never
+wait; nor does anything for a connection in the lobby. Per connection the bytes keep
+their order.
 
 With a store, nothing is sent before what produced it is saved, and saving never
 waits for the disk on the event loop. An inline store (SQLite, ``GameStore.inline``)
@@ -45,7 +54,7 @@ import signal
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Final, cast
 
@@ -81,6 +90,9 @@ RETRY_FIRST: Final = 0.25
 RETRY_MAX: Final = 5.0
 #: How long saves wait for the store's quiet moment (``_quiesce``) at most.
 QUIET_WAIT: Final = 0.02
+#: The longest news waits for a bystander (``Send.news``): joined with what comes for
+#: it next, or written when this has passed, whichever is first.
+NEWS_WAIT: Final = 0.02
 #: How often finished games past their retention are removed (seconds).
 PRUNE_EVERY: Final = 3600.0
 #: The cyclic collector's thresholds in a server (``tune_gc``). CPython's (700, 10, 10)
@@ -109,12 +121,14 @@ def tune_gc() -> None:
 @dataclass
 class _Connection:
     """One client as the server writes to it: a TCP stream, or a WebSocket (``ws``),
-    whose transport's buffer is its outgoing queue either way."""
+    whose transport's buffer is its outgoing queue either way; ``held``: news that
+    waits (``NEWS_WAIT``)."""
 
     conn: int
     transport: asyncio.WriteTransport
     ws: ServerConnection | None = None
     closing: bool = False
+    held: list[bytes] = field(default_factory=list)
 
     def write(self, chunks: list[bytes]) -> None:
         if self.ws is None:
@@ -374,6 +388,9 @@ class Server:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
         self._pending: list[_Batch] = []  # sent (or queued) by the next _flush
+        #: The connections with news waiting, and the timer that writes it.
+        self._held: dict[int, _Connection] = {}
+        self._release: asyncio.TimerHandle | None = None
         self._flush_soon = False
         #: The event loop it runs on, from ``start``: Python 3.11's
         #: ``asyncio.get_running_loop`` makes a getpid system call each time, and every
@@ -463,6 +480,9 @@ class Server:
         # Goodbyes (each table told honestly whether its game is saved), then every
         # transport closes; they save nothing, so they go straight out.
         self._send(self.hub.shutdown(unsaved=unsaved))
+        if self._release is not None:  # news that waits goes now, before the closes
+            self._release.cancel()
+            self._write_held()
         if self._writer is not None:  # a save under way ends (busy_timeout at most)
             self._writer.shutdown(wait=True)
         if self._handlers:  # each ends when its transport has flushed and closed
@@ -856,11 +876,14 @@ class Server:
     def _send(self, commands: list[Command]) -> None:
         """Hand each connection its bytes in one write; close whom the hub closes."""
         batches: dict[int, list[bytes]] = {}
+        urgent: set[int] = set()
         closes: list[int] = []
         relayed: list[Relay | Remote] = []  # another instance's business (bus.py)
         for command in commands:
             if isinstance(command, Send):
                 batches.setdefault(command.conn, []).append(command.data)
+                if not command.news:
+                    urgent.add(command.conn)
             elif isinstance(command, Close):
                 closes.append(command.conn)
             else:
@@ -874,10 +897,13 @@ class Server:
             transport = connection.transport
             if transport.is_closing():
                 continue
-            connection.write(chunks)
-            if transport.get_write_buffer_size() > self.outgoing_limit:
-                log.warning("connection %d is not reading: dropped", conn)
-                self._drop(connection)
+            if conn not in urgent:
+                self._hold(connection, chunks)
+                continue
+            if connection.held:
+                chunks = connection.held + chunks
+                connection.held = []
+            self._write(connection, chunks)
         for conn in closes:
             connection = self._connections.get(conn)
             if connection is not None:
@@ -900,10 +926,37 @@ class Server:
         self._timer, self._timer_at = None, None
         self._dispatch(self.hub.tick())
 
+    def _write(self, connection: _Connection, chunks: list[bytes]) -> None:
+        connection.write(chunks)
+        if connection.transport.get_write_buffer_size() > self.outgoing_limit:
+            log.warning("connection %d is not reading: dropped", connection.conn)
+            self._drop(connection)
+
+    def _hold(self, connection: _Connection, chunks: list[bytes]) -> None:
+        """News for a bystander: it waits for what comes next, ``NEWS_WAIT`` at most."""
+        connection.held += chunks
+        self._held[connection.conn] = connection
+        if self._release is None:
+            loop = asyncio.get_running_loop()
+            self._release = loop.call_later(NEWS_WAIT, self._write_held)
+
+    def _write_held(self) -> None:
+        """The news that waited, written (each connection's that has not gone since)."""
+        self._release = None
+        held, self._held = self._held, {}
+        for connection in held.values():
+            if connection.held and not connection.closing:
+                chunks, connection.held = connection.held, []
+                if not connection.transport.is_closing():
+                    self._write(connection, chunks)
+
     def _close(self, connection: _Connection) -> None:
         """Close once what is buffered has been written (the transport flushes first)."""
         if connection.closing:
             return
+        if connection.held and not connection.transport.is_closing():
+            chunks, connection.held = connection.held, []
+            connection.write(chunks)  # the news that waited goes before the close
         connection.closing = True
         self._connections.pop(connection.conn, None)
         if connection.ws is None:

@@ -190,7 +190,9 @@ def test_every_byte_of_a_game_is_the_encoding_of_that_connections_own_message(
     checked = 0
     plain_render = Hub._render
 
-    def checking(self: Hub, out: list[tuple[int, dict[str, Any]]]) -> list[Command]:
+    def checking(
+        self: Hub, out: list[tuple[int, dict[str, Any]]], speaker: int | None = None
+    ) -> list[Command]:
         nonlocal checked
         expected: dict[int, bytes | None] = {}  # one Send a connection, lines in order
         for conn, msg in out:
@@ -203,7 +205,7 @@ def test_every_byte_of_a_game_is_the_encoding_of_that_connections_own_message(
                     expected[conn] = None  # text mode: not checked here
                 elif data or conn in expected:
                     expected[conn] = before + data
-        commands = plain_render(self, out)
+        commands = plain_render(self, out, speaker)
         sent = [(c.conn, c.data) for c in commands if isinstance(c, Send)]
         assert [conn for conn, _ in sent] == [c for c, d in expected.items() if d != b""]
         for conn, data in sent:
