@@ -352,7 +352,8 @@ class Lobby:
         table = None if session is None else session.table
         if table is None or table.game is None or table.state is not TableState.PLAYING:
             return False
-        return table.game.to_act == table.seat_of(conn)
+        seat = table.seat_of(conn)  # None: a watcher
+        return seat is not None and seat == table.game.to_act
 
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -161,3 +162,22 @@ async def test_news_for_a_client_that_stopped_reading_drops_it_when_written() ->
     assert t[1].writes == [b"a\n"]
     assert t[1].aborted
     assert 1 not in server._connections
+
+
+def test_to_act_is_the_seat_the_game_waits_for_and_never_a_watcher(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    h = Harness("news-to-act")
+    people = people_at_table_1(h)
+    watcher = h.json_client("wat")
+    watcher.send({"Type": "Watch", "Table": 1})
+    lobby = h.json_client("lou")
+    acting = [p.conn for p in people if h.hub.lobby.to_act(p.conn)]
+    assert acting == [p.conn for p in people if p.pending()]
+    assert len(acting) == 1
+    assert not h.hub.lobby.to_act(watcher.conn)
+    assert not h.hub.lobby.to_act(lobby.conn)
+    assert not h.hub.lobby.to_act(10**6)  # no such connection
+    table = h.hub.tables[1]
+    monkeypatch.setattr(table, "game", SimpleNamespace(to_act=None))  # nobody's turn
+    assert not any(h.hub.lobby.to_act(c) for c in [*(p.conn for p in people), watcher.conn])
