@@ -243,6 +243,16 @@ def _wrapped(text: str) -> str:
     return "\n".join(textwrap.wrap(text, 78))
 
 
+def _switch(parser: argparse.ArgumentParser, flag: str, variable: str, text: str) -> None:
+    """An on/off option, on with ``flag`` or with ``variable`` set (to anything but 0)."""
+    parser.add_argument(
+        flag,
+        action="store_true",
+        default=os.environ.get(variable, "") not in ("", "0"),
+        help=f"{text} (or ${variable}=1)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hundred-server",
@@ -294,14 +304,22 @@ def build_parser() -> argparse.ArgumentParser:
         "server, and a server's games taken over by another within seconds if it dies. "
         "Needs the bus extra: pip install 'hundred_server[bus]'",
     )
-    serve.add_argument(
+    _switch(
+        serve,
         "--proxy-protocol",
-        action="store_true",
-        default=os.environ.get("HUNDRED_PROXY_PROTOCOL", "") not in ("", "0"),
-        help="behind a load balancer: every TCP connection (the main and classic ports) "
+        "HUNDRED_PROXY_PROTOCOL",
+        "behind a load balancer: every TCP connection (the main and classic ports) "
         "starts with its PROXY header, v1 or v2, whose client address the per-address "
-        "limits count; a connection without one is closed (or $HUNDRED_PROXY_PROTOCOL=1). "
-        "Needs the proxy extra: pip install 'hundred_server[proxy]'",
+        "limits count; a connection without one is closed. Needs the proxy extra: pip "
+        "install 'hundred_server[proxy]'",
+    )
+    _switch(
+        serve,
+        "--forwarded-for",
+        "HUNDRED_FORWARDED_FOR",
+        "the browser port (--http-port) is behind an HTTP load balancer: the "
+        "per-address limits count the client address its X-Forwarded-For header ends "
+        "with, and a WebSocket request without one is refused with HTTP 400",
     )
     serve.add_argument(
         "--loop",
@@ -749,6 +767,7 @@ def _serve(
     bus_url: str | None = None,
     loop: str = "asyncio",
     proxy_protocol: bool = False,
+    forwarded_for: bool = False,
 ) -> int:
     from hundred_server.server import run
 
@@ -762,6 +781,12 @@ def _serve(
                 file=sys.stderr,
             )
             return EXIT_ERROR
+    if forwarded_for and http_port is None:
+        print(
+            "hundred-server serve: --forwarded-for is for the browser port, and there is "
+            "none (--http-port): it changes nothing",
+            file=sys.stderr,
+        )
 
     try:
         loop_factory, loop_name = _event_loop(loop)
@@ -837,6 +862,7 @@ def _serve(
                     http_port=http_port,
                     bus=bus,
                     proxy_protocol=proxy_protocol,
+                    forwarded_for=forwarded_for,
                 )
             )
     except OSError as error:
@@ -902,6 +928,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
             loop=args.loop,
             proxy_protocol=args.proxy_protocol,
+            forwarded_for=args.forwarded_for,
         )
     if args.command == "games":
         return _games(_location(args))

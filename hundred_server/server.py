@@ -338,11 +338,15 @@ class Server:
         static: dict[str, websocket.StaticFile] | None = None,
         bus: Bus | None = None,
         proxy_protocol: bool = False,
+        forwarded_for: bool = False,
     ) -> None:
         self.limits = limits or Limits()
         #: Whether each TCP connection starts with a load balancer's PROXY header
         #: (v1 or v2), whose client address the per-address limits then count.
         self.proxy_protocol = proxy_protocol
+        #: Whether the web listener is behind an HTTP load balancer, whose
+        #: X-Forwarded-For gives the client's address (websocket.py).
+        self.forwarded_for = forwarded_for
         #: The site (bus.py): relayed clients' messages go through it.
         self.bus = bus
         self.hub = hub or Hub(limits=self.limits, durable=store is not None)
@@ -438,7 +442,7 @@ class Server:
         if self.requested_http_port is not None:
             static = websocket.load_static() if self._static is None else self._static
             self._web = websocket.WebListener(
-                self._handle_ws, self.host, self.requested_http_port, static
+                self._handle_ws, self.host, self.requested_http_port, static, self.forwarded_for
             )
             try:
                 await self._web.start()
@@ -573,7 +577,12 @@ class Server:
 
         items = (_BINARY if frame is None else frame async for frame in frames)
         connection = _Connection(0, transport, ws)
-        await self._serve_client(ws.remote_address, codecs.WEBSOCKET, connection, refuse, items)
+        peer = ws.remote_address
+        if self.forwarded_for and ws.request is not None:
+            forwarded = websocket.forwarded_address(ws.request.headers)
+            if forwarded is not None:  # always: the handshake refused the rest
+                peer = (forwarded, peer[1] if peer else 0)
+        await self._serve_client(peer, codecs.WEBSOCKET, connection, refuse, items)
 
     async def _serve_client(
         self,
@@ -1022,6 +1031,7 @@ async def run(
     http_port: int | None = None,
     bus: Bus | None = None,
     proxy_protocol: bool = False,
+    forwarded_for: bool = False,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
@@ -1058,6 +1068,7 @@ async def run(
         http_port=http_port,
         bus=bus,
         proxy_protocol=proxy_protocol,
+        forwarded_for=forwarded_for,
     )
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.

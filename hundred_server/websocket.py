@@ -11,6 +11,12 @@ server (server.py) as a connection like a TCP one on the listener
 and from there the lobby and tables cannot tell it from a TCP connection: the same
 limits, rate limits, tokens and reconnection.
 
+Behind an HTTP load balancer (``forwarded_for``), every connection comes from the
+balancer's address: the client's is the last address of the ``X-Forwarded-For`` header
+the balancer adds (``forwarded_address``), which the per-address limits then count, and
+a WebSocket request without one is refused with HTTP 400 (the port must be reachable
+only through the balancer, or anyone could name any address).
+
 Frames in: a text frame is one line (its bytes, with or without a line ending); a
 binary frame gets ``bad_json`` and changes nothing; a frame over the line limit gets
 ``line_too_long`` and the connection is closed, as on TCP. Frames out: each line the
@@ -21,6 +27,7 @@ buffer the server bounds as for TCP.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -98,16 +105,41 @@ def load_static(folder: Path | None = None) -> dict[str, StaticFile]:
 Handler = Callable[[ServerConnection, AsyncIterator[bytes | None]], Awaitable[None]]
 
 
+def forwarded_address(headers: Headers) -> str | None:
+    """The client's address that the nearest proxy gave: the last entry of the request's
+    ``X-Forwarded-For`` headers (an IPv4 or IPv6 address, with or without a port), in
+    its standard form; None when there is none or it is no address."""
+    values = headers.get_all("X-Forwarded-For")
+    if not values:
+        return None
+    last = values[-1].rsplit(",", 1)[-1].strip()
+    if last.startswith("["):  # [IPv6]:port
+        last = last[1 : last.find("]")] if "]" in last else ""
+    elif last.count(":") == 1:  # IPv4:port
+        last = last.split(":", 1)[0]
+    try:
+        return str(ipaddress.ip_address(last))
+    except ValueError:
+        return None
+
+
 class WebListener:
     """``await start()`` listens; ``port`` is bound; ``stop()`` stops accepting,
-    ``await closed()`` waits for the last connection's handler to end."""
+    ``await closed()`` waits for the last connection's handler to end.
+    ``forwarded_for``: behind an HTTP load balancer (see the module docstring)."""
 
     def __init__(
-        self, handler: Handler, host: str, port: int, static: dict[str, StaticFile]
+        self,
+        handler: Handler,
+        host: str,
+        port: int,
+        static: dict[str, StaticFile],
+        forwarded_for: bool = False,
     ) -> None:
         self._handler = handler
         self.host, self.requested_port = host, port
         self.static = static
+        self.forwarded_for = forwarded_for
         self._server: WsServer | None = None
         self._port: int | None = None
 
@@ -146,6 +178,9 @@ class WebListener:
         """A static file, the WebSocket (None: go on with the handshake), or 404."""
         path = request.path.split("?", 1)[0]
         if path == WS_PATH:
+            if self.forwarded_for and forwarded_address(request.headers) is None:
+                log.warning("refused a WebSocket from %s: no X-Forwarded-For", _peer(connection))
+                return connection.respond(400, "no client address in X-Forwarded-For\n")
             return None
         found = self.static.get(path)
         if found is None:
@@ -157,6 +192,11 @@ class WebListener:
 
     async def _connection(self, ws: ServerConnection) -> None:
         await self._handler(ws, frames(ws))
+
+
+def _peer(connection: ServerConnection) -> str:
+    address = connection.remote_address
+    return str(address[0]) if address else "?"
 
 
 async def frames(ws: ServerConnection) -> AsyncIterator[bytes | None]:

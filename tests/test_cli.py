@@ -181,7 +181,7 @@ def serve_options(**changed: object) -> dict[str, object]:
     """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
     options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
-    options.update(proxy_protocol=False)
+    options.update(proxy_protocol=False, forwarded_for=False)
     return {**options, **changed}
 
 
@@ -194,23 +194,32 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     monkeypatch.delenv("HUNDRED_LOOP", raising=False)
     monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
+    monkeypatch.delenv("HUNDRED_FORWARDED_FOR", raising=False)
     assert main([]) == 0
     options = serve_options()
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
 
 
-def test_serve_proxy_protocol_from_its_flag_or_the_environment(
-    monkeypatch: pytest.MonkeyPatch,
+@pytest.mark.parametrize(
+    ("flag", "variable", "option"),
+    [
+        ("--proxy-protocol", "HUNDRED_PROXY_PROTOCOL", "proxy_protocol"),
+        ("--forwarded-for", "HUNDRED_FORWARDED_FOR", "forwarded_for"),
+    ],
+)
+def test_serve_balancer_options_from_their_flags_or_the_environment(
+    monkeypatch: pytest.MonkeyPatch, flag: str, variable: str, option: str
 ) -> None:
     calls = serve_calls(monkeypatch)
-    monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
-    assert main(["serve", "--memory", "--proxy-protocol"]) == 0
-    monkeypatch.setenv("HUNDRED_PROXY_PROTOCOL", "1")
+    monkeypatch.delenv(variable, raising=False)
     assert main(["serve", "--memory"]) == 0
-    monkeypatch.setenv("HUNDRED_PROXY_PROTOCOL", "0")
+    assert main(["serve", "--memory", flag]) == 0
+    monkeypatch.setenv(variable, "1")
     assert main(["serve", "--memory"]) == 0
-    assert [call[-1]["proxy_protocol"] for call in calls] == [True, True, False]  # type: ignore[index]
+    monkeypatch.setenv(variable, "0")
+    assert main(["serve", "--memory"]) == 0
+    assert [call[-1][option] for call in calls] == [False, True, True, False]  # type: ignore[index]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -371,3 +380,21 @@ def test_selfplay_plays_any_registered_game(capsys: pytest.CaptureFixture[str]) 
     assert (summary["game"], summary["games"], summary["players"]) == ("whist", 3, 4)
     assert len(summary["wins"]) == 2  # North-South, East-West
     assert sum(summary["wins"]) == 3
+
+
+def test_forwarded_for_without_a_browser_port_says_it_changes_nothing(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    served: list[dict[str, object]] = []
+
+    async def run(*args: object, **kw: object) -> None:
+        served.append(kw)
+
+    monkeypatch.setattr("hundred_server.server.run", run)
+    monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
+    assert main(["serve", "--memory", "--port", "0", "--forwarded-for"]) == 0
+    assert "--forwarded-for is for the browser port, and there is none" in capsys.readouterr().err
+    assert served[0]["forwarded_for"] is True
+    assert main(["serve", "--memory", "--port", "0", "--forwarded-for", "--http-port", "0"]) == 0
+    assert capsys.readouterr().err == ""
+    assert served[1]["forwarded_for"] is True

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import random
 import socket
@@ -19,16 +20,19 @@ from typing import Any
 
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.client import ClientProtocol
-from websockets.exceptions import ConnectionClosed
+from websockets.datastructures import Headers
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.uri import parse_uri
 
 from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
-from hundred_server.websocket import MAX_FRAME, StaticFile, load_static
+from hundred_server.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
 from tests.live_server import free_port, start_server, stop_server
 from tests.test_slow_reader import flood_until_dropped
 
@@ -47,9 +51,13 @@ Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
-async def running(limits: Limits | None = None) -> AsyncIterator[Server]:
+async def running(
+    limits: Limits | None = None, forwarded_for: bool = False
+) -> AsyncIterator[Server]:
     hub = Hub(seed_source=lambda: SEED, limits=limits, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, limits=limits, http_port=0, static=STATIC)
+    server = Server(
+        hub, "127.0.0.1", 0, limits=limits, http_port=0, static=STATIC, forwarded_for=forwarded_for
+    )
     await server.start()
     try:
         yield server
@@ -65,8 +73,11 @@ class WsPeer:
         self.messages: list[Message] = []
 
     @classmethod
-    async def open(cls, server: Server) -> WsPeer:
-        ws = await connect(f"ws://127.0.0.1:{server.http_port}/ws", open_timeout=READ_TIMEOUT)
+    async def open(cls, server: Server, forwarded: str | None = None) -> WsPeer:
+        """Connect; ``forwarded``: the X-Forwarded-For header a balancer would add."""
+        headers = None if forwarded is None else {"X-Forwarded-For": forwarded}
+        url = f"ws://127.0.0.1:{server.http_port}/ws"
+        ws = await connect(url, open_timeout=READ_TIMEOUT, additional_headers=headers)
         return cls(ws)
 
     async def send(self, msg: Message | str) -> None:
@@ -323,6 +334,92 @@ async def test_connection_limits_refuse_a_websocket_with_the_reason() -> None:
         assert refused["Code"] == "too_many_connections"
         assert await other.closed() == 1000
         await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_behind_a_balancer_the_limits_count_the_forwarded_address(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    limits = Limits(max_connections_per_address=1)
+    async with running(limits, forwarded_for=True) as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await WsPeer.open(server, "203.0.113.9, 10.0.0.1")  # the balancer adds the last
+        bob = await WsPeer.open(server, "10.0.0.2")  # from the same balancer, another person
+        for peer in (ann, bob):
+            assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        again = await WsPeer.open(server, "198.51.100.7, 10.0.0.1")  # ann's address again
+        refused = await again.recv()
+        assert refused["Code"] == "too_many_connections"
+        assert await again.closed() == 1000
+        with pytest.raises(InvalidStatus) as refusal:  # no header: not through the balancer
+            await WsPeer.open(server)
+        assert refusal.value.response.status_code == 400
+        with pytest.raises(InvalidStatus):
+            await WsPeer.open(server, "unknown")
+        assert "refused a WebSocket from 127.0.0.1: no X-Forwarded-For" in caplog.text
+        status, _, body = await asyncio.to_thread(get, server.http_port, "/")  # pages: as ever
+        assert (status, body) == (200, PAGE)
+        await ann.close()
+        await bob.close()
+
+
+@pytest.mark.asyncio
+async def test_without_the_option_the_header_is_not_believed() -> None:
+    limits = Limits(max_connections_per_address=1)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await WsPeer.open(server, "10.0.0.1")
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.open(server, "10.0.0.2")  # both are 127.0.0.1 here
+        assert (await other.recv())["Code"] == "too_many_connections"
+        await ann.close()
+
+
+@pytest.mark.parametrize(
+    ("values", "address"),
+    [
+        (["203.0.113.9"], "203.0.113.9"),
+        (["203.0.113.9, 10.0.0.1"], "10.0.0.1"),
+        (["1.2.3.4", "10.0.0.1,10.0.0.2"], "10.0.0.2"),  # the last header's last entry
+        (["10.0.0.1:4711"], "10.0.0.1"),
+        (["2001:db8::1"], "2001:db8::1"),
+        (["[2001:DB8::1]:443"], "2001:db8::1"),
+        (["2001:0db8:0000::0001"], "2001:db8::1"),
+        ([], None),
+        ([""], None),
+        (["10.0.0.1, "], None),
+        (["unknown"], None),
+        (["10.0.0.1, _hidden"], None),
+        (["[2001:db8::1"], None),
+        (["300.1.2.3"], None),
+    ],
+)
+def test_the_forwarded_address_is_the_last_entry_in_standard_form(
+    values: list[str], address: str | None
+) -> None:
+    headers = Headers()
+    for value in values:
+        headers["X-Forwarded-For"] = value  # Headers keeps every value of a name
+    assert forwarded_address(headers) == address
+
+
+#: What a header's value may hold as the library reads it off the wire (latin-1: tab,
+#: and no other control character), mostly of the characters addresses are made of.
+HEADER_TEXT = st.text(
+    st.one_of(
+        st.sampled_from("0123456789abcdefABCDEF.:[], \t"),
+        st.characters(min_codepoint=0x20, max_codepoint=0xFF, exclude_characters="\x7f"),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(HEADER_TEXT, max_size=3))
+def test_any_forwarded_header_gives_an_address_or_none(values: list[str]) -> None:
+    headers = Headers()
+    for value in values:
+        headers["X-Forwarded-For"] = value
+    found = forwarded_address(headers)
+    assert found is None or str(ipaddress.ip_address(found)) == found
 
 
 @pytest.mark.asyncio
