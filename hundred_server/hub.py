@@ -23,7 +23,6 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
 
 from hundred_server import codecs
 from hundred_server.bots.remote import BotRequest, Forfeits
@@ -46,9 +45,6 @@ from hundred_server.protocol import MAX_LINE, Message, ProtocolError, error, mes
 from hundred_server.table import Outgoing, Table
 
 log = logging.getLogger("hundred_server")
-
-#: Where a connection's bytes may be news (``Send.news``): at a table under way.
-_NEWS: Final = frozenset({Where.PLAYING, Where.WATCHING})
 
 
 # The commands are made for every message (a Send each): slotted, and not frozen,
@@ -548,7 +544,7 @@ class Hub:
             where = lobby.where(conn)  # closed, or in the lobby: asked once
             wheres.append(where)
             if chunks:
-                news = where in _NEWS and conn != speaker and not lobby.to_act(conn)
+                news = conn != speaker and lobby.bystander(conn)
                 data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 commands.append(Send(conn, data, news))
         now: float | None = None

@@ -113,6 +113,8 @@ class Where(enum.Enum):
 
 #: The places of a session in the lobby (not at a table).
 IN_LOBBY: Final = frozenset({Where.QUESTION, Where.OPTIONS, Where.TABLES})
+#: Where a session is at a game under way, a seat's or a watcher's.
+_UNDER_WAY: Final = frozenset({Where.PLAYING, Where.WATCHING})
 #: Where a session's chat goes to its table (else to the lobby).
 _AT_TABLE: Final = frozenset({Where.SEATED, Where.PLAYING, Where.WATCHING})
 #: What a session may send in every state: talk, never play.
@@ -354,6 +356,11 @@ class Lobby:
             return False
         seat = table.seat_of(conn)  # None: a watcher
         return seat is not None and seat == table.game.to_act
+
+    def bystander(self, conn: int) -> bool:
+        """Whether ``conn`` is at a game under way and not the one to act (a seat whose
+        turn it is not, or a watcher): what it is told may wait (``hub.Send.news``)."""
+        return self.where(conn) in _UNDER_WAY and not self.to_act(conn)
 
     def closed(self, conn: int) -> bool:
         """Whether ``conn``'s session has ended (it quit): the hub closes it."""

@@ -130,6 +130,14 @@ class _Connection:
     closing: bool = False
     held: list[bytes] = field(default_factory=list)
 
+    def after_held(self, chunks: list[bytes]) -> list[bytes]:
+        """The news that waited, then ``chunks``: what to write now (nothing waits
+        after it)."""
+        if not self.held:
+            return chunks
+        out, self.held = self.held + chunks, []
+        return out
+
     def write(self, chunks: list[bytes]) -> None:
         if self.ws is None:
             self.transport.write(b"".join(chunks))
@@ -906,13 +914,10 @@ class Server:
             transport = connection.transport
             if transport.is_closing():
                 continue
-            if conn not in urgent:
+            if conn in urgent:
+                self._write(connection, connection.after_held(chunks))
+            else:
                 self._hold(connection, chunks)
-                continue
-            if connection.held:
-                chunks = connection.held + chunks
-                connection.held = []
-            self._write(connection, chunks)
         for conn in closes:
             connection = self._connections.get(conn)
             if connection is not None:
@@ -954,17 +959,16 @@ class Server:
         self._release = None
         held, self._held = self._held, {}
         for connection in held.values():
-            if connection.held and not connection.closing:
-                chunks, connection.held = connection.held, []
-                if not connection.transport.is_closing():
-                    self._write(connection, chunks)
+            chunks = connection.after_held([])
+            if chunks and not connection.closing and not connection.transport.is_closing():
+                self._write(connection, chunks)
 
     def _close(self, connection: _Connection) -> None:
         """Close once what is buffered has been written (the transport flushes first)."""
         if connection.closing:
             return
-        if connection.held and not connection.transport.is_closing():
-            chunks, connection.held = connection.held, []
+        chunks = connection.after_held([])
+        if chunks and not connection.transport.is_closing():
             connection.write(chunks)  # the news that waited goes before the close
         connection.closing = True
         self._connections.pop(connection.conn, None)

@@ -164,7 +164,7 @@ async def test_news_for_a_client_that_stopped_reading_drops_it_when_written() ->
     assert 1 not in server._connections
 
 
-def test_to_act_is_the_seat_the_game_waits_for_and_never_a_watcher(
+def test_to_act_is_the_seat_the_game_waits_for_and_the_rest_are_bystanders(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     h = Harness("news-to-act")
@@ -178,6 +178,9 @@ def test_to_act_is_the_seat_the_game_waits_for_and_never_a_watcher(
     assert not h.hub.lobby.to_act(watcher.conn)
     assert not h.hub.lobby.to_act(lobby.conn)
     assert not h.hub.lobby.to_act(10**6)  # no such connection
+    bystanders = [c for c in (*(p.conn for p in people), watcher.conn) if h.hub.lobby.bystander(c)]
+    assert bystanders == [*(p.conn for p in people if p.conn not in acting), watcher.conn]
+    assert not h.hub.lobby.bystander(lobby.conn)
     table = h.hub.tables[1]
     monkeypatch.setattr(table, "game", SimpleNamespace(to_act=None))  # nobody's turn
     assert not any(h.hub.lobby.to_act(c) for c in [*(p.conn for p in people), watcher.conn])

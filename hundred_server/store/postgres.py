@@ -157,7 +157,7 @@ _SCHEMA: Final = (
         result      jsonb,               -- {"Winner": seat, "Score": [...], "Text": ...}
         ai          text,                -- the AI the table asked for
         watchers    boolean,             -- false: the table takes no watchers; NULL: it does
-        owner       text,                -- for later: the server instance that plays it
+        owner       text,                -- the site's instance that plays it (bus.py)
         lease_until timestamptz          -- NULL (the site's leases are its instances')
     )""",
     "CREATE INDEX games_state ON games (state, finished)",
