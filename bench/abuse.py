@@ -3,6 +3,7 @@
     make abuse                                  # churn 1000 cycles, then the flood
     python bench/abuse.py --cycles 200 --scenario churn --timeout 60
     python bench/abuse.py --server-arg=--rate --server-arg=50
+    python bench/abuse.py --scenario chatfan --chat-seconds 5
 
 Each scenario gets its own server process (``python -m hundred_server serve``) on a
 free port of 127.0.0.1, with ``--db`` on a fresh file in a temporary directory (never
@@ -41,8 +42,25 @@ server closed the connection, the marker's answer (and VmRSS and VmHWM then), th
 server's CPU seconds and the lobby probe meanwhile (from the flood to the marker's
 answer). JSON mode only: the text mode's ``create`` has no turn clock.
 
+**chatfan**: the lobby chat's fan-out (issue #27). ``--listeners`` connections (default
+400) sit in the lobby and only read, counting the chat lines they are sent;
+``--chatters`` more (default 32) each send ``{"Type":"Chat","Text":...}`` at the
+server's allowed rate (20 lines a second, ``--rate``'s default) for ``--chat-seconds``
+(default 15), counting their echoes and the ``chat_busy`` (and any other) Errors.
+Meanwhile a seated player at a table against three naive AI with a one-hour turn clock
+(option 5, ``Clock`` 3600) answers each of its prompts (50 ms after it comes, the first
+of ``Legal``; a new table when a game ends) and times each answer's round trip to the
+first line back, and the lobby probe (above) times ``Hello`` round trips; the probe's
+connections are in the lobby and hear the chat too. Every chat line our clients
+receive counts as delivered. The server gets ``--max-per-address 600`` first (all the
+clients come from 127.0.0.1; a ``--server-arg`` may override it). Printed: the lines
+delivered in all (and a second), the chatters' lines sent and echoed, their Error
+codes, the table round trip's and the lobby probe's p50/p99/max, the server's CPU
+seconds.
+
 A last line sums up against the targets: churn probe p99 < 100 ms and max < 500 ms,
-store growth < 2 MB, RSS growth < 30 MB; flood RSS growth < 5 MB. Exit status 0 when
+store growth < 2 MB, RSS growth < 30 MB; flood RSS growth < 5 MB; chatfan at most
+1,000,000 lines delivered, and no table or lobby round trip of 100 ms or more. Exit status 0 when
 the run completed (whether or not the targets are met), 2 when a server could not be
 started or the run timed out. Standard library only.
 """
@@ -76,6 +94,8 @@ PROBE_MAX_MS = 500.0
 STORE_GROWTH_MB = 2.0
 CHURN_RSS_MB = 30.0
 FLOOD_RSS_MB = 5.0
+CHATFAN_LINES = 1_000_000
+CHATFAN_RTT_MS = 100.0
 
 START_TIMEOUT = 20.0  # seconds for a server to accept connections
 STOP_TIMEOUT = 10.0  # seconds for it to stop after SIGTERM, else it is killed
@@ -97,6 +117,17 @@ FLOOD_LINES = (
     b'{"Type":"Game","Option":5,"Seats":4,"Bots":3,"Clock":3600}\n'
 )
 MARKER = b'{"Type":"Abuse"}\n'
+CHAT_RATE = 20.0  # lines a second a chatter sends: the server's default --rate
+CONNECT_BATCH = 50  # connections opened at once (the listen backlog is 100)
+PLAYER_PAUSE = 0.05  # seconds the seated player waits before it answers
+#: Options for the server of a scenario, before ``--server-arg``'s (which may override).
+SCENARIO_SERVER_ARGS: dict[str, list[str]] = {"chatfan": ["--max-per-address", "600"]}
+PLAYER_LINES = (
+    b'{"Type":"Hello","Message":"create","Name":"seated"}\n'
+    b'{"Type":"Game","Option":5,"Seats":4,"Bots":3,"Clock":3600,"AI":"naive"}\n'
+)
+#: What answers a prompt of each kind, from its Legal (the first of it).
+ANSWER_FIELD = {"Bid": "Bid", "Trump": "Trump", "Discard": "Cards"}
 
 
 def log(text: str) -> None:
@@ -481,16 +512,6 @@ def churn(
             log(f"churn: {stats.cycles}/{cycles} cycles, {time.monotonic() - start:.1f} s")
 
 
-async def scenario_churn(
-    server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
-) -> None:
-    probe = Probe(server.port, args.probe_connections)
-    try:
-        await _churn(server, args, deadline, result, probe)
-    finally:  # a timed-out run still shows what the probe saw
-        result.update(probe.report())
-
-
 async def _churn(
     server: Server,
     args: argparse.Namespace,
@@ -590,16 +611,6 @@ async def _until_legal(reader: asyncio.StreamReader, codes: Counter[str]) -> boo
         return False
 
 
-async def scenario_flood(
-    server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
-) -> None:
-    probe = Probe(server.port, args.probe_connections)
-    try:
-        await _flood(server, args, deadline, result, probe)
-    finally:  # a timed-out run still shows what the probe saw
-        result.update(probe.report())
-
-
 async def _flood(
     server: Server,
     args: argparse.Namespace,
@@ -690,10 +701,217 @@ async def _flood(
     )
 
 
+# ------------------------------------------------------------------ chatfan
+
+
+@dataclass
+class ChatStats:
+    delivered: int = 0  # chat lines received by every client of ours
+    sent: int = 0
+    echoed: int = 0
+    error_codes: Counter[str] = field(default_factory=Counter)
+    closed: int = 0
+    table_samples: list[float] = field(default_factory=list)
+    table_error_codes: Counter[str] = field(default_factory=Counter)
+    games: int = 0
+
+
+async def _open_lobby(port: int, count: int) -> list[tuple[asyncio.StreamReader, Any]]:
+    """``count`` connections past the greeting (its Hello), ``CONNECT_BATCH`` at once."""
+
+    async def one() -> tuple[asyncio.StreamReader, Any]:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        async with asyncio.timeout(PROBE_TIMEOUT):
+            while parse(await reader.readline() or b'{"Type":"Hello"}').get("Type") != "Hello":
+                pass
+        return reader, writer
+
+    links = []
+    for start in range(0, count, CONNECT_BATCH):
+        links += await asyncio.gather(*(one() for _ in range(min(CONNECT_BATCH, count - start))))
+    return links
+
+
+async def _listen(reader: asyncio.StreamReader, stats: ChatStats, stop: asyncio.Event) -> None:
+    """Read until the stream ends or ``stop``, counting the chat lines."""
+    while not stop.is_set():
+        try:
+            data = await reader.read(64 * 1024)
+        except OSError:
+            data = b""
+        if not data:
+            stats.closed += 1
+            return
+        stats.delivered += data.count(b'"Type":"Chat"')
+
+
+async def _chatter(
+    number: int, link: tuple[asyncio.StreamReader, Any], stats: ChatStats, end: float
+) -> None:
+    """Chat at ``CHAT_RATE`` until ``end``, then read what is still coming for 1 s."""
+    reader, writer = link
+
+    async def read() -> None:
+        with contextlib.suppress(OSError):
+            while line := await reader.readline():
+                msg = parse(line)
+                kind = msg.get("Type")
+                if kind == "Chat":
+                    stats.delivered += 1
+                    stats.echoed += msg.get("From") == f"chatter{number}"
+                elif kind == "Error":
+                    stats.error_codes[str(msg.get("Code"))] += 1
+        stats.closed += 1
+
+    writer.write(f'{{"Type":"Hello","Name":"chatter{number}"}}\n'.encode())
+    reading = asyncio.create_task(read())
+    loop = asyncio.get_running_loop()
+    tick, n = loop.time(), 0
+    while loop.time() < end and not reading.done():
+        n += 1
+        writer.write(f'{{"Type":"Chat","Text":"line {n} of chatter {number}"}}\n'.encode())
+        stats.sent += 1
+        tick += 1 / CHAT_RATE
+        await asyncio.sleep(max(0.0, tick - loop.time()))
+    await asyncio.sleep(1.0)
+    writer.close()
+    reading.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await reading
+
+
+def _answer_of(prompt: dict[str, Any]) -> bytes:
+    kind, legal = prompt["Type"], prompt["Legal"]
+    answer: dict[str, Any] = {"Type": kind, "Playerid": prompt["Playerid"], "Seq": prompt["Seq"]}
+    if kind == "Discard":
+        answer["Cards"] = []
+    else:
+        answer[ANSWER_FIELD.get(kind, "PlayedCard")] = legal[0]
+    return json.dumps(answer).encode() + b"\n"
+
+
+async def _seated(port: int, stats: ChatStats, end: float) -> None:
+    """A person at a table against naive AI: each answer's round trip to the first line
+    back, until ``end``; a new table when a game is over."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(PLAYER_LINES)
+    loop = asyncio.get_running_loop()
+    seat, sent_at = None, None
+    try:
+        while loop.time() < end:
+            async with asyncio.timeout(max(0.1, end - loop.time())):
+                line = await reader.readline()
+            if not line:
+                return
+            if sent_at is not None:
+                stats.table_samples.append(time.perf_counter() - sent_at)
+                sent_at = None
+            msg = parse(line)
+            kind = msg.get("Type")
+            if kind == "Seat":
+                seat = msg.get("Playerid")
+            elif kind == "Error":
+                stats.table_error_codes[str(msg.get("Code"))] += 1
+            elif kind == "GameOver" or (kind == "Hello" and seat is not None):
+                stats.games += kind == "GameOver"
+                if kind == "Hello":  # back at the lobby question: a new table
+                    seat = None
+                    writer.write(PLAYER_LINES)
+            elif "Legal" in msg and msg.get("Playerid") == seat:
+                await asyncio.sleep(PLAYER_PAUSE)
+                writer.write(_answer_of(msg))
+                sent_at = time.perf_counter()
+    except TimeoutError:
+        pass
+    finally:
+        writer.close()
+
+
+async def _chatfan(
+    server: Server,
+    args: argparse.Namespace,
+    deadline: float,
+    result: dict[str, Any],
+    probe: Probe,
+) -> None:
+    stats = ChatStats()
+    listeners = await _open_lobby(server.port, args.listeners)
+    chatters = await _open_lobby(server.port, args.chatters)
+    log(f"chatfan: {len(listeners)} listeners and {len(chatters)} chatters connected")
+    await probe.start()
+    stop = asyncio.Event()
+    listening = [asyncio.create_task(_listen(r, stats, stop)) for r, _ in listeners]
+    cpu0 = cpu_seconds(server.pid)
+    loop = asyncio.get_running_loop()
+    end = min(loop.time() + args.chat_seconds, loop.time() + deadline - time.monotonic() - 5)
+    probing = asyncio.create_task(probe.run())
+    began = time.perf_counter()
+    try:
+        await asyncio.gather(
+            _seated(server.port, stats, end),
+            *(_chatter(i, link, stats, end) for i, link in enumerate(chatters)),
+        )
+    finally:
+        seconds = time.perf_counter() - began
+        await probe.stop()
+        await probing
+        stop.set()
+        for _, writer in listeners:
+            writer.close()
+        for task in listening:
+            task.cancel()
+        await asyncio.gather(*listening, return_exceptions=True)
+        cpu1 = cpu_seconds(server.pid)
+        t = stats.table_samples
+        result.update(
+            listeners=len(listeners),
+            chatters=len(chatters),
+            seconds=round(seconds, 2),
+            lines_delivered=stats.delivered,
+            lines_delivered_per_s=round(stats.delivered / seconds) if seconds else None,
+            chat_sent=stats.sent,
+            chat_echoed=stats.echoed,
+            chat_error_codes=dict(stats.error_codes),
+            connections_closed=stats.closed,
+            table_samples=len(t),
+            table_ms_p50=ms(percentile(t, 0.50)),
+            table_ms_p99=ms(percentile(t, 0.99)),
+            table_ms_max=ms(max(t, default=None)),
+            table_error_codes=dict(stats.table_error_codes),
+            table_games_over=stats.games,
+            server_cpu_s=round(cpu1 - cpu0, 2) if cpu0 is not None and cpu1 is not None else None,
+            server_alive=server.alive(),
+        )
+
+
 # ------------------------------------------------------------------ the run
 
 Scenario = Callable[[Server, argparse.Namespace, float, dict[str, Any]], Any]
-SCENARIOS: dict[str, Scenario] = {"churn": scenario_churn, "flood": scenario_flood}
+Probed = Callable[
+    [Server, argparse.Namespace, float, dict[str, Any], Probe], Coroutine[Any, Any, None]
+]
+
+
+def probed(body: Probed) -> Scenario:
+    """The scenario that runs ``body`` with a lobby probe (``--probe-connections``)."""
+
+    async def scenario(
+        server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
+    ) -> None:
+        probe = Probe(server.port, args.probe_connections)
+        try:
+            await body(server, args, deadline, result, probe)
+        finally:  # a timed-out run still shows what the probe saw
+            result.update(probe.report())
+
+    return scenario
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "churn": probed(_churn),
+    "flood": probed(_flood),
+    "chatfan": probed(_chatfan),
+}
 
 
 def run_scenario(
@@ -702,8 +920,9 @@ def run_scenario(
     """One scenario on its own server: its figures, and what went wrong (None: ok)."""
     result: dict[str, Any] = {"scenario": name}
     with tempfile.TemporaryDirectory(prefix="hundred-abuse-") as tmp:
-        server = Server(Path(tmp), args.server_arg)
-        result["server_args"] = ["--db", "<tmp>/abuse.db", *args.server_arg]
+        extra = [*SCENARIO_SERVER_ARGS.get(name, []), *args.server_arg]
+        server = Server(Path(tmp), extra)
+        result["server_args"] = ["--db", "<tmp>/abuse.db", *extra]
         problem = None
         try:
             server.wait_ready(deadline)
@@ -742,6 +961,10 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             checks["churn_rss_delta_mb"] = check(r.get("rss_delta_mb"), CHURN_RSS_MB)
         elif r["scenario"] == "flood":
             checks["flood_rss_delta_mb"] = check(r.get("rss_delta_mb"), FLOOD_RSS_MB)
+        elif r["scenario"] == "chatfan":
+            checks["chatfan_lines_delivered"] = check(r.get("lines_delivered"), CHATFAN_LINES + 1)
+            checks["chatfan_table_ms_max"] = check(r.get("table_ms_max"), CHATFAN_RTT_MS)
+            checks["chatfan_lobby_ms_max"] = check(r.get("probe_ms_max"), CHATFAN_RTT_MS)
     return {
         "summary": True,
         "scenarios": [r["scenario"] for r in results],
@@ -755,7 +978,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cycles", type=int, default=1000, help="churn cycles (default 1000)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
-    parser.add_argument("--scenario", choices=["churn", "flood", "all"], default="all")
+    parser.add_argument("--scenario", choices=[*SCENARIOS, "all"], default="all")
+    parser.add_argument(
+        "--chat-seconds", type=float, default=15.0, help="chatfan: seconds of chat (default 15)"
+    )
+    parser.add_argument(
+        "--chatters", type=int, default=32, help="chatfan: connections that chat (default 32)"
+    )
+    parser.add_argument(
+        "--listeners",
+        type=int,
+        default=400,
+        help="chatfan: connections in the lobby that only read (default 400)",
+    )
     parser.add_argument(
         "--server-arg",
         action="append",
@@ -773,9 +1008,11 @@ def main() -> int:
     args = parser.parse_args()
     if args.cycles < 0 or args.timeout <= 0 or args.probe_connections < 1:
         parser.error("cycles must be >= 0, timeout > 0, probe-connections >= 1")
+    if args.chat_seconds <= 0 or args.chatters < 1 or args.listeners < 0:
+        parser.error("chat-seconds must be > 0, chatters >= 1, listeners >= 0")
     sys.setswitchinterval(0.001)  # the churn thread must not hold up the probe's loop
     deadline = time.monotonic() + args.timeout
-    names = ["churn", "flood"] if args.scenario == "all" else [args.scenario]
+    names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]
     results = []
     for name in names:
         result, problem = run_scenario(name, args, deadline)

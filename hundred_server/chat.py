@@ -7,7 +7,13 @@ then the spaces around the text. What is left must be 1 to ``MAX_CHAT`` characte
 an empty line or a longer one is refused with ``bad_chat`` (never cut short
 silently), and nothing is said. The lobby (lobby.py) tells it to everyone where the
 speaker is, the speaker too (``chat_message``), but not to those who muted the
-speaker's name (``Mutes``).
+speaker (``Mutes``: a mute follows the person, not the name).
+
+The lobby's chat has a budget for its fan-out (``FanOut``): the lines it delivers a
+second, to every listener and speaker summed, shared fairly by those who speak there.
+A line the speaker's share cannot pay for is refused with ``chat_busy`` and nothing is
+said. A table's chat is not counted: a table has at most a few listeners (its seats
+and watchers), and its chat is rate limited like any line.
 
 Chat is talk, not play: it never moves a game on (so the rate limit counts every chat
 line), never reaches a table's game or its record, and is never stored.
@@ -16,6 +22,7 @@ line), never reaches a table's game or its record, and is never stored.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from typing import Final, Literal
 
 from hundred_server.protocol import Message, ProtocolError, quote
@@ -24,6 +31,9 @@ from hundred_server.protocol import Message, ProtocolError, quote
 MAX_CHAT: Final = 200
 #: The most names one connection may mute at once.
 MAX_MUTES: Final = 100
+#: Seconds a lobby speaker counts as one of those who share its chat budget
+#: (``FanOut``) after its last line (said or refused).
+RECENT: Final = 10.0
 
 Place = Literal["lobby", "table"]
 
@@ -57,26 +67,76 @@ def chat_message(speaker: str, text: str, where: Place) -> Message:
 
 
 class Mutes:
-    """The names one connection does not want to hear, for as long as it is open."""
+    """The people one connection does not want to hear, for as long as it is open: the
+    names muted (``MAX_MUTES`` at most), each with the people (``Session.person``, which
+    a rename keeps and a seat taken back with its token carries over) who went by it."""
 
     def __init__(self) -> None:
-        self._names: set[str] = set()
+        self._names: dict[str, set[int]] = {}
+        self._people: set[int] = set()
 
-    def __contains__(self, name: object) -> bool:
-        return name in self._names
+    def __contains__(self, person: object) -> bool:
+        return person in self._people
 
-    def mute(self, name: str) -> None:
-        """Mute ``name`` (``bad_mute`` if ``MAX_MUTES`` others are muted already)."""
+    def mute(self, name: str, people: Iterable[int]) -> None:
+        """Mute the ``people`` who go by ``name`` (``bad_mute`` if ``MAX_MUTES`` other
+        names are muted already)."""
         if name not in self._names and len(self._names) >= MAX_MUTES:
             raise ProtocolError(
                 f"you have muted {MAX_MUTES} names, the most you may; unmute one first",
                 "bad_mute",
             )
-        self._names.add(name)
+        self._names.setdefault(name, set()).update(people)
+        self._people.update(people)
 
-    def unmute(self, name: str) -> bool:
-        """Hear ``name`` again; whether it was muted."""
-        if name not in self._names:
-            return False
-        self._names.discard(name)
-        return True
+    def unmute(self, name: str, people: Iterable[int] = ()) -> bool:
+        """Hear again those muted as ``name`` and the ``people`` (who go by ``name``
+        now, whatever name they were muted under); whether any of them was muted."""
+        now = set(people)
+        was = False
+        for muted, who in list(self._names.items()):
+            if muted == name or who & now:
+                who -= now
+                was = True
+                if muted == name or not who:
+                    del self._names[muted]
+        if was:
+            self._people = set().union(*self._names.values())
+        return was
+
+
+class FanOut:
+    """The lobby chat's budget (``Limits.chat_fanout``): ``per_second`` deliveries (a
+    line to each listener, the speaker's own echo too), shared by the speakers of the
+    last ``RECENT`` seconds. Each speaker has its share of the budget (``per_second``
+    over their number) a second, and may save up one second of it: a line to ``n``
+    costs ``n``, and is said once the share saved pays for it (or, when one line costs
+    more than a second's share, once a whole second is saved). One who floods spends
+    only their own share, so the others are still heard; the lines delivered in all
+    stay within about ``per_second`` a second. Time is an input (``now``)."""
+
+    def __init__(self) -> None:
+        #: conn -> [saved deliveries, when it was last counted, when it last spoke]
+        self._speakers: dict[int, list[float]] = {}
+
+    def spend(self, conn: int, cost: int, per_second: float, now: float) -> float | None:
+        """``conn`` says a line delivered ``cost`` times, with a budget of ``per_second``:
+        None if its share pays for it (then spent), else the seconds until it will."""
+        speakers = self._speakers
+        for other in [c for c, (_, _, spoke) in speakers.items() if now - spoke > RECENT]:
+            del speakers[other]
+        share = per_second / (len(speakers) + (conn not in speakers))
+        mine = speakers.get(conn)
+        if mine is None:
+            mine = speakers[conn] = [share, now, now]
+        saved = min(share, mine[0] + max(0.0, now - mine[1]) * share)
+        mine[0], mine[1], mine[2] = saved, now, now
+        needed = min(float(cost), share)
+        if saved < needed:
+            return (needed - saved) / share
+        mine[0] = saved - cost
+        return None
+
+    def forget(self, conn: int) -> None:
+        """``conn`` is gone."""
+        self._speakers.pop(conn, None)

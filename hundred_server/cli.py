@@ -369,6 +369,15 @@ def build_parser() -> argparse.ArgumentParser:
         "is told too_many_watchers",
     )
     serve.add_argument(
+        "--chat-fanout",
+        type=_positive,
+        default=limits.chat_fanout,
+        metavar="N",
+        help="lobby chat lines delivered a second, to all its listeners summed and shared "
+        f"by those who speak (default {limits.chat_fanout}); a line over a speaker's share "
+        "is told chat_busy. Table chat is not counted",
+    )
+    serve.add_argument(
         "--rate",
         type=_per_second,
         default=limits.rate,
@@ -902,6 +911,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             max_tables_per_address=args.max_tables_per_address,
             max_waiting_per_address=args.max_waiting_per_address,
             max_watchers=args.max_watchers,
+            chat_fanout=args.chat_fanout,
             rate=args.rate,
             burst=max(1, round(2 * args.rate)),
             idle_timeout=args.idle_timeout,

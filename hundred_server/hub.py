@@ -34,13 +34,13 @@ from hundred_server.lobby import (
     AI_LEVELS,
     IN_LOBBY,
     NAME_RE,
-    RESERVED_NAME_RE,
     Elsewhere,
     Limits,
     Lobby,
     Session,
     Where,
 )
+from hundred_server.names import reserved
 from hundred_server.protocol import MAX_LINE, Message, ProtocolError, error, message, strip_line
 from hundred_server.table import Outgoing, Table
 
@@ -52,9 +52,10 @@ log = logging.getLogger("hundred_server")
 @dataclass(slots=True)
 class Send:
     """Bytes for a connection. ``news``: for a bystander (a person at a game under way
-    who neither spoke nor is to act, or a watcher), so it may wait a moment to go out
-    with what comes for that connection next (server.py); what the connection's own
-    line brought, a prompt, and anything in the lobby never wait."""
+    who neither spoke nor is to act, or a watcher), or only others' lobby chat, so it
+    may wait a moment to go out with what comes for that connection next (server.py);
+    what the connection's own line brought, a prompt, and the rest of the lobby never
+    wait."""
 
     conn: int
     data: bytes
@@ -125,7 +126,7 @@ def _answer(msg: Message | None) -> bool:
 
 
 def _name_ok(name: str) -> bool:
-    return NAME_RE.match(name) is not None and RESERVED_NAME_RE.match(name) is None
+    return NAME_RE.match(name) is not None and not reserved(name)
 
 
 class Hub:
@@ -514,6 +515,9 @@ class Hub:
         # Every connection told, in order: its bytes, and its codec with that codec's
         # kind's encodings (None for both: a virtual connection), found once.
         said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
+        # The connections told something other than lobby chat: lobby chat alone is news
+        # for all but its speaker (it may wait, behind what a table says).
+        plain: set[int] = set()
         for conn, msg in out:
             entry = said.get(conn)
             if entry is None:
@@ -538,13 +542,15 @@ class Hub:
                 data = codec.encode(msg)
             if data:
                 chunks.append(data)
+                if msg.get("Where") != "lobby":
+                    plain.add(conn)
         lobby = self.lobby
         wheres: list[Where | None] = []
         for conn, (chunks, _, _) in said.items():
             where = lobby.where(conn)  # closed, or in the lobby: asked once
             wheres.append(where)
             if chunks:
-                news = conn != speaker and lobby.bystander(conn)
+                news = conn != speaker and (conn not in plain or lobby.bystander(conn))
                 data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 commands.append(Send(conn, data, news))
         now: float | None = None

@@ -26,6 +26,7 @@ import enum
 import hashlib
 import heapq
 import logging
+import math
 import re
 import secrets
 import time
@@ -37,7 +38,7 @@ from typing import Final
 
 from hundred_server import games
 from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
-from hundred_server.chat import Mutes, Place, chat_message, clean
+from hundred_server.chat import FanOut, Mutes, Place, chat_message, clean
 from hundred_server.errors import HundredError
 from hundred_server.fairness import reveal_message
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -49,6 +50,7 @@ from hundred_server.journal import (
     StoredGame,
     Write,
 )
+from hundred_server.names import reserved
 from hundred_server.protocol import (
     LOBBY_QUESTION,
     Message,
@@ -69,9 +71,6 @@ log = logging.getLogger("hundred_server")
 NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
 TABLE_NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\-' ]{1,30}$")
 TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
-#: Player names nobody may take: text mode says "you" for your own seat, the AI seats
-#: are "AI 1"..., and "player<N>" is the name a connection has until it picks one.
-RESERVED_NAME_RE: Final = re.compile(r"^(you|me|ai|ai \d+|server|player\d*)$", re.IGNORECASE)
 #: The AIs a person may ask for at a new table (``"AI"`` in ``Game``), the default
 #: first: every game's built-in ``strong`` and ``naive`` (``GameSpec.bots``).
 AI_LEVELS: Final = ("strong", "naive")
@@ -157,6 +156,12 @@ class Limits:
     turn_timeout: float | None = None
     #: Watchers a table may have at once; one more ``Watch`` is told ``too_many_watchers``.
     max_watchers: int = 50
+    #: Lobby chat lines delivered a second, to every listener summed (chat.FanOut),
+    #: shared by those who speak; a line over a speaker's share gets ``chat_busy``. 15 s
+    #: at 10,000 is 150,000 lines, well under the 1,000,000 that 32 chatters to 400
+    #: listeners may cost (issue #27), and still 25 lines a second to 400 listeners,
+    #: more than anyone reads. A table's chat is not counted (a few listeners).
+    chat_fanout: int = 10_000
 
 
 class Elsewhere(Exception):
@@ -217,8 +222,14 @@ class Session:
     #: The list of tables the session was shown last (``Where.TABLES``): the open ones
     #: (``join``), or those it may watch (``watch``); an error shows it again.
     listing: str = "join"
-    #: The names whose chat this connection does not want (for as long as it is open).
+    #: The people whose chat this connection does not want (for as long as it is open).
     mutes: Mutes = field(default_factory=Mutes)
+    #: Who this is, for others' mutes (chat.py): the connection's number, or, once it
+    #: takes a seat back with a token, the person's who sat with that token.
+    person: int = 0
+
+    def __post_init__(self) -> None:
+        self.person = self.person or self.conn
 
 
 class Lobby:
@@ -288,6 +299,11 @@ class Lobby:
         #: lists them with ours; ``Watch`` goes through the relay).
         self.remote_watchable: dict[int, Message] = {}
         self.table_ids: Callable[[], int | None] | None = None
+        #: The lobby chat's budget (``Limits.chat_fanout``), by speaker.
+        self._fanout = FanOut()
+        #: Token hash -> the ``Session.person`` who sat with it, so that mutes follow a
+        #: person who takes their seat back on a new connection (dropped with the token).
+        self._person_of: dict[str, int] = {}
         #: conn -> where the session's messages go now (set by ``handle``; the hub takes it).
         self.relays: dict[int, Elsewhere] = {}
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
@@ -592,6 +608,7 @@ class Lobby:
             return []
         watching = session.where is Where.WATCHING
         session.where = Where.CLOSED
+        self._fanout.forget(conn)
         log.info("connection %d (%s) closed", conn, session.name)
         table = session.table
         if watching:  # a watcher is simply gone: no seat, no token, no grace
@@ -759,9 +776,11 @@ class Lobby:
                     )
                 raise ProtocolError("you are at a table; only quit leaves it", "not_now")
         name = _read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
-        if name is not None and RESERVED_NAME_RE.match(name):
+        if name is not None and reserved(name):
             raise ProtocolError(
-                f"the name {quote(name)} is reserved (you, AI N, playerN...); pick another",
+                f"the name {quote(name)} is or looks like a reserved name (you, me, AI N, "
+                "server, playerN; read without case, spaces or _ - . and with l, I, 1 alike "
+                "and O, 0 alike); pick another",
                 "bad_name",
             )
         choice = field_str(msg, "Message")
@@ -825,6 +844,7 @@ class Lobby:
         session.table = table
         session.where = Where.PLAYING
         session.name = table.names()[seat] or session.name
+        session.person = self._person_of.get(digest, session.person)
         log.info(
             "connection %d (%s) takes back table %d, seat %d",
             session.conn, session.name, table.id, seat,
@@ -908,19 +928,24 @@ class Lobby:
         if kind == "Chat":
             return self._chat(session, msg)
         name = require_str(msg, "Name").strip()
+        # Who goes by the name now: a mute is theirs, whatever they are called later.
+        named = [
+            s.person
+            for s in self.sessions.values()
+            if s is not session and name in (s.name, self._chat_name(s))
+        ]
         if kind == "Unmute":
-            was = session.mutes.unmute(name)
+            was = session.mutes.unmute(name, named)
             text = f"You unmuted {name}: you see what they say again" if was else None
             return [(session.conn, message(text or f"{name} was not muted"))]
         if name in (session.name, self._chat_name(session)):
             raise ProtocolError("you cannot mute yourself", "bad_mute")
-        others = (s for s in self.sessions.values() if s is not session)
-        if not any(name in (s.name, self._chat_name(s)) for s in others):
+        if not named:
             raise ProtocolError(
                 f"nobody here goes by {quote(name)} (mute a name as its chat shows it)",
                 "bad_mute",
             )
-        session.mutes.mute(name)
+        session.mutes.mute(name, named)
         text = f"You muted {name}: you will not see what they say (Unmute to undo)"
         return [(session.conn, message(text))]
 
@@ -939,8 +964,18 @@ class Lobby:
         out: Outgoing = []
         for conn in audience:
             listener = self.sessions.get(conn)
-            if listener is not None and speaker not in listener.mutes:
+            if listener is not None and session.person not in listener.mutes:
                 out.append((conn, said))
+        if table is None:
+            budget = self.limits.chat_fanout
+            wait = self._fanout.spend(session.conn, len(out), budget, self.clock())
+            if wait is not None:
+                again = _tenths(wait)
+                raise ProtocolError(
+                    f"the lobby's chat is busy (at most {budget} lines delivered a second, "
+                    f"shared by everyone talking): nothing was said; try again in {again} s",
+                    "chat_busy",
+                )
         return out
 
     def _chat_name(self, session: Session) -> str:
@@ -1116,6 +1151,7 @@ class Lobby:
         with self._guard(table, session):
             seat, out = table.sit(session.conn, session.name, digest)
         self.tokens[digest] = table
+        self._person_of[digest] = session.person
         table.issued.add(digest)
         seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
         # Right after the table (the first message to the sitter): where you sit in it.
@@ -1170,6 +1206,7 @@ class Lobby:
         for digest in table.issued - owned:
             if self.tokens.get(digest) is table:
                 del self.tokens[digest]
+                self._person_of.pop(digest, None)
         table.issued &= owned
 
     def _guard(self, table: Table, session: Session | None = None) -> _Guard:
@@ -1255,6 +1292,11 @@ class Lobby:
         elif session.where is Where.TABLES:
             out.append((session.conn, self._listing(session)))
         return out
+
+
+def _tenths(seconds: float) -> str:
+    """``seconds`` rounded up to a tenth (never 0.0: a wait to tell)."""
+    return f"{max(1, math.ceil(seconds * 10 - 1e-9)) / 10:.1f}"
 
 
 def _read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:

@@ -50,6 +50,7 @@ from hundred_server.bots.remote import AskBot, PluginSeat
 from hundred_server.errors import HundredError
 from hundred_server.fairness import commit_message
 from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
+from hundred_server.names import fold
 from hundred_server.protocol import Message, ProtocolError, error, field_int, message
 
 Outgoing = list[tuple[int, Message]]
@@ -301,9 +302,9 @@ class Table:
         starts the game when the table is full."""
         if self.state is not TableState.WAITING or self.free == 0:
             raise ProtocolError(f"table {self.id} has no free seat", "table_full")
-        taken = {s.name for s in self.seats if s is not None}
+        taken = {fold(s.name) for s in self.seats if s is not None}  # as people read them
         unique, n = name, 2
-        while unique in taken:
+        while fold(unique) in taken:
             unique, n = f"{name} ({n})", n + 1
         seat = self.seats.index(None)
         self.seats[seat] = Seat(unique, conn=conn, token=token)

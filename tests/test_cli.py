@@ -293,6 +293,13 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     assert calls[0][-1] == serve_options(keep_days=30.0)
 
 
+def test_serve_takes_the_lobby_chat_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = serve_calls(monkeypatch)
+    assert main(["serve", "--chat-fanout", "500"]) == 0
+    assert main(["serve"]) == 0
+    assert [c[3].chat_fanout for c in calls] == [500, 10_000]
+
+
 def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
@@ -319,6 +326,7 @@ def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
         ["serve", "--keep-days", "30", "--memory"],
         ["serve", "--max-per-address", "0"],
         ["serve", "--table-idle-timeout", "-1"],
+        ["serve", "--chat-fanout", "0"],
     ],
 )
 def test_bad_abuse_limits_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,7 +1,8 @@
 """News that may wait: the hub marks what a bystander is told (``Send.news``), and the
 server holds it, ``NEWS_WAIT`` at most, to go out in one write with what comes for that
-connection next. A prompt, a client's own answer and anything in the lobby never wait,
-and each connection's bytes keep their order."""
+connection next. A prompt, a client's own answer and anything in the lobby but others'
+chat never wait, and each connection's bytes keep their order (lobby chat as news:
+test_chat_budget.py)."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ from hundred_server.protocol import Message, ProtocolError, quote
 
 IAC: Final = 255
 _SB, _SE = 250, 240
-#: The name of an AI seat (people may not take it: lobby.RESERVED_NAME_RE).
+#: The name of an AI seat (people may not take it, nor a look-alike: names.reserved).
 _AI_SEAT: Final = re.compile(r"^AI \d+$")
 _WILL_WONT_DO_DONT: Final = frozenset({251, 252, 253, 254})
 
