@@ -378,6 +378,32 @@ def build_parser() -> argparse.ArgumentParser:
         "is told chat_busy. Table chat is not counted",
     )
     serve.add_argument(
+        "--handshake-timeout",
+        type=_positive_seconds,
+        default=limits.handshake_timeout,
+        metavar="SECONDS",
+        help="seconds a connection has for its handshake: the browser port's HTTP request "
+        "and WebSocket opening, or the PROXY header with --proxy-protocol (default "
+        f"{limits.handshake_timeout:g}); then it is closed",
+    )
+    serve.add_argument(
+        "--max-half-open-per-address",
+        type=_positive,
+        default=limits.max_half_open_per_address,
+        metavar="N",
+        help="connections from one address still in their handshake at once (default "
+        f"{limits.max_half_open_per_address}); one more is closed at once, unanswered. They "
+        "count against --max-per-address too",
+    )
+    serve.add_argument(
+        "--max-half-open",
+        type=_positive,
+        default=limits.max_half_open,
+        metavar="N",
+        help="connections still in their handshake at once, from everywhere (default "
+        f"{limits.max_half_open}); one more is closed at once, unanswered",
+    )
+    serve.add_argument(
         "--rate",
         type=_per_second,
         default=limits.rate,
@@ -912,6 +938,9 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             max_waiting_per_address=args.max_waiting_per_address,
             max_watchers=args.max_watchers,
             chat_fanout=args.chat_fanout,
+            handshake_timeout=args.handshake_timeout,
+            max_half_open_per_address=args.max_half_open_per_address,
+            max_half_open=args.max_half_open,
             rate=args.rate,
             burst=max(1, round(2 * args.rate)),
             idle_timeout=args.idle_timeout,

@@ -64,7 +64,12 @@ class Send:
 
 @dataclass(slots=True)
 class Close:
+    """Close ``conn`` once what it was sent is written. ``error``: the code of the
+    Error it was last sent, when the server closes it for that (a limit, a bug); a
+    WebSocket's close frame then says so (server.py)."""
+
     conn: int
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -158,6 +163,9 @@ class Hub:
         self.links: dict[int, Link] = {}
         self._next_conn = 1
         self._per_address: dict[str, int] = {}  # open connections per address
+        #: Connections still in their handshake (``arrive``), per address and in all.
+        self._half_open: dict[str, int] = {}
+        self._half_open_total = 0
         #: Links that are virtual connections (clients of other instances): they hold
         #: no socket here, so they take none of ``max_connections``.
         self._virtual = 0
@@ -261,10 +269,50 @@ class Hub:
 
     # ----------------------------------------------------------- connection events
 
+    def arrive(self, address: str | None) -> tuple[str, str] | None:
+        """A connection from ``address`` that is not yet a client: its handshake (a
+        WebSocket's HTTP request, a PROXY header) is to come. Why it is closed at once,
+        as (code, text), if it is: the half-open connections from its address or in all
+        are at their limit. Otherwise it is half-open until ``settle(address)``, and
+        counts against its address's ``max_connections_per_address`` meanwhile."""
+        limits = self.limits
+        if self._half_open_total >= limits.max_half_open:
+            return (
+                "too_many_half_open",
+                f"{limits.max_half_open} connections are in their handshake already",
+            )
+        if address is not None:
+            count = self._half_open.get(address, 0)
+            if count >= limits.max_half_open_per_address:
+                return (
+                    "too_many_half_open",
+                    f"your address has {limits.max_half_open_per_address} connections in "
+                    "their handshake already",
+                )
+            self._half_open[address] = count + 1
+        self._half_open_total += 1
+        return None
+
+    def settle(self, address: str | None) -> None:
+        """A half-open connection from ``address`` (``arrive``) is through its handshake
+        (``admit`` it next) or gone: it is half-open no more. Once a connection."""
+        self._half_open_total -= 1
+        if address is not None:
+            left = self._half_open.get(address, 1) - 1
+            if left:
+                self._half_open[address] = left
+            else:
+                self._half_open.pop(address, None)
+
+    def half_open(self, address: str | None = None) -> int:
+        """The half-open connections from ``address`` (None: in all)."""
+        return self._half_open_total if address is None else self._half_open.get(address, 0)
+
     def admit(self, address: str | None) -> tuple[str, str] | None:
         """Why one more connection (from ``address``) is refused, as (code, text), if it
         is: the server's or the address's connections are at their limit (a virtual
-        connection holds no socket here and is not counted)."""
+        connection holds no socket here and is not counted; the address's half-open ones
+        are, so a connection that was half-open is settled first)."""
         limits = self.limits
         if len(self.links) - self._virtual >= limits.max_connections:
             return (
@@ -272,7 +320,9 @@ class Hub:
                 f"the server is full ({limits.max_connections} connections); try later",
             )
         per_address = limits.max_connections_per_address
-        if address is not None and self._per_address.get(address, 0) >= per_address:
+        if address is not None and (
+            self._per_address.get(address, 0) + self._half_open.get(address, 0) >= per_address
+        ):
             return (
                 "too_many_connections",
                 f"your address has {per_address} connections open already (the most it may); "
@@ -309,10 +359,7 @@ class Hub:
         link.heard = self.clock()
         if now is not None:
             limits = self.limits
-            if link.last is not None:
-                elapsed = max(0.0, now - link.last)
-                link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
-            link.last = now
+            self._refill(link, now)
             if link.tokens < 1:  # every line counts, a blank one too
                 link.refused += 1
                 if link.refused > limits.max_refused:
@@ -336,6 +383,33 @@ class Hub:
         if before is None or self.lobby.progress(conn) == before:
             link.tokens -= 1  # a line that moved no game on counts against the rate
         return out
+
+    def _refill(self, link: Link, now: float) -> None:
+        """The rate limit's bucket of ``link`` as it is at ``now`` (``Limits.rate``)."""
+        limits = self.limits
+        if link.last is not None:
+            elapsed = max(0.0, now - link.last)
+            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+        link.last = now
+
+    def controls(self, conn: int, count: int, now: float) -> list[Command]:
+        """``count`` WebSocket control frames (pings, pongs) from ``conn`` at ``now``,
+        which the WebSocket library has answered by itself: each counts against the rate
+        as a line that moves no game on does, and each over it as a refused line; more
+        than ``max_refused`` of those close the connection (``rate_limited``)."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        self._refill(link, now)
+        spent = min(count, max(0, int(link.tokens)))
+        link.tokens -= spent
+        if spent < count:
+            limits = self.limits
+            link.refused += count - spent
+            if link.refused > limits.max_refused:
+                text = f"over {limits.rate:g} pings a second for too long; goodbye"
+                return self.notice(conn, "rate_limited", text)
+        return []
 
     def _read_line(self, link: Link, raw: bytes) -> list[Command]:
         conn = link.conn
@@ -437,7 +511,7 @@ class Hub:
             return self._render(self.lobby.refuse(conn, ProtocolError(text, code)), conn)
         out = self._render([(conn, error(code, text))], conn)
         out += self.disconnect(conn)
-        return [*out, Close(conn)]
+        return [*out, Close(conn, code)]
 
     def in_lobby(self, conn: int) -> bool:
         """Whether ``conn`` is in the lobby (not at a table)."""

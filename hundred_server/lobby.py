@@ -162,6 +162,16 @@ class Limits:
     #: listeners may cost (issue #27), and still 25 lines a second to 400 listeners,
     #: more than anyone reads. A table's chat is not counted (a few listeners).
     chat_fanout: int = 10_000
+    #: Seconds a connection has for its handshake: the WebSocket's HTTP request and
+    #: opening handshake, or the PROXY header with ``--proxy-protocol``; then it closes.
+    handshake_timeout: float = 3.0
+    #: Connections at once still in their handshake (half-open: not yet a client), from
+    #: one address and in all; one more is closed at once, unanswered (server.py). They
+    #: count against ``max_connections_per_address`` too. Behind a proxy
+    #: (``--proxy-protocol``, ``--forwarded-for``) only the limit in all applies: every
+    #: connection has the proxy's address until its handshake says the client's.
+    max_half_open_per_address: int = 8
+    max_half_open: int = 512
 
 
 class Elsewhere(Exception):

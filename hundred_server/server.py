@@ -48,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import functools
 import gc
 import logging
 import signal
@@ -80,6 +81,12 @@ DEFAULT_PORT: Final = 7110
 #: Bytes waiting for one client before it counts as not reading, and is dropped (the
 #: kernel's socket buffer holds more before anything waits here).
 OUTGOING_LIMIT: Final = 64 << 10
+#: The WebSocket close code of a connection that the server closes after an Error, by
+#: the Error's code (which is the close frame's reason): a line too long (message too
+#: big, as the library's own for a frame over MAX_FRAME), a bug (internal error), and
+#: any other limit (policy violation).
+CLOSE_CODES: Final = {"line_too_long": 1009, "internal_error": 1011}
+CLOSE_POLICY: Final = 1008
 #: How long shutdown waits for goodbyes to be written.
 SHUTDOWN_GRACE: Final = 3.0
 #: How long shutdown waits for the store to take what is still unsaved.
@@ -128,6 +135,8 @@ class _Connection:
     transport: asyncio.WriteTransport
     ws: ServerConnection | None = None
     closing: bool = False
+    #: A WebSocket's close code and reason, when it closes (``_close``).
+    close_code: tuple[int, str] = (1000, "")
     held: list[bytes] = field(default_factory=list)
 
     def after_held(self, chunks: list[bytes]) -> list[bytes]:
@@ -161,10 +170,18 @@ _TOO_LONG, _BINARY = _Read.TOO_LONG, _Read.BINARY
 _LINE_LIMIT: Final = MAX_LINE + 2
 
 
-#: How long a connection to a ``proxy_protocol`` listener has to send its PROXY header,
-#: and how long that header may be (a v2 header with its TLVs; v1 is 107 bytes at most).
-PROXY_WAIT: Final = 5.0
+#: How long a PROXY header may be (a v2 header with its TLVs; v1 is 107 bytes at most);
+#: a connection has ``Limits.handshake_timeout`` to send it.
 PROXY_MAX: Final = 4096
+
+
+@dataclass(eq=False)
+class _HalfOpen:
+    """A connection in its handshake (a PROXY header, a WebSocket's HTTP request): one
+    of the hub's half-open ones (``Hub.arrive``) until ``Server._settle``."""
+
+    address: str | None
+    transport: asyncio.Transport
 
 
 class _ProxyHeader:
@@ -229,6 +246,7 @@ class _LineReader(asyncio.Protocol):
         self.proxy = _ProxyHeader() if server.proxy_protocol else None
         self._transport: asyncio.Transport | None = None
         self._proxy_timer: asyncio.TimerHandle | None = None
+        self._half_open: _HalfOpen | None = None  # while the PROXY header is awaited
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # A TCP transport reads and writes (another event loop's, say uvloop's, is
@@ -238,8 +256,14 @@ class _LineReader(asyncio.Protocol):
             self.server._open_tcp(self, tcp)
             return
         self._transport = tcp
+        self._half_open = self.server._arrive(tcp, self.listener, proxied=True)
+        if self._half_open is None:  # over a half-open limit: closed already
+            self.proxy = None
+            self.done = True
+            return
         loop = asyncio.get_running_loop()
-        self._proxy_timer = loop.call_later(PROXY_WAIT, self._proxy_failed, "none in time")
+        wait = self.server.limits.handshake_timeout
+        self._proxy_timer = loop.call_later(wait, self._proxy_failed, "none in time")
 
     def _proxy_failed(self, why: str) -> None:
         """No PROXY header, or a bad one: the connection closes unanswered (it is no
@@ -254,10 +278,14 @@ class _LineReader(asyncio.Protocol):
         self._transport.abort()
 
     def _proxy_done(self) -> None:
-        """The PROXY header is read (or will never be): its wait ends."""
+        """The PROXY header is read (or will never be): its wait ends, and the
+        connection is half-open no more."""
         self.proxy = None
         if self._proxy_timer is not None:
             self._proxy_timer.cancel()
+        if self._half_open is not None:
+            self.server._settle(self._half_open)
+            self._half_open = None
 
     def _proxy_header(self, data: bytes) -> bytes | None:
         """Read the PROXY header; once it is whole, the connection opens with the
@@ -394,6 +422,8 @@ class Server:
         self._web: websocket.WebListener | None = None
         self._ws_closing: set[asyncio.Task[None]] = set()
         self._connections: dict[int, _Connection] = {}
+        #: The connections in their handshake (``_arrive``), closed at shutdown.
+        self._half_open: set[_HalfOpen] = set()
         #: Each client's handler: its task (a WebSocket) or its reader's end (TCP).
         self._handlers: set[asyncio.Future[None]] = set()
         self._closed = False
@@ -450,7 +480,13 @@ class Server:
         if self.requested_http_port is not None:
             static = websocket.load_static() if self._static is None else self._static
             self._web = websocket.WebListener(
-                self._handle_ws, self.host, self.requested_http_port, static, self.forwarded_for
+                self._handle_ws,
+                self.host,
+                self.requested_http_port,
+                static,
+                self.forwarded_for,
+                arrived=self._ws_arrived,
+                open_timeout=self.limits.handshake_timeout,
             )
             try:
                 await self._web.start()
@@ -484,6 +520,9 @@ class Server:
             self._classic.close()
         if self._web is not None:
             self._web.stop()
+        for half_open in list(self._half_open):  # no handshake is finished now
+            self._settle(half_open)
+            half_open.transport.abort()
         if self.runner is not None:
             self.runner.close()
         transports = [c.transport for c in self._connections.values()]
@@ -513,6 +552,34 @@ class Server:
         log.info("stopped")
 
     # ------------------------------------------------------------------ a client
+
+    def _arrive(
+        self, transport: asyncio.Transport, listener: str, proxied: bool
+    ) -> _HalfOpen | None:
+        """A connection whose handshake is to come (its first moment, before a byte of
+        it is read): half-open (``Hub.arrive``), or over a half-open limit and closed at
+        once, unanswered (None). Every listener's half-open connections come here.
+        ``proxied``: the listener is behind a proxy (``--proxy-protocol``,
+        ``--forwarded-for``), whose own address every connection has until its handshake
+        gives the client's, so only the limit in all applies."""
+        peer = transport.get_extra_info("peername")
+        address = str(peer[0]) if peer and not proxied else None
+        refusal = self.hub.arrive(address)
+        if refusal is not None:
+            where = peer[0] if peer else "?"
+            log.warning("closed a connection from %s (%s) at once: %s", where, listener, refusal[1])
+            transport.abort()
+            return None
+        half_open = _HalfOpen(address, transport)
+        self._half_open.add(half_open)
+        return half_open
+
+    def _settle(self, half_open: _HalfOpen) -> None:
+        """Its handshake is over (done, failed, timed out, or the connection is gone):
+        half-open no more, once whatever path comes here first."""
+        if half_open in self._half_open:
+            self._half_open.discard(half_open)
+            self.hub.settle(half_open.address)
 
     def _open_tcp(
         self, reader: _LineReader, transport: asyncio.Transport, proxied: str | None = None
@@ -574,8 +641,19 @@ class Server:
         self._flush()  # its last words go out before it closes
         self._close(connection)
 
+    def _ws_arrived(self, ws: websocket.Connection) -> bool:
+        """A TCP connection to the web listener, before its HTTP request: half-open
+        until its handler starts (``_handle_ws``) or it is lost; False: closed."""
+        half_open = self._arrive(ws.transport, codecs.WEBSOCKET, self.forwarded_for)
+        if half_open is None:
+            return False
+        ws.handshake_over = functools.partial(self._settle, half_open)
+        return True
+
     async def _handle_ws(self, ws: ServerConnection, frames: AsyncIterator[bytes | None]) -> None:
         """A WebSocket connection (websocket.py): as a TCP one, a text frame a line."""
+        if isinstance(ws, websocket.Connection) and ws.handshake_over is not None:
+            ws.handshake_over()  # half-open no more
         # A TCP transport (uvloop's is not an asyncio.WriteTransport subclass either).
         transport = cast(asyncio.WriteTransport, ws.transport)
 
@@ -619,6 +697,8 @@ class Server:
         conn, commands = self.hub.connect(label, listener, address)
         connection.conn = conn
         self._connections[conn] = connection
+        if isinstance(connection.ws, websocket.Connection):
+            connection.ws.on_controls = functools.partial(self._controls, connection)
         self._dispatch(commands)
         clock = self._clock
         try:
@@ -643,6 +723,16 @@ class Server:
             self._flush()  # its last words go out before it closes
             self._close(connection)
             self._handlers.discard(task)
+
+    def _controls(self, connection: _Connection, count: int) -> None:
+        """A WebSocket read brought ``count`` pings or pongs, which the library has
+        answered: they count against the rate (``Hub.controls``), and the pongs
+        against the outgoing limit like any bytes written."""
+        if connection.closing:
+            return
+        self._dispatch(self.hub.controls(connection.conn, count, self._clock()))
+        if not connection.closing:
+            self._check_backlog(connection)
 
     def _clock(self) -> float:
         """The rate limits' clock: the event loop's."""
@@ -894,7 +984,7 @@ class Server:
         """Hand each connection its bytes in one write; close whom the hub closes."""
         batches: dict[int, list[bytes]] = {}
         urgent: set[int] = set()
-        closes: list[int] = []
+        closes: list[Close] = []
         relayed: list[Relay | Remote] = []  # another instance's business (bus.py)
         for command in commands:
             if isinstance(command, Send):
@@ -902,7 +992,7 @@ class Server:
                 if not command.news:
                     urgent.add(command.conn)
             elif isinstance(command, Close):
-                closes.append(command.conn)
+                closes.append(command)
             else:
                 relayed.append(command)
         if relayed and self.bus is not None:
@@ -918,9 +1008,12 @@ class Server:
                 self._write(connection, connection.after_held(chunks))
             else:
                 self._hold(connection, chunks)
-        for conn in closes:
-            connection = self._connections.get(conn)
+        for close in closes:
+            connection = self._connections.get(close.conn)
             if connection is not None:
+                if close.error:  # a WebSocket says why in its close frame
+                    code = CLOSE_CODES.get(close.error, CLOSE_POLICY)
+                    connection.close_code = (code, close.error)
                 self._close(connection)
 
     def _schedule(self) -> None:
@@ -942,6 +1035,10 @@ class Server:
 
     def _write(self, connection: _Connection, chunks: list[bytes]) -> None:
         connection.write(chunks)
+        self._check_backlog(connection)
+
+    def _check_backlog(self, connection: _Connection) -> None:
+        """Drop the connection if more than ``outgoing_limit`` bytes wait for it."""
         if connection.transport.get_write_buffer_size() > self.outgoing_limit:
             log.warning("connection %d is not reading: dropped", connection.conn)
             self._drop(connection)
@@ -975,7 +1072,8 @@ class Server:
         if connection.ws is None:
             connection.transport.close()
         else:  # the closing handshake, after what is buffered; its handler then ends
-            task = asyncio.get_running_loop().create_task(connection.ws.close())
+            code, reason = connection.close_code
+            task = asyncio.get_running_loop().create_task(connection.ws.close(code, reason))
             self._ws_closing.add(task)
             task.add_done_callback(self._ws_closing.discard)
 
@@ -1044,7 +1142,7 @@ async def run(
     lapsed are taken over instead, as the bus finds them. ``ai`` is the AI of a table that does not
     ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
     limits = limits or Limits()
-    make_room(limits.max_connections)
+    make_room(limits.max_connections + limits.max_half_open)
     tune_gc()
     hub = Hub(
         limits=limits,

@@ -27,19 +27,22 @@ buffer the server bounds as for TCP.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
+from websockets.protocol import Event
 
 from hundred_server.protocol import MAX_LINE
 
@@ -100,6 +103,52 @@ def load_static(folder: Path | None = None) -> dict[str, StaticFile]:
     return files
 
 
+#: The control frames a client may send at will, which the library answers (a ping
+#: with a pong) or takes (a pong) by itself: counted (``Connection``).
+CONTROL: Final = frozenset({Opcode.PING, Opcode.PONG})
+
+
+class Connection(ServerConnection):
+    """The library's connection, which tells the server what it does not see: that a
+    TCP connection came (``arrived``, before its HTTP request is read: False closes it at
+    once), that its handshake is over (``handshake_over``, called by the server's handler
+    or when the connection is lost, whichever is first), and how many control frames
+    (pings and pongs) each read brought (``on_controls``, once the server has admitted
+    it; frames before that are told with the next read's)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.handshake_over: Callable[[], None] | None = None
+        self.on_controls: Callable[[int], None] | None = None
+        self._controls = 0
+
+    def arrived(self) -> bool:
+        """Whether the connection may go on to its handshake (a listener's subclass
+        asks the server: ``WebListener.start``)."""
+        return True
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        if not self.arrived():  # the handshake then ends at once, with the connection
+            self.transport.abort()
+
+    def process_event(self, event: Event) -> None:
+        super().process_event(event)
+        if isinstance(event, Frame) and event.opcode in CONTROL:
+            self._controls += 1
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._controls and self.on_controls is not None:
+            count, self._controls = self._controls, 0
+            self.on_controls(count)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.handshake_over is not None:
+            self.handshake_over()
+
+
 #: What the server does with each WebSocket connection: it reads the connection's
 #: frames (``frames``) and returns when the connection is over.
 Handler = Callable[[ServerConnection, AsyncIterator[bytes | None]], Awaitable[None]]
@@ -135,8 +184,12 @@ class WebListener:
         port: int,
         static: dict[str, StaticFile],
         forwarded_for: bool = False,
+        arrived: Callable[[Connection], bool] | None = None,
+        open_timeout: float = 10.0,
     ) -> None:
         self._handler = handler
+        self._arrived = arrived
+        self.open_timeout = open_timeout
         self.host, self.requested_port = host, port
         self.static = static
         self.forwarded_for = forwarded_for
@@ -150,12 +203,22 @@ class WebListener:
         return self._port
 
     async def start(self) -> None:
+        arrived = self._arrived
+
+        class ListenedConnection(Connection):
+            def arrived(self) -> bool:
+                return arrived is None or arrived(self)
+
         self._server = await serve(
             self._connection,
             self.host,
             self.requested_port,
             process_request=self._http,
             max_size=MAX_FRAME,
+            create_connection=ListenedConnection,
+            # From the TCP connection to the end of the opening handshake (the HTTP
+            # request included).
+            open_timeout=self.open_timeout,
             # The server sends its own greeting at once; compression would cost CPU
             # for messages of a few hundred bytes.
             compression=None,

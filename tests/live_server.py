@@ -4,17 +4,30 @@ it accepts, stopped with SIGTERM (or killed) at the end. Every wait is bounded."
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT = 20.0
+
+
+#: How long ``eventually`` waits.
+EVENTUALLY: float = 5.0
+
+
+async def eventually(done: Callable[[], bool]) -> None:
+    """Wait until ``done()``, ``EVENTUALLY`` seconds at most: for what an in-process
+    server has yet to read, which no event of the test's own signals."""
+    async with asyncio.timeout(EVENTUALLY):
+        while not done():  # noqa: ASYNC110 - a server's state, not an event to wait on
+            await asyncio.sleep(0.01)
 
 
 def free_port() -> int:

@@ -300,6 +300,16 @@ def test_serve_takes_the_lobby_chat_budget(monkeypatch: pytest.MonkeyPatch) -> N
     assert [c[3].chat_fanout for c in calls] == [500, 10_000]
 
 
+def test_serve_takes_the_handshake_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = serve_calls(monkeypatch)
+    argv = ["--handshake-timeout", "1.5", "--max-half-open-per-address", "4"]
+    assert main(["serve", *argv, "--max-half-open", "99"]) == 0
+    assert main(["serve"]) == 0
+    assert [
+        (c[3].handshake_timeout, c[3].max_half_open_per_address, c[3].max_half_open) for c in calls
+    ] == [(1.5, 4, 99), (3.0, 8, 512)]
+
+
 def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
@@ -327,6 +337,9 @@ def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
         ["serve", "--max-per-address", "0"],
         ["serve", "--table-idle-timeout", "-1"],
         ["serve", "--chat-fanout", "0"],
+        ["serve", "--handshake-timeout", "0"],
+        ["serve", "--max-half-open-per-address", "0"],
+        ["serve", "--max-half-open", "-3"],
     ],
 )
 def test_bad_abuse_limits_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -36,7 +36,7 @@ from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server, _ProxyHeader
-from tests.live_server import start_server
+from tests.live_server import eventually, start_server
 
 SEED = "over-sockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every table is dealt from SEED
@@ -589,18 +589,42 @@ async def test_a_connection_without_a_good_proxy_header_is_closed_unanswered(
 
 
 @pytest.mark.asyncio
-async def test_a_connection_that_sends_no_proxy_header_in_time_is_closed(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    monkeypatch.setattr("hundred_server.server.PROXY_WAIT", 0.2)
-    async with proxied() as server, asyncio.timeout(30):
+async def test_a_connection_that_sends_no_proxy_header_in_time_is_closed() -> None:
+    async with proxied(Limits(handshake_timeout=0.2)) as server, asyncio.timeout(30):
         peer = await Peer.open(server.port)
         await peer.send(b"PROX")  # and then nothing
         began = time.monotonic()
+        assert server.hub.half_open() == 1
         assert await peer.at_eof() == b""
         assert 0.1 < time.monotonic() - began < READ_TIMEOUT
         assert server.hub.links == {}
+        assert server.hub.half_open() == 0
         await peer.close()
+
+
+@pytest.mark.asyncio
+async def test_connections_waiting_for_their_proxy_header_are_capped_in_all() -> None:
+    """Behind a balancer every connection has its address until the header says the
+    client's, so only the cap in all applies: one over it is closed at once, and a
+    connection that then sends its header is served."""
+    limits = Limits(max_half_open=3, max_half_open_per_address=1)
+    async with proxied(limits) as server, asyncio.timeout(30):
+        waiting = [await Peer.open(server.port) for _ in range(3)]
+        for peer in waiting:
+            await peer.send(b"PROXY TCP4 ")  # and then nothing, for now
+        await eventually(lambda: server.hub.half_open() == 3)
+        over = await Peer.open(server.port)
+        assert await over.at_eof() == b""
+        assert server.hub.half_open() == 3
+        await waiting[0].send(v1("203.0.113.7")[len(b"PROXY TCP4 ") :])
+        assert await waiting[0].recv() == QUESTION
+        assert server.hub.half_open() == 2
+        port = waiting[0].writer.get_extra_info("sockname")[1]
+        assert [link.peer for link in server.hub.links.values()] == [
+            f"203.0.113.7 via 127.0.0.1:{port}"
+        ]
+        for peer in [*waiting, over]:
+            await peer.close()
 
 
 def test_serve_proxy_protocol_without_its_package_says_how_to_get_it(

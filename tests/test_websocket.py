@@ -33,7 +33,7 @@ from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
 from hundred_server.server import Server
 from hundred_server.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
-from tests.live_server import free_port, start_server, stop_server
+from tests.live_server import eventually, free_port, start_server, stop_server
 from tests.test_slow_reader import flood_until_dropped
 
 SEED = "over-websockets"
@@ -141,6 +141,32 @@ async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) 
             answers += 1
             if answers == stop_after:
                 return answers
+
+
+async def unread(server: Server) -> tuple[ClientProtocol, asyncio.StreamWriter]:
+    """A WebSocket client in the library's sans-I/O protocol, on a socket with a small
+    buffer that is never read past the opening handshake."""
+    url = f"ws://127.0.0.1:{server.http_port}/ws"
+    client = ClientProtocol(parse_uri(url))
+    client.send_request(client.connect())
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fill up soon
+    sock.connect(("127.0.0.1", server.http_port or 0))
+    sock.setblocking(False)
+    reader, writer = await asyncio.open_connection(sock=sock)
+    writer.write(client.data_to_send()[0])
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
+    client.receive_data(head)
+    assert client.handshake_exc is None
+    return client, writer
+
+
+async def half_open(server: Server) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection to the browser port that sends half a request line and stops."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.http_port)
+    writer.write(b"GET /ws HT")
+    await writer.drain()
+    return reader, writer
 
 
 def get(port: int | None, path: str) -> tuple[int, dict[str, str], bytes]:
@@ -295,7 +321,8 @@ async def test_a_frame_over_the_line_limit_is_refused_and_the_connection_closed(
                 "Code": "line_too_long",
                 "Message": f"a line is at most {MAX_LINE} bytes; goodbye",
             }
-            assert await ann.closed() == 1000
+            assert await ann.closed() == 1009  # message too big
+            assert ann.ws.close_reason == "line_too_long"
         else:  # past what the library reads at all: "message too big"
             assert await ann.closed() == 1009
         await asyncio.sleep(0.05)
@@ -320,7 +347,97 @@ async def test_the_rate_limit_holds_on_a_websocket() -> None:
             "rate_limited",
             "over 1 lines a second for too long; goodbye",
         )
-        assert await ann.closed() == 1000
+        assert await ann.closed() == 1008  # policy violation
+        assert ann.ws.close_reason == "rate_limited"
+
+
+@pytest.mark.asyncio
+async def test_pings_count_against_the_rate_and_too_many_close_with_1008() -> None:
+    """The library answers a ping by itself; the server still counts it, as a line
+    that moves no game on, so a ping flood is closed as a line flood is."""
+    limits = Limits(rate=0.01, burst=2, max_refused=3)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        ann = await WsPeer.open(server)
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        for _ in range(5):  # the burst, and three over it: answered, still open
+            await asyncio.wait_for(await ann.ws.ping(), READ_TIMEOUT)
+        assert server.hub.links[1].refused == 3
+        await ann.ws.ping()  # one more over it
+        last = await ann.recv()
+        assert (last["Code"], last["Message"]) == (
+            "rate_limited",
+            "over 0.01 pings a second for too long; goodbye",
+        )
+        assert await ann.closed() == 1008
+        assert ann.ws.close_reason == "rate_limited"
+        await eventually(lambda: server.hub.sessions == {})
+
+
+@pytest.mark.asyncio
+async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoing_limit(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Pongs are bytes written like any other: a client that sends pings and reads
+    nothing is dropped once its pongs fill the outgoing limit."""
+    limits = Limits(rate=1e9, burst=10**9)  # not fast to send: slow to read
+    hub = Hub(limits=limits, ai="naive")
+    server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
+    await server.start()
+    try:
+        client, writer = await unread(server)
+        for _ in range(100):
+            client.send_ping(b"p" * 125)  # the largest: 125 bytes of pong each
+        pings = b"".join(client.data_to_send())
+        await flood_until_dropped(server, writer, pings * 5, caplog)
+        writer.close()
+        other = await WsPeer.open(server)  # nobody waited on it
+        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        await other.close()
+    finally:
+        await server.close()
+
+
+# ------------------------------------------------------------ unfinished handshakes
+
+
+@pytest.mark.asyncio
+async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadline() -> None:
+    limits = Limits(max_half_open_per_address=2, handshake_timeout=0.5)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        stuck = [await half_open(server) for _ in range(2)]
+        await eventually(lambda: server.hub.half_open("127.0.0.1") == 2)
+        over, closed = await half_open(server)  # a third: closed at once, unanswered
+        with contextlib.suppress(ConnectionResetError):
+            assert await asyncio.wait_for(over.read(), READ_TIMEOUT) == b""
+        assert server.hub.half_open() == 2
+        # Another address is served meanwhile.
+        url = f"ws://127.0.0.1:{server.http_port}/ws"
+        async with connect(url, local_addr=("127.0.0.2", 0), open_timeout=READ_TIMEOUT) as ws:
+            assert json.loads(await asyncio.wait_for(ws.recv(), READ_TIMEOUT)) == QUESTION
+        # At the deadline the unfinished ones are closed, and the address is served.
+        await eventually(lambda: server.hub.half_open() == 0)
+        for _, writer in [*stuck, (over, closed)]:
+            writer.close()
+        ann = await WsPeer.open(server)
+        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        await ann.close()
+
+
+@pytest.mark.asyncio
+async def test_unfinished_handshakes_count_against_the_connections_of_their_address() -> None:
+    limits = Limits(max_connections_per_address=2)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        stuck = [await half_open(server) for _ in range(2)]
+        await eventually(lambda: server.hub.half_open("127.0.0.1") == 2)
+        ann = await WsPeer.open(server)
+        refused = await ann.recv()
+        assert refused["Code"] == "too_many_connections"
+        for _, writer in stuck:
+            writer.close()
+        await eventually(lambda: server.hub.half_open() == 0)
+        bob = await WsPeer.open(server)
+        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        await bob.close()
 
 
 @pytest.mark.asyncio
@@ -475,20 +592,7 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
     server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
     await server.start()
     try:
-        # The client side in the library's sans-I/O protocol, on a socket we never read
-        # past the handshake.
-        url = f"ws://127.0.0.1:{server.http_port}/ws"
-        client = ClientProtocol(parse_uri(url))
-        client.send_request(client.connect())
-        sock = socket.socket()
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fill up soon
-        sock.connect(("127.0.0.1", server.http_port or 0))
-        sock.setblocking(False)
-        reader, writer = await asyncio.open_connection(sock=sock)
-        writer.write(client.data_to_send()[0])
-        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
-        client.receive_data(head)
-        assert client.handshake_exc is None
+        client, writer = await unread(server)
         for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
             client.send_text(text.encode())
         pair = b"".join(client.data_to_send())
