@@ -79,7 +79,7 @@ load-targets: $(VENV)/.run-deps $(VENV)/.bench-deps
 # What a careless or hostile client costs a real server: 1000 connect-create-hang-up
 # cycles under a lobby probe, then 1 MiB of blank lines at a table (figures and targets).
 abuse: $(VENV)/.run-deps
-	$(BIN)/python bench/abuse.py --cycles 1000 --timeout 120
+	$(BIN)/python bench/abuse.py --cycles 1000 --timeout 400
 
 # Another connection's lobby round trips while plug-in bots sleep, loop, allocate, raise
 # or exit in their workers (target: none over 50 ms).

@@ -1,16 +1,18 @@
 """Abuse benchmark (not a test): what a careless or hostile client costs a real server.
 
-    make abuse                                  # churn 1000 cycles, then the flood
+    make abuse                                  # every scenario, one after another
     python bench/abuse.py --cycles 200 --scenario churn --timeout 60
     python bench/abuse.py --server-arg=--rate --server-arg=50
     python bench/abuse.py --scenario chatfan --chat-seconds 5
+    python bench/abuse.py --scenario pingflood-read --ping-seconds 10
+    python bench/abuse.py --scenario halfopen --half-open 1000
 
 Each scenario gets its own server process (``python -m hundred_server serve``) on a
 free port of 127.0.0.1, with ``--db`` on a fresh file in a temporary directory (never
 the working directory) and ``--log-level WARNING``, then whatever ``--server-arg`` adds
 (repeat it, one word each; ``--server-arg=--rate`` for a word that starts with ``-``).
 The server is stopped with SIGTERM at the end. Every loop is bounded in count and in
-time: ``--timeout`` (default 120 s) is for the whole run.
+time: ``--timeout`` (default 300 s) is for the whole run.
 
 **churn**: one client does ``--cycles`` cycles (default 1000), one after another, each
 on a fresh TCP connection: connect, read the greeting, send
@@ -58,9 +60,35 @@ delivered in all (and a second), the chatters' lines sent and echoed, their Erro
 codes, the table round trip's and the lobby probe's p50/p99/max, the server's CPU
 seconds.
 
+**pingflood** and **pingflood-read**: WebSocket ping floods (issue #27). One client on
+the browser port (the server gets ``--http-port``), in a thread with plain sockets,
+sends the largest pings (125 bytes of payload, so 125 bytes of pong each) 500 to a
+write, as fast as its socket takes them, for ``--ping-seconds`` (default 40); each time
+the server ends its connection it opens another. In pingflood it never reads (its
+receive buffer is 4 KiB); in pingflood-read it reads everything, counting the pongs,
+the Errors and the close frame that ends each connection. The lobby probe (above)
+runs meanwhile on the main port, and the server's VmRSS is read every 0.5 s. Printed:
+MB of pings sent, pongs read, connections and how each ended, the server's VmRSS
+before, at its peak and after (and the growth: peak or after, less before), VmHWM's
+growth, its CPU seconds and the probe's p50/p99/max.
+
+**halfopen**: unfinished handshakes (issue #27). The server (with ``--http-port``)
+gets a limit on open files of ``--half-open`` (default 2400) plus 8, soft and hard
+(prlimit, once it is ready). A thread opens ``--half-open`` connections from
+127.0.0.1 to the browser port, 50 connecting at once, each sending half a request
+line (``GET /ws HT``) and then nothing, and holds them for ``--half-open-seconds``
+(default 10), closing those the server closes. Once they are all open, ``--honest``
+clients (default 24) connect one after another from 127.0.0.2, alternately to the
+main port (the first line) and the browser port (the opening handshake, then the
+first text frame), and each times its greeting (5 s at most). Printed: the attack's
+connections, how many the server closed and how many were still held at the end, the
+honest clients greeted and the p50/max of their greeting times, and why any got none.
+
 A last line sums up against the targets: churn probe p99 < 100 ms and max < 500 ms,
 store growth < 2 MB, RSS growth < 30 MB; flood RSS growth < 5 MB; chatfan at most
-1,000,000 lines delivered, and no table or lobby round trip of 100 ms or more. Exit status 0 when
+1,000,000 lines delivered, and no table or lobby round trip of 100 ms or more;
+pingflood and pingflood-read RSS growth < 50 MB and probe p99 < 100 ms; halfopen every
+honest client greeted, within 1 s. Exit status 0 when
 the run completed (whether or not the targets are met), 2 when a server could not be
 started or the run timed out. Standard library only.
 """
@@ -69,9 +97,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import json
 import os
+import resource
+import select
+import selectors
 import signal
 import socket
 import subprocess
@@ -96,6 +128,10 @@ CHURN_RSS_MB = 30.0
 FLOOD_RSS_MB = 5.0
 CHATFAN_LINES = 1_000_000
 CHATFAN_RTT_MS = 100.0
+PING_RSS_MB = 50.0
+#: The halfopen server's limit on open files: this many above --half-open (its own,
+#: its listeners, store and event loop's, take about 20 of them).
+HALF_OPEN_SPARE_FILES = 8
 
 START_TIMEOUT = 20.0  # seconds for a server to accept connections
 STOP_TIMEOUT = 10.0  # seconds for it to stop after SIGTERM, else it is killed
@@ -211,12 +247,16 @@ class ServerError(Exception):
 class Server:
     """``python -m hundred_server serve`` on a free port, its store in ``tmp``."""
 
-    def __init__(self, tmp: Path, extra: list[str]) -> None:
+    def __init__(self, tmp: Path, extra: list[str], web: bool = False) -> None:
+        """``web``: the browser port too (``http_port``)."""
         self.port = free_port()
+        self.http_port = free_port() if web else None
         self.db = tmp / "abuse.db"
         self.log_path = tmp / "server.log"
         command = [sys.executable, "-m", "hundred_server", "serve", "--host", "127.0.0.1"]
         command += ["--port", str(self.port), "--db", str(self.db), "--log-level", "WARNING"]
+        if self.http_port is not None:
+            command += ["--http-port", str(self.http_port)]
         command += extra
         self.command = command
         with open(self.log_path, "wb") as log_file:
@@ -224,6 +264,10 @@ class Server:
                 command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log_file
             )
         self.pid = self.process.pid
+
+    def limit_files(self, limit: int) -> None:
+        """Set its limit on open files (soft and hard) to ``limit``."""
+        resource.prlimit(self.pid, resource.RLIMIT_NOFILE, (limit, limit))
 
     def wait_ready(self, deadline: float) -> None:
         end = min(deadline, time.monotonic() + START_TIMEOUT)
@@ -884,6 +928,351 @@ async def _chatfan(
         )
 
 
+# ------------------------------------------------------------------ a WebSocket client
+
+#: The opening handshake's key (any 16 bytes, base64) and a client frame's mask (any
+#: four bytes: zero leaves the payload as it is).
+WS_KEY = base64.b64encode(b"hundred-abuse-ws").decode()
+WS_MASK = b"\0\0\0\0"
+OP_TEXT, OP_CLOSE, OP_PING, OP_PONG = 0x1, 0x8, 0x9, 0xA
+
+
+def ws_frame(opcode: int, payload: bytes) -> bytes:
+    """A client's frame (final, masked) of at most 125 bytes of payload."""
+    assert len(payload) < 126
+    return bytes([0x80 | opcode, 0x80 | len(payload)]) + WS_MASK + payload
+
+
+#: The largest ping (125 bytes of payload: 125 bytes of pong back), 500 to a write.
+PINGS = ws_frame(OP_PING, b"p" * 125) * 500
+
+
+def ws_request(port: int) -> bytes:
+    return (
+        f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        f"Connection: Upgrade\r\nSec-WebSocket-Key: {WS_KEY}\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n"
+    ).encode()
+
+
+def ws_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
+    """The whole server frames (unmasked) at the start of ``buffer``, taken from it."""
+    frames = []
+    while len(buffer) >= 2:
+        length, start = buffer[1] & 0x7F, 2
+        if length == 126:
+            if len(buffer) < 4:
+                break
+            length, start = int.from_bytes(buffer[2:4], "big"), 4
+        elif length == 127:
+            if len(buffer) < 10:
+                break
+            length, start = int.from_bytes(buffer[2:10], "big"), 10
+        if len(buffer) < start + length:
+            break
+        frames.append((buffer[0] & 0x0F, bytes(buffer[start : start + length])))
+        del buffer[: start + length]
+    return frames
+
+
+def ws_open(port: int, rcvbuf: int | None = None) -> tuple[socket.socket, bytearray]:
+    """A blocking WebSocket connection past its opening handshake; what came after the
+    response's head. OSError if the server refused or closed it."""
+    sock = socket.socket()
+    try:
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        sock.settimeout(PROBE_TIMEOUT)
+        sock.connect(("127.0.0.1", port))
+        sock.sendall(ws_request(port))
+        head = bytearray()
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                raise ConnectionResetError("closed in the handshake")
+            head += chunk
+        if not head.startswith(b"HTTP/1.1 101"):
+            raise ConnectionRefusedError(bytes(head.split(b"\r\n", 1)[0]).decode())
+        return sock, bytearray(head.split(b"\r\n\r\n", 1)[1])
+    except BaseException:
+        sock.close()
+        raise
+
+
+# ------------------------------------------------------------------ pingflood
+
+
+@dataclass
+class PingStats:
+    connections: int = 0  # opened past the handshake
+    refused: int = 0  # the handshake failed (a limit, a reset)
+    bytes_sent: int = 0
+    pongs: int = 0
+    closes: Counter[str] = field(default_factory=Counter)  # how each connection ended
+    error_codes: Counter[str] = field(default_factory=Counter)
+    rss_samples: list[int] = field(default_factory=list)
+
+
+def _ping_connection(port: int, reading: bool, end: float, stats: PingStats) -> None:
+    """One connection's flood: pings as fast as the socket takes them until ``end`` or
+    the server ends it (and, ``reading``, everything it sends read and counted)."""
+    try:
+        sock, buffer = ws_open(port, rcvbuf=None if reading else 4096)
+    except OSError:
+        stats.refused += 1
+        time.sleep(0.01)
+        return
+    stats.connections += 1
+    sock.setblocking(False)
+    pending = memoryview(PINGS)
+    how = "still open at the end"
+    try:
+        while time.monotonic() < end:
+            readable, writable, _ = select.select([sock] if reading else [], [sock], [], 0.2)
+            if readable:
+                data = sock.recv(256 * 1024)
+                if not data:
+                    how = "closed without a close frame"
+                    return
+                buffer += data
+                for opcode, payload in ws_frames(buffer):
+                    if opcode == OP_PONG:
+                        stats.pongs += 1
+                    elif opcode == OP_TEXT:
+                        msg = parse(payload)
+                        if msg.get("Type") == "Error":
+                            stats.error_codes[str(msg.get("Code"))] += 1
+                    elif opcode == OP_CLOSE:
+                        code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else None
+                        how = f"close frame {code} {payload[2:].decode(errors='replace')}"
+                        return
+            if writable:
+                sent = sock.send(pending)
+                stats.bytes_sent += sent
+                pending = pending[sent:] or memoryview(PINGS)
+    except OSError as exc:
+        how = f"{type(exc).__name__}"
+    finally:
+        stats.closes[how] += 1
+        sock.close()
+
+
+def _ping_flood(port: int, reading: bool, end: float, stats: PingStats) -> None:
+    """One client's flood, again on a new connection each time the server ends one."""
+    while time.monotonic() < end:
+        _ping_connection(port, reading, end, stats)
+
+
+async def _pingflood(
+    server: Server,
+    args: argparse.Namespace,
+    deadline: float,
+    result: dict[str, Any],
+    probe: Probe,
+    reading: bool = False,
+) -> None:
+    assert server.http_port is not None
+    stats = PingStats()
+    await probe.start()
+    before = memory(server.pid)
+    cpu0 = cpu_seconds(server.pid)
+    seconds = max(1.0, min(args.ping_seconds, deadline - time.monotonic() - 10))
+    end = time.monotonic() + seconds
+    flood = threading.Thread(
+        target=_ping_flood, args=(server.http_port, reading, end, stats), daemon=True
+    )
+    probing = asyncio.create_task(probe.run())
+    log(f"ping flood for {seconds:g} s, {'reading' if reading else 'never reading'}")
+    flood.start()
+    try:
+        while flood.is_alive():
+            rss = memory(server.pid)["VmRSS"]
+            if rss is not None:
+                stats.rss_samples.append(rss)
+            await asyncio.sleep(0.5)
+        await asyncio.sleep(1.0)
+    finally:
+        await probe.stop()
+        await probing
+        flood.join(PROBE_TIMEOUT)
+        after = memory(server.pid)
+        cpu1 = cpu_seconds(server.pid)
+        peak = max(stats.rss_samples, default=None)
+        result.update(
+            reading=reading,
+            seconds=round(seconds, 1),
+            ping_mb_sent=mb(stats.bytes_sent),
+            pongs_read=stats.pongs,
+            connections=stats.connections,
+            handshakes_failed=stats.refused,
+            how_connections_ended=dict(stats.closes),
+            error_codes=dict(stats.error_codes),
+            rss_before_mb=mb(before["VmRSS"]),
+            rss_peak_mb=mb(peak),
+            rss_after_mb=mb(after["VmRSS"]),
+            rss_growth_mb=mb(diff(max(peak or 0, after["VmRSS"] or 0), before["VmRSS"])),
+            hwm_delta_mb=mb(diff(after["VmHWM"], before["VmHWM"])),
+            server_cpu_s=round(cpu1 - cpu0, 2) if cpu0 is not None and cpu1 is not None else None,
+            server_alive=server.alive(),
+        )
+
+
+async def _pingflood_read(
+    server: Server,
+    args: argparse.Namespace,
+    deadline: float,
+    result: dict[str, Any],
+    probe: Probe,
+) -> None:
+    await _pingflood(server, args, deadline, result, probe, reading=True)
+
+
+# ------------------------------------------------------------------ halfopen
+
+HALF_REQUEST = b"GET /ws HT"  # half a request line, and then nothing
+HONEST_TIMEOUT = 5.0
+
+
+@dataclass
+class HalfOpenStats:
+    attempts: int = 0
+    connect_failures: int = 0
+    closed_by_server: int = 0
+    held: int = 0
+    greet_ms: list[float] = field(default_factory=list)
+    not_greeted: Counter[str] = field(default_factory=Counter)
+    opened: threading.Event = field(default_factory=threading.Event)  # all tried once
+
+
+def _half_open_attack(port: int, count: int, end: float, stats: HalfOpenStats) -> None:
+    """Open ``count`` connections from 127.0.0.1 that each send half a request line and
+    then nothing (``CONNECT_BATCH`` connecting at once, non-blocking: a full listen
+    queue costs a SYN retry of 1 s), and hold them until ``end``; those the server
+    closes are closed here too. (A selector, not select(): thousands of sockets.)"""
+    connecting: dict[socket.socket, float] = {}
+    held = selectors.DefaultSelector()
+    try:
+        while time.monotonic() < end:
+            while len(connecting) < CONNECT_BATCH and stats.attempts < count:
+                sock = socket.socket()
+                sock.setblocking(False)
+                stats.attempts += 1
+                sock.connect_ex(("127.0.0.1", port))
+                connecting[sock] = time.monotonic()
+            if stats.attempts >= count and not connecting:
+                stats.opened.set()
+            wait = 0.2 if stats.opened.is_set() else 0.001
+            for key, _ in held.select(wait):  # readable: closed by the server (EOF, reset)
+                stats.closed_by_server += 1
+                held.unregister(key.fileobj)
+                key.fileobj.close()  # type: ignore[union-attr]
+            for sock, began in list(connecting.items()):
+                error = sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+                try:
+                    sock.getpeername()  # connected
+                except OSError:
+                    if not error and time.monotonic() - began < CYCLE_TIMEOUT:
+                        continue  # still connecting
+                    error = error or 1
+                del connecting[sock]
+                try:
+                    if error:
+                        raise ConnectionRefusedError
+                    sock.send(HALF_REQUEST)
+                except OSError:
+                    stats.connect_failures += 1
+                    sock.close()
+                    continue
+                held.register(sock, selectors.EVENT_READ)
+    finally:
+        stats.opened.set()
+        stats.held = len(held.get_map())
+        for key in list(held.get_map().values()):
+            key.fileobj.close()  # type: ignore[union-attr]
+        held.close()
+        for sock in connecting:
+            sock.close()
+
+
+async def _greeting(port: int, web: bool, stats: HalfOpenStats) -> None:
+    """An honest client from 127.0.0.2: the time to its first line (TCP) or first text
+    frame (the browser port's WebSocket)."""
+    start = time.perf_counter()
+    kind = "websocket" if web else "tcp"
+    try:
+        async with asyncio.timeout(HONEST_TIMEOUT):
+            reader, writer = await asyncio.open_connection(
+                "127.0.0.1", port, local_addr=("127.0.0.2", 0)
+            )
+            try:
+                if not web:
+                    line = await reader.readline()
+                    greeted = parse(line).get("Type") == "Message"
+                else:
+                    writer.write(ws_request(port))
+                    await reader.readuntil(b"\r\n\r\n")
+                    buffer = bytearray()
+                    frames: list[tuple[int, bytes]] = []
+                    while not frames:
+                        data = await reader.read(4096)
+                        if not data:
+                            break
+                        buffer += data
+                        frames = ws_frames(buffer)
+                    greeted = bool(frames) and parse(frames[0][1]).get("Type") == "Message"
+            finally:
+                writer.close()
+    except (TimeoutError, OSError, asyncio.IncompleteReadError) as exc:
+        stats.not_greeted[f"{kind}: {type(exc).__name__}"] += 1
+        return
+    if greeted:
+        stats.greet_ms.append(1000 * (time.perf_counter() - start))
+    else:
+        stats.not_greeted[f"{kind}: no greeting"] += 1
+
+
+async def _halfopen(
+    server: Server, args: argparse.Namespace, deadline: float, result: dict[str, Any]
+) -> None:
+    assert server.http_port is not None
+    stats = HalfOpenStats()
+    files = args.half_open + HALF_OPEN_SPARE_FILES
+    server.limit_files(files)
+    seconds = max(2.0, min(args.half_open_seconds, deadline - time.monotonic() - 10))
+    end = time.monotonic() + seconds
+    attack = threading.Thread(
+        target=_half_open_attack,
+        args=(server.http_port, args.half_open, end, stats),
+        daemon=True,
+    )
+    log(f"halfopen: {args.half_open} half-open connections for {seconds:g} s")
+    attack.start()
+    await asyncio.to_thread(stats.opened.wait, seconds)
+    log(f"halfopen: {stats.attempts} opened; {args.honest} honest clients from 127.0.0.2")
+    pause = max(0.0, (end - time.monotonic() - 1) / max(1, args.honest))
+    for i in range(args.honest):  # one after another, alternately TCP and WebSocket
+        port = server.http_port if i % 2 else server.port
+        await _greeting(port, bool(i % 2), stats)
+        await asyncio.sleep(pause)
+    attack.join(seconds + PROBE_TIMEOUT)
+    g = stats.greet_ms
+    result.update(
+        half_open_target=args.half_open,
+        server_file_limit=files,
+        seconds=round(seconds, 1),
+        attack_connects=stats.attempts,
+        attack_connect_failures=stats.connect_failures,
+        attack_closed_by_server=stats.closed_by_server,
+        attack_held_at_end=stats.held,
+        honest=args.honest,
+        honest_greeted=len(g),
+        honest_not_greeted=dict(stats.not_greeted),
+        honest_greet_ms_p50=round(percentile(g, 0.5) or 0, 2) if g else None,
+        honest_greet_ms_max=round(max(g), 2) if g else None,
+        server_alive=server.alive(),
+    )
+
+
 # ------------------------------------------------------------------ the run
 
 Scenario = Callable[[Server, argparse.Namespace, float, dict[str, Any]], Any]
@@ -911,7 +1300,12 @@ SCENARIOS: dict[str, Scenario] = {
     "churn": probed(_churn),
     "flood": probed(_flood),
     "chatfan": probed(_chatfan),
+    "pingflood": probed(_pingflood),
+    "pingflood-read": probed(_pingflood_read),
+    "halfopen": _halfopen,
 }
+#: The scenarios whose server has the browser port too.
+WEB_SCENARIOS = frozenset({"pingflood", "pingflood-read", "halfopen"})
 
 
 def run_scenario(
@@ -921,7 +1315,7 @@ def run_scenario(
     result: dict[str, Any] = {"scenario": name}
     with tempfile.TemporaryDirectory(prefix="hundred-abuse-") as tmp:
         extra = [*SCENARIO_SERVER_ARGS.get(name, []), *args.server_arg]
-        server = Server(Path(tmp), extra)
+        server = Server(Path(tmp), extra, web=name in WEB_SCENARIOS)
         result["server_args"] = ["--db", "<tmp>/abuse.db", *extra]
         problem = None
         try:
@@ -965,6 +1359,14 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
             checks["chatfan_lines_delivered"] = check(r.get("lines_delivered"), CHATFAN_LINES + 1)
             checks["chatfan_table_ms_max"] = check(r.get("table_ms_max"), CHATFAN_RTT_MS)
             checks["chatfan_lobby_ms_max"] = check(r.get("probe_ms_max"), CHATFAN_RTT_MS)
+        elif r["scenario"] in ("pingflood", "pingflood-read"):
+            key = r["scenario"].replace("-", "_")
+            checks[f"{key}_rss_growth_mb"] = check(r.get("rss_growth_mb"), PING_RSS_MB)
+            checks[f"{key}_lobby_ms_p99"] = check(r.get("probe_ms_p99"), PROBE_P99_MS)
+        elif r["scenario"] == "halfopen":
+            not_greeted = r.get("honest", 0) - r.get("honest_greeted", 0)
+            checks["halfopen_honest_not_greeted"] = check(not_greeted, 1)
+            checks["halfopen_honest_greet_ms_max"] = check(r.get("honest_greet_ms_max"), 1000)
     return {
         "summary": True,
         "scenarios": [r["scenario"] for r in results],
@@ -977,7 +1379,7 @@ def summarize(results: list[dict[str, Any]]) -> dict[str, Any]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--cycles", type=int, default=1000, help="churn cycles (default 1000)")
-    parser.add_argument("--timeout", type=float, default=120, help="seconds for the whole run")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds for the whole run")
     parser.add_argument("--scenario", choices=[*SCENARIOS, "all"], default="all")
     parser.add_argument(
         "--chat-seconds", type=float, default=15.0, help="chatfan: seconds of chat (default 15)"
@@ -990,6 +1392,30 @@ def main() -> int:
         type=int,
         default=400,
         help="chatfan: connections in the lobby that only read (default 400)",
+    )
+    parser.add_argument(
+        "--ping-seconds",
+        type=float,
+        default=40.0,
+        help="pingflood, pingflood-read: seconds of flood (default 40)",
+    )
+    parser.add_argument(
+        "--half-open",
+        type=int,
+        default=2400,
+        help="halfopen: connections that send half a request line (default 2400)",
+    )
+    parser.add_argument(
+        "--half-open-seconds",
+        type=float,
+        default=10.0,
+        help="halfopen: seconds the attack lasts (default 10)",
+    )
+    parser.add_argument(
+        "--honest",
+        type=int,
+        default=24,
+        help="halfopen: honest clients from 127.0.0.2 meanwhile (default 24)",
     )
     parser.add_argument(
         "--server-arg",
@@ -1010,6 +1436,14 @@ def main() -> int:
         parser.error("cycles must be >= 0, timeout > 0, probe-connections >= 1")
     if args.chat_seconds <= 0 or args.chatters < 1 or args.listeners < 0:
         parser.error("chat-seconds must be > 0, chatters >= 1, listeners >= 0")
+    if args.ping_seconds <= 0 or args.half_open < 1 or args.half_open_seconds <= 0:
+        parser.error("ping-seconds and half-open-seconds must be > 0, half-open >= 1")
+    if args.honest < 1:
+        parser.error("honest must be >= 1")
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # halfopen's connections
+    want = args.half_open + 256
+    if soft != resource.RLIM_INFINITY and soft < want:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(want, hard), hard))
     sys.setswitchinterval(0.001)  # the churn thread must not hold up the probe's loop
     deadline = time.monotonic() + args.timeout
     names = list(SCENARIOS) if args.scenario == "all" else [args.scenario]

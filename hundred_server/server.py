@@ -87,6 +87,10 @@ OUTGOING_LIMIT: Final = 64 << 10
 #: any other limit (policy violation).
 CLOSE_CODES: Final = {"line_too_long": 1009, "internal_error": 1011}
 CLOSE_POLICY: Final = 1008
+CLOSE_NORMAL: Final = 1000
+#: Seconds a WebSocket closed for a limit has to take its close frame (the server does
+#: not wait for the client's, nor read anything more); then it is aborted.
+FAIL_GRACE: Final = 1.0
 #: How long shutdown waits for goodbyes to be written.
 SHUTDOWN_GRACE: Final = 3.0
 #: How long shutdown waits for the store to take what is still unsaved.
@@ -136,7 +140,7 @@ class _Connection:
     ws: ServerConnection | None = None
     closing: bool = False
     #: A WebSocket's close code and reason, when it closes (``_close``).
-    close_code: tuple[int, str] = (1000, "")
+    close_code: tuple[int, str] = (CLOSE_NORMAL, "")
     held: list[bytes] = field(default_factory=list)
 
     def after_held(self, chunks: list[bytes]) -> list[bytes]:
@@ -727,12 +731,16 @@ class Server:
     def _controls(self, connection: _Connection, count: int) -> None:
         """A WebSocket read brought ``count`` pings or pongs, which the library has
         answered: they count against the rate (``Hub.controls``), and the pongs
-        against the outgoing limit like any bytes written."""
-        if connection.closing:
-            return
-        self._dispatch(self.hub.controls(connection.conn, count, self._clock()))
+        against the outgoing limit like any bytes written: while it closes too (the
+        library answers pings until the client's close frame comes, or its timeout),
+        when it is aborted."""
+        if not connection.closing:
+            self._dispatch(self.hub.controls(connection.conn, count, self._clock()))
         if not connection.closing:
             self._check_backlog(connection)
+        elif connection.transport.get_write_buffer_size() > self.outgoing_limit:
+            log.warning("connection %d is not reading its close: aborted", connection.conn)
+            connection.transport.abort()
 
     def _clock(self) -> float:
         """The rate limits' clock: the event loop's."""
@@ -1011,7 +1019,7 @@ class Server:
         for close in closes:
             connection = self._connections.get(close.conn)
             if connection is not None:
-                if close.error:  # a WebSocket says why in its close frame
+                if close.error and connection.ws is not None:  # it says why it closes
                     code = CLOSE_CODES.get(close.error, CLOSE_POLICY)
                     connection.close_code = (code, close.error)
                 self._close(connection)
@@ -1071,6 +1079,10 @@ class Server:
         self._connections.pop(connection.conn, None)
         if connection.ws is None:
             connection.transport.close()
+        elif connection.close_code[0] != CLOSE_NORMAL and isinstance(
+            connection.ws, websocket.Connection
+        ):  # for a limit or a bug: at once, after what is buffered
+            connection.ws.fail(*connection.close_code, grace=FAIL_GRACE)
         else:  # the closing handshake, after what is buffered; its handler then ends
             code, reason = connection.close_code
             task = asyncio.get_running_loop().create_task(connection.ws.close(code, reason))

@@ -108,19 +108,27 @@ def load_static(folder: Path | None = None) -> dict[str, StaticFile]:
 CONTROL: Final = frozenset({Opcode.PING, Opcode.PONG})
 
 
+#: Bytes of a read the library parses at a time (``Connection.data_received``): the
+#: work a connection can make before its control frames are counted is this much.
+READ_SLICE: Final = 16 * 1024
+
+
 class Connection(ServerConnection):
     """The library's connection, which tells the server what it does not see: that a
     TCP connection came (``arrived``, before its HTTP request is read: False closes it at
     once), that its handshake is over (``handshake_over``, called by the server's handler
     or when the connection is lost, whichever is first), and how many control frames
-    (pings and pongs) each read brought (``on_controls``, once the server has admitted
-    it; frames before that are told with the next read's)."""
+    (pings and pongs) each ``READ_SLICE`` of a read brought (``on_controls``, once the
+    server has admitted it; frames before that are told with the next slice's). Once
+    the server closes it for a limit (``fail``) it is ``deaf``: what it sends is no
+    longer read."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.handshake_over: Callable[[], None] | None = None
         self.on_controls: Callable[[int], None] | None = None
         self._controls = 0
+        self.deaf = False
 
     def arrived(self) -> bool:
         """Whether the connection may go on to its handshake (a listener's subclass
@@ -138,10 +146,24 @@ class Connection(ServerConnection):
             self._controls += 1
 
     def data_received(self, data: bytes) -> None:
-        super().data_received(data)
-        if self._controls and self.on_controls is not None:
-            count, self._controls = self._controls, 0
-            self.on_controls(count)
+        for start in range(0, len(data), READ_SLICE):
+            if self.deaf:
+                return
+            super().data_received(data[start : start + READ_SLICE])
+            if self._controls and self.on_controls is not None:
+                count, self._controls = self._controls, 0
+                self.on_controls(count)
+
+    def fail(self, code: int, reason: str, grace: float) -> None:
+        """Close at once, for a limit (RFC 6455's *Fail the WebSocket Connection*): the
+        close frame after what is written already, then the end of the TCP stream,
+        without waiting for the client's close frame; what the client sends is no longer
+        read, and the connection is aborted if it is not over within ``grace`` seconds
+        (a client that does not read holds its socket no longer)."""
+        self.deaf = True
+        self.protocol.fail(code, reason)
+        self.send_data()
+        self.loop.call_later(grace, self.transport.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)

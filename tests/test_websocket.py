@@ -28,6 +28,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.uri import parse_uri
 
+from hundred_server import server as server_module
 from hundred_server.hub import Hub
 from hundred_server.lobby import Limits
 from hundred_server.protocol import MAX_LINE
@@ -395,6 +396,33 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
         await other.close()
     finally:
         await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_ping_flood_that_is_never_read_ends_within_the_grace() -> None:
+    """Over the rate, a client that reads nothing is failed: its close frame is
+    written, nothing more it sends is read, and its socket is gone within FAIL_GRACE
+    (not held for the closing handshake it never answers)."""
+    limits = Limits(rate=0.01, burst=2, max_refused=3)
+    async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
+        client, writer = await unread(server)
+        for _ in range(100):
+            client.send_ping(b"p" * 125)
+        pings = b"".join(client.data_to_send())
+        ended: BaseException | None = None
+        try:
+            for _ in range(
+                round(40 * server_module.FAIL_GRACE)
+            ):  # for four times the grace at most
+                writer.write(pings)
+                await asyncio.wait_for(writer.drain(), server_module.FAIL_GRACE + 2)
+                await asyncio.sleep(0.1)
+        except (ConnectionError, TimeoutError) as exc:
+            ended = exc
+        assert server.hub.sessions == {}
+        # The server reset it: a drain that timed out is a socket it still holds.
+        assert isinstance(ended, ConnectionError), ended
+        writer.close()
 
 
 # ------------------------------------------------------------ unfinished handshakes
