@@ -25,6 +25,7 @@ from typing import Final
 
 import pytest
 
+from hundred_server import games
 from hundred_server.cards import format_cards
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.hub import Command, Hub
@@ -59,6 +60,7 @@ from tests.hub_harness import (
     is_prompt,
 )
 from tests.live_server import ROOT, start_server
+from tests.test_fairness import solo_option
 from tests.test_table import person_vs_ai, play_until_over
 
 READ_TIMEOUT = 10.0
@@ -1019,6 +1021,24 @@ class CrashingHarness(SavingHarness):
             )
 
 
+def crash_at_the_end(store: GameStore, name: str) -> tuple[CrashingHarness, Client]:
+    """ann against AI at a table of ``name``, played until the save that ends the game,
+    after which the server dies (``CrashingHarness``)."""
+    h = CrashingHarness("crash", store)
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": name})
+    ann.send({"Type": "Game", "Option": solo_option(games.get(name))})
+    rng = random.Random(4)
+    for _ in range(5000):
+        if h.dead:
+            break
+        ann.send(answer_from_legal(pending_of(ann), rng))
+    assert h.dead
+    assert ann.game_over() is None  # ann was told nothing of the end
+    assert [m["Type"] for m in h.unsent[ann.conn][-3:]] == ["Reveal", "Message", "Hello"]
+    return h, ann
+
+
 def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     engine: Engine,
 ) -> None:
@@ -1027,19 +1047,11 @@ def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     last move, Score and GameOver with Win among them, and the Reveal), then the lobby,
     for as long as ``Limits.result_hold`` says; then ``bad_token`` again."""
     store = engine.open()
-    h = CrashingHarness("crash", store)
-    ann = person_vs_ai(h, 1)
-    rng = random.Random(4)
-    for _ in range(2000):
-        if h.dead:
-            break
-        ann.send(answer_from_legal(pending_of(ann), rng))
-    assert h.dead
-    assert ann.game_over() is None  # ann was told nothing of the end
+    h, ann = crash_at_the_end(store, "hundredandten")
     unsent = h.unsent[ann.conn]
-    assert [m["Type"] for m in unsent[-3:]] == ["Reveal", "Message", "Hello"]
     (stored,) = store.games()
     assert stored.state == "over"
+    assert stored.result is not None
     store.close()
     store = engine.open()
     h2 = SavingHarness("crash", store)
@@ -1050,18 +1062,14 @@ def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert told[0] == {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]}
-    assert told[1] == {
-        "Type": "Message",
-        "Message": f"The game at table 1 is over: {stored.result and stored.result['Text']}",
-    }
+    text = f"The game at table 1 is over: {stored.result['Text']}"
+    assert told[1] == {"Type": "Message", "Message": text}
     end = told[2:]
     # Exactly what ann would have been sent for the game's last move, its Reveal and
     # the lobby question, in that order.
     assert end == unsent[-len(end) :]
     over = [m for m in end if m.get("GameOver")]
-    assert over == [
-        {**final_score(stored.lines), "Win": stored.result and stored.result["Winner"] == 0}
-    ]
+    assert over == [{**final_score(stored.lines), "Win": stored.result["Winner"] == 0}]
     assert end[-3]["Type"] == "Reveal"
     assert end[-3]["Seed"] == "crash-1"
     assert again.pending() is None  # in the lobby: a Hello may follow
@@ -1073,6 +1081,21 @@ def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     late = h2.json_client("late")
     refused = late.send({"Type": "Hello", "Token": h.tokens[0]})
     assert refused[0]["Code"] == "bad_token"
+    store.close()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_games_end_reaches_its_people_after_such_a_crash(tmp_path: Path, name: str) -> None:
+    """The end is the game's own (its ``tell``, replayed), whatever the game."""
+    store = Store(tmp_path / "s.db")
+    h, ann = crash_at_the_end(store, name)
+    h2 = SavingHarness("crash", store)
+    h2.hub.restore(restorable(store), store.last_id())
+    told = h2.json_client("ann").send({"Type": "Hello", "Token": h.tokens[0]})
+    end = told[2:]
+    assert end == h.unsent[ann.conn][-len(end) :]
+    assert [m["Win"] for m in end if m.get("GameOver")] in ([True], [False])
+    check_stream(ann.messages + end, {1: "crash-1"})
     store.close()
 
 
