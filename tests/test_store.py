@@ -1118,6 +1118,14 @@ def test_only_the_games_that_ended_just_before_the_last_one_are_read_back(
     assert [(g.id, g.state) for g in restorable(store)] == [(4, "playing"), (3, "over")]
     finished_at(engine, {1: "2025-01-01T10:00:30+00:00"})
     assert [g.id for g in restorable(store)] == [4, 1, 3]
+    # Their records end no game: they are logged, and their tokens take nothing.
+    hub = Hub(durable=True)
+    said = hub.restore(restorable(store)[1:], store.last_id())
+    assert [line.split(" (")[0] for line in said] == [
+        "game 1 is over and its end cannot be replayed",
+        "game 3 is over and its end cannot be replayed",
+    ]
+    assert hub.lobby.ended == {}
     store.close()
 
 
