@@ -431,6 +431,14 @@ def build_parser() -> argparse.ArgumentParser:
         f"plays it (default {limits.grace:g}; they can take it back later with their token)",
     )
     serve.add_argument(
+        "--result-hold",
+        type=_seconds,
+        default=limits.result_hold,
+        help="seconds after a restart that the tokens of a game that ended just before "
+        "the server stopped (its end saved, perhaps not sent) get its end: Score, "
+        f"GameOver and Reveal, then the lobby (default {limits.result_hold:g})",
+    )
+    serve.add_argument(
         "--turn-timeout",
         type=_seconds,
         default=0.0,
@@ -947,6 +955,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             table_idle_timeout=args.table_idle_timeout,
             grace=args.grace,
             turn_timeout=args.turn_timeout or None,
+            result_hold=args.result_hold,
         )
         db = None if args.memory else _location(args)
         if args.keep_days is not None and db is None:

@@ -172,6 +172,11 @@ class Limits:
     #: connection has the proxy's address until its handshake says the client's.
     max_half_open_per_address: int = 8
     max_half_open: int = 512
+    #: Seconds after a restart that the tokens of a game whose end the server may have
+    #: saved and not sent (it ended just before the server stopped: store.ENDED_WINDOW)
+    #: give that end: the seat's messages of its last move (its Score and GameOver),
+    #: the Reveal, then the lobby question. Then they are ``bad_token`` as any other.
+    result_hold: float = 600.0
 
 
 class Elsewhere(Exception):
@@ -217,6 +222,16 @@ class _Guard:
         table = self.table
         log.error("table %d failed; closing it", table.id, exc_info=exc)
         raise TableFailed(self.lobby._close_broken(table, self.session)) from None
+
+
+@dataclass(frozen=True)
+class Ended:
+    """A finished game's end, for the token of one of its seats after a restart: its
+    ``table``, the ``seat``, and what the seat is told after its ``Seat`` message."""
+
+    table: int
+    seat: int
+    told: tuple[Message, ...]
 
 
 @dataclass
@@ -314,6 +329,10 @@ class Lobby:
         #: Token hash -> the ``Session.person`` who sat with it, so that mutes follow a
         #: person who takes their seat back on a new connection (dropped with the token).
         self._person_of: dict[str, int] = {}
+        #: Token hash -> the end of its game, which ended just before the server last
+        #: stopped (``restore``), until ``ended_until`` (``Limits.result_hold``).
+        self.ended: dict[str, Ended] = {}
+        self.ended_until = 0.0
         #: conn -> where the session's messages go now (set by ``handle``; the hub takes it).
         self.relays: dict[int, Elsewhere] = {}
         self._seed_source = seed_source or (lambda: secrets.token_hex(16))
@@ -482,10 +501,15 @@ class Lobby:
 
     def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
         """Tables for the unfinished games of a store, after a restart (call before
-        any connection). Returns a line to log per game."""
+        any connection); a game over (``store.restorable``: it ended just before the
+        server stopped) is kept for its people's tokens instead (``Limits.result_hold``).
+        Returns a line to log per game."""
         self._next_table = max(self._next_table, last_id + 1)
         said: list[str] = []
         for stored in stored_games:
+            if stored.state == "over":
+                said.append(self._keep_end(stored))
+                continue
             try:
                 table, game = self._restored(stored)
                 self.tables[table.id] = table
@@ -510,6 +534,23 @@ class Lobby:
                 f"people have {self.limits.grace:g} s to take their seats back"
             )
         return said
+
+    def _keep_end(self, stored: StoredGame) -> str:
+        """Keep a finished game's end for its seats' tokens (``ended``); a line to log."""
+        try:
+            told = _ends(stored)
+        except Exception as exc:  # a record that does not replay: its tokens get nothing
+            reason = exc if isinstance(exc, HundredError) else f"{type(exc).__name__}: {exc}"
+            return f"game {stored.id} is over and its end cannot be replayed ({reason})"
+        hold = self.limits.result_hold
+        self.ended_until = self.clock() + hold
+        for seat, (_, digest) in enumerate(stored.seats):
+            if digest is not None:
+                self.ended[digest] = Ended(stored.id, seat, told[seat])
+        return (
+            f"game {stored.id} ({stored.name}) is over: its people's tokens get its end "
+            f"for {hold:g} s"
+        )
 
     def _restored(self, stored: StoredGame) -> tuple[Table, GameState]:
         """The table of a stored game; raises whatever a bad row makes it raise."""
@@ -834,6 +875,11 @@ class Lobby:
             )
         digest = hash_token(token)
         table = self.tokens.get(digest)
+        if table is None and self.ended:
+            if self.clock() >= self.ended_until:
+                self.ended.clear()  # they were all kept at the same restart
+            elif digest in self.ended:
+                return self._send_end(session, token, self.ended[digest])
         if table is None and self.site:
             raise Elsewhere(digest=digest)
         if table is None or table.owner_of(digest) is None:
@@ -861,6 +907,16 @@ class Lobby:
         )  # fmt: skip
         seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
         return [*out, (session.conn, seat_msg)] + [(session.conn, m) for m in rejoin]
+
+    def _send_end(self, session: Session, token: str, end: Ended) -> Outgoing:
+        """A token of a game that ended just before a restart: its end, then the lobby."""
+        log.info(
+            "connection %d (%s) is sent the end of table %d, seat %d",
+            session.conn, session.name, end.table, end.seat,
+        )  # fmt: skip
+        seat_msg = {"Type": "Seat", "Table": end.table, "Playerid": end.seat, "Token": token}
+        told = [(session.conn, m) for m in end.told]
+        return [(session.conn, seat_msg), *told, *self._ask(session)]
 
     def open_here(self) -> list[Message]:
         """This lobby's tables that wait for players (``Table`` infos less their Type)."""
@@ -1353,6 +1409,25 @@ def _read_flags(msg: Message, spec: GameSpec) -> frozenset[str]:
         elif value is not None and value is not False:
             raise ProtocolError(f"{flag} is true or false, not {quote(value)}", "bad_option")
     return frozenset(on)
+
+
+def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
+    """What each person's seat of a stored game that is over would have been told of
+    its end: that the game is over, with its result, then the messages of its last move
+    (the game's own, replayed: its Score and GameOver among them), and the Reveal."""
+    spec = games.get(stored.game)
+    game = load_record(stored.lines)
+    last = game.history[-1] if game.history else None
+    if not game.is_over or not isinstance(last, tuple) or len(last) != 2:
+        raise HundredError("its record does not end with the move that ends the game")
+    seat, action = last
+    before = load_record(stored.lines[:-1])
+    people = [i for i, (_, digest) in enumerate(stored.seats) if digest is not None]
+    told = spec.tell(before.apply(seat, action), people, before.players)
+    result = spec.result(game)
+    over = message(f"The game at table {stored.id} is over: {result['Text']}")
+    reveal = reveal_message(stored.id, spec.name, stored.seed)
+    return {i: (over, *told[i], reveal) for i in people}
 
 
 def hash_token(token: str) -> str:

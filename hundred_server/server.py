@@ -69,7 +69,7 @@ from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
-from hundred_server.store import GameStore
+from hundred_server.store import GameStore, restorable
 
 if TYPE_CHECKING:
     from hundred_server.bus import Bus
@@ -1150,9 +1150,11 @@ async def run(
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
     With a store, the unfinished games in it are restored first (a game that cannot be
-    is marked failed, and the rest go on); on a site (``bus``), the games whose lease
-    lapsed are taken over instead, as the bus finds them. ``ai`` is the AI of a table that does not
-    ask for one, ``ai_budget`` the strong AI's seconds a decision (None: its own)."""
+    is marked failed, and the rest go on), and the ends of those that ended just before
+    it stopped are kept for their tokens (``store.restorable``); on a site (``bus``),
+    the games whose lease lapsed are taken over instead, as the bus finds them. ``ai`` is
+    the AI of a table that does not ask for one, ``ai_budget`` the strong AI's seconds a
+    decision (None: its own)."""
     limits = limits or Limits()
     make_room(limits.max_connections + limits.max_half_open)
     tune_gc()
@@ -1167,7 +1169,7 @@ async def run(
     if bus is not None:
         await bus.connect()
     elif store is not None:
-        for line in hub.restore(store.games("playing"), store.last_id()):
+        for line in hub.restore(restorable(store), store.last_id()):
             log.info("%s", line)
     server = Server(
         hub,

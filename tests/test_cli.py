@@ -300,6 +300,17 @@ def test_serve_takes_the_lobby_chat_budget(monkeypatch: pytest.MonkeyPatch) -> N
     assert [c[3].chat_fanout for c in calls] == [500, 10_000]
 
 
+def test_serve_takes_how_long_a_finished_games_tokens_get_its_end(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = serve_calls(monkeypatch)
+    assert main(["serve", "--result-hold", "30"]) == 0
+    assert main(["serve"]) == 0
+    assert [c[3].result_hold for c in calls] == [30.0, 600.0]
+    with pytest.raises(SystemExit):
+        main(["serve", "--result-hold", "-1"])
+
+
 def test_serve_takes_the_handshake_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = serve_calls(monkeypatch)
     argv = ["--handshake-timeout", "1.5", "--max-half-open-per-address", "4"]

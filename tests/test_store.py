@@ -25,6 +25,7 @@ from typing import Final
 
 import pytest
 
+from hundred_server import games
 from hundred_server.cards import format_cards
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.hub import Command, Hub
@@ -44,6 +45,7 @@ from hundred_server.store import (
     StoreError,
     Write,
     describe,
+    restorable,
 )
 from hundred_server.store import sqlite as sqlite_store
 from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
@@ -58,6 +60,7 @@ from tests.hub_harness import (
     is_prompt,
 )
 from tests.live_server import ROOT, start_server
+from tests.test_fairness import solo_option
 from tests.test_table import person_vs_ai, play_until_over
 
 READ_TIMEOUT = 10.0
@@ -992,6 +995,138 @@ def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(engine: Eng
     (stored,) = store.games()
     assert stored.state == "over"
     assert final_score(stored.lines)["GameOver"] is True
+
+
+class CrashingHarness(SavingHarness):
+    """A ``SavingHarness`` whose server dies right after the save that ends a game is
+    committed, before anything it produced is sent: what it would have sent is kept in
+    ``unsent`` (by connection), and nothing is delivered from then on."""
+
+    def __init__(self, prefix: str, store: GameStore) -> None:
+        super().__init__(prefix, store)
+        self.dead = False
+        self.unsent: dict[int, list[Message]] = {}
+
+    def apply(self, commands: Iterable[Command]) -> None:
+        writes = self.hub.take_writes()
+        self.store.write(writes)
+        self.dead = self.dead or any(isinstance(w, GameEnded) for w in writes)
+        if not self.dead:
+            super().apply(commands)
+            return
+        for command in commands:
+            data = getattr(command, "data", b"")
+            self.unsent.setdefault(command.conn, []).extend(
+                json.loads(line) for line in data.splitlines()
+            )
+
+
+def crash_at_the_end(store: GameStore, name: str) -> tuple[CrashingHarness, Client]:
+    """ann against AI at a table of ``name``, played until the save that ends the game,
+    after which the server dies (``CrashingHarness``)."""
+    h = CrashingHarness("crash", store)
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": name})
+    ann.send({"Type": "Game", "Option": solo_option(games.get(name))})
+    rng = random.Random(4)
+    for _ in range(5000):
+        if h.dead:
+            break
+        ann.send(answer_from_legal(pending_of(ann), rng))
+    assert h.dead
+    assert ann.game_over() is None  # ann was told nothing of the end
+    assert [m["Type"] for m in h.unsent[ann.conn][-3:]] == ["Reveal", "Message", "Hello"]
+    return h, ann
+
+
+def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
+    engine: Engine,
+) -> None:
+    """Issue #27, finding 7: the final move is saved, the server dies before it sends
+    it; after the restart the seat's token gets the game's end (the messages of its
+    last move, Score and GameOver with Win among them, and the Reveal), then the lobby,
+    for as long as ``Limits.result_hold`` says; then ``bad_token`` again."""
+    store = engine.open()
+    h, ann = crash_at_the_end(store, "hundredandten")
+    unsent = h.unsent[ann.conn]
+    (stored,) = store.games()
+    assert stored.state == "over"
+    assert stored.result is not None
+    store.close()
+    store = engine.open()
+    h2 = SavingHarness("crash", store)
+    said = h2.hub.restore(restorable(store), store.last_id())
+    h2.apply([])
+    assert said == ["game 1 (table 1) is over: its people's tokens get its end for 600 s"]
+    assert h2.hub.tables == {}
+    again = h2.json_client("ann")
+    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert told[0] == {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]}
+    text = f"The game at table 1 is over: {stored.result['Text']}"
+    assert told[1] == {"Type": "Message", "Message": text}
+    end = told[2:]
+    # Exactly what ann would have been sent for the game's last move, its Reveal and
+    # the lobby question, in that order.
+    assert end == unsent[-len(end) :]
+    over = [m for m in end if m.get("GameOver")]
+    assert over == [{**final_score(stored.lines), "Win": stored.result["Winner"] == 0}]
+    assert end[-3]["Type"] == "Reveal"
+    assert end[-3]["Seed"] == "crash-1"
+    assert again.pending() is None  # in the lobby: a Hello may follow
+    assert again.send({"Type": "Hello", "Message": "join"})[0]["Type"] == "Tables"
+    # The token reads the end again (another connection, say) for result_hold seconds.
+    eve = h2.json_client("eve")
+    assert eve.send({"Type": "Hello", "Token": h.tokens[0]})[2:] == end
+    h2.advance(600)
+    late = h2.json_client("late")
+    refused = late.send({"Type": "Hello", "Token": h.tokens[0]})
+    assert refused[0]["Code"] == "bad_token"
+    store.close()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_every_games_end_reaches_its_people_after_such_a_crash(tmp_path: Path, name: str) -> None:
+    """The end is the game's own (its ``tell``, replayed), whatever the game."""
+    store = Store(tmp_path / "s.db")
+    h, ann = crash_at_the_end(store, name)
+    h2 = SavingHarness("crash", store)
+    h2.hub.restore(restorable(store), store.last_id())
+    told = h2.json_client("ann").send({"Type": "Hello", "Token": h.tokens[0]})
+    end = told[2:]
+    assert end == h.unsent[ann.conn][-len(end) :]
+    assert [m["Win"] for m in end if m.get("GameOver")] in ([True], [False])
+    check_stream(ann.messages + end, {1: "crash-1"})
+    store.close()
+
+
+def test_only_the_games_that_ended_just_before_the_last_one_are_read_back(
+    engine: Engine,
+) -> None:
+    store = engine.open()
+    seats = (("a", "0" * 64), ("b", None))
+    header = '{"Type":"Record","Game":"hundredandten","Version":1,"Players":["a","b"]}'
+    writes: list[Write] = []
+    for game_id in (1, 2, 3, 4):
+        writes += [
+            GameStarted(game_id, "hundredandten", "t", "s", None, seats),
+            Moves(game_id, 0, (header,), 0),
+        ]
+    writes += [GameEnded(1, "over", {"Text": "a wins"}), GameEnded(2, "abandoned")]
+    writes.append(GameEnded(3, "over", {"Text": "a wins"}))
+    store.write(writes)
+    finished_at(engine, {1: "2025-01-01T09:59:59+00:00", 3: "2025-01-01T10:01:00+00:00"})
+    assert [(g.id, g.state) for g in restorable(store)] == [(4, "playing"), (3, "over")]
+    finished_at(engine, {1: "2025-01-01T10:00:30+00:00"})
+    assert [g.id for g in restorable(store)] == [4, 1, 3]
+    # Their records end no game: they are logged, and their tokens take nothing.
+    hub = Hub(durable=True)
+    said = hub.restore(restorable(store)[1:], store.last_id())
+    assert [line.split(" (")[0] for line in said] == [
+        "game 1 is over and its end cannot be replayed",
+        "game 3 is over and its end cannot be replayed",
+    ]
+    assert hub.lobby.ended == {}
+    store.close()
 
 
 def test_a_record_that_cannot_be_restored_is_marked_failed(engine: Engine) -> None:

@@ -35,6 +35,7 @@ from hundred_server.journal import (
 )
 from hundred_server.store.base import (
     BUSY_TIMEOUT,
+    ENDED_WINDOW,
     FINISHED,
     GameStore,
     StoreBusy,
@@ -54,6 +55,7 @@ __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT",
     "DEFAULT_PATH",
+    "ENDED_WINDOW",
     "FINISHED",
     "PRIVATE",
     "STORE_VERSION",
@@ -72,6 +74,7 @@ __all__ = [
     "is_url",
     "open_store",
     "redact",
+    "restorable",
 ]
 
 #: The URL schemes of the engines that are not files.
@@ -99,6 +102,13 @@ def check_url(url: str) -> None:
             f"{', '.join(s + '://' for s in URL_SCHEMES)}; an SQLite file is given with "
             "--db PATH)"
         )
+
+
+def restorable(store: GameStore) -> list[StoredGame]:
+    """What a server restarted on ``store`` hands ``Hub.restore``: the unfinished games,
+    then those that ended in the ``ENDED_WINDOW`` before the last one to end did (the
+    server may have died after saving their end and before sending it)."""
+    return store.games("playing") + store.last_ended(ENDED_WINDOW)
 
 
 def open_store(

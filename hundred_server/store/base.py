@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Final, Protocol
 from urllib.parse import unquote
 
@@ -21,6 +21,11 @@ from hundred_server.journal import Moves, StoredGame, Write
 BUSY_TIMEOUT: Final = 2.0
 #: The states of a game that is finished, which ``prune`` may remove.
 FINISHED: Final = ("over", "abandoned", "failed")
+#: Seconds before the last game to end in which a game that ended is read back at a
+#: restart (``last_ended``): the save that ends a game is committed before its end is
+#: sent, so a server that died in between had ended it at most moments before it died,
+#: and its people have not been told (Hub.restore keeps its end for their tokens).
+ENDED_WINDOW: Final = 60.0
 
 
 class StoreError(HundredError):
@@ -90,6 +95,12 @@ class GameStore(Protocol):
 
     def game(self, game_id: int) -> StoredGame | None: ...
 
+    def last_ended(self, within: float) -> list[StoredGame]:
+        """The games over with a result that ended at most ``within`` seconds before the
+        last such game did (none: none), by id, with seats and record; never raises over
+        a damaged row."""
+        ...
+
     def last_id(self) -> int:
         """The highest game id ever stored that is still there (0: none)."""
         ...
@@ -106,6 +117,20 @@ def now() -> datetime:
 def iso(when: datetime) -> str:
     """A time the way ``StoredGame`` gives it: ISO 8601, UTC, to the second."""
     return when.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def since_last(last: object, within: float) -> str | None:
+    """``within`` seconds before ``last`` (a time stored as text, as ``iso`` writes it),
+    as ``iso`` writes it; None if ``last`` is none or not such a time."""
+    if not isinstance(last, str):
+        return None
+    try:
+        when = datetime.fromisoformat(last)
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        return None
+    return iso(when - timedelta(seconds=within))
 
 
 def cutoff(before: str) -> datetime:

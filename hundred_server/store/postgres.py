@@ -474,6 +474,13 @@ class PostgresStore:
         found = self._read("WHERE g.id = %s", (game_id,))
         return found[0] if found else None
 
+    def last_ended(self, within: float) -> list[StoredGame]:
+        return self._read(
+            "WHERE g.state = 'over' AND g.finished >= (SELECT max(finished) FROM games"
+            " WHERE state = 'over') - %s * interval '1 second'",
+            (within,),
+        )
+
     def last_id(self) -> int:
         with self._mutex:
             db = self._connection()

@@ -73,6 +73,7 @@ from hundred_server.store.base import (
     cutoff,
     iso,
     move_rows,
+    since_last,
     stored_result,
 )
 
@@ -582,6 +583,18 @@ class Store:
         """One game, by id (None: none), read alone."""
         found = self._read("WHERE id = ?", (game_id,))
         return found[0] if found else None
+
+    def last_ended(self, within: float) -> list[StoredGame]:
+        """The games over that ended at most ``within`` seconds before the last one did
+        (``finished`` is text as ``iso`` writes it, so text compares as time)."""
+        with self._mutex:
+            row = self._db.execute(
+                "SELECT max(finished) FROM games WHERE state = 'over'"
+            ).fetchone()
+        since = None if row is None else since_last(row[0], within)
+        if since is None:
+            return []
+        return self._read("WHERE state = 'over' AND finished >= ?", (since,))
 
     def _read(self, where: str, params: tuple[object, ...]) -> list[StoredGame]:
         query = (
