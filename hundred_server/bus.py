@@ -125,6 +125,17 @@ def listed_tables(hub: Hub) -> dict[str, list[Message]]:
     return {"open": lobby.open_here(), "watch": lobby.watchable()[-WATCH_PUBLISHED:]}
 
 
+def relayed_games(games: object) -> frozenset[str] | None:
+    """The games a relayed client can play, as its instance sent them (``"g"``: a list
+    of names; None or absent: every game; anything else, from a newer or broken peer:
+    none, so that nothing slips through)."""
+    if games is None:
+        return None
+    if isinstance(games, list):
+        return frozenset(g for g in games if isinstance(g, str))
+    return frozenset()
+
+
 @dataclass
 class SiteTables:
     """The other instances' tables, from their published lists: the open ones and the
@@ -471,6 +482,9 @@ class Bus:
             "m": msg,
             "n": "" if session is None else session.name,
             "a": None if link is None else link.address,
+            # The games its codec can play (None: every game), so the table's instance
+            # refuses a Join or Watch of another game's table as this one does.
+            "g": None if session is None or session.games is None else sorted(session.games),
         }
 
     def _remote(self, command: Remote, said: dict[int, dict[str, Any]]) -> None:
@@ -699,6 +713,7 @@ class Bus:
                 vconn = hub.connect_virtual(
                     name if isinstance(name, str) else "",
                     address if isinstance(address, str) else None,
+                    relayed_games(payload.get("g")),
                 )
                 self._virtual[key] = vconn
                 self._origin[vconn] = key

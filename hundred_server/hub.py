@@ -338,13 +338,16 @@ class Hub:
         None: not limited)."""
         conn = self._next_conn
         self._next_conn += 1
-        link = Link(conn, listener, peer, codecs.for_listener(listener), float(self.limits.burst))
+        codec = codecs.for_listener(listener)
+        link = Link(conn, listener, peer, codec, float(self.limits.burst))
         link.address, link.heard = address, self.clock()
         self.links[conn] = link
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
-        return conn, self._render(self.lobby.connect(conn, address))
+        # A listener whose first line picks the codec speaks JSON or text: every game.
+        playable = None if codec is None else codec.games
+        return conn, self._render(self.lobby.connect(conn, address, playable))
 
     def receive(
         self, conn: int, raw: bytes, now: float | None = None, binary: bool = False
@@ -456,14 +459,17 @@ class Hub:
         session = self.lobby.sessions.get(conn)
         return session is not None and session.where is Where.RELAYED
 
-    def connect_virtual(self, name: str, address: str | None = None) -> int:
+    def connect_virtual(
+        self, name: str, address: str | None = None, playable: frozenset[str] | None = None
+    ) -> int:
         """A connection for a client of another instance, whose messages come through
-        the bus (``receive_message``) and whose answers go back as ``Remote``."""
+        the bus (``receive_message``) and whose answers go back as ``Remote``; it can
+        play what its codec there can (``playable``, ``Codec.games``)."""
         conn = self._next_conn
         self._next_conn += 1
         self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
         self._virtual += 1
-        self.lobby.connect(conn, address)  # the lobby question: its own instance asked it
+        self.lobby.connect(conn, address, playable)  # the lobby question: its own instance asked it
         if _name_ok(name):
             self.lobby.sessions[conn].name = name
         return conn

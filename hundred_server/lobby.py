@@ -252,6 +252,9 @@ class Session:
     #: Who this is, for others' mutes (chat.py): the connection's number, or, once it
     #: takes a seat back with a token, the person's who sat with that token.
     person: int = 0
+    #: The games the connection's codec can play (``Codec.games``; None: every game):
+    #: it is shown, may create, join and watch tables of these only.
+    games: frozenset[str] | None = None
 
     def __post_init__(self) -> None:
         self.person = self.person or self.conn
@@ -339,10 +342,13 @@ class Lobby:
 
     # ----------------------------------------------------------- session events
 
-    def connect(self, conn: int, address: str | None = None) -> Outgoing:
+    def connect(
+        self, conn: int, address: str | None = None, playable: frozenset[str] | None = None
+    ) -> Outgoing:
         """A new session for connection ``conn`` (from ``address``, for the per-address
-        limits; None: unlimited): the lobby question."""
-        session = Session(conn, f"player{conn}", address=address)
+        limits; None: unlimited) that can play the games ``playable`` (None: every
+        game): the lobby question."""
+        session = Session(conn, f"player{conn}", address=address, games=playable)
         self.sessions[conn] = session
         return self._ask(session)
 
@@ -843,6 +849,8 @@ class Lobby:
                     "bad_choice",
                 )
         game = self._game_named(msg) if choice == "create" else None  # bad_game: no change
+        if choice == "create":
+            _check_plays(session, game or games.DEFAULT_GAME)
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
         if choice is None:  # a bare Hello (or one that only names you): the question again
@@ -932,18 +940,19 @@ class Lobby:
             if t.state is not TableState.OVER and t.watchable and len(t.watchers) < most
         )
 
-    def _tables(self) -> Message:
+    def _tables(self, session: Session) -> Message:
         """The tables a session may join, the site's too."""
-        return {"Type": "Tables", "Tables": _with_site(self.open_here(), self.remote_tables)}
+        tables = _with_site(self.open_here(), self.remote_tables)
+        return {"Type": "Tables", "Tables": _playable(tables, session)}
 
-    def _watchable(self) -> Message:
+    def _watchable(self, session: Session) -> Message:
         """The tables a session may watch, the site's too (``"Watch":true`` tells the
         lists apart)."""
         tables = _with_site(self.watchable(), self.remote_watchable)
-        return {"Type": "Tables", "Tables": tables, "Watch": True}
+        return {"Type": "Tables", "Tables": _playable(tables, session), "Watch": True}
 
     def _listing(self, session: Session) -> Message:
-        return self._watchable() if session.listing == "watch" else self._tables()
+        return self._watchable(session) if session.listing == "watch" else self._tables(session)
 
     # ------------------------------------------------------------------ watching
 
@@ -956,9 +965,11 @@ class Lobby:
         table_id = require_int(msg, "Table")
         table = self.tables.get(table_id)
         if table is None and table_id in self.remote_watchable:
+            _check_plays(session, self.remote_watchable[table_id].get("Game"), table_id, "watch")
             raise Elsewhere(table=table_id, watch=True)
         if table is None:
             raise ProtocolError(f"no table {table_id} to watch", "no_such_table")
+        _check_plays(session, table.game_name, table_id, "watch")
         with self._guard(table, session):
             out = table.watch(session.conn, self.limits.max_watchers)
         session.table = table
@@ -1093,6 +1104,7 @@ class Lobby:
                 "Game answers the create options; say Hello create first", "not_now"
             )
         game_name = self._game_named(msg) or session.game
+        _check_plays(session, game_name)
         spec = games.get(game_name)
         count = len(options(spec))
         option = require_int(msg, "Option", lo=1, hi=count, code="bad_option")
@@ -1149,9 +1161,11 @@ class Lobby:
         table_id = require_int(msg, "Table")
         table = self.tables.get(table_id)
         if table is None and table_id in self.remote_tables:
+            _check_plays(session, self.remote_tables[table_id].get("Game"), table_id)
             raise Elsewhere(table=table_id)
         if table is None or table.state is TableState.OVER:
             raise ProtocolError(f"no open table {table_id}", "no_such_table")
+        _check_plays(session, table.game_name, table_id)
         if table.state is not TableState.WAITING:
             raise ProtocolError(f"table {table_id} is full: its game is under way", "table_full")
         if table.free == 1:  # this seat starts the game
@@ -1438,6 +1452,31 @@ def hash_token(token: str) -> str:
 
 def _closed(session: Session) -> bool:
     return session.where is Where.CLOSED
+
+
+def _check_plays(
+    session: Session, game: object, table_id: int | None = None, doing: str = "play"
+) -> None:
+    """``bad_game`` unless ``session``'s connection can play ``game`` (``Session.games``):
+    a new table of it, or the table ``table_id`` (to play or ``doing`` "watch")."""
+    playable = session.games
+    if playable is None or game in playable:
+        return
+    title = games.get(game).title if isinstance(game, str) and game in games.names() else None
+    named = title or quote(game)
+    plays = " and ".join(sorted(games.get(name).title for name in playable)) or "no game"
+    what = f"{named} is a game" if table_id is None else f"table {table_id} plays {named}, which"
+    raise ProtocolError(
+        f"{what} this connection cannot {doing}: its protocol has no words for it (it plays "
+        f"{plays})",
+        "bad_game",
+    )
+
+
+def _playable(tables: list[Message], session: Session) -> list[Message]:
+    """Of a lobby list, the tables of the games ``session`` can play (``Session.games``)."""
+    playable = session.games
+    return tables if playable is None else [t for t in tables if t.get("Game") in playable]
 
 
 def _listed(tables: Iterable[Table]) -> list[Message]:

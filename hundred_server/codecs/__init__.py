@@ -37,6 +37,11 @@ class Codec(Protocol):
         """Whether ``encode`` depends on the message alone, so that one encoding of a
         message serves every connection of this kind."""
 
+    @property
+    def games(self) -> frozenset[str] | None:
+        """The games a connection of this kind can play (registry names; None: every
+        game): the lobby lists, creates, joins and watches tables of these only."""
+
     def decode(self, line: bytes) -> list[Message] | list[str]: ...
 
     def encode(self, message: Message) -> bytes: ...

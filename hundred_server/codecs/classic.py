@@ -14,9 +14,18 @@ names your ``Playerid`` is a prompt to you and nothing else, so:
 - everything else the rich protocol adds (``Seq``, ``Legal``, ``Table``, ``Seat``,
   ``Trick``, ``Snapshot``, ...) is left out.
 
+What the dialect can play is the seed's game, and which games those are each game
+declares (``GameSpec.classic``: a seed client knows its deck, phases and prompts), so
+this module names none: the codec's ``games`` are theirs, and the lobby lists, joins and
+creates tables of those only. Another game's prompts (a ``Setup``, a discard) have no
+words in the dialect, and its table would stall waiting for an answer that cannot come.
+
 ``create`` makes a table of the game whose spec says ``classic`` (GameSpec.classic).
-``join`` lists the open tables as ``Message`` lines and asks ``Game``; the answer's
-``Option`` is the table's number (0 goes back).
+``join`` lists the open tables of those games as ``Message`` lines and asks ``Game``;
+the answer's ``Option`` is the table's number (0 goes back). Of the errors only
+``bad_game`` is said, as a ``Message`` line before the list again: a table of another
+game, joined by its number (the seed has no ``Error``, and without a word a client
+would not know why it is asked again).
 """
 
 from __future__ import annotations
@@ -45,11 +54,19 @@ _ZERO_DROPPED: Final = frozenset({"Amount", "Bid", "GameOver", "Win"})
 CLIENT_TYPES: Final = frozenset({"Hello", "Game", "Bid", "Trump", "Play"})
 #: The Types that are moves: a seat's own is not echoed to it.
 _MOVES: Final = frozenset({"Bid", "Trump", "Play"})
+#: The error codes a classic client is told, as a ``Message`` line: those only the
+#: port's scope causes (see the module docstring).
+_SAID: Final = frozenset({"bad_game"})
+
+
+def classic_games() -> frozenset[str]:
+    """The games the classic dialect can play (``GameSpec.classic``)."""
+    return frozenset(name for name in games.names() if games.get(name).classic)
 
 
 def classic_game() -> str:
     """The game the classic listener creates tables of."""
-    found = [name for name in games.names() if games.get(name).classic]
+    found = sorted(classic_games())
     if len(found) != 1:
         raise RuntimeError(f"exactly one game must be classic, not {found}")
     return found[0]
@@ -86,6 +103,7 @@ class ClassicCodec:
     shared: Final = False
 
     def __init__(self) -> None:
+        self.games: Final = classic_games()
         self.seat: int | None = None
         self.choosing_table = False  # shown the open tables: Game's Option is a table
 
@@ -114,6 +132,8 @@ class ClassicCodec:
             self.seat = message.get("Playerid")
         if kind == "Tables":
             return self._tables(message)
+        if kind == "Error" and message.get("Code") in _SAID:
+            return dumps({"Type": "Message", "Message": message.get("Message")})
         if kind in ("Hello", "Game"):
             self.choosing_table = False
         if kind in _MOVES:

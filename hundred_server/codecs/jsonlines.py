@@ -12,6 +12,7 @@ from hundred_server.protocol import LOBBY_TYPES, Message, check_client_type, dec
 class JsonCodec:
     kind: Final = "json"
     shared: Final = True
+    games: Final = None  # every game
 
     def decode(self, line: bytes) -> list[Message]:
         msg = decode(line)

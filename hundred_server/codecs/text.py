@@ -115,6 +115,7 @@ class TextCodec:
 
     kind: Final = "text"
     shared: Final = False
+    games: Final = None  # every game
 
     def decode(self, line: bytes) -> list[Message] | list[str]:
         """A line (without its ending) as wire messages, or lines to show at once."""

@@ -249,8 +249,10 @@ class GameSpec:
     demo: Callable[[str | None, int], object] | None = None
     #: Text mode (netcat, telnet): the game's help, rendering and commands.
     text: TextView | None = None
-    #: Whether the classic listener (``--classic-port``, the pinochle seed's dialect)
-    #: creates tables of this game. At most one game says so.
+    #: Whether the classic dialect (``--classic-port``, the pinochle seed's) can play
+    #: this game: a seed client knows its deck, its phases and its every prompt. The
+    #: classic port lists, joins and creates tables of such games only (codecs/classic.py,
+    #: ``ClassicCodec.games``), and creates tables of the one game that says so.
     classic: bool = False
     #: The table options the game takes: boolean variants a preset may switch on, or a
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
