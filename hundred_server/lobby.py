@@ -895,6 +895,7 @@ class Lobby:
                 f"no game under way has a seat for token {quote(token)} (it may be over)",
                 "bad_token",
             )
+        _check_plays(session, table.game_name, table.id)
         self._check_paused(table)
         with self._guard(table, session):
             seat, previous, out = table.reclaim(session.conn, digest)

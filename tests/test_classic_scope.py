@@ -189,6 +189,27 @@ def test_a_relayed_classic_client_is_refused_by_the_tables_instance_too() -> Non
     assert h.hub.tables[1].seat_of(vconn) is None
 
 
+def test_a_classic_client_cannot_take_back_a_seat_of_another_game() -> None:
+    """A token is no way around the scope: a seat of Hundred and Ten, taken back on the
+    classic port, is refused and stays its owner's."""
+    h = Harness("classic-scope")
+    ann = h.json_client("ann")
+    ann.send({"Type": "Hello", "Message": "create", "Game": "hundredandten"})
+    told = ann.send({"Type": "Game", "Option": 1})  # three AI: under way at once
+    seat = next(m for m in told if m.get("Type") == "Seat")
+    table = h.hub.tables[seat["Table"]]
+    carl = classic(h)
+    hello = {"Type": "Hello", "Token": seat["Token"]}
+    lines = said(carl, json.dumps(hello).encode())
+    refused = (
+        f"table {table.id} plays Hundred and Ten, which this connection cannot play: its "
+        "protocol has no words for it (it plays Pinochle)"
+    )
+    assert json.loads(lines[0]) == {"Type": "Message", "Message": refused}
+    assert h.hub.sessions[carl.conn].table is None
+    assert table.seat_of(ann.conn) == seat["Playerid"]
+
+
 def test_json_and_text_clients_join_any_game() -> None:
     h = Harness("classic-scope")
     tables_of_two_games(h)

@@ -903,7 +903,7 @@ def test_line_too_long_gets_an_error_and_closes() -> None:
             b'{"Type":"Error","Code":"line_too_long",'
             b'"Message":"a line is at most 8192 bytes; goodbye"}\n',
         ),
-        Close(conn),
+        Close(conn, "line_too_long"),
     ]
     assert conn not in h.hub.sessions
 
