@@ -362,7 +362,10 @@ class Hub:
         link.heard = self.clock()
         if now is not None:
             limits = self.limits
-            self._refill(link, now)
+            if link.last is not None:  # _refill, inline: a call a line is measurable
+                elapsed = max(0.0, now - link.last)
+                link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+            link.last = now
             if link.tokens < 1:  # every line counts, a blank one too
                 link.refused += 1
                 if link.refused > limits.max_refused:
@@ -595,9 +598,10 @@ class Hub:
         # Every connection told, in order: its bytes, and its codec with that codec's
         # kind's encodings (None for both: a virtual connection), found once.
         said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
-        # The connections told something other than lobby chat: lobby chat alone is news
-        # for all but its speaker (it may wait, behind what a table says).
-        plain: set[int] = set()
+        # How many lobby chat lines each connection is told: lobby chat alone is news for
+        # all but its speaker (it may wait, behind what a table says). Counted, not the
+        # rest marked, so that a message that is no chat costs one lookup.
+        chat: dict[int, int] = {}
         for conn, msg in out:
             entry = said.get(conn)
             if entry is None:
@@ -622,15 +626,15 @@ class Hub:
                 data = codec.encode(msg)
             if data:
                 chunks.append(data)
-                if msg.get("Where") != "lobby":
-                    plain.add(conn)
+                if msg.get("Where") == "lobby":
+                    chat[conn] = chat.get(conn, 0) + 1
         lobby = self.lobby
         wheres: list[Where | None] = []
         for conn, (chunks, _, _) in said.items():
             where = lobby.where(conn)  # closed, or in the lobby: asked once
             wheres.append(where)
             if chunks:
-                news = conn != speaker and (conn not in plain or lobby.bystander(conn))
+                news = conn != speaker and (chat.get(conn) == len(chunks) or lobby.bystander(conn))
                 data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
                 commands.append(Send(conn, data, news))
         now: float | None = None

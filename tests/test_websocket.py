@@ -170,6 +170,15 @@ async def half_open(server: Server) -> tuple[asyncio.StreamReader, asyncio.Strea
     return reader, writer
 
 
+async def stuck_handshakes(
+    server: Server, count: int
+) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
+    """``count`` half-open connections (``half_open``), once the server counts them."""
+    stuck = [await half_open(server) for _ in range(count)]
+    await eventually(lambda: server.hub.half_open("127.0.0.1") == count)
+    return stuck
+
+
 def get(port: int | None, path: str) -> tuple[int, dict[str, str], bytes]:
     url = f"http://127.0.0.1:{port}{path}"
     try:
@@ -432,8 +441,7 @@ async def test_a_ping_flood_that_is_never_read_ends_within_the_grace() -> None:
 async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadline() -> None:
     limits = Limits(max_half_open_per_address=2, handshake_timeout=0.5)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        stuck = [await half_open(server) for _ in range(2)]
-        await eventually(lambda: server.hub.half_open("127.0.0.1") == 2)
+        stuck = await stuck_handshakes(server, 2)
         over, closed = await half_open(server)  # a third: closed at once, unanswered
         with contextlib.suppress(ConnectionResetError):
             assert await asyncio.wait_for(over.read(), READ_TIMEOUT) == b""
@@ -455,8 +463,7 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
 async def test_unfinished_handshakes_count_against_the_connections_of_their_address() -> None:
     limits = Limits(max_connections_per_address=2)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        stuck = [await half_open(server) for _ in range(2)]
-        await eventually(lambda: server.hub.half_open("127.0.0.1") == 2)
+        stuck = await stuck_handshakes(server, 2)
         ann = await WsPeer.open(server)
         refused = await ann.recv()
         assert refused["Code"] == "too_many_connections"
