@@ -467,6 +467,25 @@ async def test_keyboard_plays(site: Site, contexts: Any) -> None:
 
 
 @in_browser
+async def test_a_hovered_card_keeps_its_place(site: Site, contexts: Any) -> None:
+    """Hover highlights a card without moving it: a card that rose under the pointer
+    left it, fell back and rose again, a jitter that never settled (and a click that
+    waited for it to settle timed out)."""
+    bea: Person = await contexts(width=375, height=740)
+    await bea.open(site, "bea")
+    await bea.create("whist", 1)
+    seq = await bea.wait_turn()
+    assert seq is not None
+    card = bea.page.locator("#hand .choice").first
+    before = await card.bounding_box()
+    assert before is not None
+    await bea.page.mouse.move(before["x"] + before["width"] / 2, before["y"] + before["height"] - 1)
+    await bea.page.wait_for_timeout(100)
+    assert await card.evaluate("n => n.matches(':hover')")
+    assert await card.bounding_box() == before
+
+
+@in_browser
 async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any) -> None:
     bea: Person = await contexts(width=375, height=740)
     await bea.open(site, "bea")
