@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load load-targets abuse bench-plugins bench-strong clean
+.PHONY: run test lint format bench load load-ai load-targets abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,17 @@ INSTANCES ?= 1
 load: $(VENV)/.dev-deps $(VENV)/.bench-deps
 	$(if $(filter-out 1,$(INSTANCES)),bash scripts/ensure-postgres && bash scripts/ensure-redis)
 	$(BIN)/python bench/load.py --clients $(CLIENTS) --tables $(TABLES) --games 1 --instances $(INSTANCES) $(LOAD_ARGS)
+
+# People against the AI at a person's pace (issue #28): a real server, PEOPLE clients each
+# alone at a table against three AI seats, answering 1-3 s after each prompt, every game
+# for AI_SECONDS; prints the lobby round trip, answer to next prompt and the CPU of the
+# loop and of the AI workers (bench/load_ai.py; docs/scaling.md). Serve options:
+# make load-ai LOAD_AI_ARGS="--server-arg=--ai-workers=2 --game whist".
+PEOPLE ?= 200
+AI_SECONDS ?= 60
+LOAD_AI_ARGS ?=
+load-ai: $(VENV)/.dev-deps
+	$(BIN)/python bench/load_ai.py --people $(PEOPLE) --seconds $(AI_SECONDS) $(LOAD_AI_ARGS)
 
 # Issue #15's per-core targets, store on, median of three: server CPU per answer at
 # 400 clients and 100 tables (at most half of what it was), 1,000 clients at 250 tables
