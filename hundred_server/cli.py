@@ -247,11 +247,17 @@ def _budget_option(parser: argparse.ArgumentParser, flag: str, what: str) -> Non
     )
 
 
-def _ai_pool(args: argparse.Namespace) -> PoolLimits | None:
+def _ai_pool(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PoolLimits | None:
     """The strong AI's worker pool ``serve`` asks for (None: ``--ai-workers 0``)."""
     workers = default_workers() if args.ai_workers is None else args.ai_workers
     if workers == 0:
         return None
+    budget = STRONG_BUDGET if args.ai_budget is None else args.ai_budget
+    if args.ai_timeout <= budget:
+        parser.error(
+            f"--ai-timeout ({args.ai_timeout:g} s) must be more than the strong AI's "
+            f"budget ({budget:g} s, --ai-budget)"
+        )
     return PoolLimits(workers, args.ai_queue, args.ai_timeout)
 
 
@@ -1021,7 +1027,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             bot_limits=_bot_limits(args),
             ai=args.ai,
             ai_budget=args.ai_budget,
-            ai_pool=_ai_pool(args),
+            ai_pool=_ai_pool(parser, args),
             http_port=args.http_port,
             bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
             loop=args.loop,

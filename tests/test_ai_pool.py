@@ -29,7 +29,7 @@ from hundred_server.hub import Hub
 from hundred_server.lobby import Lobby
 from hundred_server.records import record_lines
 from hundred_server.server import Server
-from tests.live_server import eventually
+from tests.live_server import eventually, start_server, stop_server
 from tests.test_plugin_server import Peer
 
 GAME_TIMEOUT = 120.0
@@ -302,3 +302,24 @@ def test_the_lobby_refuses_a_strong_table_only_when_its_pool_is_busy() -> None:
     assert seat is not None
     assert isinstance(seat.bot, PoolSeat)
     assert seat.bot.builtin == BuiltinAI("whist", "strong", (("budget", NO_CAP),))
+
+
+@pytest.mark.asyncio
+async def test_serve_plays_the_strong_ai_in_its_workers() -> None:
+    """``serve --ai-workers 1``: a real server process starts its pool, a game against
+    the strong AI is played there to its end, and the pool stops with the server."""
+    process, port = start_server("--ai", "strong", "--ai-workers", "1", "--ai-timeout", "30")
+    try:
+        ann = await Peer.greeted(port, "ann")
+        await ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
+        await ann.send(smallest_table("hundert"))
+        await asyncio.wait_for(play_out(ann, random.Random(5)), GAME_TIMEOUT)
+        await ann.close()
+        process.send_signal(signal.SIGTERM)
+        _out, err = process.communicate(timeout=10)
+    finally:
+        stop_server(process)  # killed if it did not stop
+    assert process.returncode == 0
+    logged = err.decode()
+    assert "AI pool: 1 workers, up to 64 asks queued" in logged
+    assert "0 played by the naive AI instead, 0 workers replaced" in logged

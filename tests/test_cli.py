@@ -224,6 +224,18 @@ def test_serve_ai_pool_options_and_their_environment(monkeypatch: pytest.MonkeyP
     assert default_workers() == max(1, (os.cpu_count() or 1) - 1)
 
 
+def test_serve_refuses_an_ai_timeout_within_the_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_calls(monkeypatch)
+    with pytest.raises(SystemExit):
+        main(["serve", "--memory", "--ai-budget", "5", "--ai-timeout", "2"])
+    said = "--ai-timeout (2 s) must be more than the strong AI's budget (5 s, --ai-budget)"
+    assert said in capsys.readouterr().err
+    in_process = ["--ai-workers", "0", "--ai-budget", "5", "--ai-timeout", "2"]
+    assert main(["serve", "--memory", *in_process]) == 0
+
+
 @pytest.mark.parametrize("value", ["-1", "two", "1.5"])
 def test_serve_refuses_a_bad_ai_workers(value: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
