@@ -219,7 +219,7 @@ def _bot_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: The strong AI's default wall-clock cap a decision (games/*/strong.py ``BUDGET``).
+#: The strong AI's default cap of CPU time a decision (games/*/strong.py ``BUDGET``).
 STRONG_BUDGET = 0.05
 
 
@@ -241,9 +241,9 @@ def _budget_option(parser: argparse.ArgumentParser, flag: str, what: str) -> Non
         flag,
         type=_budget,
         metavar="SECONDS",
-        help=f"seconds of wall clock {what} may think a decision at most (default "
+        help=f"seconds of CPU time {what} may think a decision at most (default "
         f"{STRONG_BUDGET:g}); it does a fixed amount of search, reproducible from the seed, "
-        "and the cap cuts it short only on a slow or busy machine",
+        "and the cap cuts it short only on a slow machine",
     )
 
 

@@ -26,7 +26,7 @@ from hundred_server import games
 from hundred_server.bots.pool import AIPool, PoolLimits
 from hundred_server.bots.remote import BuiltinAI, PoolSeat
 from hundred_server.games.base import GameState
-from hundred_server.games.search import SearchBot
+from hundred_server.games.search import SearchBot, clock
 from hundred_server.hub import Hub
 from hundred_server.lobby import Lobby
 from hundred_server.records import record_lines
@@ -327,17 +327,22 @@ async def test_serve_plays_the_strong_ai_in_its_workers() -> None:
     assert "0 played by the naive AI instead, 0 workers replaced" in logged
 
 
-class Sleeper(SearchBot):
-    """A decision that waits (as it would for a core, or in a queue) before it checks."""
+class Waiter(SearchBot):
+    """A decision that waits (as it would for a core, or in a queue), or works, for
+    ``seconds`` of wall clock, then checks its budget."""
 
     def act(self, view: Any) -> bool:
-        time.sleep(0.1)  # 0.1 s of wall clock, next to no CPU time
-        return self.out_of_time(time.perf_counter() - 0.1)
+        start = clock()
+        until = time.perf_counter() + 0.1
+        if view == "work":
+            while time.perf_counter() < until:
+                pass  # 0.1 s of CPU time
+        else:
+            time.sleep(0.1)  # 0.1 s of wall clock, next to no CPU time
+        return self.out_of_time(start)
 
 
 def test_the_budget_counts_the_decisions_cpu_time_not_the_wall_clock() -> None:
-    assert Sleeper(0, budget=0.05, work=1, min_samples=1).act(None) is False
-    assert Sleeper(0, budget=None, work=1, min_samples=1).act(None) is False
-    # Outside a decision there is no CPU start: the wall clock since ``start``.
-    bot = Sleeper(0, budget=0.05, work=1, min_samples=1)
-    assert bot.out_of_time(time.perf_counter() - 0.1) is True
+    assert Waiter(0, budget=0.05, work=1, min_samples=1).act("wait") is False
+    assert Waiter(0, budget=0.05, work=1, min_samples=1).act("work") is True
+    assert Waiter(0, budget=None, work=1, min_samples=1).act("work") is False
