@@ -41,6 +41,8 @@ from typing import cast
 from hundred_server import __version__
 from hundred_server import games as registry
 from hundred_server.bots.plugins import BotLimits, PluginError, load_plugin, parse_plugin
+from hundred_server.bots.pool import QUEUE_PER_WORKER, PoolLimits, default_workers
+from hundred_server.bots.pool import TIMEOUT as AI_TIMEOUT
 from hundred_server.fairness import reveal_message, verify
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
@@ -67,6 +69,17 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
+def _count(text: str) -> int:
+    """A whole number from 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
     return value
 
 
@@ -206,7 +219,7 @@ def _bot_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: The strong AI's default wall-clock cap a decision (games/*/strong.py ``BUDGET``).
+#: The strong AI's default cap of CPU time a decision (games/*/strong.py ``BUDGET``).
 STRONG_BUDGET = 0.05
 
 
@@ -228,10 +241,24 @@ def _budget_option(parser: argparse.ArgumentParser, flag: str, what: str) -> Non
         flag,
         type=_budget,
         metavar="SECONDS",
-        help=f"seconds of wall clock {what} may think a decision at most (default "
+        help=f"seconds of CPU time {what} may think a decision at most (default "
         f"{STRONG_BUDGET:g}); it does a fixed amount of search, reproducible from the seed, "
-        "and the cap cuts it short only on a slow or busy machine",
+        "and the cap cuts it short only on a slow machine",
     )
+
+
+def _ai_pool(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PoolLimits | None:
+    """The strong AI's worker pool ``serve`` asks for (None: ``--ai-workers 0``)."""
+    workers = default_workers() if args.ai_workers is None else args.ai_workers
+    if workers == 0:
+        return None
+    budget = STRONG_BUDGET if args.ai_budget is None else args.ai_budget
+    if args.ai_timeout <= budget:
+        parser.error(
+            f"--ai-timeout ({args.ai_timeout:g} s) must be more than the strong AI's "
+            f"budget ({budget:g} s, --ai-budget)"
+        )
+    return PoolLimits(workers, args.ai_queue, args.ai_timeout)
 
 
 def _bot_limits(args: argparse.Namespace) -> BotLimits:
@@ -476,6 +503,32 @@ def build_parser() -> argparse.ArgumentParser:
         'a table asks with "AI":"naive" in its Game answer, or the word naive in text mode',
     )
     _budget_option(serve, "--ai-budget", "a strong AI seat")
+    serve.add_argument(
+        "--ai-workers",
+        type=_count,
+        default=os.environ.get("HUNDRED_AI_WORKERS") or None,
+        metavar="N",
+        help="worker processes that play the strong AI's moves, so the event loop never "
+        "searches (default: one per core beyond the first, at least one, here "
+        f"{default_workers()}; or $HUNDRED_AI_WORKERS); 0 plays them in the server's own "
+        "process, one move at a time between the other connections' lines",
+    )
+    serve.add_argument(
+        "--ai-queue",
+        type=_count,
+        metavar="N",
+        help="strong-AI moves that may wait for a worker before a new table of the strong "
+        f"AI is told ai_busy (default {QUEUE_PER_WORKER} a worker); tables already "
+        "playing always have their moves queued",
+    )
+    serve.add_argument(
+        "--ai-timeout",
+        type=_positive_seconds,
+        default=AI_TIMEOUT,
+        metavar="SECONDS",
+        help=f"seconds a worker may take on one strong-AI move (default {AI_TIMEOUT:g}); "
+        "then it is replaced and the naive AI plays that move",
+    )
     serve.add_argument(
         "--memory",
         action="store_true",
@@ -806,6 +859,7 @@ def _serve(
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
+    ai_pool: PoolLimits | None = None,
     http_port: int | None = None,
     bus_url: str | None = None,
     loop: str = "asyncio",
@@ -904,6 +958,7 @@ def _serve(
                     ai_budget=ai_budget,
                     http_port=http_port,
                     bus=bus,
+                    ai_pool=ai_pool,
                     proxy_protocol=proxy_protocol,
                     forwarded_for=forwarded_for,
                 )
@@ -972,6 +1027,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             bot_limits=_bot_limits(args),
             ai=args.ai,
             ai_budget=args.ai_budget,
+            ai_pool=_ai_pool(parser, args),
             http_port=args.http_port,
             bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
             loop=args.loop,

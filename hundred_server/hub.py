@@ -23,6 +23,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from hundred_server import codecs
 from hundred_server.bots.remote import BotRequest, Forfeits
@@ -148,6 +149,7 @@ class Hub:
         plugins: dict[str, str] | None = None,
         ai: str = AI_LEVELS[0],
         ai_budget: float | None = None,
+        ai_pool: bool = False,
     ) -> None:
         self.lobby = Lobby(
             seed_source=seed_source,
@@ -159,6 +161,7 @@ class Hub:
             plugins=plugins,
             ai=ai,
             ai_budget=ai_budget,
+            ai_pool=ai_pool,
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1
@@ -220,11 +223,18 @@ class Hub:
         return self.lobby.take_bot_requests()
 
     def bot_answer(
-        self, table: int, seat: int, ask: int, choice: int | None, fault: str | None = None
+        self,
+        table: int,
+        seat: int,
+        ask: int,
+        choice: int | None,
+        fault: str | None = None,
+        action: Any = None,
     ) -> list[Command]:
         """A plug-in's answer to an ``AskBot``: ``choice`` (an index into the view's
-        ``legal``) or the ``fault`` that stopped it; stale answers are dropped."""
-        return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault))
+        ``legal``) or the ``fault`` that stopped it (or, from the AI pool, the
+        ``action`` itself); stale answers are dropped."""
+        return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault, action))
 
     @property
     def limits(self) -> Limits:

@@ -30,14 +30,22 @@ import math
 import re
 import secrets
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
-from typing import Final
+from typing import Any, Final
 
 from hundred_server import games
-from hundred_server.bots.remote import BotRequest, Forfeits, PluginSeat, ReleaseBots
+from hundred_server.bots.remote import (
+    BotRequest,
+    BuiltinAI,
+    Forfeits,
+    PluginSeat,
+    PoolSeat,
+    ReleaseBots,
+)
 from hundred_server.chat import FanOut, Mutes, Place, chat_message, clean
 from hundred_server.errors import HundredError
 from hundred_server.fairness import reveal_message
@@ -274,6 +282,7 @@ class Lobby:
         plugins: dict[str, str] | None = None,
         ai: str = AI_LEVELS[0],
         ai_budget: float | None = None,
+        ai_pool: bool = False,
     ) -> None:
         if ai not in AI_LEVELS:
             raise ValueError(f"no AI {ai!r} (the AIs: {', '.join(AI_LEVELS)})")
@@ -282,6 +291,16 @@ class Lobby:
         self.ai = ai
         #: Seconds a strong AI may think a decision at most (None: its own default).
         self.ai_budget = ai_budget
+        #: Whether the strong AI's seats are asked of the server's AI pool
+        #: (bots/pool.py, ``serve --ai-workers``), not played in process: what embeds
+        #: the lobby and the in-process tests keep the default, False.
+        self.ai_pool = ai_pool
+        #: Whether the AI pool's queue is deeper than its bound (the server sets it):
+        #: new tables of the strong AI are then refused (``ai_busy``).
+        self.ai_busy: Callable[[], bool] = lambda: False
+        #: Moves of the pool's AI seats that its naive AI played instead (a worker
+        #: crashed or overran), by game.
+        self.stand_ins: Counter[str] = Counter()
         self.clock = clock
         self._token_source = token_source or (lambda: secrets.token_hex(16))  # 128 bits
         self.sessions: dict[int, Session] = {}
@@ -445,12 +464,25 @@ class Lobby:
             return TableAI(replaced, level, level)
         make = spec.bots[level]
         budget = self.ai_budget
-        if level == "strong" and budget is not None:
-            make = partial(make, budget=budget)
+        options = () if budget is None or level != "strong" else (("budget", budget),)
+        if level == "strong" and self.ai_pool:
+            builtin = BuiltinAI(spec.name, level, options)
+            naive, stand_ins = spec.bots["naive"], self.stand_ins
+            return TableAI(
+                lambda: PoolSeat(builtin.label, naive(), stand_ins, builtin=builtin), level, level
+            )
+        if options:
+            make = partial(make, **dict(options))
         return TableAI(make, level, level, pace=level == "strong")
 
     def bot_answer(
-        self, table_id: int, seat: int, ask: int, choice: int | None, fault: str | None
+        self,
+        table_id: int,
+        seat: int,
+        ask: int,
+        choice: int | None,
+        fault: str | None,
+        action: Any = None,
     ) -> Outgoing:
         """A plug-in's answer to ``AskBot`` (see ``Table.bot_answer``); an answer for a
         table that is gone is dropped, one for a paused table is asked again when it
@@ -464,7 +496,7 @@ class Lobby:
             return []
         try:
             with self._guard(table):
-                out = table.bot_answer(seat, ask, choice, fault)
+                out = table.bot_answer(seat, ask, choice, fault, action)
         except TableFailed as failed:
             return failed.out
         if table.state is TableState.OVER:
@@ -1131,6 +1163,14 @@ class Lobby:
             name = _read_name(msg, TABLE_NAME_RE, rule)
         level = _read_ai(msg) or self.ai
         watchable = _read_watchers(msg)
+        if level == "strong" and ai_seats and self.ai_pool and self.ai_busy():
+            log.warning("a new table of the strong AI refused: the AI pool is busy")
+            raise ProtocolError(
+                "the strong AI is busy (too many of its moves wait for it); ask for the "
+                'naive AI instead ("AI":"naive" in your Game answer, or the word naive in '
+                "text mode), or try again in a moment",
+                "ai_busy",
+            )
         table_id = self._new_table_id()
         table = Table(
             table_id,
@@ -1210,7 +1250,7 @@ class Lobby:
 
     def _remove_table(self, table: Table) -> None:
         """``table`` is gone from the lobby (over, closed, broken)."""
-        if table.id in self.tables and table.game_name in self.plugins:
+        if table.id in self.tables and (table.game_name in self.plugins or table.asks):
             table.take_bot_requests()  # nobody waits for those answers any more
             self._bot_requests = [r for r in self._bot_requests if r.table != table.id] + [
                 ReleaseBots(table.id)

@@ -41,6 +41,10 @@ Plug-in bots (``plugins``) never run here: the moves the hub asks of them go to 
 workers (bots/runner.py) as soon as they are asked, and their answers come back as
 events like a line from a client (``Hub.bot_answer``), so a plug-in that hangs, loops,
 allocates without end or exits delays nobody but its own table, by its time limit.
+The strong AI goes the same way when there is an AI pool (``ai_pool``: ``serve
+--ai-workers N``, N > 0): its moves are asked of a fixed set of worker processes
+(bots/pool.py), so the event loop never searches; without one (the default here, and
+``--ai-workers 0``) it plays in process, one move a step (table.py).
 """
 
 from __future__ import annotations
@@ -57,12 +61,13 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Any, Final, cast
 
 from websockets.asyncio.server import ServerConnection
 
 from hundred_server import codecs, websocket
 from hundred_server.bots.plugins import BotLimits, Plugin
+from hundred_server.bots.pool import AIPool, PoolLimits
 from hundred_server.bots.runner import PluginRunner
 from hundred_server.games.base import Bot
 from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
@@ -379,6 +384,7 @@ class Server:
         bus: Bus | None = None,
         proxy_protocol: bool = False,
         forwarded_for: bool = False,
+        ai_pool: PoolLimits | None = None,
     ) -> None:
         self.limits = limits or Limits()
         #: Whether each TCP connection starts with a load balancer's PROXY header
@@ -397,6 +403,12 @@ class Server:
             self.hub.plugins = {p.game: p.label for p in plugins}
         self.bot_limits = bot_limits or BotLimits()
         self.runner: PluginRunner | None = None
+        #: The AI pool's limits (None: the strong AI plays in process), and the pool
+        #: once started.
+        self.ai_pool = ai_pool
+        if ai_pool is not None:
+            self.hub.lobby.ai_pool = True
+        self.pool: AIPool | None = None
         self.store = store
         #: Finished games older than this many days are removed (None: kept for good).
         self.keep_days = keep_days
@@ -502,6 +514,10 @@ class Server:
             log.info("web page and WebSocket on http://%s:%d/", self.host, self.http_port)
         if self.plugins:
             self.runner = PluginRunner(self.plugins, self.bot_limits, self._bot_answered)
+        if self.ai_pool is not None:
+            self.pool = AIPool(self.ai_pool, self._bot_answered)
+            self.pool.start()
+            self.hub.lobby.ai_busy = self.pool.full
         if self.store is not None:
             self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store")
             if self.keep_days is not None:
@@ -529,6 +545,8 @@ class Server:
             half_open.transport.abort()
         if self.runner is not None:
             self.runner.close()
+        if self.pool is not None:
+            self.pool.close()
         transports = [c.transport for c in self._connections.values()]
         self._flush()  # what the last turn produced joins the queue
         unsaved = await self._last_saves()
@@ -762,14 +780,24 @@ class Server:
         """Hand the plug-in moves the hub asked for to their workers at once: an ask
         tells no client anything, so it waits for no save."""
         requests = self.hub.take_bot_requests()
-        if requests and self.runner is not None and not self._closed:
+        if not requests or self._closed:
+            return
+        if self.runner is not None:
             self.runner.handle(requests)
+        if self.pool is not None:
+            self.pool.handle(requests)
 
     def _bot_answered(
-        self, table: int, seat: int, ask: int, choice: int | None, fault: str | None
+        self,
+        table: int,
+        seat: int,
+        ask: int,
+        choice: int | None,
+        fault: str | None,
+        action: Any = None,
     ) -> None:
         if not self._closed:
-            self._dispatch(self.hub.bot_answer(table, seat, ask, choice, fault))
+            self._dispatch(self.hub.bot_answer(table, seat, ask, choice, fault, action))
 
     def _flush(self) -> None:
         """What this turn of the event loop produced: sent now if it saved nothing and
@@ -1146,6 +1174,7 @@ async def run(
     bus: Bus | None = None,
     proxy_protocol: bool = False,
     forwarded_for: bool = False,
+    ai_pool: PoolLimits | None = None,
 ) -> None:
     """Serve until SIGINT or SIGTERM, then shut down in order.
 
@@ -1154,7 +1183,8 @@ async def run(
     it stopped are kept for their tokens (``store.restorable``); on a site (``bus``),
     the games whose lease lapsed are taken over instead, as the bus finds them. ``ai`` is
     the AI of a table that does not ask for one, ``ai_budget`` the strong AI's seconds a
-    decision (None: its own)."""
+    decision (None: its own), ``ai_pool`` the strong AI's worker pool (None: it plays
+    in process)."""
     limits = limits or Limits()
     make_room(limits.max_connections + limits.max_half_open)
     tune_gc()
@@ -1165,6 +1195,7 @@ async def run(
         plugins={p.game: p.label for p in plugins},
         ai=ai,
         ai_budget=ai_budget,
+        ai_pool=ai_pool is not None,
     )
     if bus is not None:
         await bus.connect()
@@ -1185,6 +1216,7 @@ async def run(
         bus=bus,
         proxy_protocol=proxy_protocol,
         forwarded_for=forwarded_for,
+        ai_pool=ai_pool,
     )
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.

@@ -33,8 +33,10 @@ answer in microseconds and play on to the next person at once.
 
 An AI seat played by a plug-in bot (``PluginSeat``) is never called: when it must act,
 the table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes on
-when ``bot_answer`` brings it (bots/remote.py). Nobody is prompted meanwhile, as for any
-AI seat; the asks have their own count, so ``Seq`` still goes one up per prompt.
+when ``bot_answer`` brings it (bots/remote.py). So is a seat of the strong AI when the
+server runs it in its pool of AI workers (``PoolSeat``, never paced here). Nobody is
+prompted meanwhile, as for any AI seat; the asks have their own count, so ``Seq`` still
+goes one up per prompt.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any, TypeGuard
 
 from hundred_server import driver
-from hundred_server.bots.remote import AskBot, PluginSeat
+from hundred_server.bots.remote import AskBot, PluginSeat, PoolSeat
 from hundred_server.errors import HundredError
 from hundred_server.fairness import commit_message
 from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
@@ -619,7 +621,7 @@ class Table:
         self.asks += 1
         self.asking = (seat, self.asks)
         self._asked_legal = tuple(view.legal)
-        self._requests.append(AskBot(self.id, seat, self.asks, plugin.plugin, view))
+        self._requests.append(plugin.ask(self.id, seat, self.asks, view))
 
     def take_bot_requests(self) -> list[AskBot]:
         """The plug-in moves asked for since the last call."""
@@ -632,11 +634,15 @@ class Table:
         if self.asking is not None and self.state is TableState.PLAYING:
             self._ask(self.asking[0])
 
-    def bot_answer(self, seat: int, ask: int, choice: int | None, fault: str | None) -> Outgoing:
+    def bot_answer(
+        self, seat: int, ask: int, choice: int | None, fault: str | None, given: Any = None
+    ) -> Outgoing:
         """The answer to ``AskBot`` number ``ask``: ``choice``, an index into the view's
-        ``legal``, or the ``fault`` that stopped the plug-in. A stale answer (another
-        ask is current, or none) is dropped. A fault, or a choice that is no legal
-        action, is a forfeit: the default AI plays the turn (bots/remote.py)."""
+        ``legal``, or the ``fault`` that stopped the plug-in (or ``given``, the move
+        itself, from a built-in AI of the AI pool whose move is none of ``legal``: a
+        Rook setup). A stale answer (another ask is current, or none) is dropped. A
+        fault, or a choice that is no legal action, is a forfeit: the default AI plays
+        the turn (bots/remote.py)."""
         game = self.game
         if self.asking != (seat, ask) or game is None or self.state is not TableState.PLAYING:
             return []
@@ -645,6 +651,13 @@ class Table:
             self.asking = None
             return []
         self.asking = None
+        if given is not None and fault is None and isinstance(plugin, PoolSeat):
+            try:
+                events = game.apply(seat, given)  # the rules check it (all or nothing)
+            except HundredError as exc:
+                fault = f"its move is refused: {exc.message}"
+            else:
+                return self._advance(events)
         legal = self._asked_legal
         action = None
         if fault is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 
 from hundred_server import cli
 from hundred_server.bots.plugins import BotLimits
+from hundred_server.bots.pool import PoolLimits, default_workers
 from hundred_server.cli import main
 from hundred_server.lobby import Limits
 from hundred_server.records import dumps_line, record_lines, replay
@@ -182,6 +184,7 @@ def serve_options(**changed: object) -> dict[str, object]:
     options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
     options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
     options.update(proxy_protocol=False, forwarded_for=False)
+    options.update(ai_pool=PoolLimits(default_workers()))
     return {**options, **changed}
 
 
@@ -195,10 +198,49 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_LOOP", raising=False)
     monkeypatch.delenv("HUNDRED_PROXY_PROTOCOL", raising=False)
     monkeypatch.delenv("HUNDRED_FORWARDED_FOR", raising=False)
+    monkeypatch.delenv("HUNDRED_AI_WORKERS", raising=False)
     assert main([]) == 0
     options = serve_options()
     defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
     assert calls == [defaults]
+
+
+def test_serve_ai_pool_options_and_their_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = serve_calls(monkeypatch)
+    monkeypatch.delenv("HUNDRED_AI_WORKERS", raising=False)
+    assert main(["serve", "--memory", "--ai-workers", "3", "--ai-queue", "0"]) == 0
+    assert main(["serve", "--memory", "--ai-workers", "0"]) == 0
+    assert main(["serve", "--memory", "--ai-workers", "2", "--ai-timeout", "7.5"]) == 0
+    monkeypatch.setenv("HUNDRED_AI_WORKERS", "5")
+    assert main(["serve", "--memory"]) == 0
+    pools = [call[-1]["ai_pool"] for call in calls]  # type: ignore[index]
+    assert pools == [
+        PoolLimits(3, 0),
+        None,  # in process
+        PoolLimits(2, None, 7.5),
+        PoolLimits(5),
+    ]
+    assert PoolLimits(3).bound == 3 * 64
+    assert default_workers() == max(1, (os.cpu_count() or 1) - 1)
+
+
+def test_serve_refuses_an_ai_timeout_within_the_budget(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    serve_calls(monkeypatch)
+    with pytest.raises(SystemExit):
+        main(["serve", "--memory", "--ai-budget", "5", "--ai-timeout", "2"])
+    said = "--ai-timeout (2 s) must be more than the strong AI's budget (5 s, --ai-budget)"
+    assert said in capsys.readouterr().err
+    in_process = ["--ai-workers", "0", "--ai-budget", "5", "--ai-timeout", "2"]
+    assert main(["serve", "--memory", *in_process]) == 0
+
+
+@pytest.mark.parametrize("value", ["-1", "two", "1.5"])
+def test_serve_refuses_a_bad_ai_workers(value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["serve", "--memory", "--ai-workers", value])
+    assert "--ai-workers" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

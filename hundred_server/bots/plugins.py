@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from hundred_server import games
-from hundred_server.bots.remote import Forfeits, PluginSeat
+from hundred_server.bots.remote import BuiltinAI, Forfeits, PluginSeat
 from hundred_server.bots.worker import FrameError, FrameReader, frame
 from hundred_server.errors import HundredError
 from hundred_server.games.base import Bot
@@ -96,16 +96,22 @@ class WorkerBroken(Exception):
 
 class Worker:
     """One worker process of ``plugin``; see the module docstring. ``hello`` is its
-    ``Hello`` once read (None before)."""
+    ``Hello`` once read (None before). Without a plug-in, a worker of the AI pool
+    (bots/pool.py): it plays the built-in AI each ask names, within no memory limit
+    (the built-in AIs are the server's own code)."""
 
-    def __init__(self, plugin: Plugin, limits: BotLimits) -> None:
-        config = {
-            "game": plugin.game,
-            "module": plugin.module,
-            "class": plugin.cls,
-            "memory": limits.memory,
-            "path": list(plugin.path),
-        }
+    def __init__(self, plugin: Plugin | None, limits: BotLimits) -> None:
+        config: dict[str, Any]
+        if plugin is None:
+            config = {"pool": True, "memory": 0, "path": list(sys.path)}
+        else:
+            config = {
+                "game": plugin.game,
+                "module": plugin.module,
+                "class": plugin.cls,
+                "memory": limits.memory,
+                "path": list(plugin.path),
+            }
         # No preexec_fn (the child caps its own memory), so this is a quick vfork.
         self.process = subprocess.Popen(
             [sys.executable, "-m", "hundred_server.bots.worker", json.dumps(config)],
@@ -133,10 +139,11 @@ class Worker:
         """What to wait on for ``read``."""
         return self._out.fileno()
 
-    def send(self, ask: int, view: Any) -> None:
-        """Ask for a move on ``view`` (never blocks; ``WorkerBroken`` if the worker's
-        pipe is full or gone)."""
-        data = frame(pickle.dumps((ask, view), pickle.HIGHEST_PROTOCOL))
+    def send(self, ask: int, view: Any, builtin: BuiltinAI | None = None) -> None:
+        """Ask for a move on ``view`` (of ``builtin``, for a worker of the AI pool; never
+        blocks; ``WorkerBroken`` if the worker's pipe is full or gone)."""
+        request = (ask, view) if builtin is None else (ask, view, builtin)
+        data = frame(pickle.dumps(request, pickle.HIGHEST_PROTOCOL))
         fd = self._in.fileno()
         try:
             while data:

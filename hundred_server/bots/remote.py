@@ -17,6 +17,15 @@ tournament reads). A seat whose plug-in forfeits ``STRIKES`` moves in a row is
 **benched**: the default AI plays it for the rest of the game without asking, each of
 those moves a forfeit too, so a plug-in that hangs or crashes on every move costs its
 table a few time limits, not one a move, and the server no endless restarts.
+
+A built-in AI that searches (the ``strong`` level) is asked the same way when the server
+has a pool of AI workers (``serve --ai-workers N``, bots/pool.py): its seat is a
+``PoolSeat``, whose asks carry ``builtin``, the game, level and options of the bot the
+worker makes (``BuiltinAI``), so the worker plays exactly the move the table's own bot
+would have played in process (a strong bot's move is a function of its settings and
+the view: its random generator is keyed from its seed and the view). A fault there is
+no plug-in's: the naive AI plays that one move (a **stand-in**, logged and counted in
+``stand_ins``), and the seat is never benched.
 """
 
 from __future__ import annotations
@@ -38,14 +47,35 @@ Forfeits = Counter[str]
 
 
 @dataclass(frozen=True)
+class BuiltinAI:
+    """A built-in AI as a worker makes it: ``game``'s bot ``level`` (``GameSpec.bots``)
+    with the keyword ``options`` (its ``budget``, if the server sets one)."""
+
+    game: str
+    level: str
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.game} {self.level} AI"
+
+    def make(self) -> Bot:
+        from hundred_server import games  # here: the registry imports every game
+
+        return games.get(self.game).bots[self.level](**dict(self.options))
+
+
+@dataclass(frozen=True)
 class AskBot:
-    """Run ``plugin``'s move for ``seat`` at ``table`` on ``view``; answer with ``ask``."""
+    """Run ``plugin``'s move for ``seat`` at ``table`` on ``view``; answer with ``ask``.
+    ``builtin``: the move is a built-in AI's (``PoolSeat``), for the AI pool."""
 
     table: int
     seat: int
     ask: int
     plugin: str
     view: Any
+    builtin: BuiltinAI | None = None
 
 
 @dataclass(frozen=True)
@@ -98,3 +128,31 @@ class PluginSeat:
         """A benched seat's move: the stand-in's, counted as a forfeit."""
         self.forfeits[self.plugin] += 1
         return self.fallback.act(view)
+
+    def ask(self, table: int, seat: int, ask: int, view: Any) -> AskBot:
+        """The request for this seat's move on ``view``."""
+        return AskBot(table, seat, ask, self.plugin, view)
+
+
+@dataclass
+class PoolSeat(PluginSeat):
+    """An AI seat played by the built-in AI ``builtin`` in the server's AI pool, asked
+    like a plug-in's seat; ``fallback`` (the naive AI) plays a move the pool could not
+    answer, counted in ``forfeits`` (the lobby's ``stand_ins``) by game. Never benched:
+    a worker that failed is replaced, and the next move is asked of the pool again."""
+
+    builtin: BuiltinAI = field(default_factory=lambda: BuiltinAI("", ""))
+
+    @property
+    def benched(self) -> bool:
+        return False
+
+    def forfeit(self, where: str, why: str) -> None:
+        self.forfeits[self.builtin.game] += 1
+        log.warning(
+            "%s: the %s cannot play this move: %s; the naive AI plays it",
+            where, self.builtin.label, why,
+        )  # fmt: skip
+
+    def ask(self, table: int, seat: int, ask: int, view: Any) -> AskBot:
+        return AskBot(table, seat, ask, self.plugin, view, self.builtin)

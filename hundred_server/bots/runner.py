@@ -48,6 +48,36 @@ REAP_FOR: Final = 10.0
 EXIT_WAIT: Final = 0.1
 
 
+class Reaper:
+    """Kills workers and reaps them without blocking (polled on a timer until they are
+    gone); ``close`` waits for the rest (shutdown: a short blocking wait)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.dying: set[Worker] = set()
+
+    def kill(self, worker: Worker) -> None:
+        self.loop.remove_reader(worker.fileno())
+        worker.kill()
+        if not worker.reaped():
+            self.dying.add(worker)
+            self.loop.call_later(REAP_EVERY, self._reap, worker, self.loop.time() + REAP_FOR)
+
+    def _reap(self, worker: Worker, until: float) -> None:
+        if worker.reaped():
+            self.dying.discard(worker)
+        elif self.loop.time() < until:
+            self.loop.call_later(REAP_EVERY, self._reap, worker, until)
+        else:
+            log.error("worker %d does not die after SIGKILL", worker.pid)
+            self.dying.discard(worker)
+
+    def close(self) -> None:
+        for worker in list(self.dying):
+            worker.wait(1.0)
+        self.dying.clear()
+
+
 @dataclass
 class _Slot:
     """The worker of one table's seat, and the ask it is on."""
@@ -76,7 +106,8 @@ class PluginRunner:
         self.answer = answer
         self.loop = loop or asyncio.get_running_loop()
         self._slots: dict[tuple[int, int], _Slot] = {}
-        self._dying: set[Worker] = set()
+        self._reaper = Reaper(self.loop)
+        self._dying = self._reaper.dying
         self._closed = False
 
     @property
@@ -93,7 +124,7 @@ class PluginRunner:
         for request in requests:
             if isinstance(request, ReleaseBots):
                 self.release(request.table)
-            else:
+            elif request.builtin is None:  # a built-in AI's ask is the AI pool's
                 self.ask(request)
 
     def ask(self, request: AskBot) -> None:
@@ -128,9 +159,7 @@ class PluginRunner:
         self._closed = True
         for table in {k[0] for k in self._slots}:
             self.release(table)
-        for worker in list(self._dying):
-            worker.wait(1.0)
-        self._dying.clear()
+        self._reaper.close()
 
     # ------------------------------------------------------------------ workers
 
@@ -154,20 +183,7 @@ class PluginRunner:
         slot.sent = False
 
     def _kill(self, worker: Worker) -> None:
-        self.loop.remove_reader(worker.fileno())
-        worker.kill()
-        if not worker.reaped():
-            self._dying.add(worker)
-            self.loop.call_later(REAP_EVERY, self._reap, worker, self.loop.time() + REAP_FOR)
-
-    def _reap(self, worker: Worker, until: float) -> None:
-        if worker.reaped():
-            self._dying.discard(worker)
-        elif self.loop.time() < until:
-            self.loop.call_later(REAP_EVERY, self._reap, worker, until)
-        else:
-            log.error("plug-in worker %d does not die after SIGKILL", worker.pid)
-            self._dying.discard(worker)
+        self._reaper.kill(worker)
 
     def _send(self, slot: _Slot) -> None:
         request, worker = slot.asked, slot.worker

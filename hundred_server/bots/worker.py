@@ -21,6 +21,7 @@ with ``act`` plays by it, otherwise by its game's shape (docs/plugins.md).
 
 from __future__ import annotations
 
+import base64
 import importlib
 import inspect
 import json
@@ -239,25 +240,72 @@ def main(argv: list[str]) -> int:
 
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     sys.path[:0] = [p for p in config.get("path", []) if p not in sys.path]
+    if config.get("pool"):
+        return _serve_pool(requests, answers)
     checks, bot, method = load(config["game"], config["module"], config["class"])
     hello = {"Type": "Hello", "Checks": checks, "Ready": bot is not None, "Method": method}
     _send(answers, hello)
     if bot is None or method is None:
         return 0
     while True:
-        head = _read_exactly(requests, _LENGTH.size)
-        if head is None:
+        request = _read_request(requests)
+        if request is None:
             return 0  # the server closed the pipe
-        (size,) = _LENGTH.unpack(head)
-        body = _read_exactly(requests, size)
-        if body is None:
-            return 0
-        ask, view = pickle.loads(body)
+        ask, view = request
         try:
             answer: dict[str, Any] = {"Ask": ask, "Choice": choose(bot, view)}
         except BaseException as exc:  # the plug-in's fault, whatever it is
             why, kind = describe_fault(method, exc, memory)
             answer = {"Ask": ask, "Fault": why, "Kind": kind}
+        _send(answers, answer)
+
+
+def _read_request(fd: int) -> tuple[Any, ...] | None:
+    """The next request the server sent (None: it closed the pipe)."""
+    head = _read_exactly(fd, _LENGTH.size)
+    if head is None:
+        return None
+    (size,) = _LENGTH.unpack(head)
+    body = _read_exactly(fd, size)
+    if body is None:
+        return None
+    request: tuple[Any, ...] = pickle.loads(body)
+    return request
+
+
+def _pool_answer(ask: int, bot: object, view: Any) -> dict[str, Any]:
+    """A built-in AI's answer: which of ``view.legal`` it chose, or (a move ``legal``
+    holds a sample of, as a Rook setup) the move itself, pickled: the pool's workers
+    run the server's own code only, so the server may read it."""
+    choice = bot.act(view)  # type: ignore[attr-defined]
+    for index, action in enumerate(view.legal):
+        if type(action) is type(choice) and action == choice:
+            return {"Ask": ask, "Choice": index}
+    data = base64.b64encode(pickle.dumps(choice, pickle.HIGHEST_PROTOCOL))
+    return {"Ask": ask, "Action": data.decode("ascii")}
+
+
+def _serve_pool(requests: int, answers: int) -> int:
+    """A worker of the AI pool (bots/pool.py): each request is ``(ask, view, builtin)``,
+    played by the built-in AI ``builtin`` names (one made for each kind, kept: its move
+    is a function of its settings and the view)."""
+    from hundred_server.bots.remote import BuiltinAI
+
+    _send(answers, {"Type": "Hello", "Checks": [], "Ready": True, "Method": "act"})
+    bots: dict[BuiltinAI, object] = {}
+    while True:
+        request = _read_request(requests)
+        if request is None:
+            return 0
+        ask, view, builtin = request
+        answer: dict[str, Any]
+        try:
+            bot = bots.get(builtin)
+            if bot is None:
+                bot = bots[builtin] = builtin.make()
+            answer = _pool_answer(ask, bot, view)
+        except Exception as exc:  # a bug of the AI's: the naive AI plays the move
+            answer = {"Ask": ask, "Fault": describe_fault("act", exc, 0)[0], "Kind": "raised"}
         _send(answers, answer)
 
 

@@ -5,10 +5,12 @@ deals the cards it cannot see many times over, plays each candidate out on every
 with a fast rollout policy, and takes the best on average. The work a decision does is
 fixed (``work`` card plays of rollouts, at least ``min_samples`` deals), and its random
 generator is keyed from ``seed`` and the view, so the same game replays the same on any
-machine. ``budget`` (seconds) is a wall-clock cap on top, checked between samples: it
-only cuts a decision short on a machine slower than the one ``work`` was measured on,
-or a busy one, and then the choice depends on the machine (``None``: no cap, as the
-tests run it). ``SearchBot`` keeps those four and the count of rollouts of the last
+machine. ``budget`` (seconds) is a cap on top, checked between samples: it
+counts the CPU time of the thread that searches, from the start of the decision
+(``clock()``), not the time it waited for a core or, in the server's AI pool, in the queue;
+so it only cuts a decision short on a machine slower than the one ``work`` was measured
+on, and then the choice depends on the machine (``None``: no cap, as the tests run
+it). ``SearchBot`` keeps those four and the count of rollouts of the last
 decision; each game's ``StrongBot`` adds its own tuning and its sampler.
 """
 
@@ -17,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import Final
 
-#: The default wall-clock cap a decision, in seconds (``serve --ai-budget``,
+#: The default cap of CPU time a decision, in seconds (``serve --ai-budget``,
 #: ``tournament --budget``).
 BUDGET: Final = 0.05
 
@@ -38,6 +40,12 @@ class SearchBot:
         self.last_rollouts = 0
 
     def out_of_time(self, start: float) -> bool:
-        """Whether a decision begun at ``start`` (``time.perf_counter()``) has spent its
-        budget."""
-        return self.budget is not None and time.perf_counter() - start > self.budget
+        """Whether a decision begun at ``start`` (``clock()``, this thread's CPU time)
+        has spent its budget."""
+        return self.budget is not None and clock() - start > self.budget
+
+
+def clock() -> float:
+    """The CPU time of this thread, in seconds: what a decision's budget counts (not
+    the time it waits for a core, or in the AI pool's queue for a worker)."""
+    return time.thread_time()

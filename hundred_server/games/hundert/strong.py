@@ -34,7 +34,7 @@ at least ``min_samples`` samples), and the generator is seeded from ``seed`` and
 view, so the same game replays the same on any machine. The default (``WORK``) was
 measured to decide within 50 ms at p99 at every table size on the development machine,
 two cores shared with other work (``bench/strong.py --game hundert --seats N``).
-``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: checked between
+``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: checked between
 samples, it only cuts a decision short when the machine is slower than that (or busy);
 then the choice depends on the machine's speed and is no longer reproducible.
 ``budget=None`` turns the cap off (fully reproducible, as the tests run it).
@@ -42,7 +42,6 @@ then the choice depends on the machine's speed and is no longer reproducible.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from random import Random
 from typing import Final
@@ -59,7 +58,7 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, clock
 
 #: Card plays of rollouts per decision (measured: see the docstring).
 WORK: Final = 7500
@@ -228,7 +227,7 @@ class StrongBot(SearchBot):
 
     def choose(self, view: View, classes: Sequence[int]) -> int:
         """The class of card with the best mean chips for the viewer this deal."""
-        start = time.perf_counter()
+        start = clock()
         me, n, feder = view.seat, view.num_players, view.feder
         total = view.total
         scores = [0.0] * len(classes)

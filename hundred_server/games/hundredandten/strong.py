@@ -65,14 +65,13 @@ rollouts, shared over the candidates, with at least ``min_samples`` deals), and 
 generator is seeded from ``seed`` and the view, so the same game replays the same on
 any machine. The default, ``WORK``, decides within 30 ms at p99 uncapped on one busy
 core of the development machine (``bench/strong.py``, 2 to 4 seats). ``budget``
-(seconds, default ``BUDGET``) is a wall-clock cap on top, checked between samples: it
+(seconds, default ``BUDGET``) is a cap of CPU time on top, checked between samples: it
 cuts a decision short only on a slower (or busier) machine, and then the choice
 depends on the machine's speed. ``budget=None`` turns it off.
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from random import Random
 from typing import Final
@@ -102,7 +101,7 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, clock
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
 WORK: Final = 3000
@@ -542,7 +541,7 @@ class StrongBot(SearchBot):
     # ---------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         assert view.trump is not None
         assert view.bidder is not None
         t = DECK_SUITS.index(view.trump)
@@ -580,7 +579,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------------ discard
 
     def _discard(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         assert view.trump is not None
         assert view.bidder is not None
         t = DECK_SUITS.index(view.trump)
@@ -617,7 +616,7 @@ class StrongBot(SearchBot):
     # -------------------------------------------------------------------------- trump
 
     def _trump(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         n = view.num_players
         dealer, bid, scores = view.dealer, view.high_bid, view.scores
         order = [(dealer + k) % n for k in range(1, n + 1)]
@@ -661,7 +660,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------------ bidding
 
     def _bid(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         n = view.num_players
         least = _min_open(view.high_bid, view.dealer == 0)
         if not least:

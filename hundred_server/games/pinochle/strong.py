@@ -54,7 +54,7 @@ Budget and reproducibility: the work per decision is fixed, ``work`` card plays 
 rollouts shared over the candidates and the cards left to play
 (``samples = max(min_samples, work // (candidates * cards left))``), and the generator
 is seeded from ``seed`` and the view, so the same game replays the same on any machine.
-``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: it is checked
+``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: it is checked
 between samples and only cuts a decision short when the machine is slower than
 expected (or busy); then the choice depends on the machine and is no longer
 reproducible. ``budget=None`` turns the cap off (as the tests run it).
@@ -62,7 +62,6 @@ reproducible. ``budget=None`` turns the cap off (as the tests run it).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from random import Random
 from typing import Final, TypeAlias
@@ -86,7 +85,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, clock
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -682,7 +681,7 @@ class StrongBot(SearchBot):
         """Whether another sample like the ``done`` so far would overrun the budget."""
         if self.budget is None:
             return False
-        spent = time.perf_counter() - start
+        spent = clock() - start
         return spent + spent / done > self.budget * _CAP_SHARE
 
     def act(self, view: View) -> Action:
@@ -700,7 +699,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         assert view.trump is not None
         assert view.bidder is not None
         assert view.bid is not None
@@ -798,7 +797,7 @@ class StrongBot(SearchBot):
         return out
 
     def _trump(self, view: View) -> int:
-        start = time.perf_counter()
+        start = clock()
         assert view.bid is not None
         counts = _counts([_ID[c] for c in view.hand])
         order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.trumps_judged]
@@ -807,7 +806,7 @@ class StrongBot(SearchBot):
         return order[means.index(max(means))]
 
     def _bid(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         high = view.high_bid
         lowest = max(MIN_BID, high + 1)
         bid = BID_ACTIONS.get(lowest)

@@ -62,7 +62,7 @@ Budget and reproducibility: the work per decision is fixed, ``work`` card plays 
 rollouts shared over the candidates (``samples = max(min_samples, work // (candidates *
 cards left))``), and the generator is seeded from ``seed`` and the view, so the same
 game replays the same on any machine. ``budget`` (seconds, default ``BUDGET``) is only
-a wall-clock cap on top: checked between samples, it cuts a decision short when the
+a cap of CPU time on top: checked between samples, it cuts a decision short when the
 machine is slower than the one ``WORK`` was measured on (or busy), and then the choice
 depends on the machine's speed. ``budget=None`` turns it off (as the tests run it).
 ``WORK`` and ``BID_SAMPLES`` were measured (``bench/strong.py --game rook --games 5``,
@@ -76,7 +76,6 @@ Measured against the naive AI (``tournament --duplicate``, one strong seat): 82.
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable, Sequence
 from random import Random
 from typing import Final, TypeAlias
@@ -101,7 +100,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, clock
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -743,7 +742,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ bidding
 
     def _bid(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = clock()
         raises = [a for a in view.legal if isinstance(a, Bid) and PASS < a.amount <= MAX_BID]
         moon_open = BID_ACTIONS[MOON] in view.legal
         n = view.num_players
@@ -810,7 +809,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ setup
 
     def _setup(self, view: View) -> Setup:
-        start = time.perf_counter()
+        start = clock()
         n = view.num_players
         hand = [int(c) for c in view.hand]
         bid = view.bid or MOON
@@ -854,7 +853,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ play
 
     def _play(self, view: View, cards: Sequence[RookCard]) -> RookCard:
-        start = time.perf_counter()
+        start = clock()
         n = view.num_players
         trump = _trump_index(view)
         bidder = view.bidder

@@ -33,7 +33,7 @@ rollouts shared over the candidates and the cards left in the hand
 is seeded from ``seed`` and the view, so the same game replays the same on any machine.
 The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
 development machines (``make bench-strong``, bench/strong.py; README, tournament section).
-``budget`` (seconds, default ``BUDGET``) is a wall-clock cap on top: it is checked
+``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: it is checked
 between samples and only cuts a decision short when the machine is slower than that
 (or busy); then the choice depends on the machine's speed and is no longer
 reproducible. ``budget=None`` turns the cap off (fully reproducible, as the tests run
@@ -44,14 +44,13 @@ exactly when it bites.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 from random import Random
 from typing import Final
 
 from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
 from hundred_server.errors import HundredError
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, clock
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
@@ -407,7 +406,7 @@ class StrongBot(SearchBot):
 
     def choose(self, view: View, cards: Sequence[Card]) -> Card:
         """The legal card with the best mean tricks for the viewer's side."""
-        start = time.perf_counter()
+        start = clock()
         assert view.trump is not None
         trump = DECK_SUITS.index(view.trump)
         side = view.seat % 2
