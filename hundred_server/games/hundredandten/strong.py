@@ -24,10 +24,13 @@ What a sampled deal fits:
 
 The decisions:
 
-- card play: every legal card, judged on the same samples;
+- card play: every legal card, judged on the same samples; a tie (no card changes the
+  round on any sample, or the game ends the same way on all) goes to the card that
+  gives up least, so a trump is not thrown under a lost trick for being first in hand;
 - discard: keep every trump and the best ``j`` non-trumps, for each ``j``;
 - trump: each suit, the round played out from the discards (every seat throwing its
-  non-trumps in the rollouts);
+  non-trumps in the rollouts, but the bidder keeping its side masters: each suit's run
+  of non-trumps from the ace down, which the real discard would keep);
 - bidding: the round is played out with the viewer as the bidder, for each suit; it
   bids the least open amount if, naming the suit that does best, it makes that amount
   on at least ``threshold`` of the samples (``THRESHOLD``), and shoots the moon if it
@@ -316,17 +319,51 @@ def round_value(
     return (points[0] - sum(points[1:]) / (len(points) - 1)) / 100
 
 
-def _discard_all(hands: list[list[int]], stock: list[int], order: Sequence[int], t: int) -> None:
-    """The rollout discard: each seat of ``order`` throws its non-trumps and draws."""
+def _discard_all(
+    hands: list[list[int]],
+    stock: list[int],
+    order: Sequence[int],
+    t: int,
+    keep: Sequence[int] = (),
+) -> None:
+    """The rollout discard: each seat of ``order`` throws its non-trumps (but ``keep``)
+    and draws."""
     ist = _IS_T[t]
     for seat in order:
         hand = hands[seat]
-        kept = [c for c in hand if ist[c]]
+        kept = [c for c in hand if ist[c] or c in keep]
         need = HAND_SIZE - len(kept)
         if need:
             kept += stock[:need]
             del stock[:need]
             hands[seat] = kept
+
+
+#: _RUNS[t][suit]: the non-trumps of a suit, best first, when suit t is named.
+_RUNS: Final = tuple(
+    tuple(
+        sorted(
+            (c for c in _ALL if SUIT_INDEX[c] == suit and not _IS_T[t][c]),
+            key=OFF_VALUE.__getitem__,
+            reverse=True,
+        )
+        for suit in range(4)
+    )
+    for t in _SUITS
+)
+
+
+def _masters(hand: Sequence[int], t: int) -> list[int]:
+    """The non-trumps of ``hand`` no card of their suit can beat: each suit's run from
+    its top (an ace; the king too with it). The bidder keeps them when it discards, as
+    the real discard (which judges keeping each) would: they are its side tricks."""
+    masters = []
+    for run in _RUNS[t]:
+        for c in run:
+            if c not in hand:
+                break
+            masters.append(c)
+    return masters
 
 
 def _naive_ceiling(hand: Sequence[int]) -> int:
@@ -575,7 +612,11 @@ class StrongBot(SearchBot):
                 self.last_rollouts += 1
             if self.out_of_time(start):
                 break
-        return PLAY_ACTIONS[cards[totals.index(max(totals))]]
+        # ties (every card leads to the same rounds, or the game ends the same way on
+        # every sample) go to the card that gives up least, never the first in hand
+        cost = _COST[t]
+        best = max(range(len(cards)), key=lambda i: (totals[i], -cost[cards[i]]))
+        return PLAY_ACTIONS[cards[best]]
 
     # ------------------------------------------------------------------------ discard
 
@@ -654,7 +695,7 @@ class StrongBot(SearchBot):
         bidder: int,
     ) -> list[tuple[int, int]]:
         hands = [h[:] for h in deal]
-        _discard_all(hands, list(stock), order, t)
+        _discard_all(hands, list(stock), order, t, _masters(hands[bidder], t))
         self.last_rollouts += 1
         return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], self.naive)
 
