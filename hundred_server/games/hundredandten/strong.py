@@ -29,12 +29,14 @@ The decisions:
   gives up least, so a trump is not thrown under a lost trick for being first in hand;
 - discard: keep every trump and the best ``j`` non-trumps, for each ``j``;
 - trump: each suit, the round played out from the discards (every seat throwing its
-  non-trumps in the rollouts, but the bidder keeping its side masters: each suit's run
-  of non-trumps from the ace down, which the real discard would keep);
+  non-trumps in the rollouts);
 - bidding: the round is played out with the viewer as the bidder, for each suit; it
   bids the least open amount if, naming the suit that does best, it makes that amount
   on at least ``threshold`` of the samples (``THRESHOLD``), and shoots the moon if it
-  takes all five tricks on ``moon`` of them; else it passes. Outbid, it is asked again
+  takes all five tricks on ``moon`` of them (for that, the round is played again
+  with the bidder keeping its side masters, each suit's run of non-trumps from the ace
+  down, as the real discard would: thrown, a hand of the four best trumps and an ace
+  never saw a sweep); else it passes. Outbid, it is asked again
   and judges the new least amount the same way.
 
 A played round is worth ``WIN`` to the viewer if it ends the game with the viewer the
@@ -693,9 +695,10 @@ class StrongBot(SearchBot):
         order: Sequence[int],
         t: int,
         bidder: int,
+        keep: Sequence[int] = (),
     ) -> list[tuple[int, int]]:
         hands = [h[:] for h in deal]
-        _discard_all(hands, list(stock), order, t, _masters(hands[bidder], t))
+        _discard_all(hands, list(stock), order, t, keep)
         self.last_rollouts += 1
         return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], self.naive)
 
@@ -713,13 +716,21 @@ class StrongBot(SearchBot):
         # the points the viewer takes as bidder, by suit, on each sample
         taken: list[list[int]] = [[] for _ in _SUITS]
         sweeps = [0] * 4
+        # a sweep needs the side tricks too: for the moon the bidder keeps its masters
+        # (the point bids' threshold was measured with every non-trump thrown)
+        hand = [int(c) for c in view.hand]
+        masters = [_masters(hand, t) for t in _SUITS]
         for _ in range(self._samples(4, n * HAND_SIZE)):
             deal, stock, _ = sampler.sample(rng)
             for t in _SUITS:
                 winners = self._round_as(deal, stock, order, t, 0)
                 points = round_points(winners, t, 0, PASS, n)[0]
                 taken[t].append(points)
-                sweeps[t] += all(s == 0 for s, _ in winners)
+                swept = all(s == 0 for s, _ in winners)
+                if not swept and masters[t]:
+                    again = self._round_as(deal, stock, order, t, 0, masters[t])
+                    swept = all(s == 0 for s, _ in again)
+                sweeps[t] += swept
             if self.out_of_time(start):
                 break
         samples = len(taken[0])
