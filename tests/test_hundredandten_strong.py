@@ -8,18 +8,26 @@ from __future__ import annotations
 
 from random import Random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hundred_server import driver
+from hundred_server.cards import ALL_CARDS, Card, Suit
 from hundred_server.errors import IllegalActionError
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     IS_TRUMP,
+    MOON,
+    PASS,
     Action,
+    Bid,
+    Discard,
     Game,
     Phase,
+    Play,
     RoundScored,
+    SelectTrump,
     View,
 )
 from hundred_server.games.hundredandten.strong import Sampler, StrongBot, round_points
@@ -267,3 +275,56 @@ def test_it_does_better_than_the_naive_bot_on_duplicate_deals():
             strong += lead(f"duplicate-{deal}", seat, True)
             weak += lead(f"duplicate-{deal}", seat, False)
     assert strong > weak + 50, (strong, weak)
+
+
+def dealt(hands: dict[int, list[str]], seed: int = 0) -> Game:
+    """A 4-seat game, dealer 0, whose seats hold ``hands`` (card codes); the rest of the
+    deck is shuffled by ``seed``."""
+    fixed = {seat: [Card.parse(c) for c in codes] for seat, codes in hands.items()}
+    taken = {c for cards in fixed.values() for c in cards}
+    rest = [c for c in ALL_CARDS if c not in taken]
+    Random(seed).shuffle(rest)
+    deck: list[Card] = []
+    for seat in range(4):
+        deck += fixed.get(seat) or [rest.pop() for _ in range(5)]
+    game = Game(PLAYERS)
+    game.deal(deck + rest)
+    return game
+
+
+def test_a_trick_it_cannot_change_gets_its_cheapest_card_not_a_trump():
+    """Seen in game 14 of seed issue12-110: diamonds led, trumped by the seat that then
+    reaches 110 whatever seat 0 plays, so every card has the same value on every sample;
+    the first card in hand won the tie, and that was its trump, thrown under the trick."""
+    game = dealt(
+        {
+            0: ["9C", "AD", "4D", "3S", "KD"],
+            2: ["6D", "2H", "3H", "4H", "6H"],
+            3: ["7C", "8H", "9H", "TH", "JH"],
+        },
+        seed=14,
+    )
+    game.scores = [60, 40, 45, 105]
+    game.apply(1, Bid(15))
+    for seat in (2, 3, 0):
+        game.apply(seat, Bid(PASS))
+    game.apply(1, SelectTrump(Suit.CLUBS))
+    while game.phase is Phase.DISCARD:
+        game.apply(game.to_act, Discard(()))
+    game.apply(2, Play(Card.parse("6D")))
+    game.apply(3, Play(Card.parse("7C")))
+    view = SPEC.view(game, 0)
+    assert view.legal[0] == Play(Card.parse("9C"))
+    assert StrongBot(budget=None).act(view) == Play(Card.parse("4D"))
+
+
+@pytest.mark.parametrize("trump", list(Suit))
+def test_it_shoots_the_moon_with_the_four_top_trumps_and_a_side_ace(trump):
+    """The four best trumps draw every trump the others keep, and the ace takes the
+    fifth trick: the rollouts saw that sweep only once the bidder kept its side ace in
+    them (it threw every non-trump, and bid 15 on these hands)."""
+    ace = next(s for s in Suit if s not in (trump, Suit.HEARTS))
+    hand = [f"5{trump.value}", f"J{trump.value}", "JK", "AH", f"A{ace.value}"]
+    for seed in range(3):
+        view = SPEC.view(dealt({1: hand}, seed), 1)
+        assert StrongBot(seed=seed, budget=None).act(view) == Bid(MOON), (hand, seed)

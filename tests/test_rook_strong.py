@@ -18,6 +18,7 @@ from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import ROOK_DECK
 from hundred_server.games.rook.rules import (
     POINTS,
+    Bid,
     Game,
     HandScored,
     Phase,
@@ -310,3 +311,39 @@ def test_it_scores_more_than_the_naive_ai_on_duplicate_hands() -> None:
                 else:
                     naive += value
     assert strong > naive, (strong, naive)
+
+
+def test_over_a_high_bid_it_can_only_lose_by_it_passes() -> None:
+    """Seen on the first hand of deck rook-bids-0, four strong AIs bidding up by 5: at
+    180 seat 0 raised to 185 (passing was worth the fixed -40 at any level), and the
+    hand went to 190, set with 165 taken. Passing leaves seat 3 held to 180."""
+    game = Game(NAMES[:4])
+    game.deal(seeded_deck("rook-bids-0", 0))
+    for amount in range(80, 180, 5):
+        game.apply(game.to_act, Bid(amount))
+    for amount in (0, 0, 180):
+        game.apply(game.to_act, Bid(amount))
+    view = game.view_for(0)
+    assert (view.seat, view.high_bid) == (0, 180)
+    assert StrongBot(0, budget=None).act(view) == Bid(0)
+
+
+def test_strong_ais_bidding_against_each_other_stop_at_what_they_make() -> None:
+    """The first hands of 8 decks, a strong AI in every seat: the bids they win are on
+    average no more than the points the bidding side then takes (185.6 bid for 182.5
+    taken before passing was judged by the holder's hand; now 180 for 188)."""
+    bids = taken = 0
+    for deck in range(8):
+        game = Game(NAMES[:4])
+        game.deal(seeded_deck(f"rook-bids-{deck}", 0))
+        bots = [StrongBot(seat, budget=None, work=1000) for seat in range(4)]
+        scored = None
+        while scored is None:
+            seat = game.to_act
+            assert seat is not None
+            for event in game.apply(seat, bots[seat].act(game.view_for(seat))):
+                if isinstance(event, HandScored):
+                    scored = event
+        bids += scored.bid
+        taken += sum(scored.taken[s] for s in scored.side)
+    assert bids <= taken, (bids / 8, taken / 8)

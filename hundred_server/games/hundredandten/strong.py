@@ -24,14 +24,19 @@ What a sampled deal fits:
 
 The decisions:
 
-- card play: every legal card, judged on the same samples;
+- card play: every legal card, judged on the same samples; a tie (no card changes the
+  round on any sample, or the game ends the same way on all) goes to the card that
+  gives up least, so a trump is not thrown under a lost trick for being first in hand;
 - discard: keep every trump and the best ``j`` non-trumps, for each ``j``;
 - trump: each suit, the round played out from the discards (every seat throwing its
   non-trumps in the rollouts);
 - bidding: the round is played out with the viewer as the bidder, for each suit; it
   bids the least open amount if, naming the suit that does best, it makes that amount
   on at least ``threshold`` of the samples (``THRESHOLD``), and shoots the moon if it
-  takes all five tricks on ``moon`` of them; else it passes. Outbid, it is asked again
+  takes all five tricks on ``moon`` of them (for that, the round is played again
+  with the bidder keeping its side masters, each suit's run of non-trumps from the ace
+  down, as the real discard would: thrown, a hand of the four best trumps and an ace
+  never saw a sweep); else it passes. Outbid, it is asked again
   and judges the new least amount the same way.
 
 A played round is worth ``WIN`` to the viewer if it ends the game with the viewer the
@@ -59,6 +64,11 @@ than the default; 25% is even). As shipped, ``tournament --bots strong,naive,nai
   PIMC. Against three strong AIs of the ``"self"`` model it still won its share (11 of
   40 games, 27%), so it was made the default.
 - Threshold 0.6 (75%) beat 0.5 (73%) and 0.75 (69%) on the same 100 games.
+- The tie to the cheapest card and the masters kept for the moon (issue 28):
+  ``--games 150 --seed issue12-110 --budget 0.2``, 68.3% (64.5-71.9%) of 600 games
+  against 70.0% (66.2-73.5%) before, run side by side on the same deals. Keeping the
+  masters in every bidding rollout too bid and failed more (27 failed bids of 15
+  against 22 in 60 games), so the point bids keep the rollout they were measured with.
 
 Budget and reproducibility: the work a decision is fixed (``work`` card plays of
 rollouts, shared over the candidates, with at least ``min_samples`` deals), and the
@@ -315,17 +325,51 @@ def round_value(
     return (points[0] - sum(points[1:]) / (len(points) - 1)) / 100
 
 
-def _discard_all(hands: list[list[int]], stock: list[int], order: Sequence[int], t: int) -> None:
-    """The rollout discard: each seat of ``order`` throws its non-trumps and draws."""
+def _discard_all(
+    hands: list[list[int]],
+    stock: list[int],
+    order: Sequence[int],
+    t: int,
+    keep: Sequence[int] = (),
+) -> None:
+    """The rollout discard: each seat of ``order`` throws its non-trumps (but ``keep``)
+    and draws."""
     ist = _IS_T[t]
     for seat in order:
         hand = hands[seat]
-        kept = [c for c in hand if ist[c]]
+        kept = [c for c in hand if ist[c] or c in keep]
         need = HAND_SIZE - len(kept)
         if need:
             kept += stock[:need]
             del stock[:need]
             hands[seat] = kept
+
+
+#: _RUNS[t][suit]: the non-trumps of a suit, best first, when suit t is named.
+_RUNS: Final = tuple(
+    tuple(
+        sorted(
+            (c for c in _ALL if SUIT_INDEX[c] == suit and not _IS_T[t][c]),
+            key=OFF_VALUE.__getitem__,
+            reverse=True,
+        )
+        for suit in range(4)
+    )
+    for t in _SUITS
+)
+
+
+def _masters(hand: Sequence[int], t: int) -> list[int]:
+    """The non-trumps of ``hand`` no card of their suit can beat: each suit's run from
+    its top (an ace; the king too with it). The bidder keeps them when it discards, as
+    the real discard (which judges keeping each) would: they are its side tricks."""
+    masters = []
+    for run in _RUNS[t]:
+        for c in run:
+            if c not in hand:
+                break
+            masters.append(c)
+    return masters
 
 
 def _naive_ceiling(hand: Sequence[int]) -> int:
@@ -574,7 +618,11 @@ class StrongBot(SearchBot):
                 self.last_rollouts += 1
             if self.out_of_time(start):
                 break
-        return PLAY_ACTIONS[cards[totals.index(max(totals))]]
+        # ties (every card leads to the same rounds, or the game ends the same way on
+        # every sample) go to the card that gives up least, never the first in hand
+        cost = _COST[t]
+        best = max(range(len(cards)), key=lambda i: (totals[i], -cost[cards[i]]))
+        return PLAY_ACTIONS[cards[best]]
 
     # ------------------------------------------------------------------------ discard
 
@@ -651,9 +699,10 @@ class StrongBot(SearchBot):
         order: Sequence[int],
         t: int,
         bidder: int,
+        keep: Sequence[int] = (),
     ) -> list[tuple[int, int]]:
         hands = [h[:] for h in deal]
-        _discard_all(hands, list(stock), order, t)
+        _discard_all(hands, list(stock), order, t, keep)
         self.last_rollouts += 1
         return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], self.naive)
 
@@ -671,13 +720,21 @@ class StrongBot(SearchBot):
         # the points the viewer takes as bidder, by suit, on each sample
         taken: list[list[int]] = [[] for _ in _SUITS]
         sweeps = [0] * 4
+        # a sweep needs the side tricks too: for the moon the bidder keeps its masters
+        # (the point bids' threshold was measured with every non-trump thrown)
+        hand = [int(c) for c in view.hand]
+        masters = [_masters(hand, t) for t in _SUITS]
         for _ in range(self._samples(4, n * HAND_SIZE)):
             deal, stock, _ = sampler.sample(rng)
             for t in _SUITS:
                 winners = self._round_as(deal, stock, order, t, 0)
                 points = round_points(winners, t, 0, PASS, n)[0]
                 taken[t].append(points)
-                sweeps[t] += all(s == 0 for s, _ in winners)
+                swept = all(s == 0 for s, _ in winners)
+                if not swept and masters[t]:
+                    again = self._round_as(deal, stock, order, t, 0, masters[t])
+                    swept = all(s == 0 for s, _ in again)
+                sweeps[t] += swept
             if self.out_of_time(start):
                 break
         samples = len(taken[0])
