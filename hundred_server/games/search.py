@@ -15,17 +15,20 @@ decision; each game's ``StrongBot`` adds its own tuning and its sampler.
 from __future__ import annotations
 
 import time
-from typing import Final
+from typing import ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 #: The default wall-clock cap a decision, in seconds (``serve --ai-budget``,
 #: ``tournament --budget``).
 BUDGET: Final = 0.05
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class SearchBot:
     """The seed, work and budget of a strong AI (see the module docstring)."""
 
-    name = "strong"
+    name: ClassVar[str] = "strong"
 
     def __init__(
         self, seed: int | str, *, budget: float | None, work: int, min_samples: int

@@ -47,6 +47,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import ALL_CARDS, Card
 from hundred_server.errors import HundredError
 from hundred_server.games.hundert.rules import (
@@ -194,6 +196,7 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 # --------------------------------------------------------------------------------- bot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 

@@ -77,6 +77,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import DECK_SUITS
 from hundred_server.errors import HundredError
 from hundred_server.games.hundredandten.bots import PLAY_KEYS, max_bid
@@ -486,6 +488,7 @@ class Sampler:
 # --------------------------------------------------------------------------------- bot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
 

@@ -65,7 +65,9 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from random import Random
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
+
+from mypy_extensions import mypyc_attr
 
 from hundred_server.cards import Card
 from hundred_server.errors import HundredError
@@ -643,10 +645,11 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
     return meld_value(counts, trump) + 1.5 * trumps + high + 1.5 * aces
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
-    name = "strong"
+    name: ClassVar[str] = "strong"
 
     def __init__(
         self,

@@ -81,6 +81,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Final, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.errors import HundredError
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
@@ -695,6 +697,7 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
     return kept
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
 

@@ -49,6 +49,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
 from hundred_server.errors import HundredError
 from hundred_server.games.search import BUDGET, SearchBot
@@ -370,6 +372,7 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
