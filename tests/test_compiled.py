@@ -132,3 +132,21 @@ def test_the_installed_ai_is_compiled_where_the_build_compiled_it() -> None:
     if os.environ.get("HUNDRED_EXPECT_COMPILED") == "1":
         assert compiled == set(COMPILED)
     assert compiled in (set(), set(COMPILED))
+
+
+def test_the_compiled_shuffle_is_random_shuffle() -> None:
+    """search.shuffle orders as Random.shuffle and leaves the generator where it does
+    (lists of cards of every deal's size, many seeds), so deals are as they were."""
+    from random import Random
+
+    from hundred_server.games.search import EXACT_SHUFFLE, shuffle
+
+    assert EXACT_SHUFFLE
+    for seed in range(40):
+        for size in (0, 1, 2, 10, 13, 24, 33, 45, 48, 53, 80):
+            ours, theirs = Random(f"{seed}-{size}"), Random(f"{seed}-{size}")
+            mine, stdlib = list(range(size)), list(range(size))
+            shuffle(mine, ours)
+            theirs.shuffle(stdlib)
+            assert mine == stdlib
+            assert ours.getstate() == theirs.getstate()

@@ -61,7 +61,7 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, shuffle
 
 #: Card plays of rollouts per decision (measured: see the docstring).
 WORK: Final = 7500
@@ -126,7 +126,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[Card]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         hands: list[list[Card]] = []
         start = 0
         for seat, size in enumerate(self.sizes):

@@ -88,7 +88,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, shuffle
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -345,7 +345,7 @@ class Sampler:
 
     def _cards(self, rng: Random, cap: Sequence[Sequence[int]]) -> list[int]:
         cards = [c for c in range(_NCARDS) for _ in range(self.left[c])]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         cards.sort(key=lambda c: (cap[0][c] > 0) + (cap[1][c] > 0) + (cap[2][c] > 0))
         return cards
 
@@ -426,7 +426,7 @@ class Sampler:
             if any(cap[k][c] <= extra for c, extra in options):
                 return search(i + 1)
             order = list(options)
-            rng.shuffle(order)
+            shuffle(order, rng)
             for c, extra in order:
                 before = cap[k][c]
                 cap[k][c] = extra
@@ -446,7 +446,7 @@ class Sampler:
             hands = self._draw(cards, rng, self.cap)
             if hands is not None and (not self.open or self._melds_fit(hands)):
                 return self._full(hands)
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             cards.sort(
                 key=lambda c: (self.cap[0][c] > 0) + (self.cap[1][c] > 0) + (self.cap[2][c] > 0)
             )

@@ -53,7 +53,7 @@ from mypy_extensions import mypyc_attr
 
 from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
 from hundred_server.errors import HundredError
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
@@ -158,7 +158,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         # The most constrained cards first: they have the fewest places to go.
         cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
         for _ in range(_QUICK_TRIES):
