@@ -71,7 +71,7 @@ ROLLOUT_COST: Final = 1
 MIN_SAMPLES: Final = 8
 
 #: The point classes, low to high, and each card's class (cards outside the deck: -1).
-VALUES: Final = (0, 2, 3, 4, 10, 11)
+VALUES: Final[tuple[int, ...]] = (0, 2, 3, 4, 10, 11)
 CLASS_OF: Final[tuple[int, ...]] = tuple(
     VALUES.index(POINTS[c]) if c in HUNDERT_DECK else -1 for c in ALL_CARDS
 )
@@ -79,7 +79,7 @@ CLASS_OF: Final[tuple[int, ...]] = tuple(
 _CLOSES: Final[tuple[int, ...]] = tuple(
     VALUES.index(g) if g in VALUES and g > 0 else -1 for g in range(TARGET + 1)
 )
-_HIGH_TO_LOW: Final = (5, 4, 3, 2, 1, 0)
+_HIGH_TO_LOW: Final[tuple[int, ...]] = (5, 4, 3, 2, 1, 0)
 
 
 class SampleError(HundredError):
@@ -145,7 +145,7 @@ class Sampler:
 # ------------------------------------------------------------------------ the rollouts
 
 
-def policy(hands: Sequence[list[int]], total: int, seat: int, left: Sequence[int]) -> int:
+def policy(hands: list[list[int]], total: int, seat: int, left: list[int]) -> int:
     """The class the rollout policy plays for ``seat`` (see the docstring); ``left``
     counts the cards still in all the hands, by class."""
     hand = hands[seat]

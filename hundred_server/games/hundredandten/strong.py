@@ -127,7 +127,7 @@ MOON_THRESHOLD: Final = 0.8
 
 _DECK: Final = 53
 _ALL: Final = tuple(range(_DECK))
-_AMOUNTS: Final = (15, 20, 25, 30, MOON)
+_AMOUNTS: Final[tuple[int, ...]] = (15, 20, 25, 30, MOON)
 _SUITS: Final = tuple(range(4))
 #: _IS_T[t][c]: whether card c is a trump when suit t (index into DECK_SUITS) is named.
 _IS_T: Final = tuple(IS_TRUMP[s] for s in DECK_SUITS)

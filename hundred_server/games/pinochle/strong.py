@@ -122,10 +122,15 @@ _CARD: Final[tuple[Card, ...]] = tuple(
 )
 _QS: Final = 3 * 6 + 2
 _JD: Final = 0 * 6 + 1
-_RUN_VALUES: Final = (0, 15, 150)
-_PINOCHLE_VALUES: Final = (0, 4, 30)
+_RUN_VALUES: Final[tuple[int, ...]] = (0, 15, 150)
+_PINOCHLE_VALUES: Final[tuple[int, ...]] = (0, 4, 30)
 #: (strength, single, double) of each "around".
-_AROUNDS: Final = ((5, 10, 100), (3, 8, 80), (2, 6, 60), (1, 4, 40))
+_AROUNDS: Final[tuple[tuple[int, int, int], ...]] = (
+    (5, 10, 100),
+    (3, 8, 80),
+    (2, 6, 60),
+    (1, 4, 40),
+)
 
 
 def card_id(card: Card) -> int:
@@ -508,7 +513,7 @@ _CHEAP: Final = tuple(
     tuple(100 * (c // 6 == t) + 10 * (c % 6 >= 3) + c % 6 for c in range(_NCARDS)) for t in range(4)
 )
 #: Which counter to throw a partner first: the king, the ten, the ace (then the rest).
-_SMEAR_ORDER: Final = (3, 4, 5, 2, 1, 0)
+_SMEAR_ORDER: Final[tuple[int, ...]] = (3, 4, 5, 2, 1, 0)
 #: ``_SMEAR[trump][card]``: the lower, the better to throw a partner who takes the trick.
 _SMEAR: Final = tuple(
     tuple(100 * (c // 6 == t) + _SMEAR_ORDER.index(c % 6) for c in range(_NCARDS)) for t in range(4)

@@ -135,14 +135,14 @@ class Sampler:
         if not self._feasible(counts, self.room):
             raise SampleError("no deal fits the voids this view shows")
 
-    def _mask_counts(self, cards: Sequence[int]) -> list[int]:
+    def _mask_counts(self, cards: list[int]) -> list[int]:
         counts = [0] * 8
         for card in cards:
             counts[self.allowed[_suit(card)]] += 1
         return counts
 
     @staticmethod
-    def _feasible(counts: Sequence[int], room: Sequence[int]) -> bool:
+    def _feasible(counts: list[int], room: list[int]) -> bool:
         """Hall's condition: for every set T of seats, the cards that only seats in T may
         hold fit in T's room (T = all three holds when the total does)."""
         for subset, inside in _INSIDE:
@@ -170,7 +170,7 @@ class Sampler:
             raise SampleError("the sampler got stuck")
         return hands
 
-    def _draw(self, cards: Sequence[int], rng: Random, check: bool) -> list[list[int]] | None:
+    def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
         """Place ``cards`` one by one, each with a seat that may hold it, by the room
         left; with ``check`` only where the rest still fits, else None when stuck."""
         counts = self._mask_counts(cards) if check else []
@@ -216,7 +216,7 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return card // 13 == trump
 
 
-def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
+def _can_beat(hand: list[int], led: int, card: int, trump: int) -> bool:
     """Whether a seat holding ``hand`` can beat ``card`` when ``led`` is the suit led."""
     suit = card // 13
     followed = False
@@ -230,7 +230,7 @@ def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
     return any(c // 13 == trump and (suit != trump or c > card) for c in hand)
 
 
-def _cheapest(cards: Sequence[int], hand: Sequence[int], trump: int) -> int:
+def _cheapest(cards: list[int], hand: list[int], trump: int) -> int:
     """The card that costs least: the lowest non-trump, from the shortest suit on ties."""
     lengths = [0, 0, 0, 0]
     for c in hand:
@@ -238,7 +238,7 @@ def _cheapest(cards: Sequence[int], hand: Sequence[int], trump: int) -> int:
     return min(cards, key=lambda c: (c // 13 == trump, c % 13, lengths[c // 13], c))
 
 
-def _is_master(card: int, seat: int, owner: Sequence[int]) -> bool:
+def _is_master(card: int, seat: int, owner: list[int]) -> bool:
     """No other seat holds a higher card of its suit."""
     for higher in range(card + 1, (card // 13 + 1) * 13):
         if owner[higher] >= 0 and owner[higher] != seat:
@@ -246,7 +246,7 @@ def _is_master(card: int, seat: int, owner: Sequence[int]) -> bool:
     return True
 
 
-def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: int) -> int:
+def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> int:
     hand = hands[seat]
     opponents = (hands[(seat + 1) % 4], hands[(seat + 3) % 4])
     trumps = [c for c in hand if c // 13 == trump]
@@ -284,9 +284,7 @@ def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: in
     return min(side, key=lambda c: (-lengths[c // 13], c % 13, c))
 
 
-def _follow(
-    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], trump: int
-) -> int:
+def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], trump: int) -> int:
     hand = hands[seat]
     led = trick[0][1] // 13
     cards = [c for c in hand if c // 13 == led] or hand
