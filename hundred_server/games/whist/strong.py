@@ -235,7 +235,15 @@ def _cheapest(cards: list[int], hand: list[int], trump: int) -> int:
     lengths = [0, 0, 0, 0]
     for c in hand:
         lengths[c // 13] += 1
-    return min(cards, key=lambda c: (c // 13 == trump, c % 13, lengths[c // 13], c))
+    # min by (is trump, rank, suit length, card) as one int: each part is bounded
+    # (rank < 13, length <= 13, card < 52), so the order is that of the tuple.
+    cheapest, least = -1, 1 << 30
+    for c in cards:
+        suit = c // 13
+        key = (((13 if suit == trump else 0) + c % 13) * 14 + lengths[suit]) * 52 + c
+        if key < least:
+            cheapest, least = c, key
+    return cheapest
 
 
 def _is_master(card: int, seat: int, owner: list[int]) -> bool:
@@ -258,7 +266,11 @@ def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> in
     side = [c for c in hand if c // 13 != trump]
     if not side:
         return min(trumps)
-    for card in sorted(side, key=lambda c: c % 13):
+    # side by rank, low first, in hand order on equal ranks (a stable sort by rank):
+    # the rank, the place in the hand and the card as one int (the card < 64).
+    by_rank = sorted([(c % 13) * 4096 + i * 64 + c for i, c in enumerate(side)])
+    low_first = [key % 64 for key in by_rank]
+    for card in low_first:
         if _is_master(card, seat, owner) and not any(
             _can_beat(h, card // 13, card, trump) for h in opponents
         ):
@@ -266,7 +278,7 @@ def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> in
     partner = hands[(seat + 2) % 4]
     # lead low to a suit where the partner holds the master and no opponent can ruff
     best = None
-    for card in sorted(side, key=lambda c: c % 13):
+    for card in low_first:
         suit = card // 13
         ours = [c for c in partner if c // 13 == suit]
         if (
@@ -281,7 +293,13 @@ def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> in
     lengths = [0, 0, 0, 0]
     for c in side:
         lengths[c // 13] += 1
-    return min(side, key=lambda c: (-lengths[c // 13], c % 13, c))
+    # min by (longest suit first, rank, card) as one int (length <= 13, rank < 13)
+    low, least = -1, 1 << 30
+    for c in side:
+        key = ((13 - lengths[c // 13]) * 13 + c % 13) * 52 + c
+        if key < least:
+            low, least = c, key
+    return low
 
 
 def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], trump: int) -> int:
