@@ -150,3 +150,16 @@ def test_the_compiled_shuffle_is_random_shuffle() -> None:
             theirs.shuffle(stdlib)
             assert mine == stdlib
             assert ours.getstate() == theirs.getstate()
+
+
+def test_least_is_min_by_key() -> None:
+    """search.least picks what min(cards, key=key.__getitem__) picks, ties included."""
+    from random import Random
+
+    from hundred_server.games.search import least
+
+    rng = Random("least")
+    for _ in range(2000):
+        key = tuple(rng.randrange(6) for _ in range(53))
+        cards = rng.sample(range(53), rng.randrange(1, 14))
+        assert least(cards, key) == min(cards, key=key.__getitem__)

@@ -14,12 +14,14 @@ decision; each game's ``StrongBot`` adds its own tuning and its sampler.
 ``shuffle(cards, rng)`` is ``rng.shuffle(cards)``, the same draws and the same order,
 in code mypyc compiles (the standard library's runs in Python: a quarter of a decision
 in some games). It is checked against ``Random.shuffle`` once, at import, and is
-``Random.shuffle`` itself wherever the two differ.
+``Random.shuffle`` itself wherever the two differ. ``least(cards, key)`` is
+``min(cards, key=key.__getitem__)`` the same way (a call of Python a card, else).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from random import Random
 from typing import ClassVar, Final, TypeVar
 
@@ -59,6 +61,18 @@ def _same_as_random() -> bool:
 
 #: ``_shuffle`` is exact on this Python (else ``shuffle`` is ``Random.shuffle``).
 EXACT_SHUFFLE: Final = _same_as_random()
+
+
+def least(cards: list[int], key: Sequence[int]) -> int:
+    """``min(cards, key=key.__getitem__)``: the first card of the least key (``cards``
+    not empty)."""
+    best = cards[0]
+    low = key[best]
+    for card in cards:
+        k = key[card]
+        if k < low:
+            best, low = card, k
+    return best
 
 
 def shuffle(items: list[T], rng: Random) -> None:

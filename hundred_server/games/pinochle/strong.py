@@ -88,7 +88,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.games.search import BUDGET, SearchBot, shuffle
+from hundred_server.games.search import BUDGET, SearchBot, least, shuffle
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -522,7 +522,7 @@ _SMEAR: Final = tuple(
 
 def _choose_card(
     seat: int,
-    hands: Sequence[Suits],
+    hands: list[Suits],
     led: int,
     position: int,
     best: int,
@@ -543,17 +543,15 @@ def _choose_card(
     if (best_seat - seat) % 2 == 0 and (after is None or not _can_beat(after, led, best, trump)):
         below = [c for c in legal if not _beats(c, best, trump)]
         if below:
-            return min(below, key=_SMEAR[trump].__getitem__)
-        return min(legal, key=_CHEAP[trump].__getitem__)
+            return least(below, _SMEAR[trump])
+        return least(legal, _CHEAP[trump])
     for c in legal:  # low to high within a suit: the cheapest sure winner first
         if _beats(c, best, trump) and (after is None or not _can_beat(after, led, c, trump)):
             return c
-    return min(legal, key=_CHEAP[trump].__getitem__)
+    return least(legal, _CHEAP[trump])
 
 
-def _lead(
-    seat: int, hands: Sequence[Suits], legal: list[int], trump: int, bidding_team: int
-) -> int:
+def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_team: int) -> int:
     hand = hands[seat]
     opp1, opp3 = hands[(seat + 1) % 4], hands[(seat + 3) % 4]
     trumps = hand[trump]
