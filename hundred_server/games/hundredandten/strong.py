@@ -104,7 +104,7 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, least
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
 WORK: Final = 3000
@@ -164,7 +164,7 @@ class SampleError(HundredError):
 # ------------------------------------------------------------------------ the rollouts
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], t: int) -> tuple[int, int]:
+def _trick_winner(trick: list[tuple[int, int]], t: int) -> tuple[int, int]:
     key = _KEY[t][_LED[t][trick[0][1]]]
     best = trick[0]
     best_key = key[best[1]]
@@ -175,7 +175,7 @@ def _trick_winner(trick: Sequence[tuple[int, int]], t: int) -> tuple[int, int]:
     return best
 
 
-def _lead(seat: int, hands: Sequence[list[int]], t: int, bidder: int) -> int:
+def _lead(seat: int, hands: list[list[int]], t: int, bidder: int) -> int:
     hand = hands[seat]
     ist = _IS_T[t]
     cost = _COST[t]
@@ -192,12 +192,10 @@ def _lead(seat: int, hands: Sequence[list[int]], t: int, bidder: int) -> int:
                         their_top = cost[c]
         if cost[top] > their_top or (seat == bidder and their_top >= 0):
             return top
-    return min(hand, key=cost.__getitem__)
+    return least(hand, cost)
 
 
-def _follow(
-    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], t: int, n: int
-) -> int:
+def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], t: int, n: int) -> int:
     hand = hands[seat]
     led = _LED[t][trick[0][1]]
     cards = hand
@@ -220,7 +218,7 @@ def _follow(
             choice, choice_key = c, k
     if choice >= 0:
         return choice
-    return min(cards, key=_COST[t].__getitem__)
+    return least(cards, _COST[t])
 
 
 def play_out(
@@ -242,7 +240,7 @@ def play_out(
             if not trick and len(winners) == TRICKS_PER_ROUND:
                 return winners
             lead = trick[0][1] if trick else 53 + (seat == bidder)
-            card = min(hands[seat], key=keys[lead].__getitem__)
+            card = least(hands[seat], keys[lead])
         elif trick:
             card = _follow(seat, hands, trick, t, n)
         else:
@@ -351,7 +349,9 @@ def _shuffled(cards: Sequence[int], rng: Random) -> list[int]:
     """``cards`` in a random order: sorted by random keys, a few times faster than
     ``Random.shuffle`` (which draws in Python) and as uniform."""
     draw = rng.random
-    return sorted(cards, key=lambda _: draw())
+    # the same keys drawn in the same order, and the same stable sort by them
+    keys = [draw() for _ in cards]
+    return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
 
 
 class Sampler:

@@ -103,7 +103,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot
+from hundred_server.games.search import BUDGET, SearchBot, shuffle
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -265,7 +265,7 @@ class Sampler:
         out: list[list[int]] = [[] for _ in range(n + 1)]
         if self.free:
             cards = self.unseen[:]
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             start = 0
             for i, s in enumerate(holders):
                 out[s] = cards[start : start + self.room[i]]
@@ -275,7 +275,7 @@ class Sampler:
         room = self.room[:]
         placed: list[list[int]] = [[] for _ in range(k)]
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         # the most constrained cards first: they have the fewest places to go
         allowed = self.allowed
         cards.sort(key=lambda c: allowed[c].bit_count())
