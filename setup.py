@@ -43,9 +43,10 @@ def pure() -> list[Any]:
     sources would still be imported instead of them."""
     for source in (*COMPILED, NATIVE + ".py"):
         stem = Path(source).with_suffix("")
-        for built in stem.parent.glob(stem.name + ".*.so"):
-            built.unlink()
-            say(f"removed {built}")
+        for pattern in (".*.so", ".*.pyd"):
+            for built in stem.parent.glob(stem.name + pattern):
+                built.unlink()
+                say(f"removed {built}")
     return []
 
 

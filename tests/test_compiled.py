@@ -163,3 +163,20 @@ def test_least_is_min_by_key() -> None:
         key = tuple(rng.randrange(6) for _ in range(53))
         cards = rng.sample(range(53), rng.randrange(1, 14))
         assert least(cards, key) == min(cards, key=key.__getitem__)
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    """An editable install imports the extension beside a module, not its source: one
+    built before the source was last changed runs old code (reinstall: make does)."""
+    import importlib
+
+    for name in COMPILED:
+        file = importlib.import_module(name).__file__
+        assert file is not None
+        built = Path(file)
+        if built.suffix == ".py":
+            continue
+        source = built.parent / (built.name.split(".")[0] + ".py")
+        assert built.stat().st_mtime >= source.stat().st_mtime, (
+            f"{built.name} is older than {source.name}: pip install -e . again"
+        )
