@@ -14,19 +14,29 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-# Stamp files: reinstall only when the package metadata changes.
-$(VENV)/.run-deps: setup.cfg pyproject.toml | $(BIN)/python
+# Stamp files: reinstall only when the package metadata changes, or a module that
+# setup.py compiles with mypyc (an editable install imports the built extension, not
+# the edited source, until it is rebuilt).
+COMPILED := setup.py hundred_server/games/search.py $(wildcard hundred_server/games/*/strong.py)
+# pip shows a build's messages only with -v: say which the install gave.
+SAY_COMPILED = $(BIN)/python -c "import hundred_server.games.search as m; \
+	print('hundred_server: the strong AIs are', 'pure Python (no C compiler, or HUNDRED_PURE=1)' \
+	if m.__file__.endswith('.py') else 'compiled (mypyc)')"
+$(VENV)/.run-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e .
+	$(SAY_COMPILED)
 	touch $@
 
-$(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
+$(VENV)/.dev-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,lint]'
+	$(SAY_COMPILED)
 	touch $@ $(VENV)/.run-deps
 
 # The load benchmarks measure the server as a site would run it: on uvloop (the fast
 # extra), with py-spy at hand for --profile.
-$(VENV)/.bench-deps: setup.cfg pyproject.toml | $(BIN)/python
+$(VENV)/.bench-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[fast,profile]'
+	$(SAY_COMPILED)
 	touch $@
 
 run: $(VENV)/.run-deps

@@ -7,7 +7,8 @@ process. Every decision of a strong seat with more than one legal action is time
 one sampled deal) are counted for the rollouts a second it makes while it thinks.
 ``--budget`` is the strong AI's
 wall-clock cap a decision in seconds (its default if left out). Prints one JSON line;
-exit status 1 if p99 is over the budget.
+exit status 1 if p99 is over the budget. ``compiled`` says whether the AI imported is
+mypyc's extension (setup.py) or the pure-Python module (``module``: the file).
 
     .venv/bin/python bench/strong.py --game G [--games 10] [--seats N] [--seed S]
         [--budget SECONDS]
@@ -47,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.budget is not None
         else getattr(strong[strong_seats[0]], "budget", DEFAULT_BUDGET)
     )
+    module = sys.modules[type(strong[strong_seats[0]]).__module__].__file__ or ""
     naive = spec.bots["naive"]()
     times: list[float] = []
     rollouts = 0
@@ -86,6 +88,8 @@ def main(argv: list[str] | None = None) -> int:
         "max_ms": round(times[-1] * 1000, 2) if times else None,
         "rollouts_per_s": round(rollouts / sum(times)) if times else None,
         "seconds": round(time.perf_counter() - started, 1),
+        "compiled": not module.endswith(".py"),
+        "module": module,
     }
     print(json.dumps(summary))
     return 0 if not times or budget is None or summary["p99_ms"] <= budget * 1000 else 1

@@ -46,6 +46,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import ALL_CARDS, Card
 from hundred_server.errors import HundredError
 from hundred_server.games.hundert.rules import (
@@ -58,7 +60,7 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock
+from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
 
 #: Card plays of rollouts per decision (measured: see the docstring).
 WORK: Final = 7500
@@ -68,7 +70,7 @@ ROLLOUT_COST: Final = 1
 MIN_SAMPLES: Final = 8
 
 #: The point classes, low to high, and each card's class (cards outside the deck: -1).
-VALUES: Final = (0, 2, 3, 4, 10, 11)
+VALUES: Final[tuple[int, ...]] = (0, 2, 3, 4, 10, 11)
 CLASS_OF: Final[tuple[int, ...]] = tuple(
     VALUES.index(POINTS[c]) if c in HUNDERT_DECK else -1 for c in ALL_CARDS
 )
@@ -76,7 +78,7 @@ CLASS_OF: Final[tuple[int, ...]] = tuple(
 _CLOSES: Final[tuple[int, ...]] = tuple(
     VALUES.index(g) if g in VALUES and g > 0 else -1 for g in range(TARGET + 1)
 )
-_HIGH_TO_LOW: Final = (5, 4, 3, 2, 1, 0)
+_HIGH_TO_LOW: Final[tuple[int, ...]] = (5, 4, 3, 2, 1, 0)
 
 
 class SampleError(HundredError):
@@ -123,7 +125,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[Card]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         hands: list[list[Card]] = []
         start = 0
         for seat, size in enumerate(self.sizes):
@@ -142,7 +144,7 @@ class Sampler:
 # ------------------------------------------------------------------------ the rollouts
 
 
-def policy(hands: Sequence[list[int]], total: int, seat: int, left: Sequence[int]) -> int:
+def policy(hands: list[list[int]], total: int, seat: int, left: list[int]) -> int:
     """The class the rollout policy plays for ``seat`` (see the docstring); ``left``
     counts the cards still in all the hands, by class."""
     hand = hands[seat]
@@ -193,6 +195,7 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 # --------------------------------------------------------------------------------- bot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 

@@ -86,6 +86,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import DECK_SUITS
 from hundred_server.errors import HundredError
 from hundred_server.games.hundredandten.bots import PLAY_KEYS, max_bid
@@ -111,7 +113,7 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock
+from hundred_server.games.search import BUDGET, SearchBot, clock, least
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
 WORK: Final = 3000
@@ -134,7 +136,7 @@ MOON_THRESHOLD: Final = 0.8
 
 _DECK: Final = 53
 _ALL: Final = tuple(range(_DECK))
-_AMOUNTS: Final = (15, 20, 25, 30, MOON)
+_AMOUNTS: Final[tuple[int, ...]] = (15, 20, 25, 30, MOON)
 _SUITS: Final = tuple(range(4))
 #: _IS_T[t][c]: whether card c is a trump when suit t (index into DECK_SUITS) is named.
 _IS_T: Final = tuple(IS_TRUMP[s] for s in DECK_SUITS)
@@ -171,7 +173,7 @@ class SampleError(HundredError):
 # ------------------------------------------------------------------------ the rollouts
 
 
-def _trick_winner(trick: Sequence[tuple[int, int]], t: int) -> tuple[int, int]:
+def _trick_winner(trick: list[tuple[int, int]], t: int) -> tuple[int, int]:
     key = _KEY[t][_LED[t][trick[0][1]]]
     best = trick[0]
     best_key = key[best[1]]
@@ -182,7 +184,7 @@ def _trick_winner(trick: Sequence[tuple[int, int]], t: int) -> tuple[int, int]:
     return best
 
 
-def _lead(seat: int, hands: Sequence[list[int]], t: int, bidder: int) -> int:
+def _lead(seat: int, hands: list[list[int]], t: int, bidder: int) -> int:
     hand = hands[seat]
     ist = _IS_T[t]
     cost = _COST[t]
@@ -199,12 +201,10 @@ def _lead(seat: int, hands: Sequence[list[int]], t: int, bidder: int) -> int:
                         their_top = cost[c]
         if cost[top] > their_top or (seat == bidder and their_top >= 0):
             return top
-    return min(hand, key=cost.__getitem__)
+    return least(hand, cost)
 
 
-def _follow(
-    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], t: int, n: int
-) -> int:
+def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], t: int, n: int) -> int:
     hand = hands[seat]
     led = _LED[t][trick[0][1]]
     cards = hand
@@ -227,7 +227,7 @@ def _follow(
             choice, choice_key = c, k
     if choice >= 0:
         return choice
-    return min(cards, key=_COST[t].__getitem__)
+    return least(cards, _COST[t])
 
 
 def play_out(
@@ -249,7 +249,7 @@ def play_out(
             if not trick and len(winners) == TRICKS_PER_ROUND:
                 return winners
             lead = trick[0][1] if trick else 53 + (seat == bidder)
-            card = min(hands[seat], key=keys[lead].__getitem__)
+            card = least(hands[seat], keys[lead])
         elif trick:
             card = _follow(seat, hands, trick, t, n)
         else:
@@ -392,7 +392,9 @@ def _shuffled(cards: Sequence[int], rng: Random) -> list[int]:
     """``cards`` in a random order: sorted by random keys, a few times faster than
     ``Random.shuffle`` (which draws in Python) and as uniform."""
     draw = rng.random
-    return sorted(cards, key=lambda _: draw())
+    # the same keys drawn in the same order, and the same stable sort by them
+    keys = [draw() for _ in cards]
+    return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
 
 
 class Sampler:
@@ -529,6 +531,7 @@ class Sampler:
 # --------------------------------------------------------------------------------- bot
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
 

@@ -64,7 +64,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
+
+from mypy_extensions import mypyc_attr
 
 from hundred_server.cards import Card
 from hundred_server.errors import HundredError
@@ -85,7 +87,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock
+from hundred_server.games.search import BUDGET, SearchBot, clock, least, shuffle
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -119,10 +121,15 @@ _CARD: Final[tuple[Card, ...]] = tuple(
 )
 _QS: Final = 3 * 6 + 2
 _JD: Final = 0 * 6 + 1
-_RUN_VALUES: Final = (0, 15, 150)
-_PINOCHLE_VALUES: Final = (0, 4, 30)
+_RUN_VALUES: Final[tuple[int, ...]] = (0, 15, 150)
+_PINOCHLE_VALUES: Final[tuple[int, ...]] = (0, 4, 30)
 #: (strength, single, double) of each "around".
-_AROUNDS: Final = ((5, 10, 100), (3, 8, 80), (2, 6, 60), (1, 4, 40))
+_AROUNDS: Final[tuple[tuple[int, int, int], ...]] = (
+    (5, 10, 100),
+    (3, 8, 80),
+    (2, 6, 60),
+    (1, 4, 40),
+)
 
 
 def card_id(card: Card) -> int:
@@ -342,7 +349,7 @@ class Sampler:
 
     def _cards(self, rng: Random, cap: Sequence[Sequence[int]]) -> list[int]:
         cards = [c for c in range(_NCARDS) for _ in range(self.left[c])]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         cards.sort(key=lambda c: (cap[0][c] > 0) + (cap[1][c] > 0) + (cap[2][c] > 0))
         return cards
 
@@ -423,7 +430,7 @@ class Sampler:
             if any(cap[k][c] <= extra for c, extra in options):
                 return search(i + 1)
             order = list(options)
-            rng.shuffle(order)
+            shuffle(order, rng)
             for c, extra in order:
                 before = cap[k][c]
                 cap[k][c] = extra
@@ -443,7 +450,7 @@ class Sampler:
             hands = self._draw(cards, rng, self.cap)
             if hands is not None and (not self.open or self._melds_fit(hands)):
                 return self._full(hands)
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             cards.sort(
                 key=lambda c: (self.cap[0][c] > 0) + (self.cap[1][c] > 0) + (self.cap[2][c] > 0)
             )
@@ -505,7 +512,7 @@ _CHEAP: Final = tuple(
     tuple(100 * (c // 6 == t) + 10 * (c % 6 >= 3) + c % 6 for c in range(_NCARDS)) for t in range(4)
 )
 #: Which counter to throw a partner first: the king, the ten, the ace (then the rest).
-_SMEAR_ORDER: Final = (3, 4, 5, 2, 1, 0)
+_SMEAR_ORDER: Final[tuple[int, ...]] = (3, 4, 5, 2, 1, 0)
 #: ``_SMEAR[trump][card]``: the lower, the better to throw a partner who takes the trick.
 _SMEAR: Final = tuple(
     tuple(100 * (c // 6 == t) + _SMEAR_ORDER.index(c % 6) for c in range(_NCARDS)) for t in range(4)
@@ -514,7 +521,7 @@ _SMEAR: Final = tuple(
 
 def _choose_card(
     seat: int,
-    hands: Sequence[Suits],
+    hands: list[Suits],
     led: int,
     position: int,
     best: int,
@@ -535,17 +542,15 @@ def _choose_card(
     if (best_seat - seat) % 2 == 0 and (after is None or not _can_beat(after, led, best, trump)):
         below = [c for c in legal if not _beats(c, best, trump)]
         if below:
-            return min(below, key=_SMEAR[trump].__getitem__)
-        return min(legal, key=_CHEAP[trump].__getitem__)
+            return least(below, _SMEAR[trump])
+        return least(legal, _CHEAP[trump])
     for c in legal:  # low to high within a suit: the cheapest sure winner first
         if _beats(c, best, trump) and (after is None or not _can_beat(after, led, c, trump)):
             return c
-    return min(legal, key=_CHEAP[trump].__getitem__)
+    return least(legal, _CHEAP[trump])
 
 
-def _lead(
-    seat: int, hands: Sequence[Suits], legal: list[int], trump: int, bidding_team: int
-) -> int:
+def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_team: int) -> int:
     hand = hands[seat]
     opp1, opp3 = hands[(seat + 1) % 4], hands[(seat + 3) % 4]
     trumps = hand[trump]
@@ -642,10 +647,11 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
     return meld_value(counts, trump) + 1.5 * trumps + high + 1.5 * aces
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
-    name = "strong"
+    name: ClassVar[str] = "strong"
 
     def __init__(
         self,

@@ -91,6 +91,8 @@ from collections.abc import Callable, Sequence
 from random import Random
 from typing import Final, TypeAlias
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.errors import HundredError
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
@@ -111,7 +113,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock
+from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -273,7 +275,7 @@ class Sampler:
         out: list[list[int]] = [[] for _ in range(n + 1)]
         if self.free:
             cards = self.unseen[:]
-            rng.shuffle(cards)
+            shuffle(cards, rng)
             start = 0
             for i, s in enumerate(holders):
                 out[s] = cards[start : start + self.room[i]]
@@ -283,7 +285,7 @@ class Sampler:
         room = self.room[:]
         placed: list[list[int]] = [[] for _ in range(k)]
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         # the most constrained cards first: they have the fewest places to go
         allowed = self.allowed
         cards.sort(key=lambda c: allowed[c].bit_count())
@@ -705,6 +707,7 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
     return kept
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
 

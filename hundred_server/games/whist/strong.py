@@ -48,9 +48,11 @@ from collections.abc import Sequence
 from random import Random
 from typing import Final
 
+from mypy_extensions import mypyc_attr
+
 from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
 from hundred_server.errors import HundredError
-from hundred_server.games.search import BUDGET, SearchBot, clock
+from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
@@ -132,14 +134,14 @@ class Sampler:
         if not self._feasible(counts, self.room):
             raise SampleError("no deal fits the voids this view shows")
 
-    def _mask_counts(self, cards: Sequence[int]) -> list[int]:
+    def _mask_counts(self, cards: list[int]) -> list[int]:
         counts = [0] * 8
         for card in cards:
             counts[self.allowed[_suit(card)]] += 1
         return counts
 
     @staticmethod
-    def _feasible(counts: Sequence[int], room: Sequence[int]) -> bool:
+    def _feasible(counts: list[int], room: list[int]) -> bool:
         """Hall's condition: for every set T of seats, the cards that only seats in T may
         hold fit in T's room (T = all three holds when the total does)."""
         for subset, inside in _INSIDE:
@@ -155,7 +157,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         # The most constrained cards first: they have the fewest places to go.
         cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
         for _ in range(_QUICK_TRIES):
@@ -167,7 +169,7 @@ class Sampler:
             raise SampleError("the sampler got stuck")
         return hands
 
-    def _draw(self, cards: Sequence[int], rng: Random, check: bool) -> list[list[int]] | None:
+    def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
         """Place ``cards`` one by one, each with a seat that may hold it, by the room
         left; with ``check`` only where the rest still fits, else None when stuck."""
         counts = self._mask_counts(cards) if check else []
@@ -213,7 +215,7 @@ def _beats(card: int, best: int, trump: int) -> bool:
     return card // 13 == trump
 
 
-def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
+def _can_beat(hand: list[int], led: int, card: int, trump: int) -> bool:
     """Whether a seat holding ``hand`` can beat ``card`` when ``led`` is the suit led."""
     suit = card // 13
     followed = False
@@ -227,15 +229,23 @@ def _can_beat(hand: Sequence[int], led: int, card: int, trump: int) -> bool:
     return any(c // 13 == trump and (suit != trump or c > card) for c in hand)
 
 
-def _cheapest(cards: Sequence[int], hand: Sequence[int], trump: int) -> int:
+def _cheapest(cards: list[int], hand: list[int], trump: int) -> int:
     """The card that costs least: the lowest non-trump, from the shortest suit on ties."""
     lengths = [0, 0, 0, 0]
     for c in hand:
         lengths[c // 13] += 1
-    return min(cards, key=lambda c: (c // 13 == trump, c % 13, lengths[c // 13], c))
+    # min by (is trump, rank, suit length, card) as one int: each part is bounded
+    # (rank < 13, length <= 13, card < 52), so the order is that of the tuple.
+    cheapest, least = -1, 1 << 30
+    for c in cards:
+        suit = c // 13
+        key = (((13 if suit == trump else 0) + c % 13) * 14 + lengths[suit]) * 52 + c
+        if key < least:
+            cheapest, least = c, key
+    return cheapest
 
 
-def _is_master(card: int, seat: int, owner: Sequence[int]) -> bool:
+def _is_master(card: int, seat: int, owner: list[int]) -> bool:
     """No other seat holds a higher card of its suit."""
     for higher in range(card + 1, (card // 13 + 1) * 13):
         if owner[higher] >= 0 and owner[higher] != seat:
@@ -243,7 +253,7 @@ def _is_master(card: int, seat: int, owner: Sequence[int]) -> bool:
     return True
 
 
-def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: int) -> int:
+def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> int:
     hand = hands[seat]
     opponents = (hands[(seat + 1) % 4], hands[(seat + 3) % 4])
     trumps = [c for c in hand if c // 13 == trump]
@@ -255,7 +265,11 @@ def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: in
     side = [c for c in hand if c // 13 != trump]
     if not side:
         return min(trumps)
-    for card in sorted(side, key=lambda c: c % 13):
+    # side by rank, low first, in hand order on equal ranks (a stable sort by rank):
+    # the rank, the place in the hand and the card as one int (the card < 64).
+    by_rank = sorted([(c % 13) * 4096 + i * 64 + c for i, c in enumerate(side)])
+    low_first = [key % 64 for key in by_rank]
+    for card in low_first:
         if _is_master(card, seat, owner) and not any(
             _can_beat(h, card // 13, card, trump) for h in opponents
         ):
@@ -263,7 +277,7 @@ def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: in
     partner = hands[(seat + 2) % 4]
     # lead low to a suit where the partner holds the master and no opponent can ruff
     best = None
-    for card in sorted(side, key=lambda c: c % 13):
+    for card in low_first:
         suit = card // 13
         ours = [c for c in partner if c // 13 == suit]
         if (
@@ -278,12 +292,16 @@ def _lead(seat: int, hands: Sequence[list[int]], owner: Sequence[int], trump: in
     lengths = [0, 0, 0, 0]
     for c in side:
         lengths[c // 13] += 1
-    return min(side, key=lambda c: (-lengths[c // 13], c % 13, c))
+    # min by (longest suit first, rank, card) as one int (length <= 13, rank < 13)
+    low, least = -1, 1 << 30
+    for c in side:
+        key = ((13 - lengths[c // 13]) * 13 + c % 13) * 52 + c
+        if key < least:
+            low, least = c, key
+    return low
 
 
-def _follow(
-    seat: int, hands: Sequence[list[int]], trick: Sequence[tuple[int, int]], trump: int
-) -> int:
+def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], trump: int) -> int:
     hand = hands[seat]
     led = trick[0][1] // 13
     cards = [c for c in hand if c // 13 == led] or hand
@@ -369,6 +387,7 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
