@@ -23,8 +23,8 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test,lint]'
 	touch $@ $(VENV)/.run-deps
 
-# The load benchmarks measure the server as a site would run it: on uvloop (the fast
-# extra), with py-spy at hand for --profile.
+# The load benchmarks measure the server as a site would run it: on uvloop and orjson
+# (the default install; the fast extra is its old name), with py-spy at hand for --profile.
 $(VENV)/.bench-deps: setup.cfg pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[fast,profile]'
 	touch $@

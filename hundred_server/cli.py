@@ -325,9 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--loop",
         choices=LOOPS,
         default=os.environ.get("HUNDRED_LOOP") or "auto",
-        help="the event loop: asyncio's own, or uvloop (libuv's, the fast extra: pip "
-        "install 'hundred_server[fast]'); auto (the default, or $HUNDRED_LOOP) takes uvloop "
-        "when it is installed",
+        help="the event loop: asyncio's own, or uvloop (libuv's, in the default install "
+        "where its wheel exists, not on Windows); auto (the default, or $HUNDRED_LOOP) "
+        "takes uvloop when it is installed",
     )
     limits = Limits()
     serve.add_argument(
