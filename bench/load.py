@@ -50,6 +50,25 @@ a last line gives the medians of each and this one's ratio to the base's, and fo
 server's CPU an answer each pair's ratio (a base run and this one's after it) and their
 median, which the machine's drift between pairs moves less.
 
+Unsaturated, at a person's pace: ``--pace SECONDS`` has every client answer each
+prompt after a delay drawn uniformly from 0.5 to 1.5 times SECONDS (from its own seeded
+generator), so the server idles between answers and every answer pays the whole cost a
+real site pays for it: a wake-up, a read, a commit, a write to each seat. A run then ends
+after ``--seconds`` (default 30; a game of 110 at that pace lasts minutes), its games
+unfinished and not counted as failures; ``server_cpu_us_per_answer`` is the figure to
+read (the server's CPU from listening to the end, over the answers sent):
+
+    python bench/load.py --clients 400 --tables 100 --games 1 --store on --pace 0.5 \
+        --reps 3 --base /tmp/base-fast
+
+Each side on its default install: this checkout's server runs on this interpreter (its
+venv: ``pip install -e .``, uvloop and orjson where they install), the base's on
+``--base-python``, by default the base's own venv ``BASE/.venv/bin/python`` when there
+is one (``python3 -m venv BASE/.venv && BASE/.venv/bin/pip install -e BASE``: what that
+checkout's setup.cfg installs; 09b93ac's has neither uvloop nor orjson). Each run says
+which interpreter it ran and which of the two it had (``server_python``,
+``server_fast_parts``).
+
 ``--profile DIR`` samples each server under load with py-spy (``pip install -e '.[profile]'``):
 a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
 (``.txt``), and its top entries by self and cumulative share, printed (keep ``DIR`` out
@@ -65,6 +84,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -156,8 +176,12 @@ class LoadClient(asyncio.Protocol):
     and no await, so that the generator (one process, one core) keeps up with the server
     and the latencies it reports are the server's, not its own backlog's."""
 
-    def __init__(self, name: str, stats: Stats, games: int, rng: random.Random) -> None:
+    def __init__(
+        self, name: str, stats: Stats, games: int, rng: random.Random, pace: float = 0.0
+    ) -> None:
         self.name = name
+        self.pace = pace
+        self.rng = rng
         self.stats = stats
         self.games_left = games
         self.player = Player(rng)
@@ -232,10 +256,20 @@ class LoadClient(asyncio.Protocol):
             self.games_left -= 1
             self.stats.games += 1
         answer = self.player.see(kind, msg)
-        if answer is not None:
-            self.sent_at = time.perf_counter()
-            self.stats.answers += 1
-            self.send(answer)
+        if answer is None:
+            pass
+        elif self.pace:  # a person's pace: 0.5-1.5 times --pace after the prompt
+            delay = self.pace * (0.5 + self.rng.random())
+            asyncio.get_running_loop().call_later(delay, self.answer, answer)
+        else:
+            self.answer(answer)
+
+    def answer(self, answer: dict[str, Any]) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.sent_at = time.perf_counter()
+        self.stats.answers += 1
+        self.send(answer)
 
 
 def free_port() -> int:
@@ -296,7 +330,7 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
     rng = random.Random(args.seed)
     loop_start = time.perf_counter()
     creators = [
-        LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()))
+        LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()), args.pace)
         for t in range(args.tables)
     ]
     clients = list(creators)
@@ -309,13 +343,19 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
         await asyncio.sleep(1.5)
     for t, table_id in enumerate(ids):
         for j in range(1, seats):
-            joiner = LoadClient(f"j{t}-{j}", stats, args.games, random.Random(rng.random()))
+            joiner = LoadClient(
+                f"j{t}-{j}", stats, args.games, random.Random(rng.random()), args.pace
+            )
             hello = {"Type": "Hello", "Message": "join", "Name": joiner.name}
             first: list[dict[str, Any]] = [hello, {"Type": "Join", "Table": table_id}]
             await joiner.connect(ports[(t + j) % len(ports)], first)  # most join another instance
             clients.append(joiner)
-    await asyncio.wait([c.done for c in clients], timeout=args.timeout)
+    # Paced, a run ends after --seconds too (a game of 110 at a person's pace is minutes).
+    limit = args.timeout if args.seconds is None else min(args.timeout, args.seconds)
+    await asyncio.wait([c.done for c in clients], timeout=limit)
     for client in clients:
+        if args.seconds is not None and not client.done.done():
+            client.games_left = 0  # stopped by the run's end, not a failure
         if client.transport is not None:
             client.transport.close()
     return time.perf_counter() - loop_start
@@ -385,6 +425,28 @@ def profile_top(collapsed: Path, top: int = 25) -> str:
     return "\n".join(rows)
 
 
+def server_python(args: argparse.Namespace, base: Path | None) -> str:
+    """The interpreter a server runs on: this one for this checkout, and for a base
+    ``--base-python``, else the base's own venv (``BASE/.venv``, made from its own
+    setup.cfg: its default install) when it has one, else this one."""
+    if base is None:
+        return sys.executable
+    if args.base_python is not None:
+        return str(args.base_python)
+    own = base / ".venv" / "bin" / "python"
+    return str(own) if own.exists() else sys.executable
+
+
+@functools.cache
+def fast_parts(python: str) -> list[str]:
+    """Which of uvloop and orjson ``python`` imports (what its server runs on)."""
+    probe = (
+        "import importlib.util as u; print(*[m for m in ('uvloop', 'orjson') if u.find_spec(m)])"
+    )
+    out = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 def run_once(
     args: argparse.Namespace,
     server_args: list[str],
@@ -401,9 +463,10 @@ def run_once(
             os.pathsep
         )
     cwd = ROOT if base is None else base
+    python = server_python(args, base)
     servers = []
     for port in ports:
-        command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
+        command = [python, "-m", "hundred_server", "serve", "--port", str(port)]
         command += ["--log-level", "WARNING", *server_args]
         # Every client comes from 127.0.0.1: the per-address limits would be the whole run's.
         room = str(max(1, args.clients))
@@ -479,7 +542,13 @@ def run_once(
         if stats.answers
         else None,
         "server_exit": server.returncode,
-        "ok": games_completed == games_expected and not stats.errors and not stats.failures,
+        "server_python": python,
+        "server_fast_parts": fast_parts(python),
+        "pace_s": args.pace,
+        # Paced with --seconds, the run may end before the games do.
+        "ok": (games_completed == games_expected or args.seconds is not None)
+        and not stats.errors
+        and not stats.failures,
     }
 
 
@@ -625,6 +694,29 @@ def main() -> int:
     parser.add_argument("--timeout", type=float, default=300, help="seconds at most")
     parser.add_argument("--seed", default="load")
     parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="unsaturated: every client answers each prompt after a delay drawn uniformly "
+        "from 0.5 to 1.5 times SECONDS (default 0: at once, the server saturated); a run "
+        "then ends after --seconds",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="end each run after this many seconds of play even if games go on "
+        "(default 30 with --pace, else none: the games' end)",
+    )
+    parser.add_argument(
+        "--base-python",
+        type=Path,
+        default=None,
+        help="the interpreter of --base's server (default BASE/.venv/bin/python when it "
+        "exists, that checkout's own default install, else this one)",
+    )
+    parser.add_argument(
         "--store",
         choices=["off", "on", "both"],
         default="both",
@@ -654,6 +746,10 @@ def main() -> int:
         "redis://..., both started here in temporary folders), the clients spread over them",
     )
     args = parser.parse_args()
+    if args.pace < 0:
+        parser.error("--pace must be at least 0")
+    if args.pace and args.seconds is None:
+        args.seconds = 30.0
     if args.instances > 1:
         print(json.dumps(run_site(args)), flush=True)
         return 0
