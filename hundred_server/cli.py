@@ -46,6 +46,7 @@ from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
 from hundred_server.store import (
+    COMMIT_WAIT,
     DEFAULT_PATH,
     GameStore,
     StoreError,
@@ -459,6 +460,15 @@ def build_parser() -> argparse.ArgumentParser:
         "all); games under way are never removed",
     )
     serve.add_argument(
+        "--commit-wait",
+        type=_seconds,
+        default=COMMIT_WAIT,
+        metavar="SECONDS",
+        help=f"an SQLite store's commits are at least SECONDS apart (default {COMMIT_WAIT:g}): "
+        "moves that come meanwhile wait, unsent, and share the next transaction; one after "
+        "a quiet spell commits at once (0: a commit every turn of the event loop)",
+    )
+    serve.add_argument(
         "--bot",
         action="append",
         default=[],
@@ -803,6 +813,7 @@ def _serve(
     plugins: Sequence[str] = (),
     classic_port: int | None = None,
     keep_days: float | None = None,
+    commit_wait: float = COMMIT_WAIT,
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
@@ -898,6 +909,7 @@ def _serve(
                     None,
                     classic_port,
                     keep_days,
+                    commit_wait=commit_wait,
                     plugins=list(loaded.values()),
                     bot_limits=bot_limits,
                     ai=ai,
@@ -969,6 +981,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             args.bot,
             args.classic_port,
             keep_days=args.keep_days,
+            commit_wait=args.commit_wait,
             bot_limits=_bot_limits(args),
             ai=args.ai,
             ai_budget=args.ai_budget,
