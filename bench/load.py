@@ -56,7 +56,10 @@ generator), so the server idles between answers and every answer pays the whole 
 real site pays for it: a wake-up, a read, a commit, a write to each seat. A run then ends
 after ``--seconds`` (default 30; a game of 110 at that pace lasts minutes), its games
 unfinished and not counted as failures; ``server_cpu_us_per_answer`` is the figure to
-read (the server's CPU from listening to the end, over the answers sent):
+read (the server's CPU from listening to the end, over the answers sent), and beside it
+``server_cpu_us_per_answer_steady``, the same from ``SETTLE`` (2) seconds after the last
+client joined: without the arrivals (400 connections greeted, 100 tables made and
+joined, a cost of the run's size, not of an answer), the cost of an answer alone:
 
     python bench/load.py --clients 400 --tables 100 --games 1 --store on --pace 0.5 \
         --reps 3 --base /tmp/base-fast
@@ -98,6 +101,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -128,6 +132,9 @@ class Stats:
     failures: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: Paced: the servers' CPU seconds and the answers when every table is playing.
+    steady_cpu: float | None = None
+    steady_answers: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
@@ -298,6 +305,11 @@ def proc_cpu(pid: int) -> tuple[float, float, float]:
     return peak, int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
+def servers_cpu(servers: list[subprocess.Popen[bytes]]) -> float:
+    """The CPU seconds (user + system) of these processes, summed."""
+    return sum(proc_status(each.pid)[1] for each in servers)
+
+
 def thread_cpu(pid: int) -> dict[str, float]:
     """CPU seconds (user + system) of a process's threads: its main thread ("main")
     and the others ("other": the store's writer, plug-in readers)."""
@@ -325,7 +337,16 @@ async def wait_for_port(port: int, deadline: float) -> None:
             await asyncio.sleep(0.05)
 
 
-async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> float:
+#: Paced: seconds after the last join before the steady part of a run is measured.
+SETTLE = 2.0
+
+
+async def drive(
+    ports: list[int],
+    args: argparse.Namespace,
+    stats: Stats,
+    server_cpu: Callable[[], float] = lambda: 0.0,
+) -> float:
     seats = args.clients // args.tables
     rng = random.Random(args.seed)
     loop_start = time.perf_counter()
@@ -350,6 +371,9 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
             first: list[dict[str, Any]] = [hello, {"Type": "Join", "Table": table_id}]
             await joiner.connect(ports[(t + j) % len(ports)], first)  # most join another instance
             clients.append(joiner)
+    if args.pace:  # the answers of people at their tables, without the arrivals
+        await asyncio.sleep(SETTLE)
+        stats.steady_cpu, stats.steady_answers = server_cpu(), stats.answers
     # Paced, a run ends after --seconds too (a game of 110 at a person's pace is minutes).
     limit = args.timeout if args.seconds is None else min(args.timeout, args.seconds)
     await asyncio.wait([c.done for c in clients], timeout=limit)
@@ -359,6 +383,13 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
         if client.transport is not None:
             client.transport.close()
     return time.perf_counter() - loop_start
+
+
+def steady_us(stats: Stats, cpu: float) -> float | None:
+    answers = stats.answers - stats.steady_answers
+    if stats.steady_cpu is None or answers <= 0:
+        return None
+    return round(1e6 * (cpu - stats.steady_cpu) / answers, 1)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -474,6 +505,8 @@ def run_once(
         command += ["--max-waiting-per-address", room]
         # Room for every client whatever the server's default (a base may predate ours).
         command += ["--max-connections", str(args.clients + 16)]
+        if base is None:
+            command += args.server_arg
         servers.append(subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, env=env))
     server = servers[0]
     stats = Stats()
@@ -484,7 +517,7 @@ def run_once(
         user_ready, sys_ready = sum(r[1] for r in ready), sum(r[2] for r in ready)
         samplers = start_profile(args, server.pid, store, base)
         client_start = time.process_time()
-        seconds = asyncio.run(drive(ports, args, stats))
+        seconds = asyncio.run(drive(ports, args, stats, lambda: servers_cpu(servers)))
         client_cpu = time.process_time() - client_start
         usage = [proc_cpu(each.pid) for each in servers]
         peak_mb = max(u[0] for u in usage)
@@ -532,6 +565,8 @@ def run_once(
         "server_cpu_load_sys_s": round(system - sys_ready, 2),
         "server_thread_cpu_s": {name: round(cpu, 2) for name, cpu in threads.items()},
         "answers": stats.answers,
+        # Paced: from SETTLE s after the last join to the end, the answers meanwhile.
+        "server_cpu_us_per_answer_steady": steady_us(stats, cpu),
         "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
         if stats.answers
         else None,
@@ -665,7 +700,10 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
     for the CPU an answer also each pair's ratio (a base run and the run of this one
     after it), in order, and their median: the machine's speed drifts between pairs,
     and a pair's two runs see nearly the same machine."""
-    keys = ("latency_ms_p50", "latency_ms_p99", "server_cpu_us_per_answer")
+    cpu_keys = ["server_cpu_us_per_answer"]
+    if all(r["server_cpu_us_per_answer_steady"] is not None for r in runs):  # paced
+        cpu_keys.append("server_cpu_us_per_answer_steady")
+    keys = ("latency_ms_p50", "latency_ms_p99", *cpu_keys)
     out: dict[str, Any] = {"compare": True, "runs": len(runs)}
     for store in sorted({r["store"] for r in runs}):
         for key in keys:
@@ -676,12 +714,12 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 out[f"{store}_{server}_{key}"] = round(medians[server], 2)
             ratio = medians["this"] / medians["base"] if medians["base"] else float("nan")
             out[f"{store}_ratio_{key}"] = round(ratio, 3)
-        key = "server_cpu_us_per_answer"
-        base = [r[key] for r in runs if r["store"] == store and r["server"] == "base"]
-        this = [r[key] for r in runs if r["store"] == store and r["server"] == "this"]
-        pairs = [round(t / b, 3) for b, t in zip(base, this, strict=False) if b]
-        out[f"{store}_pair_ratios_{key}"] = pairs
-        out[f"{store}_pair_ratio_median_{key}"] = statistics.median(pairs) if pairs else None
+        for key in cpu_keys:
+            base = [r[key] for r in runs if r["store"] == store and r["server"] == "base"]
+            this = [r[key] for r in runs if r["store"] == store and r["server"] == "this"]
+            pairs = [round(t / b, 3) for b, t in zip(base, this, strict=False) if b]
+            out[f"{store}_pair_ratios_{key}"] = pairs
+            out[f"{store}_pair_ratio_median_{key}"] = statistics.median(pairs) if pairs else None
     out["all_ok"] = all(r["ok"] for r in runs)
     return out
 
@@ -708,6 +746,13 @@ def main() -> int:
         default=None,
         help="end each run after this many seconds of play even if games go on "
         "(default 30 with --pace, else none: the games' end)",
+    )
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        help="one more argument for this checkout's server (not the base's): "
+        "--server-arg=--commit-wait=0",
     )
     parser.add_argument(
         "--base-python",
