@@ -32,8 +32,8 @@ $(VENV)/.dev-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	$(SAY_COMPILED)
 	touch $@ $(VENV)/.run-deps
 
-# The load benchmarks measure the server as a site would run it: on uvloop (the fast
-# extra), with py-spy at hand for --profile.
+# The load benchmarks measure the server as a site would run it: on uvloop and orjson
+# (the default install; the fast extra is its old name), with py-spy at hand for --profile.
 $(VENV)/.bench-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[fast,profile]'
 	$(SAY_COMPILED)
@@ -71,9 +71,12 @@ CLIENTS ?= 400
 TABLES  ?= 100
 LOAD_ARGS ?=
 INSTANCES ?= 1
+# PACE=0.5: unsaturated, every client answers 0.25-0.75 s after each prompt, runs of 30 s,
+# and the figure is the server's CPU an answer (make load PACE=0.5 LOAD_ARGS="--store on").
+PACE ?=
 load: $(VENV)/.dev-deps $(VENV)/.bench-deps
 	$(if $(filter-out 1,$(INSTANCES)),bash scripts/ensure-postgres && bash scripts/ensure-redis)
-	$(BIN)/python bench/load.py --clients $(CLIENTS) --tables $(TABLES) --games 1 --instances $(INSTANCES) $(LOAD_ARGS)
+	$(BIN)/python bench/load.py --clients $(CLIENTS) --tables $(TABLES) --games 1 --instances $(INSTANCES) $(if $(PACE),--pace $(PACE)) $(LOAD_ARGS)
 
 # People against the AI at a person's pace (issue #28): a real server, PEOPLE clients each
 # alone at a table against three AI seats, answering 1-3 s after each prompt, every game

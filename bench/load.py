@@ -50,6 +50,28 @@ a last line gives the medians of each and this one's ratio to the base's, and fo
 server's CPU an answer each pair's ratio (a base run and this one's after it) and their
 median, which the machine's drift between pairs moves less.
 
+Unsaturated, at a person's pace: ``--pace SECONDS`` has every client answer each
+prompt after a delay drawn uniformly from 0.5 to 1.5 times SECONDS (from its own seeded
+generator), so the server idles between answers and every answer pays the whole cost a
+real site pays for it: a wake-up, a read, a commit, a write to each seat. A run then ends
+after ``--seconds`` (default 30; a game of 110 at that pace lasts minutes), its games
+unfinished and not counted as failures; ``server_cpu_us_per_answer`` is the figure to
+read (the server's CPU from listening to the end, over the answers sent), and beside it
+``server_cpu_us_per_answer_steady``, the same from ``SETTLE`` (2) seconds after the last
+client joined: without the arrivals (400 connections greeted, 100 tables made and
+joined, a cost of the run's size, not of an answer), the cost of an answer alone:
+
+    python bench/load.py --clients 400 --tables 100 --games 1 --store on --pace 0.5 \
+        --reps 3 --base /tmp/base-fast
+
+Each side on its default install: this checkout's server runs on this interpreter (its
+venv: ``pip install -e .``, uvloop and orjson where they install), the base's on
+``--base-python``, by default the base's own venv ``BASE/.venv/bin/python`` when there
+is one (``python3 -m venv BASE/.venv && BASE/.venv/bin/pip install -e BASE``: what that
+checkout's setup.cfg installs; 09b93ac's has neither uvloop nor orjson). Each run says
+which interpreter it ran and which of the two it had (``server_python``,
+``server_fast_parts``).
+
 ``--profile DIR`` samples each server under load with py-spy (``pip install -e '.[profile]'``):
 a flame graph (``DIR/<server>-<store>-<n>.svg``), the same samples as collapsed stacks
 (``.txt``), and its top entries by self and cumulative share, printed (keep ``DIR`` out
@@ -65,6 +87,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -78,6 +101,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -108,6 +132,9 @@ class Stats:
     failures: int = 0
     games: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: Paced: the servers' CPU seconds and the answers when every table is playing.
+    steady_cpu: float | None = None
+    steady_answers: int = 0
     error_codes: dict[str, int] = field(default_factory=dict)
 
 
@@ -156,8 +183,12 @@ class LoadClient(asyncio.Protocol):
     and no await, so that the generator (one process, one core) keeps up with the server
     and the latencies it reports are the server's, not its own backlog's."""
 
-    def __init__(self, name: str, stats: Stats, games: int, rng: random.Random) -> None:
+    def __init__(
+        self, name: str, stats: Stats, games: int, rng: random.Random, pace: float = 0.0
+    ) -> None:
         self.name = name
+        self.pace = pace
+        self.rng = rng
         self.stats = stats
         self.games_left = games
         self.player = Player(rng)
@@ -232,10 +263,20 @@ class LoadClient(asyncio.Protocol):
             self.games_left -= 1
             self.stats.games += 1
         answer = self.player.see(kind, msg)
-        if answer is not None:
-            self.sent_at = time.perf_counter()
-            self.stats.answers += 1
-            self.send(answer)
+        if answer is None:
+            pass
+        elif self.pace:  # a person's pace: 0.5-1.5 times --pace after the prompt
+            delay = self.pace * (0.5 + self.rng.random())
+            asyncio.get_running_loop().call_later(delay, self.answer, answer)
+        else:
+            self.answer(answer)
+
+    def answer(self, answer: dict[str, Any]) -> None:
+        if self.transport is None or self.transport.is_closing():
+            return
+        self.sent_at = time.perf_counter()
+        self.stats.answers += 1
+        self.send(answer)
 
 
 def free_port() -> int:
@@ -262,6 +303,11 @@ def proc_cpu(pid: int) -> tuple[float, float, float]:
         fields = stat.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return peak, int(fields[11]) / ticks, int(fields[12]) / ticks
+
+
+def servers_cpu(servers: list[subprocess.Popen[bytes]]) -> float:
+    """The CPU seconds (user + system) of these processes, summed."""
+    return sum(proc_status(each.pid)[1] for each in servers)
 
 
 def thread_cpu(pid: int) -> dict[str, float]:
@@ -291,12 +337,21 @@ async def wait_for_port(port: int, deadline: float) -> None:
             await asyncio.sleep(0.05)
 
 
-async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> float:
+#: Paced: seconds after the last join before the steady part of a run is measured.
+SETTLE = 2.0
+
+
+async def drive(
+    ports: list[int],
+    args: argparse.Namespace,
+    stats: Stats,
+    server_cpu: Callable[[], float] = lambda: 0.0,
+) -> float:
     seats = args.clients // args.tables
     rng = random.Random(args.seed)
     loop_start = time.perf_counter()
     creators = [
-        LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()))
+        LoadClient(f"c{t}", stats, args.games, random.Random(rng.random()), args.pace)
         for t in range(args.tables)
     ]
     clients = list(creators)
@@ -309,16 +364,32 @@ async def drive(ports: list[int], args: argparse.Namespace, stats: Stats) -> flo
         await asyncio.sleep(1.5)
     for t, table_id in enumerate(ids):
         for j in range(1, seats):
-            joiner = LoadClient(f"j{t}-{j}", stats, args.games, random.Random(rng.random()))
+            joiner = LoadClient(
+                f"j{t}-{j}", stats, args.games, random.Random(rng.random()), args.pace
+            )
             hello = {"Type": "Hello", "Message": "join", "Name": joiner.name}
             first: list[dict[str, Any]] = [hello, {"Type": "Join", "Table": table_id}]
             await joiner.connect(ports[(t + j) % len(ports)], first)  # most join another instance
             clients.append(joiner)
-    await asyncio.wait([c.done for c in clients], timeout=args.timeout)
+    if args.pace:  # the answers of people at their tables, without the arrivals
+        await asyncio.sleep(SETTLE)
+        stats.steady_cpu, stats.steady_answers = server_cpu(), stats.answers
+    # Paced, a run ends after --seconds too (a game of 110 at a person's pace is minutes).
+    limit = args.timeout if args.seconds is None else min(args.timeout, args.seconds)
+    await asyncio.wait([c.done for c in clients], timeout=limit)
     for client in clients:
+        if args.seconds is not None and not client.done.done():
+            client.games_left = 0  # stopped by the run's end, not a failure
         if client.transport is not None:
             client.transport.close()
     return time.perf_counter() - loop_start
+
+
+def steady_us(stats: Stats, cpu: float) -> float | None:
+    answers = stats.answers - stats.steady_answers
+    if stats.steady_cpu is None or answers <= 0:
+        return None
+    return round(1e6 * (cpu - stats.steady_cpu) / answers, 1)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -385,6 +456,28 @@ def profile_top(collapsed: Path, top: int = 25) -> str:
     return "\n".join(rows)
 
 
+def server_python(args: argparse.Namespace, base: Path | None) -> str:
+    """The interpreter a server runs on: this one for this checkout, and for a base
+    ``--base-python``, else the base's own venv (``BASE/.venv``, made from its own
+    setup.cfg: its default install) when it has one, else this one."""
+    if base is None:
+        return sys.executable
+    if args.base_python is not None:
+        return str(args.base_python)
+    own = base / ".venv" / "bin" / "python"
+    return str(own) if own.exists() else sys.executable
+
+
+@functools.cache
+def fast_parts(python: str) -> list[str]:
+    """Which of uvloop and orjson ``python`` imports (what its server runs on)."""
+    probe = (
+        "import importlib.util as u; print(*[m for m in ('uvloop', 'orjson') if u.find_spec(m)])"
+    )
+    out = subprocess.run([python, "-c", probe], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
 def run_once(
     args: argparse.Namespace,
     server_args: list[str],
@@ -401,9 +494,10 @@ def run_once(
             os.pathsep
         )
     cwd = ROOT if base is None else base
+    python = server_python(args, base)
     servers = []
     for port in ports:
-        command = [sys.executable, "-m", "hundred_server", "serve", "--port", str(port)]
+        command = [python, "-m", "hundred_server", "serve", "--port", str(port)]
         command += ["--log-level", "WARNING", *server_args]
         # Every client comes from 127.0.0.1: the per-address limits would be the whole run's.
         room = str(max(1, args.clients))
@@ -411,6 +505,8 @@ def run_once(
         command += ["--max-waiting-per-address", room]
         # Room for every client whatever the server's default (a base may predate ours).
         command += ["--max-connections", str(args.clients + 16)]
+        if base is None:
+            command += args.server_arg
         servers.append(subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, env=env))
     server = servers[0]
     stats = Stats()
@@ -421,7 +517,7 @@ def run_once(
         user_ready, sys_ready = sum(r[1] for r in ready), sum(r[2] for r in ready)
         samplers = start_profile(args, server.pid, store, base)
         client_start = time.process_time()
-        seconds = asyncio.run(drive(ports, args, stats))
+        seconds = asyncio.run(drive(ports, args, stats, lambda: servers_cpu(servers)))
         client_cpu = time.process_time() - client_start
         usage = [proc_cpu(each.pid) for each in servers]
         peak_mb = max(u[0] for u in usage)
@@ -469,6 +565,8 @@ def run_once(
         "server_cpu_load_sys_s": round(system - sys_ready, 2),
         "server_thread_cpu_s": {name: round(cpu, 2) for name, cpu in threads.items()},
         "answers": stats.answers,
+        # Paced: from SETTLE s after the last join to the end, the answers meanwhile.
+        "server_cpu_us_per_answer_steady": steady_us(stats, cpu),
         "server_cpu_us_per_answer": round(1e6 * load_cpu / stats.answers, 1)
         if stats.answers
         else None,
@@ -479,7 +577,13 @@ def run_once(
         if stats.answers
         else None,
         "server_exit": server.returncode,
-        "ok": games_completed == games_expected and not stats.errors and not stats.failures,
+        "server_python": python,
+        "server_fast_parts": fast_parts(python),
+        "pace_s": args.pace,
+        # Paced with --seconds, the run may end before the games do.
+        "ok": (games_completed == games_expected or args.seconds is not None)
+        and not stats.errors
+        and not stats.failures,
     }
 
 
@@ -596,7 +700,10 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
     for the CPU an answer also each pair's ratio (a base run and the run of this one
     after it), in order, and their median: the machine's speed drifts between pairs,
     and a pair's two runs see nearly the same machine."""
-    keys = ("latency_ms_p50", "latency_ms_p99", "server_cpu_us_per_answer")
+    cpu_keys = ["server_cpu_us_per_answer"]
+    if all(r["server_cpu_us_per_answer_steady"] is not None for r in runs):  # paced
+        cpu_keys.append("server_cpu_us_per_answer_steady")
+    keys = ("latency_ms_p50", "latency_ms_p99", *cpu_keys)
     out: dict[str, Any] = {"compare": True, "runs": len(runs)}
     for store in sorted({r["store"] for r in runs}):
         for key in keys:
@@ -607,12 +714,12 @@ def compare(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 out[f"{store}_{server}_{key}"] = round(medians[server], 2)
             ratio = medians["this"] / medians["base"] if medians["base"] else float("nan")
             out[f"{store}_ratio_{key}"] = round(ratio, 3)
-        key = "server_cpu_us_per_answer"
-        base = [r[key] for r in runs if r["store"] == store and r["server"] == "base"]
-        this = [r[key] for r in runs if r["store"] == store and r["server"] == "this"]
-        pairs = [round(t / b, 3) for b, t in zip(base, this, strict=False) if b]
-        out[f"{store}_pair_ratios_{key}"] = pairs
-        out[f"{store}_pair_ratio_median_{key}"] = statistics.median(pairs) if pairs else None
+        for key in cpu_keys:
+            base = [r[key] for r in runs if r["store"] == store and r["server"] == "base"]
+            this = [r[key] for r in runs if r["store"] == store and r["server"] == "this"]
+            pairs = [round(t / b, 3) for b, t in zip(base, this, strict=False) if b]
+            out[f"{store}_pair_ratios_{key}"] = pairs
+            out[f"{store}_pair_ratio_median_{key}"] = statistics.median(pairs) if pairs else None
     out["all_ok"] = all(r["ok"] for r in runs)
     return out
 
@@ -624,6 +731,36 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1, help="games per table (default 1)")
     parser.add_argument("--timeout", type=float, default=300, help="seconds at most")
     parser.add_argument("--seed", default="load")
+    parser.add_argument(
+        "--pace",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="unsaturated: every client answers each prompt after a delay drawn uniformly "
+        "from 0.5 to 1.5 times SECONDS (default 0: at once, the server saturated); a run "
+        "then ends after --seconds",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=None,
+        help="end each run after this many seconds of play even if games go on "
+        "(default 30 with --pace, else none: the games' end)",
+    )
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        help="one more argument for this checkout's server (not the base's): "
+        "--server-arg=--commit-wait=0",
+    )
+    parser.add_argument(
+        "--base-python",
+        type=Path,
+        default=None,
+        help="the interpreter of --base's server (default BASE/.venv/bin/python when it "
+        "exists, that checkout's own default install, else this one)",
+    )
     parser.add_argument(
         "--store",
         choices=["off", "on", "both"],
@@ -654,6 +791,10 @@ def main() -> int:
         "redis://..., both started here in temporary folders), the clients spread over them",
     )
     args = parser.parse_args()
+    if args.pace < 0:
+        parser.error("--pace must be at least 0")
+    if args.pace and args.seconds is None:
+        args.seconds = 30.0
     if args.instances > 1:
         print(json.dumps(run_site(args)), flush=True)
         return 0

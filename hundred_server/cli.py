@@ -48,6 +48,7 @@ from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
 from hundred_server.store import (
+    COMMIT_WAIT,
     DEFAULT_PATH,
     GameStore,
     StoreError,
@@ -352,9 +353,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--loop",
         choices=LOOPS,
         default=os.environ.get("HUNDRED_LOOP") or "auto",
-        help="the event loop: asyncio's own, or uvloop (libuv's, the fast extra: pip "
-        "install 'hundred_server[fast]'); auto (the default, or $HUNDRED_LOOP) takes uvloop "
-        "when it is installed",
+        help="the event loop: asyncio's own, or uvloop (libuv's, in the default install "
+        "where its wheel exists, not on Windows); auto (the default, or $HUNDRED_LOOP) "
+        "takes uvloop when it is installed",
     )
     limits = Limits()
     serve.add_argument(
@@ -484,6 +485,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="remove finished games (over, abandoned, failed) from the store once they "
         "are older than DAYS days, checked at start and every hour (default: keep them "
         "all); games under way are never removed",
+    )
+    serve.add_argument(
+        "--commit-wait",
+        type=_seconds,
+        default=COMMIT_WAIT,
+        metavar="SECONDS",
+        help=f"an SQLite store's commits are at least SECONDS apart (default {COMMIT_WAIT:g}): "
+        "moves that come meanwhile wait, unsent, and share the next transaction; one after "
+        "a quiet spell commits at once (0: a commit every turn of the event loop)",
     )
     serve.add_argument(
         "--bot",
@@ -856,6 +866,7 @@ def _serve(
     plugins: Sequence[str] = (),
     classic_port: int | None = None,
     keep_days: float | None = None,
+    commit_wait: float = COMMIT_WAIT,
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
@@ -952,6 +963,7 @@ def _serve(
                     None,
                     classic_port,
                     keep_days,
+                    commit_wait=commit_wait,
                     plugins=list(loaded.values()),
                     bot_limits=bot_limits,
                     ai=ai,
@@ -1024,6 +1036,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             args.bot,
             args.classic_port,
             keep_days=args.keep_days,
+            commit_wait=args.commit_wait,
             bot_limits=_bot_limits(args),
             ai=args.ai,
             ai_budget=args.ai_budget,

@@ -74,7 +74,7 @@ from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
-from hundred_server.store import GameStore, restorable
+from hundred_server.store import COMMIT_WAIT, GameStore, restorable
 
 if TYPE_CHECKING:
     from hundred_server.bus import Bus
@@ -375,6 +375,7 @@ class Server:
         outgoing_limit: int = OUTGOING_LIMIT,
         limits: Limits | None = None,
         store: GameStore | None = None,
+        commit_wait: float = COMMIT_WAIT,
         classic_port: int | None = None,
         keep_days: float | None = None,
         plugins: Sequence[Plugin] = (),
@@ -421,6 +422,9 @@ class Server:
         self._queue: deque[_Batch] = deque()  # saved, then sent, in order
         self._waiting: dict[int, int] = {}  # conn -> queued batches that speak to it
         self._committer: asyncio.Task[None] | None = None
+        #: An inline store's commits are ``commit_wait`` apart at least; when its last was.
+        self.commit_wait = commit_wait
+        self._committed_at = float("-inf")
         self._quiet: asyncio.Future[None] | None = None  # the store's quiet moment
         self._pruner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.TimerHandle | None = None
@@ -809,13 +813,16 @@ class Server:
         if late:  # made outside a dispatch (restoring, say)
             pending.append(_Batch(late, []))
         retry = False
+        wait = 0.0
         if self._inline_turn():
             writes = [w for batch in pending for w in batch.writes]
             if writes:
-                if self._save_turn(pending, writes):
-                    self._schedule()
-                    return
-                retry = True  # refused: the queue takes it, and the committer waits first
+                wait = self._committed_at + self.commit_wait - self._clock()
+                if wait <= 0:
+                    if self._save_turn(pending, writes):
+                        self._schedule()
+                        return
+                    retry = True  # refused: the queue takes it, the committer waits first
         now: list[Command] = []
         for batch in pending:
             if batch.writes:
@@ -829,7 +836,7 @@ class Server:
                 now += batch.commands
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
-            self._committer = asyncio.get_running_loop().create_task(self._commit(retry))
+            self._committer = asyncio.get_running_loop().create_task(self._commit(retry, wait))
         self._schedule()
 
     def _inline_turn(self) -> bool:
@@ -854,6 +861,7 @@ class Server:
         except Exception as exc:
             self._store_refused(writes, exc)
             return False
+        self._committed_at = self._clock()
         self._store_up()
         self._send([c for batch in pending for c in batch.commands])
         return True
@@ -881,11 +889,12 @@ class Server:
                 del self._waiting[conn]
         return batch
 
-    async def _commit(self, retry: bool = False) -> None:
+    async def _commit(self, retry: bool = False, wait: float = 0.0) -> None:
         """Save the queued writes, oldest first, all that are queued in one go; send
         what waited on them. A save the store refuses is tried again (backoff) until it
         takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the turn's
-        own try was refused (``_save_turn``), so this one waits first."""
+        own try was refused (``_save_turn``), so this one waits first; ``wait``: the
+        seconds left of ``commit_wait`` since the last commit (the turns meanwhile join)."""
         assert self.store is not None
         assert self._writer is not None
         loop = asyncio.get_running_loop()
@@ -894,6 +903,8 @@ class Server:
             if retry:
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
+            elif wait > 0:
+                await asyncio.sleep(wait)
             if self.store.quiet_wanted:
                 await self._quiesce()
             while any(batch.writes for batch in self._queue):
@@ -902,6 +913,7 @@ class Server:
                 try:
                     if self.store.inline:
                         self.store.write(writes)
+                        self._committed_at = loop.time()
                     else:
                         await loop.run_in_executor(self._writer, self.store.write, writes)
                 except Exception as exc:
@@ -1168,6 +1180,7 @@ async def run(
     keep_days: float | None = None,
     plugins: Sequence[Plugin] = (),
     bot_limits: BotLimits | None = None,
+    commit_wait: float = COMMIT_WAIT,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
     http_port: int | None = None,
@@ -1208,6 +1221,7 @@ async def run(
         port=port,
         limits=limits,
         store=store,
+        commit_wait=commit_wait,
         classic_port=classic_port,
         keep_days=keep_days,
         plugins=plugins,

@@ -185,7 +185,19 @@ def serve_options(**changed: object) -> dict[str, object]:
     options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
     options.update(proxy_protocol=False, forwarded_for=False)
     options.update(ai_pool=PoolLimits(default_workers()))
+    options.update(commit_wait=0.01)
     return {**options, **changed}
+
+
+def test_serve_commit_wait_is_passed_on_and_checked(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls = serve_calls(monkeypatch)
+    assert main(["serve", "--commit-wait", "0"]) == 0
+    assert calls.pop()[-1]["commit_wait"] == 0.0  # type: ignore[index]
+    with pytest.raises(SystemExit):
+        main(["serve", "--commit-wait", "-1"])
+    assert "must be 0 to 86400 seconds, got '-1'" in capsys.readouterr().err
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -73,9 +73,11 @@ class Peer:
 
 
 @contextlib.asynccontextmanager
-async def serving(store: Store, limits: Limits | None = None) -> AsyncIterator[Server]:
+async def serving(
+    store: Store, limits: Limits | None = None, commit_wait: float = 0.01
+) -> AsyncIterator[Server]:
     hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
+    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store, commit_wait=commit_wait)
     await server.start()
     try:
         yield server
@@ -88,6 +90,46 @@ async def against_ai(port: int) -> tuple[Peer, Message]:
     await peer.send({"Type": "Hello", "Message": "create", "Name": "ann"})
     await peer.send({"Type": "Game", "Option": 1})
     return peer, await peer.prompt()
+
+
+class CountingStore(Store):
+    """``Store`` that notes the games of each transaction (``write``)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.commits: list[set[int]] = []
+
+    def write(self, writes: Iterable[Write]) -> None:
+        writes = list(writes)
+        super().write(writes)
+        self.commits.append({w.game_id for w in writes})
+
+
+@pytest.mark.asyncio
+async def test_moves_that_come_one_by_one_share_a_commit_and_wait_for_it(
+    tmp_path: Path,
+) -> None:
+    """At a person's pace every move came in a turn of its own and cost a transaction:
+    within ``--commit-wait`` of the last commit, a move waits, unsent, and the moves of
+    other tables that come meanwhile are committed with it."""
+    store = CountingStore(tmp_path / "s.db")
+    rng = random.Random(5)
+    async with serving(store, commit_wait=2.0) as server, asyncio.timeout(60):
+        ann, ann_prompt = await against_ai(server.port)  # game 1
+        bob, bob_prompt = await against_ai(server.port)  # game 2
+        await ann.send(answer_from_legal(ann_prompt, rng))
+        await asyncio.sleep(0.1)  # another turn of the server's loop
+        await bob.send(answer_from_legal(bob_prompt, rng))
+        for peer, prompt in ((ann, ann_prompt), (bob, bob_prompt)):
+            while not (is_prompt(msg := await peer.recv()) and msg["Seq"] > prompt["Seq"]):
+                pass
+            await peer.close()
+    store.close()
+    assert {1, 2} in store.commits  # both answers, one transaction
+    check = Store(tmp_path / "s.db")
+    for game_id in (1, 2):  # nothing of either was lost
+        assert load_record(check.game(game_id).lines).history  # type: ignore[union-attr]
+    check.close()
 
 
 @pytest.mark.asyncio

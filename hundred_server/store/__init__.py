@@ -35,6 +35,7 @@ from hundred_server.journal import (
 )
 from hundred_server.store.base import (
     BUSY_TIMEOUT,
+    COMMIT_WAIT,
     ENDED_WINDOW,
     FINISHED,
     GameStore,
@@ -54,6 +55,7 @@ from hundred_server.store.sqlite import (
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT",
+    "COMMIT_WAIT",
     "DEFAULT_PATH",
     "ENDED_WINDOW",
     "FINISHED",

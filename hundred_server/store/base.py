@@ -26,6 +26,12 @@ FINISHED: Final = ("over", "abandoned", "failed")
 #: sent, so a server that died in between had ended it at most moments before it died,
 #: and its people have not been told (Hub.restore keeps its end for their tokens).
 ENDED_WINDOW: Final = 60.0
+#: ``serve --commit-wait``: seconds an inline store's commit (``GameStore.inline``)
+#: waits after the one before, so that moves arriving one by one (a person's pace)
+#: share a transaction: the turns that come meanwhile are committed together when it
+#: has passed, and a move after a quiet spell commits at once. Nothing is sent before
+#: it is saved, so a crash loses no move anyone was told of (server.py).
+COMMIT_WAIT: Final = 0.01
 
 
 class StoreError(HundredError):
