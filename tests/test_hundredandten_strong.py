@@ -30,7 +30,7 @@ from hundred_server.games.hundredandten.rules import (
     SelectTrump,
     View,
 )
-from hundred_server.games.hundredandten.strong import Sampler, StrongBot, round_points
+from hundred_server.games.hundredandten.strong import SEAT, Sampler, StrongBot, round_points
 from hundred_server.games.hundredandten.wire import SPEC
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
@@ -243,23 +243,26 @@ def test_the_same_seed_replays_the_same_game():
 
 def test_round_points_follow_the_rules():
     # trump hearts (0): seat 1 wins three tricks, the 5 of hearts (index 3) among them
-    winners = [(1, 3), (0, 20), (1, 10), (2, 30), (1, 40)]
+    winners = [s << SEAT | c for s, c in [(1, 3), (0, 20), (1, 10), (2, 30), (1, 40)]]
     assert round_points(winners, 0, 1, 15, 3) == [5, 20, 5]
     assert round_points(winners, 0, 1, 25, 3) == [5, -25, 5]
     assert round_points(winners, 0, 0, 15, 3) == [-15, 20, 5]
-    assert round_points([(1, 3)] * 5, 0, 1, 60, 3) == [0, 60, 0]
+    assert round_points([1 << SEAT | 3] * 5, 0, 1, 60, 3) == [0, 60, 0]
     assert round_points(winners, 0, 1, 60, 3) == [5, -60, 5]
 
 
 def test_it_does_better_than_the_naive_bot_on_duplicate_deals():
     """The first three rounds of 6 seeded games, the strong AI in each seat in turn
     against naive players: its points above the table's mean, against the naive
-    player's in the same seat on the same deals."""
+    player's in the same seat on the same deals. At twice QUICK's work: at 400 card
+    plays a decision the margin is mostly the luck of a few samples (it was 197 with
+    the sorted-keys shuffle and 42 with the byte-drawn one, both at 800 over 200)."""
 
     def lead(seed: str, seat: int, strong: bool) -> float:
         game = Game(PLAYERS, seed=seed)
         bots = [
-            StrongBot(seed=seed, **QUICK) if strong and s == seat else NaiveBot() for s in range(4)
+            StrongBot(seed=seed, **{**QUICK, "work": 800}) if strong and s == seat else NaiveBot()
+            for s in range(4)
         ]
         rounds = 0
         while rounds < 3 and not game.is_over:

@@ -444,7 +444,8 @@ async def failover(site: Site) -> None:
     (row,) = site.engine.rows("SELECT state, owner FROM games WHERE id = ?", (table,))
     assert row[0] == "over"
     assert row[1] == new_owner
-    lines = [r[0] for r in site.engine.rows("SELECT line FROM moves WHERE game = ? ORDER BY n", (table,))]
+    rows = site.engine.rows("SELECT line FROM moves WHERE game = ? ORDER BY n", (table,))
+    lines = [r[0] for r in rows]
     game = load_record(lines)  # the whole record replays
     assert game.winner == end["Winner"]
     record = "\n".join(lines)

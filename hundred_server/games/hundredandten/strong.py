@@ -69,6 +69,12 @@ than the default; 25% is even). As shipped, ``tournament --bots strong,naive,nai
   against 70.0% (66.2-73.5%) before, run side by side on the same deals. Keeping the
   masters in every bidding rollout too bid and failed more (27 failed bids of 15
   against 22 in 60 games), so the point bids keep the rollout they were measured with.
+- ``WORK`` 2000, not 3000 (issue 28): ``tournament --games 150 --duplicate --budget
+  0.2`` with seeds ``issue12-110`` and ``w110b``, 1,200 games each, run side by side:
+  68.5% at 2000 (69.0%, 68.0%), 68.7% at 3000 (68.8%, 68.5%), 68.0% at 2400 (69.7%,
+  66.2%); every interval about 3.7 points either side. Two thirds of the work is as
+  strong and cuts a decision by a third (``make bench-strong``, 4 seats: p50 1.22 to
+  0.83 ms).
 
 Budget and reproducibility: the work a decision is fixed (``work`` card plays of
 rollouts, shared over the candidates, with at least ``min_samples`` deals), and the
@@ -116,7 +122,7 @@ from hundred_server.games.hundredandten.rules import (
 from hundred_server.games.search import BUDGET, SearchBot, clock, least
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
-WORK: Final = 3000
+WORK: Final = 2000
 #: What ending the game is worth, a win (a loss the opposite), against the points a
 #: round is worth: the viewer's less the others' mean, in hundreds.
 WIN: Final = 2.0
@@ -173,12 +179,19 @@ class SampleError(HundredError):
 # ------------------------------------------------------------------------ the rollouts
 
 
-def _trick_winner(trick: list[tuple[int, int]], t: int) -> tuple[int, int]:
-    key = _KEY[t][_LED[t][trick[0][1]]]
+#: A play (a card played to a trick, or a trick's winner and its winning card) is one
+#: int, ``seat << 6 | card`` (a card is below 64): no tuple to make and free a play in
+#: the rollouts. ``seat = play >> SEAT``, ``card = play & CARD``.
+SEAT: Final = 6
+CARD: Final = 63
+
+
+def _trick_winner(trick: list[int], t: int) -> int:
+    key = _KEY[t][_LED[t][trick[0] & CARD]]
     best = trick[0]
-    best_key = key[best[1]]
-    for play in trick[1:]:
-        k = key[play[1]]
+    best_key = key[best & CARD]
+    for play in trick:
+        k = key[play & CARD]
         if k > best_key:
             best, best_key = play, k
     return best
@@ -204,9 +217,9 @@ def _lead(seat: int, hands: list[list[int]], t: int, bidder: int) -> int:
     return least(hand, cost)
 
 
-def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], t: int, n: int) -> int:
+def _follow(seat: int, hands: list[list[int]], trick: list[int], t: int, n: int) -> int:
     hand = hands[seat]
-    led = _LED[t][trick[0][1]]
+    led = _LED[t][trick[0] & CARD]
     cards = hand
     if led == 4:
         ist = _IS_T[t]
@@ -215,7 +228,10 @@ def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], t: 
         return cards[0]
     key = _KEY[t][led]
     # the card to beat: the best in the trick or in a hand still to play to it
-    floor = max([key[c] for _, c in trick])
+    floor = -1
+    for play in trick:
+        if key[play & CARD] > floor:
+            floor = key[play & CARD]
     for k in range(1, n - len(trick)):
         for c in hands[(seat + k) % n]:
             if key[c] > floor:
@@ -232,23 +248,23 @@ def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], t: 
 
 def play_out(
     hands: list[list[int]],
-    trick: list[tuple[int, int]],
+    trick: list[int],
     seat: int,
     t: int,
     bidder: int,
-    winners: list[tuple[int, int]],
+    winners: list[int],
     naive: bool = False,
-) -> list[tuple[int, int]]:
-    """Play the round out from here (``hands``, ``trick`` and ``winners`` are consumed);
-    every trick's (winner, winning card), in order. With ``naive`` the seats other than
-    0 play as the naive player does."""
+) -> list[int]:
+    """Play the round out from here (``hands``, ``trick`` and ``winners`` are consumed,
+    plays as ints: ``SEAT``); every trick's winner and winning card, in order. With
+    ``naive`` the seats other than 0 play as the naive player does."""
     n = len(hands)
     keys = _NAIVE_KEYS[t]
     while True:
         if naive and seat:
             if not trick and len(winners) == TRICKS_PER_ROUND:
                 return winners
-            lead = trick[0][1] if trick else 53 + (seat == bidder)
+            lead = trick[0] & CARD if trick else 53 + (seat == bidder)
             card = least(hands[seat], keys[lead])
         elif trick:
             card = _follow(seat, hands, trick, t, n)
@@ -257,31 +273,31 @@ def play_out(
                 return winners
             card = _lead(seat, hands, t, bidder)
         hands[seat].remove(card)
-        trick.append((seat, card))
+        trick.append(seat << SEAT | card)
         if len(trick) == n:
             win = _trick_winner(trick, t)
             winners.append(win)
             trick = []
-            seat = win[0]
+            seat = win >> SEAT
         else:
             seat = (seat + 1) % n
 
 
-def round_points(
-    winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int, n: int
-) -> list[int]:
-    """Each seat's points for the round (RULES.md item 14)."""
+def round_points(winners: Sequence[int], t: int, bidder: int, bid: int, n: int) -> list[int]:
+    """Each seat's points for the round (RULES.md item 14); ``winners`` as plays
+    (``SEAT``)."""
     points = [0] * n
     ist = _IS_T[t]
     bonus, top = -1, -1
-    for seat, card in winners:
+    for win in winners:
+        seat, card = win >> SEAT, win & CARD
         points[seat] += TRICK_POINTS
         if ist[card] and TRUMP_VALUE[card] > top:
             bonus, top = seat, TRUMP_VALUE[card]
     if bonus >= 0:
         points[bonus] += TRICK_POINTS
     if bid == MOON:
-        if all(s == bidder for s, _ in winners):
+        if all(w >> SEAT == bidder for w in winners):
             points = [0] * n
             points[bidder] = MOON
         else:
@@ -292,7 +308,7 @@ def round_points(
 
 
 def _first_to_reach(
-    scores: Sequence[int], winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int
+    scores: Sequence[int], winners: Sequence[int], t: int, bidder: int, bid: int
 ) -> int:
     """Who wins when a round takes someone to 110 (RULES.md item 15)."""
     points = round_points(winners, t, bidder, bid, len(scores))
@@ -300,12 +316,14 @@ def _first_to_reach(
         return bidder
     ist = _IS_T[t]
     bonus_trick, top = -1, -1
-    for i, (_, card) in enumerate(winners):
+    for i, win in enumerate(winners):
+        card = win & CARD
         if ist[card] and TRUMP_VALUE[card] > top:
             bonus_trick, top = i, TRUMP_VALUE[card]
     running = list(scores)
     running[bidder] += min(points[bidder], 0)
-    for i, (seat, _) in enumerate(winners):
+    for i, win in enumerate(winners):
+        seat = win >> SEAT
         if seat == bidder:
             continue
         running[seat] += TRICK_POINTS * (2 if i == bonus_trick else 1)
@@ -315,7 +333,7 @@ def _first_to_reach(
 
 
 def round_value(
-    scores: Sequence[int], winners: Sequence[tuple[int, int]], t: int, bidder: int, bid: int
+    scores: Sequence[int], winners: Sequence[int], t: int, bidder: int, bid: int
 ) -> float:
     """What a played round is worth to seat 0: ``WIN`` or ``-WIN`` if it ends the game,
     else its points less the other seats' mean, in hundreds."""
@@ -389,12 +407,22 @@ def _min_open(high: int, dealer: bool) -> int:
 
 
 def _shuffled(cards: Sequence[int], rng: Random) -> list[int]:
-    """``cards`` in a random order: sorted by random keys, a few times faster than
-    ``Random.shuffle`` (which draws in Python) and as uniform."""
-    draw = rng.random
-    # the same keys drawn in the same order, and the same stable sort by them
-    keys = [draw() for _ in cards]
-    return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+    """``cards`` in a random order, uniform: a Fisher-Yates shuffle whose draws come
+    from one call of the generator (``randbytes``, 4 bytes a swap read little-endian,
+    so the same order on every machine), each swap's index by multiply-and-shift
+    (``r * (i + 1) >> 32``: a bias under one in 2**26). Several times faster, compiled,
+    than a draw a card (``Random.shuffle``, or sorting by ``random()`` keys)."""
+    out = list(cards)
+    m = len(out)
+    if m < 2:
+        return out
+    data = rng.randbytes(4 * m)
+    for i in range(m - 1, 0, -1):
+        at = 4 * i
+        r = data[at] | (data[at + 1] << 8) | (data[at + 2] << 16) | (data[at + 3] << 24)
+        j = (r * (i + 1)) >> 32
+        out[i], out[j] = out[j], out[i]
+    return out
 
 
 class Sampler:
@@ -596,9 +624,10 @@ class StrongBot(SearchBot):
         cards = [int(p.card) for p in legal_plays(view)]
         n = view.num_players
         winners0 = [
-            next((s, int(c)) for s, c in plays if s == w) for plays, w in view.completed_tricks
+            next(s << SEAT | int(c) for s, c in plays if s == w)
+            for plays, w in view.completed_tricks
         ]
-        trick0 = [(s, int(c)) for s, c in view.current_trick]
+        trick0 = [s << SEAT | int(c) for s, c in view.current_trick]
         sampler = Sampler(view)
         rng = self._rng(view)
         left = sum(sampler.sizes) - len(trick0)
@@ -608,12 +637,12 @@ class StrongBot(SearchBot):
             for i, card in enumerate(cards):
                 hands = [h[:] for h in deal]
                 hands[0].remove(card)
-                trick = [*trick0, (0, card)]
+                trick = [*trick0, card]  # seat 0's play is its card
                 winners = winners0[:]
                 if len(trick) == n:
                     win = _trick_winner(trick, t)
                     winners.append(win)
-                    trick, seat = [], win[0]
+                    trick, seat = [], win >> SEAT
                 else:
                     seat = 1
                 play_out(hands, trick, seat, t, bidder, winners, self.naive)
@@ -703,7 +732,7 @@ class StrongBot(SearchBot):
         t: int,
         bidder: int,
         keep: Sequence[int] = (),
-    ) -> list[tuple[int, int]]:
+    ) -> list[int]:
         hands = [h[:] for h in deal]
         _discard_all(hands, list(stock), order, t, keep)
         self.last_rollouts += 1
@@ -733,10 +762,10 @@ class StrongBot(SearchBot):
                 winners = self._round_as(deal, stock, order, t, 0)
                 points = round_points(winners, t, 0, PASS, n)[0]
                 taken[t].append(points)
-                swept = all(s == 0 for s, _ in winners)
+                swept = all(w >> SEAT == 0 for w in winners)
                 if not swept and masters[t]:
                     again = self._round_as(deal, stock, order, t, 0, masters[t])
-                    swept = all(s == 0 for s, _ in again)
+                    swept = all(w >> SEAT == 0 for w in again)
                 sweeps[t] += swept
             if self.out_of_time(start):
                 break
