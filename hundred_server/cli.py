@@ -48,6 +48,7 @@ from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.records import dumps_line, replay
 from hundred_server.selfplay import selfplay
 from hundred_server.store import (
+    COMMIT_BATCH,
     COMMIT_WAIT,
     DEFAULT_PATH,
     GameStore,
@@ -496,6 +497,14 @@ def build_parser() -> argparse.ArgumentParser:
         "a quiet spell commits at once (0: a commit every turn of the event loop)",
     )
     serve.add_argument(
+        "--commit-batch",
+        type=_positive,
+        default=COMMIT_BATCH,
+        metavar="N",
+        help=f"... or sooner, as soon as N turns' moves wait for the commit (default "
+        f"{COMMIT_BATCH}): a busy server commits as often as it fills a batch",
+    )
+    serve.add_argument(
         "--bot",
         action="append",
         default=[],
@@ -867,6 +876,7 @@ def _serve(
     classic_port: int | None = None,
     keep_days: float | None = None,
     commit_wait: float = COMMIT_WAIT,
+    commit_batch: int = COMMIT_BATCH,
     bot_limits: BotLimits | None = None,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
@@ -964,6 +974,7 @@ def _serve(
                     classic_port,
                     keep_days,
                     commit_wait=commit_wait,
+                    commit_batch=commit_batch,
                     plugins=list(loaded.values()),
                     bot_limits=bot_limits,
                     ai=ai,
@@ -1037,6 +1048,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             args.classic_port,
             keep_days=args.keep_days,
             commit_wait=args.commit_wait,
+            commit_batch=args.commit_batch,
             bot_limits=_bot_limits(args),
             ai=args.ai,
             ai_budget=args.ai_budget,

@@ -74,7 +74,7 @@ from hundred_server.hub import Close, Command, Hub, Relay, Remote, Send
 from hundred_server.journal import Write
 from hundred_server.lobby import AI_LEVELS, Limits
 from hundred_server.protocol import MAX_LINE, encode, error
-from hundred_server.store import COMMIT_WAIT, GameStore, restorable
+from hundred_server.store import COMMIT_BATCH, COMMIT_WAIT, GameStore, restorable
 
 if TYPE_CHECKING:
     from hundred_server.bus import Bus
@@ -376,6 +376,7 @@ class Server:
         limits: Limits | None = None,
         store: GameStore | None = None,
         commit_wait: float = COMMIT_WAIT,
+        commit_batch: int = COMMIT_BATCH,
         classic_port: int | None = None,
         keep_days: float | None = None,
         plugins: Sequence[Plugin] = (),
@@ -425,6 +426,10 @@ class Server:
         #: An inline store's commits are ``commit_wait`` apart at least; when its last was.
         self.commit_wait = commit_wait
         self._committed_at = float("-inf")
+        #: ... or sooner, once ``commit_batch`` turns' writes wait (the committer is
+        #: woken: ``_commit_now``).
+        self.commit_batch = commit_batch
+        self._commit_now = asyncio.Event()
         self._quiet: asyncio.Future[None] | None = None  # the store's quiet moment
         self._pruner: asyncio.Task[None] | None = None
         self._sweeper: asyncio.TimerHandle | None = None
@@ -837,7 +842,19 @@ class Server:
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
             self._committer = asyncio.get_running_loop().create_task(self._commit(retry, wait))
+        elif self._committer is not None and self._batch_full():
+            self._commit_now.set()
         self._schedule()
+
+    def _batch_full(self) -> bool:
+        """Whether ``commit_batch`` turns' writes wait in the queue."""
+        full = self.commit_batch
+        for batch in self._queue:
+            if batch.writes:
+                full -= 1
+                if not full:
+                    return True
+        return False
 
     def _inline_turn(self) -> bool:
         """Whether this turn's writes go to the store at once: an inline store
@@ -894,7 +911,8 @@ class Server:
         what waited on them. A save the store refuses is tried again (backoff) until it
         takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the turn's
         own try was refused (``_save_turn``), so this one waits first; ``wait``: the
-        seconds left of ``commit_wait`` since the last commit (the turns meanwhile join)."""
+        seconds left of ``commit_wait`` since the last commit (the turns meanwhile join,
+        and when ``commit_batch`` of them wait it commits at once)."""
         assert self.store is not None
         assert self._writer is not None
         loop = asyncio.get_running_loop()
@@ -904,7 +922,10 @@ class Server:
                 await asyncio.sleep(delay)
                 delay = min(RETRY_MAX, delay * 2)
             elif wait > 0:
-                await asyncio.sleep(wait)
+                self._commit_now.clear()
+                if not self._batch_full():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._commit_now.wait(), wait)
             if self.store.quiet_wanted:
                 await self._quiesce()
             while any(batch.writes for batch in self._queue):
@@ -981,6 +1002,7 @@ class Server:
         the tables whose moves it never took."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.store_grace
+        self._commit_now.set()  # a committer waiting out commit_wait commits now
         while (committer := self._committer) is not None:  # it may start again meanwhile
             left = deadline - loop.time()
             if left > 0:
@@ -1181,6 +1203,7 @@ async def run(
     plugins: Sequence[Plugin] = (),
     bot_limits: BotLimits | None = None,
     commit_wait: float = COMMIT_WAIT,
+    commit_batch: int = COMMIT_BATCH,
     ai: str = AI_LEVELS[0],
     ai_budget: float | None = None,
     http_port: int | None = None,
@@ -1222,6 +1245,7 @@ async def run(
         limits=limits,
         store=store,
         commit_wait=commit_wait,
+        commit_batch=commit_batch,
         classic_port=classic_port,
         keep_days=keep_days,
         plugins=plugins,

@@ -185,7 +185,7 @@ def serve_options(**changed: object) -> dict[str, object]:
     options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
     options.update(proxy_protocol=False, forwarded_for=False)
     options.update(ai_pool=PoolLimits(default_workers()))
-    options.update(commit_wait=0.01)
+    options.update(commit_wait=0.05, commit_batch=16)
     return {**options, **changed}
 
 
@@ -198,6 +198,11 @@ def test_serve_commit_wait_is_passed_on_and_checked(
     with pytest.raises(SystemExit):
         main(["serve", "--commit-wait", "-1"])
     assert "must be 0 to 86400 seconds, got '-1'" in capsys.readouterr().err
+    assert main(["serve", "--commit-batch", "3"]) == 0
+    assert calls.pop()[-1]["commit_batch"] == 3  # type: ignore[index]
+    with pytest.raises(SystemExit):
+        main(["serve", "--commit-batch", "0"])
+    assert "--commit-batch" in capsys.readouterr().err
 
 
 def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatch) -> None:

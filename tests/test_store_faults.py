@@ -74,10 +74,21 @@ class Peer:
 
 @contextlib.asynccontextmanager
 async def serving(
-    store: Store, limits: Limits | None = None, commit_wait: float = 0.01
+    store: Store,
+    limits: Limits | None = None,
+    commit_wait: float = 0.01,
+    commit_batch: int = 16,
 ) -> AsyncIterator[Server]:
     hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store, commit_wait=commit_wait)
+    server = Server(
+        hub,
+        "127.0.0.1",
+        0,
+        limits=limits,
+        store=store,
+        commit_wait=commit_wait,
+        commit_batch=commit_batch,
+    )
     await server.start()
     try:
         yield server
@@ -130,6 +141,35 @@ async def test_moves_that_come_one_by_one_share_a_commit_and_wait_for_it(
     for game_id in (1, 2):  # nothing of either was lost
         assert load_record(check.game(game_id).lines).history  # type: ignore[union-attr]
     check.close()
+
+
+@pytest.mark.asyncio
+async def test_a_full_batch_commits_without_waiting_out_the_commit_wait(tmp_path: Path) -> None:
+    """``--commit-batch``: once that many turns' moves wait, they are committed at
+    once, however long ``--commit-wait`` is; at shutdown what waits is committed."""
+    store = CountingStore(tmp_path / "s.db")
+    rng = random.Random(6)
+    async with serving(store, commit_wait=600.0, commit_batch=2) as server:
+        async with asyncio.timeout(30):  # not 600 s
+            # the first table to start commits at once (nothing before it), the other
+            # two wait, and are a batch
+            peers = await asyncio.gather(*(against_ai(server.port) for _ in range(3)))
+            before = len(store.commits)
+            for peer, prompt in peers[:2]:
+                await peer.send(answer_from_legal(prompt, rng))
+                await asyncio.sleep(0.1)  # a turn of the loop each
+            for peer, prompt in peers[:2]:
+                while not (is_prompt(msg := await peer.recv()) and msg["Seq"] > prompt["Seq"]):
+                    pass
+            assert [len(games) for games in store.commits[before:]] == [2]  # one transaction
+            third, prompt = peers[2]
+            await third.send(answer_from_legal(prompt, rng))  # waits alone, unsent
+            await third.nothing_for(0.3)
+            waiting = len(store.commits)
+        for peer, _ in peers:
+            await peer.close()
+    assert len(store.commits) == waiting + 1  # shutdown committed it, without the wait
+    store.close()
 
 
 @pytest.mark.asyncio

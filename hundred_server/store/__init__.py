@@ -35,6 +35,7 @@ from hundred_server.journal import (
 )
 from hundred_server.store.base import (
     BUSY_TIMEOUT,
+    COMMIT_BATCH,
     COMMIT_WAIT,
     ENDED_WINDOW,
     FINISHED,
@@ -55,6 +56,7 @@ from hundred_server.store.sqlite import (
 __all__ = [
     "APPLICATION_ID",
     "BUSY_TIMEOUT",
+    "COMMIT_BATCH",
     "COMMIT_WAIT",
     "DEFAULT_PATH",
     "ENDED_WINDOW",

@@ -30,8 +30,15 @@ ENDED_WINDOW: Final = 60.0
 #: waits after the one before, so that moves arriving one by one (a person's pace)
 #: share a transaction: the turns that come meanwhile are committed together when it
 #: has passed, and a move after a quiet spell commits at once. Nothing is sent before
-#: it is saved, so a crash loses no move anyone was told of (server.py).
-COMMIT_WAIT: Final = 0.01
+#: it is saved, so a crash loses no move anyone was told of (server.py). 0.05: at 100
+#: tables of people at a person's pace it halves the server's CPU an answer (a commit
+#: costs more than the rest of an answer; 0.01 gave nothing measurable), and a person
+#: does not see 50 ms (docs/scaling.md).
+COMMIT_WAIT: Final = 0.05
+#: ``serve --commit-batch``: an inline store commits at once, wait or not, when this
+#: many turns' writes wait for it: a busy server (bots answering at once) commits as
+#: often as it fills a batch, and its answers do not wait out ``COMMIT_WAIT``.
+COMMIT_BATCH: Final = 16
 
 
 class StoreError(HundredError):
