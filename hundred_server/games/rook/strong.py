@@ -123,6 +123,8 @@ MIN_SAMPLES: Final = 6
 BID_SAMPLES: Final = 80
 #: The mean value (score change less the others' mean) a bid must reach.
 BID_MARGIN: Final = -40.0
+#: Deals whose bidding samples a bot keeps (``_bid``), the latest first out last.
+BID_CACHE: Final = 1024
 
 _BIRD: Final = 44
 _ONE: Final = 15  # STRENGTH of a 1
@@ -135,6 +137,10 @@ _POW: Final = tuple(
 _PTS: Final = POINTS
 #: Redraws of a sample whose discard should hold points and does not.
 _POINT_TRIES: Final = 8
+
+
+#: A deal's bidding samples (``StrongBot._bid_samples``).
+BidSamples: TypeAlias = tuple[list[bytes], list[tuple[int, int, int | None]]]
 
 
 class SampleError(HundredError):
@@ -728,6 +734,8 @@ class StrongBot(SearchBot):
         self.bid_margin = bid_margin
         self.trumps_judged = trumps_judged
         self.bid_keeps_points = bid_keeps_points
+        #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
+        self._bid_cache: dict[str, BidSamples] = {}
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
@@ -755,52 +763,36 @@ class StrongBot(SearchBot):
 
     # ------------------------------------------------------------------ bidding
 
+    def _deal_key(self, view: View) -> str:
+        """What a bidding decision's samples depend on: the deal as the viewer sees it
+        before play (not the bids, which the samples do not fit)."""
+        return (
+            f"{self.seed}|bidding|{view.seat}|{view.num_players}|{view.hand_index}|"
+            f"{view.scores}|{view.dealer}|{[int(c) for c in view.hand]}"
+        )
+
     def _bid(self, view: View) -> Action:
         start = clock()
         raises = [a for a in view.legal if isinstance(a, Bid) and PASS < a.amount <= MAX_BID]
         moon_open = BID_ACTIONS[MOON] in view.legal
         n = view.num_players
-        calls = n // 2 - 1
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        hand = [int(c) for c in view.hand]
         high = view.high_bid
         # the seat that holds the high bid: passing leaves it the bid (at least that)
         holder = next((s for s, a in reversed(view.bids) if a == high), None) if high else None
-        # each sample: the side's points, its size, and alone the points the others
-        # took (0: a sweep; None: not played alone, the side took too little)
-        results: list[tuple[int, int, int | None]] = []
-        passed = 0.0  # the viewer's value, summed, of the holder's bid when it passes
-        for _ in range(self.bid_samples):
-            deal = sampler.sample(rng)
-            if holder is not None and high <= MAX_BID:
-                passed += self._held(deal, holder, high, view)
-            full = hand + deal[n]
-            trump = _trump_order(full)[0]
-            discard, called = quick_setup(
-                full, trump, view.kitty_size, calls, self.bid_keeps_points, False
-            )
-            gone = set(discard)
-            deal[view.seat] = [c for c in full if c not in gone]
-            hands = masks_of(deal[:n], trump)
-            side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
-            taken = [0] * n
-            bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
-            moon_hands = hands[:] if moon_open else None
-            rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
-            ours = sum(t for s, t in enumerate(taken) if side[s])
-            self.last_rollouts += 1
-            alone: int | None = None
-            if moon_hands is not None and ours >= HAND_POINTS - 20:
-                solo = [s == view.seat for s in range(n)]
-                taken = [0] * n
-                swept = rollout(moon_hands, [], view.seat, trump, solo, taken, bonus, view.seat)
-                alone = 0 if swept else HAND_POINTS - taken[view.seat]
-                self.last_rollouts += 1
-            results.append((ours, sum(side), alone))
-            if self.out_of_time(start):
-                break
+        key = self._deal_key(view)
+        cached = self._bid_cache.get(key)
+        if cached is None:
+            cached = self._bid_samples(view, key, start)
+        deals, results = cached
         count = len(results)
+        passed = 0.0  # the viewer's value, summed, of the holder's bid when it passes
+        held = 0
+        if holder is not None and high <= MAX_BID:
+            for packed in deals:
+                passed += self._held([list(h) for h in packed.split(b"\xff")], holder, high, view)
+                held += 1
+                if self.out_of_time(start):
+                    break
 
         def value(bid: int) -> float:
             total = 0.0
@@ -813,7 +805,7 @@ class StrongBot(SearchBot):
         best: Action = BID_ACTIONS[PASS]
         # passing with no bid yet is worth bid_margin (another seat takes the bid, with
         # the kitty and the lead); with one, what the holder's bid is worth to the viewer
-        best_value = self.bid_margin if holder is None else passed / count
+        best_value = self.bid_margin if not held else passed / held
         if raises:
             v = value(raises[0].amount)
             if v >= best_value:
@@ -827,6 +819,54 @@ class StrongBot(SearchBot):
             if moon / count > max(best_value, 0.0):
                 best = BID_ACTIONS[MOON]
         return best
+
+    def _bid_samples(self, view: View, key: str, start: float) -> BidSamples:
+        """A deal's bidding samples, made once and kept (``BID_CACHE`` deals): the deals
+        drawn (each seat's cards and the kitty, packed) and on each the viewer's side's
+        points as bidder, its size, and alone the points the others took (0: a sweep;
+        None: not played alone, the side took too little). They depend on nothing the
+        bidding changes, so every bidding decision of the deal judges its bids on the
+        same samples (drawn from ``key``), and only the holder's hand is played anew."""
+        n = view.num_players
+        calls = n // 2 - 1
+        sampler = Sampler(view)
+        rng = Random(key)
+        hand = [int(c) for c in view.hand]
+        deals: list[bytes] = []
+        results: list[tuple[int, int, int | None]] = []
+        for _ in range(self.bid_samples):
+            deal = sampler.sample(rng)
+            deals.append(b"\xff".join(bytes(h) for h in deal))
+            full = hand + deal[n]
+            trump = _trump_order(full)[0]
+            discard, called = quick_setup(
+                full, trump, view.kitty_size, calls, self.bid_keeps_points, False
+            )
+            gone = set(discard)
+            deal[view.seat] = [c for c in full if c not in gone]
+            hands = masks_of(deal[:n], trump)
+            side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
+            taken = [0] * n
+            bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
+            moon_hands = hands[:]
+            rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
+            ours = sum(t for s, t in enumerate(taken) if side[s])
+            self.last_rollouts += 1
+            alone: int | None = None
+            if ours >= HAND_POINTS - 20:
+                solo = [s == view.seat for s in range(n)]
+                taken = [0] * n
+                swept = rollout(moon_hands, [], view.seat, trump, solo, taken, bonus, view.seat)
+                alone = 0 if swept else HAND_POINTS - taken[view.seat]
+                self.last_rollouts += 1
+            results.append((ours, sum(side), alone))
+            if self.out_of_time(start):
+                break
+        cache = self._bid_cache
+        if len(cache) >= BID_CACHE:
+            del cache[next(iter(cache))]
+        cache[key] = (deals, results)
+        return deals, results
 
     def _held(self, deal: Sequence[list[int]], holder: int, high: int, view: View) -> float:
         """On one sample, the viewer's value of ``holder`` playing the hand at ``high``:
