@@ -24,7 +24,7 @@ from hub_harness import answer_from_legal
 
 from hundred_server import games
 from hundred_server.bots.pool import AIPool, PoolLimits
-from hundred_server.bots.remote import BuiltinAI, PoolSeat
+from hundred_server.bots.remote import AskBot, BuiltinAI, PoolSeat
 from hundred_server.games.base import GameState
 from hundred_server.games.search import SearchBot, clock
 from hundred_server.hub import Hub
@@ -346,3 +346,58 @@ def test_the_budget_counts_the_decisions_cpu_time_not_the_wall_clock() -> None:
     assert Waiter(0, budget=0.05, work=1, min_samples=1).act("wait") is False
     assert Waiter(0, budget=0.05, work=1, min_samples=1).act("work") is True
     assert Waiter(0, budget=None, work=1, min_samples=1).act("work") is False
+
+
+class _HeldWorker:
+    """A stand-in for a pool worker: it keeps what it is sent, and answers when told."""
+
+    pid = 0
+
+    def __init__(self) -> None:
+        self.sent: list[int] = []
+        self.answers: list[Message] = []
+
+    def send(self, ask: int, view: Any, builtin: BuiltinAI | None) -> None:
+        self.sent.append(ask)
+
+    def read(self) -> list[Message]:
+        answers, self.answers = self.answers, []
+        return answers
+
+
+@pytest.mark.asyncio
+async def test_an_ask_an_ai_answer_brings_on_keeps_its_tables_place() -> None:
+    """Table 1's person waits through two AI moves; table 2's person spoke after the
+    first began: the second AI move of table 1 is played before table 2's, the person
+    of table 1 waiting for one place in the queue, not two."""
+    builtin = BuiltinAI("whist", "strong", ())
+    pool = AIPool(PoolLimits(1), lambda *answer: None)
+    worker = _HeldWorker()
+    slot = pool._slots[0]
+    slot.worker, slot.ready = worker, True  # type: ignore[assignment]
+
+    def ask(table: int, number: int) -> None:
+        pool.ask(AskBot(table, 1, number, "", None, builtin))
+
+    def answered(table: int, seat: int, number: int, *rest: Any) -> None:
+        if (table, number) == (1, 1):
+            ask(1, 2)  # table 1's next AI seat, asked as its answer is taken
+
+    pool.answer = answered
+    try:
+        ask(1, 1)
+        assert worker.sent == [1]
+        ask(2, 1)
+        ask(3, 1)
+        assert pool.queued == 2
+        worker.answers.append({"Ask": 1, "Choice": 0})
+        pool._readable(slot, worker)  # type: ignore[arg-type]
+        assert worker.sent == [1, 2]  # table 1's second ask, ahead of tables 2 and 3
+        assert [entry[2].table for entry in sorted(pool._queue)] == [2, 3]
+        worker.answers.append({"Ask": 2, "Choice": 0})
+        pool._readable(slot, worker)  # type: ignore[arg-type]
+        assert worker.sent == [1, 2, 1]
+        assert slot.job is not None and slot.job.table == 2
+        assert pool.counts["decisions"] == 2
+    finally:
+        pool._cancel_timer(slot)

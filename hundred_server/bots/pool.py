@@ -3,8 +3,13 @@ set of long-lived worker processes, so the event loop never searches.
 
 With ``serve --ai-workers N`` (N > 0), a seat of the strong AI is a ``PoolSeat``
 (bots/remote.py): its table asks for its moves (``AskBot`` with ``builtin``) as it asks
-a plug-in's, and ``AIPool.handle`` takes those asks, in order, into one queue that
-every table shares (first come, first served: a table is never starved by another).
+a plug-in's, and ``AIPool.handle`` takes those asks into one queue that every table
+shares. The queue is in the order the tables' waits began, not the asks': an ask that
+an AI's answer brings on at once (the next AI seat's move at the same table, or the
+same seat's next bid) keeps the place of the ask that began the chain, so a person
+waiting through three AI moves (or an AI bidding war) waits for one place in the queue,
+not one for each move. No table is starved: an ask's place is ahead of every chain
+begun after it.
 Each of the ``limits.workers`` workers (bots/worker.py, the same process and frames as
 a plug-in's, without a plug-in) plays one ask at a time with the bot the ask names, and
 its answer (an index into ``view.legal``, or the move itself when ``legal`` holds only
@@ -33,10 +38,11 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import heapq
 import logging
 import os
 import pickle
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -96,6 +102,8 @@ class _Slot:
     worker: Worker | None = None
     ready: bool = False
     job: AskBot | None = None
+    #: When the wait of the job's table began (its place in the queue).
+    began: float = 0.0
     #: The job's table was released: its answer is dropped when it comes.
     dropped: bool = False
     timer: asyncio.TimerHandle | None = None
@@ -129,7 +137,12 @@ class AIPool:
         self.limits = limits
         self.answer = answer
         self.loop = loop or asyncio.get_running_loop()
-        self._queue: deque[AskBot] = deque()
+        #: (when its table's wait began, arrival number, ask): a heap.
+        self._queue: list[tuple[float, int, AskBot]] = []
+        self._arrivals = 0
+        #: (table, when its wait began) while an answer of that table is being taken:
+        #: the asks it brings on keep that place.
+        self._chain: tuple[int, float] | None = None
         self._slots = [_Slot(i) for i in range(limits.workers)]
         self._reaper = Reaper(self.loop)
         self._closed = False
@@ -175,15 +188,19 @@ class AIPool:
     def ask(self, request: AskBot) -> None:
         if self._closed:
             return
-        self._queue.append(request)
+        chain = self._chain
+        began = chain[1] if chain is not None and chain[0] == request.table else self.loop.time()
+        self._arrivals += 1
+        heapq.heappush(self._queue, (began, self._arrivals, request))
         self._dispatch()
 
     def release(self, table: int) -> None:
         """``table`` is gone: its queued asks are dropped, and the answer to the one a
         worker is on, if any, when it comes."""
         before = len(self._queue)
-        if any(r.table == table for r in self._queue):
-            self._queue = deque(r for r in self._queue if r.table != table)
+        if any(r.table == table for _, _, r in self._queue):
+            self._queue = [entry for entry in self._queue if entry[2].table != table]
+            heapq.heapify(self._queue)
         self.counts["dropped"] += before - len(self._queue)
         for slot in self._slots:
             if slot.job is not None and slot.job.table == table and not slot.dropped:
@@ -233,17 +250,18 @@ class AIPool:
             slot.timer = None
 
     def _dispatch(self) -> None:
-        """Hand waiting asks to idle workers, oldest first."""
+        """Hand waiting asks to idle workers, the longest wait first."""
         for slot in self._slots:
             if not self._queue:
                 return
             if slot.ready and slot.job is None:
-                self._send(slot, self._queue.popleft())
+                began, _, job = heapq.heappop(self._queue)
+                self._send(slot, job, began)
 
-    def _send(self, slot: _Slot, job: AskBot) -> None:
+    def _send(self, slot: _Slot, job: AskBot, began: float) -> None:
         worker = slot.worker
         assert worker is not None
-        slot.job, slot.dropped = job, False
+        slot.job, slot.began, slot.dropped = job, began, False
         try:
             worker.send(job.ask, job.view, job.builtin)
         except WorkerBroken as exc:
@@ -282,8 +300,18 @@ class AIPool:
             slot.job = None
             if not slot.dropped:
                 self.counts["decisions" if fault is None else "stand_ins"] += 1
-                self.answer(job.table, job.seat, job.ask, choice, fault, action)
+                self._answer(job, slot.began, choice, fault, action)
         self._dispatch()
+
+    def _answer(
+        self, job: AskBot, began: float, choice: int | None, fault: str | None, action: Any
+    ) -> None:
+        """Give ``job``'s table its answer; what asks that brings on keep its place."""
+        self._chain = (job.table, began)
+        try:
+            self.answer(job.table, job.seat, job.ask, choice, fault, action)
+        finally:
+            self._chain = None
 
     def _exited(self, slot: _Slot, worker: Worker, left: float) -> None:
         if slot.worker is not worker:
@@ -316,7 +344,7 @@ class AIPool:
         log.warning("AI pool: worker %s replaced%s: %s", pid, where, why)
         if job is not None and not slot.dropped:
             self.counts["stand_ins"] += 1
-            self.answer(job.table, job.seat, job.ask, None, why, None)
+            self._answer(job, slot.began, None, why, None)
         if was_ready:
             self._start(slot)
         else:
@@ -330,7 +358,7 @@ class AIPool:
             self.loop.call_later(RESTART_DELAY, self._start, slot)
         if any(s.ready for s in self._slots):
             return
-        waiting, self._queue = self._queue, deque()
-        for job in waiting:
+        waiting, self._queue = sorted(self._queue), []
+        for began, _, job in waiting:
             self.counts["stand_ins"] += 1
-            self.answer(job.table, job.seat, job.ask, None, why, None)
+            self._answer(job, began, None, why, None)

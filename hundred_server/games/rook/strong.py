@@ -140,7 +140,19 @@ _POINT_TRIES: Final = 8
 
 
 #: A deal's bidding samples (``StrongBot._bid_samples``).
-BidSamples: TypeAlias = tuple[list[bytes], list[tuple[int, int, int | None]]]
+BidSamples: TypeAlias = tuple[
+    list[bytes], list[tuple[int, int, int | None]], dict[int, list[tuple[int, int, bool]]]
+]
+
+
+def _held_value(theirs: int, members: int, mine: bool, high: int, n: int) -> float:
+    """The viewer's value of the holder's side (``members`` seats, the viewer among them
+    if ``mine``) taking ``theirs`` at a bid of ``high``: the viewer's score change less
+    the others' mean."""
+    delta = theirs if theirs >= high else -high
+    total = members * delta + (n - members) * (HAND_POINTS - theirs)
+    me = delta if mine else HAND_POINTS - theirs
+    return me - (total - me) / (n - 1)
 
 
 class SampleError(HundredError):
@@ -783,16 +795,25 @@ class StrongBot(SearchBot):
         cached = self._bid_cache.get(key)
         if cached is None:
             cached = self._bid_samples(view, key, start)
-        deals, results = cached
+        deals, results, holders = cached
         count = len(results)
         passed = 0.0  # the viewer's value, summed, of the holder's bid when it passes
         held = 0
         if holder is not None and high <= MAX_BID:
-            for packed in deals:
-                passed += self._held([list(h) for h in packed.split(b"\xff")], holder, high, view)
+            takes = holders.get(holder)
+            if takes is None:  # the holder's play does not depend on its bid: kept
+                takes = []
+                for packed in deals:
+                    takes.append(
+                        self._takes([list(h) for h in packed.split(b"\xff")], holder, view)
+                    )
+                    if self.out_of_time(start):
+                        break
+                if len(takes) == len(deals):
+                    holders[holder] = takes
+            for theirs, members, mine in takes:
+                passed += _held_value(theirs, members, mine, high, n)
                 held += 1
-                if self.out_of_time(start):
-                    break
 
         def value(bid: int) -> float:
             total = 0.0
@@ -865,13 +886,16 @@ class StrongBot(SearchBot):
         cache = self._bid_cache
         if len(cache) >= BID_CACHE:
             del cache[next(iter(cache))]
-        cache[key] = (deals, results)
-        return deals, results
+        samples: BidSamples = (deals, results, {})
+        cache[key] = samples
+        return samples
 
-    def _held(self, deal: Sequence[list[int]], holder: int, high: int, view: View) -> float:
-        """On one sample, the viewer's value of ``holder`` playing the hand at ``high``:
-        it takes the kitty and sets up by the same quick rule, and one rollout says what
-        its side takes (its side the seats of the cards it calls)."""
+    def _takes(self, deal: Sequence[list[int]], holder: int, view: View) -> tuple[int, int, bool]:
+        """On one sample, ``holder`` playing the hand: it takes the kitty and sets up by
+        the same quick rule, and one rollout says what its side takes (its side the seats
+        of the cards it calls); with its side's size and whether the viewer is on it.
+        Its bid changes none of it (``_held_value`` scores it at the bid), so a deal's
+        bidding keeps it for each holder."""
         n = view.num_players
         full = deal[holder] + deal[n]
         trump = _trump_order(full)[0]
@@ -888,10 +912,7 @@ class StrongBot(SearchBot):
         rollout(masks_of(hands, trump), [], holder, trump, side, taken, bonus, holder)
         self.last_rollouts += 1
         theirs = sum(t for s, t in enumerate(taken) if side[s])
-        delta = theirs if theirs >= high else -high
-        score = [delta if side[s] else HAND_POINTS - theirs for s in range(n)]
-        me = view.seat
-        return score[me] - (sum(score) - score[me]) / (n - 1)
+        return theirs, sum(side), side[view.seat]
 
     # ------------------------------------------------------------------ setup
 
