@@ -226,20 +226,41 @@ def _can_beat(hand: list[int], led: int, card: int, trump: int) -> bool:
             followed = True
     if followed:
         return False
-    return any(c // 13 == trump and (suit != trump or c > card) for c in hand)
+    for c in hand:  # noqa: SIM110 (a loop: compiled, a generator costs an object a call)
+        if c // 13 == trump and (suit != trump or c > card):
+            return True
+    return False
 
 
-def _cheapest(cards: list[int], hand: list[int], trump: int) -> int:
-    """The card that costs least: the lowest non-trump, from the shortest suit on ties."""
-    lengths = [0, 0, 0, 0]
+def _either_beats(a: list[int], b: list[int], led: int, card: int, trump: int) -> bool:
+    """Whether a seat holding ``a`` or one holding ``b`` can beat ``card``."""
+    return _can_beat(a, led, card, trump) or _can_beat(b, led, card, trump)
+
+
+def _cheapest(hand: list[int], led: int, trump: int) -> int:
+    """The card of ``hand`` that costs least, of the suit ``led`` if it holds any (-1:
+    any suit): the lowest non-trump, from the shortest suit on ties."""
+    # the suits' lengths in four ints, not a list (one fewer object a call)
+    n0 = n1 = n2 = n3 = 0
     for c in hand:
-        lengths[c // 13] += 1
+        suit = c // 13
+        if suit == 0:
+            n0 += 1
+        elif suit == 1:
+            n1 += 1
+        elif suit == 2:
+            n2 += 1
+        else:
+            n3 += 1
     # min by (is trump, rank, suit length, card) as one int: each part is bounded
     # (rank < 13, length <= 13, card < 52), so the order is that of the tuple.
     cheapest, least = -1, 1 << 30
-    for c in cards:
+    for c in hand:
         suit = c // 13
-        key = (((13 if suit == trump else 0) + c % 13) * 14 + lengths[suit]) * 52 + c
+        if led >= 0 and suit != led:
+            continue
+        length = n0 if suit == 0 else n1 if suit == 1 else n2 if suit == 2 else n3
+        key = (((13 if suit == trump else 0) + c % 13) * 14 + length) * 52 + c
         if key < least:
             cheapest, least = c, key
     return cheapest
@@ -255,88 +276,135 @@ def _is_master(card: int, seat: int, owner: list[int]) -> bool:
 
 def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> int:
     hand = hands[seat]
-    opponents = (hands[(seat + 1) % 4], hands[(seat + 3) % 4])
-    trumps = [c for c in hand if c // 13 == trump]
-    opp_trumps = any(c // 13 == trump for h in opponents for c in h)
-    if trumps and opp_trumps:
-        top = max(trumps)
-        if _is_master(top, seat, owner):
+    left, right = hands[(seat + 1) % 4], hands[(seat + 3) % 4]
+    top, low_trump = -1, 99
+    for c in hand:
+        if c // 13 == trump:
+            if c > top:
+                top = c
+            if c < low_trump:
+                low_trump = c
+    if top >= 0 and _is_master(top, seat, owner):
+        opp_trumps = False
+        for c in left:
+            if c // 13 == trump:
+                opp_trumps = True
+                break
+        if not opp_trumps:
+            for c in right:
+                if c // 13 == trump:
+                    opp_trumps = True
+                    break
+        if opp_trumps:
             return top
-    side = [c for c in hand if c // 13 != trump]
-    if not side:
-        return min(trumps)
-    # side by rank, low first, in hand order on equal ranks (a stable sort by rank):
-    # the rank, the place in the hand and the card as one int (the card < 64).
-    by_rank = sorted([(c % 13) * 4096 + i * 64 + c for i, c in enumerate(side)])
-    low_first = [key % 64 for key in by_rank]
-    for card in low_first:
-        if _is_master(card, seat, owner) and not any(
-            _can_beat(h, card // 13, card, trump) for h in opponents
+    # the side cards by rank, low first, in hand order on equal ranks: the rank, the
+    # place in the hand and the card as one int (the card < 64), sorted
+    by_rank: list[int] = []
+    lengths = [0, 0, 0, 0]
+    for i, c in enumerate(hand):
+        if c // 13 != trump:
+            by_rank.append((c % 13) * 4096 + i * 64 + c)
+            lengths[c // 13] += 1
+    if not by_rank:
+        return low_trump
+    by_rank.sort()
+    for key in by_rank:
+        card = key % 64
+        if _is_master(card, seat, owner) and not _either_beats(
+            left, right, card // 13, card, trump
         ):
             return card
-    partner = hands[(seat + 2) % 4]
+    partner = (seat + 2) % 4
+    partners = hands[partner]
     # lead low to a suit where the partner holds the master and no opponent can ruff
-    best = None
-    for card in low_first:
+    for key in by_rank:
+        card = key % 64
         suit = card // 13
-        ours = [c for c in partner if c // 13 == suit]
+        ours = -1
+        for c in partners:
+            if c // 13 == suit and c > ours:
+                ours = c
         if (
-            ours
-            and _is_master(max(ours), (seat + 2) % 4, owner)
-            and not any(_can_beat(h, suit, max(ours), trump) for h in opponents)
+            ours >= 0
+            and _is_master(ours, partner, owner)
+            and not _either_beats(left, right, suit, ours, trump)
         ):
-            best = card
-            break
-    if best is not None:
-        return best
-    lengths = [0, 0, 0, 0]
-    for c in side:
-        lengths[c // 13] += 1
+            return card
     # min by (longest suit first, rank, card) as one int (length <= 13, rank < 13)
     low, least = -1, 1 << 30
-    for c in side:
-        key = ((13 - lengths[c // 13]) * 13 + c % 13) * 52 + c
-        if key < least:
-            low, least = c, key
+    for key in by_rank:
+        c = key % 64
+        longest = ((13 - lengths[c // 13]) * 13 + c % 13) * 52 + c
+        if longest < least:
+            low, least = c, longest
     return low
 
 
-def _follow(seat: int, hands: list[list[int]], trick: list[tuple[int, int]], trump: int) -> int:
-    hand = hands[seat]
-    led = trick[0][1] // 13
-    cards = [c for c in hand if c // 13 == led] or hand
-    if len(cards) == 1:
-        return cards[0]
-    winner, best = trick[0]
-    for s, c in trick[1:]:
+#: A card played to a trick, as one int: the seat times this plus the card (< 256, so
+#: Python keeps each such int once and a trick's plays allocate nothing).
+SEAT: Final = 64
+
+
+def _winner(trick: list[int], trump: int) -> tuple[int, int]:
+    """The seat winning ``trick`` so far, and its card."""
+    winner, best = trick[0] // SEAT, trick[0] % SEAT
+    for k in range(1, len(trick)):
+        c = trick[k] % SEAT
         if _beats(c, best, trump):
-            winner, best = s, c
+            winner, best = trick[k] // SEAT, c
+    return winner, best
+
+
+def _follow(seat: int, hands: list[list[int]], trick: list[int], trump: int) -> int:
+    hand = hands[seat]
+    led = trick[0] % SEAT // 13
+    count, only = 0, -1
+    for c in hand:
+        if c // 13 == led:
+            count += 1
+            only = c
+    if count == 0:
+        if len(hand) == 1:
+            return hand[0]
+        must = -1
+    elif count == 1:
+        return only
+    else:
+        must = led
+    winner, best = _winner(trick, trump)
     # Of the seats still to play, only the next can be an opponent (the one after it,
     # if any, is the partner).
     after = hands[(seat + 1) % 4] if len(trick) < 3 else None
     partner_winning = (winner - seat) % 2 == 0
     if partner_winning and (after is None or not _can_beat(after, led, best, trump)):
-        return _cheapest(cards, hand, trump)
-    winning = sorted(c for c in cards if _beats(c, best, trump))
-    if not winning:
-        return _cheapest(cards, hand, trump)
-    for card in winning:
-        if after is None or not _can_beat(after, led, card, trump):
-            return card
-    if partner_winning or (len(trick) == 1 and winning[0] // 13 == led):
-        return _cheapest(cards, hand, trump)
-    return winning[0]
+        return _cheapest(hand, must, trump)
+    # the lowest card that wins, and the lowest that wins for sure
+    lowest, sure = 99, 99
+    for c in hand:
+        if (must < 0 or c // 13 == must) and _beats(c, best, trump):
+            if c < lowest:
+                lowest = c
+            if c < sure and (after is None or not _can_beat(after, led, c, trump)):
+                sure = c
+    if lowest == 99:
+        return _cheapest(hand, must, trump)
+    if sure != 99:
+        return sure
+    if partner_winning or (len(trick) == 1 and lowest // 13 == led):
+        return _cheapest(hand, must, trump)
+    return lowest
 
 
 def rollout(
     hands: list[list[int]],
-    trick: list[tuple[int, int]],
+    trick: list[int],
     to_act: int,
     trump: int,
     side: int,
 ) -> int:
-    """Play the hand out from here (``hands`` and ``trick`` are consumed); the tricks
-    ``side`` takes from now on, the trick under way included."""
+    """Play the hand out from here (``hands`` and ``trick``, plays as ``seat * SEAT +
+    card``, are consumed); the tricks ``side`` takes from now on, the trick under way
+    included."""
     owner = [-1] * 52
     for s, hand in enumerate(hands):
         for c in hand:
@@ -350,12 +418,9 @@ def rollout(
             card = _lead(seat, hands, owner, trump)
         hands[seat].remove(card)
         owner[card] = -1
-        trick.append((seat, card))
+        trick.append(seat * SEAT + card)
         if len(trick) == 4:
-            winner, best = trick[0]
-            for s, c in trick[1:]:
-                if _beats(c, best, trump):
-                    winner, best = s, c
+            winner = _winner(trick, trump)[0]
             if winner % 2 == side:
                 taken += 1
             trick = []
@@ -431,7 +496,7 @@ class StrongBot(SearchBot):
         side = view.seat % 2
         sampler = Sampler(view)
         rng = self._rng(view)
-        trick = [(s, int(c)) for s, c in view.current_trick]
+        trick = [s * SEAT + int(c) for s, c in view.current_trick]
         next_seat = (view.seat + 1) % NUM_PLAYERS
         totals = [0] * len(cards)
         left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
@@ -441,12 +506,9 @@ class StrongBot(SearchBot):
             for i, card in enumerate(cards):
                 hands = [h[:] for h in deal]
                 hands[view.seat].remove(card)
-                played = [*trick, (view.seat, int(card))]
+                played = [*trick, view.seat * SEAT + int(card)]
                 if len(played) == NUM_PLAYERS:
-                    winner, best = played[0]
-                    for s, c in played[1:]:
-                        if _beats(c, best, trump):
-                            winner, best = s, c
+                    winner = _winner(played, trump)[0]
                     first = 1 if winner % 2 == side else 0
                     totals[i] += first + (
                         rollout(hands, [], winner, trump, side) if hands[winner] else 0
