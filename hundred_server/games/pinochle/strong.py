@@ -494,7 +494,7 @@ def legal_cards(hand: Suits, led: int, best: int, trump: int) -> list[int]:
         return [c for suit in hand for c in suit]
     if follow[0] // 6 == best // 6 and follow[-1] > best:
         return [c for c in follow if c > best]
-    return follow[:]
+    return follow  # not a copy: the rollout reads it before it plays from the hand
 
 
 def _can_beat(hand: Suits, led: int, card: int, trump: int) -> bool:
@@ -540,9 +540,14 @@ def _choose_card(
     # Of the seats still to play only the next can be an opponent.
     after = hands[(seat + 1) % 4] if position < 3 else None
     if (best_seat - seat) % 2 == 0 and (after is None or not _can_beat(after, led, best, trump)):
-        below = [c for c in legal if not _beats(c, best, trump)]
-        if below:
-            return least(below, _SMEAR[trump])
+        # least(the legal cards that do not beat best, _SMEAR), without their list
+        smear = _SMEAR[trump]
+        below, low = -1, 0
+        for c in legal:
+            if not _beats(c, best, trump) and (below < 0 or smear[c] < low):
+                below, low = c, smear[c]
+        if below >= 0:
+            return below
         return least(legal, _CHEAP[trump])
     for c in legal:  # low to high within a suit: the cheapest sure winner first
         if _beats(c, best, trump) and (after is None or not _can_beat(after, led, c, trump)):
@@ -572,12 +577,13 @@ def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_t
     if cash >= 0:
         return cash
     partner = hands[(seat + 2) % 4]
-    side = [c for c in legal if c // 6 != trump]
-    if not side:
-        return legal[0]
-    for c in side:  # low into a suit the partner takes for sure
+    # the legal cards off trump (the side), in order, without their list
+    low, least_key = -1, 1 << 30
+    for c in legal:
+        if c // 6 == trump:
+            continue
         ours = partner[c // 6]
-        if (
+        if (  # low into a suit the partner takes for sure
             c % 6 < 3
             and ours
             and ours[-1] > hand[c // 6][-1]
@@ -585,7 +591,11 @@ def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_t
             and not _can_beat(opp3, c // 6, ours[-1], trump)
         ):
             return c
-    return min(side, key=lambda c: (c % 6 >= 3, -len(hand[c // 6]), c % 6))
+        # min by (a counter, the longest suit, rank) as one int (a suit <= 12 cards)
+        key = ((c % 6 >= 3) * 16 + 16 - len(hand[c // 6])) * 8 + c % 6
+        if key < least_key:
+            low, least_key = c, key
+    return legal[0] if low < 0 else low
 
 
 def rollout(
