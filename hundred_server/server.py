@@ -427,8 +427,11 @@ class Server:
         self.commit_wait = commit_wait
         self._committed_at = float("-inf")
         #: ... or sooner, once ``commit_batch`` turns' writes wait (the committer is
-        #: woken: ``_commit_now``).
+        #: woken: ``_commit_now``), or once every game of the last commit has writes
+        #: waiting again (``_last_games``, of which ``_back`` have: ``_all_back``).
         self.commit_batch = commit_batch
+        self._last_games: frozenset[int] = frozenset()
+        self._back: set[int] = set()
         self._commit_now = asyncio.Event()
         self._quiet: asyncio.Future[None] | None = None  # the store's quiet moment
         self._pruner: asyncio.Task[None] | None = None
@@ -842,9 +845,21 @@ class Server:
         self._send(now)
         if self._committer is None and any(batch.writes for batch in self._queue):
             self._committer = asyncio.get_running_loop().create_task(self._commit(retry, wait))
-        elif self._committer is not None and self._batch_full():
+        elif self._committer is not None and (self._batch_full() or self._all_back()):
             self._commit_now.set()
         self._schedule()
+
+    def _committed(self, writes: list[Write]) -> None:
+        """An inline store took ``writes``: the commit wait starts over."""
+        self._committed_at = self._clock()
+        self._last_games = frozenset(w.game_id for w in writes)
+        self._back = set()
+
+    def _all_back(self) -> bool:
+        """Whether every game of the last commit has writes waiting again: a closed
+        loop (bots that answer at once, a busy server's last tables), where waiting out
+        ``commit_wait`` would gather nothing more and only hold the answers."""
+        return bool(self._last_games) and len(self._back) == len(self._last_games)
 
     def _batch_full(self) -> bool:
         """Whether ``commit_batch`` turns' writes wait in the queue."""
@@ -878,7 +893,7 @@ class Server:
         except Exception as exc:
             self._store_refused(writes, exc)
             return False
-        self._committed_at = self._clock()
+        self._committed(writes)
         self._store_up()
         self._send([c for batch in pending for c in batch.commands])
         return True
@@ -892,6 +907,10 @@ class Server:
 
     def _enqueue(self, batch: _Batch) -> None:
         self._queue.append(batch)
+        if self._last_games:
+            for write in batch.writes:
+                if write.game_id in self._last_games:
+                    self._back.add(write.game_id)
         batch.conns = frozenset(c.conn for c in batch.commands)
         for conn in batch.conns:
             self._waiting[conn] = self._waiting.get(conn, 0) + 1
@@ -923,7 +942,7 @@ class Server:
                 delay = min(RETRY_MAX, delay * 2)
             elif wait > 0:
                 self._commit_now.clear()
-                if not self._batch_full():
+                if not (self._batch_full() or self._all_back()):
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._commit_now.wait(), wait)
             if self.store.quiet_wanted:
@@ -934,7 +953,7 @@ class Server:
                 try:
                     if self.store.inline:
                         self.store.write(writes)
-                        self._committed_at = loop.time()
+                        self._committed(writes)
                     else:
                         await loop.run_in_executor(self._writer, self.store.write, writes)
                 except Exception as exc:

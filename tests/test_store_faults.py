@@ -172,6 +172,41 @@ async def test_a_full_batch_commits_without_waiting_out_the_commit_wait(tmp_path
     store.close()
 
 
+async def next_prompt(peer: Peer, prompt: Message) -> Message:
+    while not (is_prompt(msg := await peer.recv()) and msg["Seq"] > prompt["Seq"]):
+        pass
+    return msg
+
+
+@pytest.mark.asyncio
+async def test_when_every_table_of_the_last_commit_is_back_it_commits_at_once(
+    tmp_path: Path,
+) -> None:
+    """A closed loop, every table of the last commit with its next move waiting (a bot
+    answering at once, a busy server's last few tables), gathers nothing by waiting:
+    it commits at once, however long ``--commit-wait`` is. A table that was not in the
+    last commit waits, and goes with the next."""
+    store = CountingStore(tmp_path / "s.db")
+    rng = random.Random(7)
+    async with serving(store, commit_wait=600.0) as server, asyncio.timeout(30):  # not 600 s
+        ann, prompt = await against_ai(server.port)  # game 1 commits at once: the first
+        for _ in range(3):  # each answer: the last commit's one table, back
+            await ann.send(answer_from_legal(prompt, rng))
+            prompt = await next_prompt(ann, prompt)
+        commits = len(store.commits)
+        bob = asyncio.create_task(against_ai(server.port))  # game 2 was not in it: waits
+        await ann.nothing_for(0.3)
+        assert not bob.done()
+        assert len(store.commits) == commits
+        await ann.send(answer_from_legal(prompt, rng))  # game 1 back: both go
+        prompt = await next_prompt(ann, prompt)
+        bob_peer, _ = await bob
+        assert store.commits[commits:] == [{1, 2}]
+        for peer in (ann, bob_peer):
+            await peer.close()
+    store.close()
+
+
 @pytest.mark.asyncio
 async def test_a_failing_store_pauses_its_table_and_loses_nothing(tmp_path: Path) -> None:
     store = FaultyStore(tmp_path / "s.db")

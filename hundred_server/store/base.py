@@ -37,7 +37,9 @@ ENDED_WINDOW: Final = 60.0
 COMMIT_WAIT: Final = 0.05
 #: ``serve --commit-batch``: an inline store commits at once, wait or not, when this
 #: many turns' writes wait for it: a busy server (bots answering at once) commits as
-#: often as it fills a batch, and its answers do not wait out ``COMMIT_WAIT``.
+#: often as it fills a batch, and its answers do not wait out ``COMMIT_WAIT``. So it
+#: does once every game of the last commit has writes waiting again (a closed loop:
+#: waiting would gather nothing more; the last few tables of a busy server).
 COMMIT_BATCH: Final = 16
 
 
