@@ -397,7 +397,8 @@ async def test_an_ask_an_ai_answer_brings_on_keeps_its_tables_place() -> None:
         worker.answers.append({"Ask": 2, "Choice": 0})
         pool._readable(slot, worker)  # type: ignore[arg-type]
         assert worker.sent == [1, 2, 1]
-        assert slot.job is not None and slot.job.table == 2
+        assert slot.job is not None
+        assert slot.job.table == 2
         assert pool.counts["decisions"] == 2
     finally:
         pool._cancel_timer(slot)
