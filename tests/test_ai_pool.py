@@ -402,3 +402,57 @@ async def test_an_ask_an_ai_answer_brings_on_keeps_its_tables_place() -> None:
         assert pool.counts["decisions"] == 2
     finally:
         pool._cancel_timer(slot)
+
+
+class _Clock:
+    """A loop for a pool that starts no worker: a settable time, timers not run."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def time(self) -> float:
+        return self.now
+
+    def call_later(self, delay: float, callback: Any, *args: Any) -> _Unrun:
+        return _Unrun()
+
+
+class _Unrun:
+    """A timer that never runs."""
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_a_chain_keeps_its_place_for_chain_hold_at_most() -> None:
+    """A table of AI seats alone asks on and on, each ask brought on by the last answer:
+    after ``CHAIN_HOLD`` its place moves on with the time, and a table that asked
+    meanwhile goes first."""
+    builtin = BuiltinAI("whist", "strong", ())
+    clock = _Clock()
+    pool = AIPool(PoolLimits(1), lambda *answer: None, loop=clock)  # type: ignore[arg-type]
+    worker = _HeldWorker()
+    slot = pool._slots[0]
+    slot.worker, slot.ready = worker, True  # type: ignore[assignment]
+    asks = iter(range(2, 100))
+
+    def answered(table: int, *rest: Any) -> None:
+        if table == 1:
+            pool.ask(AskBot(1, 1, next(asks), "", None, builtin))  # the chain goes on
+
+    pool.answer = answered
+    pool.ask(AskBot(1, 1, 1, "", None, builtin))
+    clock.now += 0.5
+    pool.ask(AskBot(2, 1, 1, "", None, builtin))  # 0.5 s after table 1's chain began
+    for elapsed in (0.2, 0.2):  # 0.7 and 0.9 s into the chain: table 1 keeps its place
+        clock.now += elapsed
+        worker.answers.append({"Ask": worker.sent[-1], "Choice": 0})
+        pool._readable(slot, worker)  # type: ignore[arg-type]
+        assert slot.job is not None
+        assert slot.job.table == 1
+    clock.now += 0.8  # 1.7 s in: the chain's place is 0.7 s in, after table 2's at 0.5 s
+    worker.answers.append({"Ask": worker.sent[-1], "Choice": 0})
+    pool._readable(slot, worker)  # type: ignore[arg-type]
+    assert slot.job is not None
+    assert slot.job.table == 2
+    assert [entry[2].table for entry in pool._queue] == [1]

@@ -8,8 +8,9 @@ shares. The queue is in the order the tables' waits began, not the asks': an ask
 an AI's answer brings on at once (the next AI seat's move at the same table, or the
 same seat's next bid) keeps the place of the ask that began the chain, so a person
 waiting through three AI moves (or an AI bidding war) waits for one place in the queue,
-not one for each move. No table is starved: an ask's place is ahead of every chain
-begun after it.
+not one for each move. A chain keeps its place for ``CHAIN_HOLD`` at most (its place is
+never older than that), so no table is starved, not even by a table of AI seats alone
+whose chain runs to the game's end: an ask waits only behind asks placed before it.
 Each of the ``limits.workers`` workers (bots/worker.py, the same process and frames as
 a plug-in's, without a plug-in) plays one ask at a time with the bot the ask names, and
 its answer (an index into ``view.legal``, or the move itself when ``legal`` holds only
@@ -69,6 +70,9 @@ TIMEOUT: Final = 3.0
 #: Asks that may wait for a worker, per worker, before new tables of the strong AI
 #: are refused (``serve --ai-queue``'s default is this times the workers).
 QUEUE_PER_WORKER: Final = 64
+#: Seconds an AI chain keeps the place in the queue of its first ask, at most: a
+#: person's wait through a few AI moves (milliseconds each) keeps it throughout.
+CHAIN_HOLD: Final = 1.0
 #: Seconds before a worker that could not start is started again.
 RESTART_DELAY: Final = 1.0
 
@@ -188,8 +192,10 @@ class AIPool:
     def ask(self, request: AskBot) -> None:
         if self._closed:
             return
-        chain = self._chain
-        began = chain[1] if chain is not None and chain[0] == request.table else self.loop.time()
+        chain, now = self._chain, self.loop.time()
+        began = now
+        if chain is not None and chain[0] == request.table:
+            began = max(chain[1], now - CHAIN_HOLD)
         self._arrivals += 1
         heapq.heappush(self._queue, (began, self._arrivals, request))
         self._dispatch()
