@@ -427,11 +427,10 @@ class Server:
         self.commit_wait = commit_wait
         self._committed_at = float("-inf")
         #: ... or sooner, once ``commit_batch`` turns' writes wait (the committer is
-        #: woken: ``_commit_now``), or once every game of the last commit has writes
-        #: waiting again (``_last_games``, of which ``_back`` have: ``_all_back``).
+        #: woken: ``_commit_now``), or once every game of the last commit
+        #: (``_last_games``) has writes waiting again (``_all_back``).
         self.commit_batch = commit_batch
         self._last_games: frozenset[int] = frozenset()
-        self._back: set[int] = set()
         self._commit_now = asyncio.Event()
         self._quiet: asyncio.Future[None] | None = None  # the store's quiet moment
         self._pruner: asyncio.Task[None] | None = None
@@ -853,13 +852,13 @@ class Server:
         """An inline store took ``writes``: the commit wait starts over."""
         self._committed_at = self._clock()
         self._last_games = frozenset(w.game_id for w in writes)
-        self._back = set()
 
     def _all_back(self) -> bool:
         """Whether every game of the last commit has writes waiting again: a closed
         loop (bots that answer at once, a busy server's last tables), where waiting out
         ``commit_wait`` would gather nothing more and only hold the answers."""
-        return bool(self._last_games) and len(self._back) == len(self._last_games)
+        last = self._last_games
+        return bool(last) and last <= {w.game_id for b in self._queue for w in b.writes}
 
     def _batch_full(self) -> bool:
         """Whether ``commit_batch`` turns' writes wait in the queue."""
@@ -907,10 +906,6 @@ class Server:
 
     def _enqueue(self, batch: _Batch) -> None:
         self._queue.append(batch)
-        if self._last_games:
-            for write in batch.writes:
-                if write.game_id in self._last_games:
-                    self._back.add(write.game_id)
         batch.conns = frozenset(c.conn for c in batch.commands)
         for conn in batch.conns:
             self._waiting[conn] = self._waiting.get(conn, 0) + 1
@@ -931,7 +926,8 @@ class Server:
         takes: its tables pause meanwhile (``Hub.store_failed``). ``retry``: the turn's
         own try was refused (``_save_turn``), so this one waits first; ``wait``: the
         seconds left of ``commit_wait`` since the last commit (the turns meanwhile join,
-        and when ``commit_batch`` of them wait it commits at once)."""
+        and when ``commit_batch`` of them wait, or every game of the last commit has
+        one waiting, it commits at once)."""
         assert self.store is not None
         assert self._writer is not None
         loop = asyncio.get_running_loop()

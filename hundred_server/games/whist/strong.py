@@ -232,6 +232,14 @@ def _can_beat(hand: list[int], led: int, card: int, trump: int) -> bool:
     return False
 
 
+def _holds(hand: list[int], suit: int) -> bool:
+    """Whether ``hand`` holds a card of ``suit``."""
+    for c in hand:  # noqa: SIM110 (a loop: compiled, a generator costs an object a call)
+        if c // 13 == suit:
+            return True
+    return False
+
+
 def _either_beats(a: list[int], b: list[int], led: int, card: int, trump: int) -> bool:
     """Whether a seat holding ``a`` or one holding ``b`` can beat ``card``."""
     return _can_beat(a, led, card, trump) or _can_beat(b, led, card, trump)
@@ -284,19 +292,8 @@ def _lead(seat: int, hands: list[list[int]], owner: list[int], trump: int) -> in
                 top = c
             if c < low_trump:
                 low_trump = c
-    if top >= 0 and _is_master(top, seat, owner):
-        opp_trumps = False
-        for c in left:
-            if c // 13 == trump:
-                opp_trumps = True
-                break
-        if not opp_trumps:
-            for c in right:
-                if c // 13 == trump:
-                    opp_trumps = True
-                    break
-        if opp_trumps:
-            return top
+    if top >= 0 and _is_master(top, seat, owner) and (_holds(left, trump) or _holds(right, trump)):
+        return top
     # the side cards by rank, low first, in hand order on equal ranks: the rank, the
     # place in the hand and the card as one int (the card < 64), sorted
     by_rank: list[int] = []
