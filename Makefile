@@ -17,9 +17,9 @@ $(BIN)/python:
 # Stamp files: reinstall only when the package metadata changes, or a module that
 # setup.py compiles with mypyc (an editable install imports the built extension, not
 # the edited source, until it is rebuilt).
-COMPILED := setup.py hundred_server/games/search.py $(wildcard hundred_server/games/*/strong.py)
+COMPILED := setup.py hundred_server/games/kit/search.py $(wildcard hundred_server/games/*/strong.py)
 # pip shows a build's messages only with -v: say which the install gave.
-SAY_COMPILED = $(BIN)/python -c "import hundred_server.games.search as m; \
+SAY_COMPILED = $(BIN)/python -c "import hundred_server.games.kit.search as m; \
 	print('hundred_server: the strong AIs are', 'pure Python (no C compiler, or HUNDRED_PURE=1)' \
 	if m.__file__.endswith('.py') else 'compiled (mypyc)')"
 $(VENV)/.run-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python

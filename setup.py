@@ -21,7 +21,7 @@ from setuptools.command.build_ext import build_ext
 
 #: The strong AIs and what they share: the search's hot loops.
 COMPILED = [
-    "hundred_server/games/search.py",
+    "hundred_server/games/kit/search.py",
     "hundred_server/games/hundredandten/strong.py",
     "hundred_server/games/whist/strong.py",
     "hundred_server/games/pinochle/strong.py",

@@ -25,8 +25,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from load import Player
 
-from hundred_server.hub import Hub, Send
-from hundred_server.lobby import Limits
+from hundred_server.core.hub import Hub, Send
+from hundred_server.core.lobby import Limits
 
 
 class Client:

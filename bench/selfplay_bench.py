@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 def ours(seeds: list[str]) -> list[tuple[int, ...]]:
     """Our self-play: the very loop ``python -m hundred_server selfplay`` runs."""
-    from hundred_server.selfplay import play_game
+    from hundred_server.ai.selfplay import play_game
 
     return [tuple(play_game(4, seed).scores) for seed in seeds]
 
@@ -68,7 +68,7 @@ def main() -> int:
         ratios.append(ours_rates[-1] / ref_rates[-1])
     ours_gps, ref_gps = statistics.median(ours_rates), statistics.median(ref_rates)
 
-    from hundred_server.selfplay import selfplay
+    from hundred_server.ai.selfplay import selfplay
 
     cores = os.cpu_count() or 1
     parallel = [

@@ -7,7 +7,7 @@
 of cards), the cards played to this trick so far, the trump letter, its compass letter
 (N E S W), this hand's finished tricks as (four cards, leader, winner) and the score
 (NS, EW), and returns one of the cards in its hand, following suit when it can. The
-cards are the server's own (``hundred_server.cards.Card``): ``card.suit.value`` is the
+cards are the server's own (``hundred_server.games.kit.cards.Card``): ``card.suit.value`` is the
 suit letter and ``card.rank`` compares as a number, ace high.
 
 The strategy, in order:

@@ -40,13 +40,13 @@ from typing import cast
 
 from hundred_server import __version__
 from hundred_server import games as registry
-from hundred_server.bots.plugins import BotLimits, PluginError, load_plugin, parse_plugin
-from hundred_server.bots.pool import QUEUE_PER_WORKER, PoolLimits, default_workers
-from hundred_server.bots.pool import TIMEOUT as AI_TIMEOUT
-from hundred_server.fairness import reveal_message, verify
-from hundred_server.lobby import AI_LEVELS, Limits
-from hundred_server.records import dumps_line, replay
-from hundred_server.selfplay import selfplay
+from hundred_server.ai.plugins import BotLimits, PluginError, load_plugin, parse_plugin
+from hundred_server.ai.pool import QUEUE_PER_WORKER, PoolLimits, default_workers
+from hundred_server.ai.pool import TIMEOUT as AI_TIMEOUT
+from hundred_server.ai.selfplay import selfplay
+from hundred_server.core.fairness import reveal_message, verify
+from hundred_server.core.lobby import AI_LEVELS, Limits
+from hundred_server.games.records import dumps_line, replay
 from hundred_server.store import (
     COMMIT_BATCH,
     COMMIT_WAIT,
@@ -787,7 +787,7 @@ def _verify(path: str, seed: str, commit: str | None) -> int:
 
 
 def _check_bot(text: str, positions: int, seed: str | None, limits: BotLimits) -> int:
-    from hundred_server.bots.check import check_bot
+    from hundred_server.ai.check import check_bot
 
     try:
         plugin = parse_plugin(text)
@@ -799,7 +799,7 @@ def _check_bot(text: str, positions: int, seed: str | None, limits: BotLimits) -
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from hundred_server.tournament import TournamentError, parse_entrants, tournament
+    from hundred_server.ai.tournament import TournamentError, parse_entrants, tournament
 
     spec = registry.get(args.game)
     limits = _bot_limits(args)
@@ -831,7 +831,7 @@ def _tournament(args: argparse.Namespace) -> int:
     if args.json:
         print(dumps_line(summary))
     else:
-        from hundred_server.tournament import format_table
+        from hundred_server.ai.tournament import format_table
 
         for line in format_table(summary):
             print(line)
@@ -887,7 +887,7 @@ def _serve(
     proxy_protocol: bool = False,
     forwarded_for: bool = False,
 ) -> int:
-    from hundred_server.server import run
+    from hundred_server.io.server import run
 
     if proxy_protocol:
         try:
@@ -925,7 +925,7 @@ def _serve(
             )
             return EXIT_ERROR
         try:
-            from hundred_server.bus import instance_id
+            from hundred_server.io.bus import instance_id
         except ImportError as exc:
             print(
                 f"hundred-server serve: --bus needs the redis package ({exc}): "
@@ -958,7 +958,7 @@ def _serve(
             log.warning("the store was readable by other users; it is now mode 600")
     bus = None
     if bus_url is not None and store is not None and instance is not None:
-        from hundred_server.bus import Bus
+        from hundred_server.io.bus import Bus
 
         bus = Bus(bus_url, store, instance)
     logging.getLogger("hundred_server").info("event loop: %s", loop_name)

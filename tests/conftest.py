@@ -46,7 +46,7 @@ def worker_processes() -> set[int]:
             continue
         fields = stat.rsplit(")", 1)[1].split()  # state, ppid, ...
         zombie = fields[0] == "Z"  # its cmdline is gone; any unreaped child is a leak
-        if fields[1] == me and (zombie or b"hundred_server.bots.worker" in cmdline):
+        if fields[1] == me and (zombie or b"hundred_server.ai.worker" in cmdline):
             found.add(int(entry.name))
     return found
 

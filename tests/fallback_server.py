@@ -10,8 +10,9 @@ import sys
 sys.modules["orjson"] = None  # type: ignore[assignment]  # import orjson: ImportError
 sys.modules["uvloop"] = None  # type: ignore[assignment]
 
-from hundred_server import cli, server  # noqa: E402
-from hundred_server.hub import Hub  # noqa: E402
+from hundred_server import cli  # noqa: E402
+from hundred_server.core.hub import Hub  # noqa: E402
+from hundred_server.io import server  # noqa: E402
 
 SEED = "protocol-example"
 TOKEN = "9b3e4d2a7c1f0e8d6b5a493827160f5e"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from hundred_server.cards import Card
-from hundred_server.errors import RecordError
+from hundred_server.games.kit.cards import Card
+from hundred_server.protocol.errors import RecordError
 
 
 def cards_in(value: object) -> Iterator[Card]:

@@ -23,17 +23,17 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.fairness import commitment
+from hundred_server.core.fairness import commitment
+from hundred_server.core.hub import Close, Command, Hub, Send
 from hundred_server.games.hundredandten.rules import (
     HAND_SIZE,
     WINNING_SCORE,
     seeded_deck,
     trick_winner,
 )
-from hundred_server.hub import Close, Command, Hub, Send
-from hundred_server.protocol import LOBBY_QUESTION
-from hundred_server.schema import validate_server_message
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.schema import validate_server_message
+from hundred_server.protocol.wire import LOBBY_QUESTION
 
 Message = dict[str, Any]
 PROMPT_TYPES = frozenset({"Bid", "Trump", "Discard", "Setup", "Play"})

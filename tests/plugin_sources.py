@@ -111,7 +111,7 @@ SOURCES = {
                 return str((same or list(hand))[0])  # "AS", not a Card
     """,
     "outsider": """
-        from hundred_server.cards import Card
+        from hundred_server.games.kit.cards import Card
 
         class Player:
             def PlayCard(self, hand, trick, trump, position, tricks, score):

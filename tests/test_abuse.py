@@ -11,10 +11,10 @@ import random
 
 import pytest
 
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.journal import GameDropped, GameEnded, GameStarted, Moves, StoredGame
-from hundred_server.lobby import TICK_BATCH, Limits
-from hundred_server.records import record_lines
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.journal import GameDropped, GameEnded, GameStarted, Moves, StoredGame
+from hundred_server.core.lobby import TICK_BATCH, Limits
+from hundred_server.games.records import record_lines
 from tests.hub_harness import Client, Harness, answer_from_legal
 
 CREATE = {"Type": "Hello", "Message": "create", "Name": "churn"}

@@ -8,7 +8,7 @@ import random
 
 from hub_harness import Client, Harness, answer_from_legal, check_stream
 
-from hundred_server.table import TableState
+from hundred_server.core.table import TableState
 
 
 def two_seat_hundert(h: Harness) -> Client:

@@ -23,14 +23,14 @@ import pytest
 from hub_harness import answer_from_legal
 
 from hundred_server import games
-from hundred_server.bots.pool import AIPool, PoolLimits
-from hundred_server.bots.remote import AskBot, BuiltinAI, PoolSeat
+from hundred_server.ai.pool import AIPool, PoolLimits
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Lobby
+from hundred_server.core.remote import AskBot, BuiltinAI, PoolSeat
 from hundred_server.games.base import GameState
-from hundred_server.games.search import SearchBot, clock
-from hundred_server.hub import Hub
-from hundred_server.lobby import Lobby
-from hundred_server.records import record_lines
-from hundred_server.server import Server
+from hundred_server.games.kit.search import SearchBot, clock
+from hundred_server.games.records import record_lines
+from hundred_server.io.server import Server
 from tests.live_server import eventually, start_server, stop_server
 from tests.test_plugin_server import Peer
 

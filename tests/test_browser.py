@@ -36,8 +36,8 @@ from playwright.async_api import (
 )
 
 from hundred_server import games
-from hundred_server.hub import Hub
-from hundred_server.server import Server
+from hundred_server.core.hub import Hub
+from hundred_server.io.server import Server
 
 #: The async tests share the module's event loop (the browser is started once).
 in_browser = pytest.mark.asyncio(loop_scope="module")

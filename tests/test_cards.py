@@ -1,4 +1,4 @@
-"""Cards, suits and their notation (hundred_server/cards.py)."""
+"""Cards, suits and their notation (hundred_server/games/kit/cards.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import (
+from hundred_server.games.kit.cards import (
     ALL_CARDS,
     DECK_SUITS,
     JOKER,
@@ -23,7 +23,7 @@ from hundred_server.cards import (
     parse_cards,
     pretty_cards,
 )
-from hundred_server.errors import CardCodeError, HundredError, MalformedError
+from hundred_server.protocol.errors import CardCodeError, HundredError, MalformedError
 
 # The reference deck order written out by hand (RULES.md item 2), so the tests do not
 # borrow the module's own tables.

@@ -14,12 +14,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import chat, codecs
-from hundred_server.chat import MAX_CHAT, clean
-from hundred_server.hub import Hub, Send
-from hundred_server.lobby import Limits
-from hundred_server.protocol import ProtocolError
-from hundred_server.schema import validate_client_message, validate_server_message
+from hundred_server.core import chat
+from hundred_server.core.chat import MAX_CHAT, clean
+from hundred_server.core.hub import Hub, Send
+from hundred_server.core.lobby import Limits
+from hundred_server.protocol import codecs
+from hundred_server.protocol.schema import validate_client_message, validate_server_message
+from hundred_server.protocol.wire import ProtocolError
 from hundred_server.store import Store
 from tests.hub_harness import HELLO, Client, Harness, answer_from_legal, is_prompt
 from tests.test_store import SavingHarness

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from hundred_server.hub import Send
-from hundred_server.lobby import Limits
+from hundred_server.core.hub import Send
+from hundred_server.core.lobby import Limits
 from tests.hub_harness import HELLO, Client, Harness
 
 Message = dict[str, Any]

@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import json
 
-from hundred_server import codecs, games
-from hundred_server.codecs.classic import ClassicCodec
-from hundred_server.hub import Remote
-from hundred_server.lobby import Elsewhere, Lobby, Where
-from hundred_server.protocol import Message
+from hundred_server import games
+from hundred_server.core.hub import Remote
+from hundred_server.core.lobby import Elsewhere, Lobby, Where
+from hundred_server.protocol import codecs
+from hundred_server.protocol.codecs.classic import ClassicCodec
+from hundred_server.protocol.wire import Message
 from tests.hub_harness import Client, Harness
 from tests.test_pinochle_server import classic, raw_lines
 
@@ -175,7 +176,7 @@ def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
 def test_a_relayed_classic_client_is_refused_by_the_tables_instance_too() -> None:
     """The relay carries what the client can play (bus ``"g"``) to its virtual
     connection on the table's instance, which refuses as the client's own would."""
-    from hundred_server.bus import relayed_games  # here: main has none (checked on main)
+    from hundred_server.io.bus import relayed_games  # here: main has none (checked on main)
 
     assert relayed_games(None) is None
     assert relayed_games(["pinochle", 3]) == {"pinochle"}

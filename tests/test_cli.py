@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 
 from hundred_server import cli
-from hundred_server.bots.plugins import BotLimits
-from hundred_server.bots.pool import PoolLimits, default_workers
+from hundred_server.ai.plugins import BotLimits
+from hundred_server.ai.pool import PoolLimits, default_workers
+from hundred_server.ai.selfplay import play_game
 from hundred_server.cli import main
-from hundred_server.lobby import Limits
-from hundred_server.records import dumps_line, record_lines, replay
-from hundred_server.selfplay import play_game
+from hundred_server.core.lobby import Limits
+from hundred_server.games.records import dumps_line, record_lines, replay
 
 
 @pytest.fixture
@@ -481,7 +481,7 @@ def test_forwarded_for_without_a_browser_port_says_it_changes_nothing(
     async def run(*args: object, **kw: object) -> None:
         served.append(kw)
 
-    monkeypatch.setattr("hundred_server.server.run", run)
+    monkeypatch.setattr("hundred_server.io.server.run", run)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     assert main(["serve", "--memory", "--port", "0", "--forwarded-for"]) == 0
     assert "--forwarded-for is for the browser port, and there is none" in capsys.readouterr().err

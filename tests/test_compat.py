@@ -33,8 +33,8 @@ from hundredandten.deck import defined_cards
 from hundredandten.hundred_and_ten_error import HundredAndTenError as RefError
 from hundredandten.state import GameState as RefGameState
 
-import hundred_server.games.hundredandten.compat as compat
-from hundred_server.cards import ALL_CARDS, Card
+import tests.compat as compat
+from hundred_server.games.kit.cards import ALL_CARDS, Card
 
 MASTER_SEED = "hundred-and-ten-compat-2024"
 
@@ -739,3 +739,35 @@ def test_card_fields_as_reference() -> None:
                 )
     assert not missing, f"compat's Card lacks {sorted(missing)}; also {wrong[:8]}"
     assert not wrong, f"{len(wrong)} differences: {wrong[:8]}"
+
+
+def test_compat_example_states() -> None:
+    from tests.compat import Bid as CBid
+    from tests.compat import (
+        BidAmount,
+        HumanPlayer,
+        HundredAndTen,
+        NaiveAutomatedPlayer,
+        RoundRole,
+        RoundStatus,
+    )
+    from tests.compat import Unpass as CUnpass
+
+    game = HundredAndTen(
+        [
+            HumanPlayer("player_1"),
+            HumanPlayer("player_2"),
+            HumanPlayer("player_3"),
+            NaiveAutomatedPlayer("player_4"),
+        ],
+        seed="readme",
+    )
+    assert game.active_round.active_player.identifier == "player_2"
+    game.act(CBid("player_2", BidAmount.FIFTEEN))
+    game.act(CBid("player_1", BidAmount.PASS))
+    assert RoundRole.PRE_PASSED in game.active_round.players[0].roles
+    game.act(CUnpass("player_1"))
+    assert RoundRole.PRE_PASSED not in game.active_round.players[0].roles
+    assert game.status is RoundStatus.BIDDING
+    assert game.scores == {"player_1": 0, "player_2": 0, "player_3": 0, "player_4": 0}
+    assert game.winner is None

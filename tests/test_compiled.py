@@ -23,7 +23,7 @@ from hundred_server import games as registry
 ROOT = Path(hundred_server.__file__).parent
 #: The modules setup.py compiles.
 COMPILED = (
-    "hundred_server.games.search",
+    "hundred_server.games.kit.search",
     *(
         f"hundred_server.games.{game}.strong"
         for game in ("hundredandten", "whist", "pinochle", "rook", "hundert")
@@ -139,7 +139,7 @@ def test_the_compiled_shuffle_is_random_shuffle() -> None:
     (lists of cards of every deal's size, many seeds), so deals are as they were."""
     from random import Random
 
-    from hundred_server.games.search import EXACT_SHUFFLE, shuffle
+    from hundred_server.games.kit.search import EXACT_SHUFFLE, shuffle
 
     assert EXACT_SHUFFLE
     for seed in range(40):
@@ -156,7 +156,7 @@ def test_least_is_min_by_key() -> None:
     """search.least picks what min(cards, key=key.__getitem__) picks, ties included."""
     from random import Random
 
-    from hundred_server.games.search import least
+    from hundred_server.games.kit.search import least
 
     rng = Random("least")
     for _ in range(2000):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from hundred_server.cards import Card, Suit
+from hundred_server.ai.selfplay import play_game
 from hundred_server.games.hundredandten.demo import Narrator, pretty_hand, run_demo
 from hundred_server.games.hundredandten.rules import (
     BiddingWon,
@@ -20,7 +20,7 @@ from hundred_server.games.hundredandten.rules import (
     TrumpSelected,
     Unpassed,
 )
-from hundred_server.selfplay import play_game
+from hundred_server.games.kit.cards import Card, Suit
 
 
 def cards(*codes: str) -> tuple[Card, ...]:

@@ -16,11 +16,11 @@ from hub_harness import Harness, check_stream, play_until_over
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hundred_server import protocol
-from hundred_server.codecs.jsonlines import JsonCodec
-from hundred_server.hub import Command, Hub, Send
-from hundred_server.protocol import compact_json, encode
-from hundred_server.records import dumps_line
+from hundred_server.core.hub import Command, Hub, Send
+from hundred_server.games.records import dumps_line
+from hundred_server.protocol import wire as protocol
+from hundred_server.protocol.codecs.jsonlines import JsonCodec
+from hundred_server.protocol.wire import compact_json, encode
 
 _scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
 _values = st.recursive(
@@ -239,9 +239,10 @@ def test_private_kinds_skip_no_private_message(seats: int) -> None:
     """Hundred and Ten's ``tell`` asks ``_private`` only of ``_PRIVATE_KINDS``: over whole
     games (every event the rules make), each seat and a watcher are told exactly what
     asking every event gives."""
-    from hundred_server import driver, games
-    from hundred_server.games import messages
+    from hundred_server import games
+    from hundred_server.core import driver
     from hundred_server.games.hundredandten import wire
+    from hundred_server.games.kit import messages
 
     spec = games.get("hundredandten")
     kinds_seen: set[str] = set()

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hundred_server.cards import ALL_CARDS, Suit
-from hundred_server.errors import HundredError, IllegalActionError
+from hundred_server.ai.selfplay import play_game
 from hundred_server.games.hundredandten.rules import (
     Bid,
     Discard,
@@ -14,8 +13,9 @@ from hundred_server.games.hundredandten.rules import (
     SelectTrump,
     Unpass,
 )
-from hundred_server.records import record_lines
-from hundred_server.selfplay import play_game
+from hundred_server.games.kit.cards import ALL_CARDS, Suit
+from hundred_server.games.records import record_lines
+from hundred_server.protocol.errors import HundredError, IllegalActionError
 
 
 def _ready_to_play() -> Game:

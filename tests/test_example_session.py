@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hundred_server.hub import Close, Hub, Send
+from hundred_server.core.hub import Close, Hub, Send
 
 DOC = Path(__file__).resolve().parent.parent / "protocol.md"
 SECTION = DOC.read_text(encoding="utf-8").split("## Example session", 1)[1]

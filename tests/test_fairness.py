@@ -1,4 +1,4 @@
-"""Provably fair deals (hundred_server/fairness.py; protocol.md, "Provably fair deals"):
+"""Provably fair deals (hundred_server/core/fairness.py; protocol.md, "Provably fair deals"):
 the commitment, ``verify`` on records of real table games and on doctored ones, the
 Commit and Reveal messages through the hub, in text mode and (never) in the classic
 dialect, and the ``verify`` and ``export --reveal`` commands."""
@@ -18,17 +18,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server import codecs, driver, games
+from hundred_server import games
 from hundred_server.cli import main
-from hundred_server.codecs.classic import ClassicCodec
-from hundred_server.codecs.text import TextCodec
-from hundred_server.fairness import commit_message, commitment, reveal_message, verify
+from hundred_server.core import driver
+from hundred_server.core.fairness import commit_message, commitment, reveal_message, verify
+from hundred_server.core.hub import Command, Send
+from hundred_server.core.table import Table, TableState
 from hundred_server.games.base import GameSpec, GameState
-from hundred_server.hub import Command, Send
-from hundred_server.records import load_record, record_lines
-from hundred_server.schema import is_valid_server_message, validate_server_message
+from hundred_server.games.records import load_record, record_lines
+from hundred_server.protocol import codecs
+from hundred_server.protocol.codecs.classic import ClassicCodec
+from hundred_server.protocol.codecs.text import TextCodec
+from hundred_server.protocol.schema import is_valid_server_message, validate_server_message
 from hundred_server.store import Store
-from hundred_server.table import Table, TableState
 from tests.hub_harness import HELLO, QUESTION, Harness, answer_from_legal
 
 SEED = "0123456789abcdef0123456789abcdef"

@@ -9,10 +9,10 @@ import random
 
 import pytest
 
-from hundred_server.hub import Hub
-from hundred_server.lobby import Lobby
-from hundred_server.server import Server
-from hundred_server.table import Table
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Lobby
+from hundred_server.core.table import Table
+from hundred_server.io.server import Server
 from tests.hub_harness import HELLO, QUESTION, Harness, answer_from_legal, check_stream
 from tests.test_table import person_vs_ai, play_until_over
 

@@ -55,13 +55,13 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from hundred_server import games
-from hundred_server.codecs.jsonlines import client_types
-from hundred_server.codecs.text import HELP, strip_telnet
-from hundred_server.fairness import commitment
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.lobby import Session, Where
-from hundred_server.protocol import MAX_LINE, strip_line
-from hundred_server.server import Server
+from hundred_server.core.fairness import commitment
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.lobby import Session, Where
+from hundred_server.io.server import Server
+from hundred_server.protocol.codecs.jsonlines import client_types
+from hundred_server.protocol.codecs.text import HELP, strip_telnet
+from hundred_server.protocol.wire import MAX_LINE, strip_line
 
 CLIENT_TYPES = client_types()
 Message = dict[str, Any]

@@ -13,8 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import JOKER, Card, format_cards
-from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.hundert.rules import (
     HUNDERT_DECK,
     PLAY_ACTIONS,
@@ -35,7 +33,9 @@ from hundred_server.games.hundert.rules import (
     seeded_deck,
     sort_hand,
 )
-from hundred_server.games.tricks import shuffled
+from hundred_server.games.kit.cards import JOKER, Card, format_cards
+from hundred_server.games.kit.tricks import shuffled
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 from tests.game_checks import cards_in
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
@@ -531,7 +531,7 @@ def test_random_full_games_keep_the_invariants(n: int, seed: int, feder: bool):
 
 
 def test_a_seeded_game_is_the_same_every_time():
-    from hundred_server.selfplay import play_game
+    from hundred_server.ai.selfplay import play_game
 
     a = play_game(5, "same", game="hundert")
     b = play_game(5, "same", game="hundert")

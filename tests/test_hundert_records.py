@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 
-from hundred_server.errors import RecordError
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.records import (
     ERROR_CODES,
@@ -23,8 +22,9 @@ from hundred_server.games.hundert.records import (
     replay,
 )
 from hundred_server.games.hundert.rules import Game, Play, seeded_deck
-from hundred_server.games.replaying import COMMON_CODES
-from hundred_server.records import record_lines
+from hundred_server.games.kit.replay import COMMON_CODES
+from hundred_server.games.records import record_lines
+from hundred_server.protocol.errors import RecordError
 from tests.game_checks import check_replay_error
 
 Message = dict[str, Any]

@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver
-from hundred_server.cards import Card
+from hundred_server.core import driver
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
     FEDER,
@@ -39,6 +38,7 @@ from hundred_server.games.hundert.strong import (
     counts_of,
 )
 from hundred_server.games.hundert.wire import SPEC
+from hundred_server.games.kit.cards import Card
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 #: Little work per decision, and no clock: fast and reproducible.

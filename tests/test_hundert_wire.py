@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hundred_server import games
-from hundred_server.cards import Card, format_cards
+from hundred_server.ai.selfplay import play_game
 from hundred_server.games.hundert.bots import FirstBot, HundertBot
 from hundred_server.games.hundert.rules import (
     HUNDERT_DECK,
@@ -41,10 +41,10 @@ from hundred_server.games.hundert.wire import (
     snapshot,
     tell,
 )
-from hundred_server.protocol import ProtocolError
-from hundred_server.records import replay
-from hundred_server.schema import is_valid_server_message, validate_server_message
-from hundred_server.selfplay import play_game
+from hundred_server.games.kit.cards import Card, format_cards
+from hundred_server.games.records import replay
+from hundred_server.protocol.schema import is_valid_server_message, validate_server_message
+from hundred_server.protocol.wire import ProtocolError
 from tests.hub_harness import (
     HELLO,
     QUESTION,
@@ -773,7 +773,7 @@ def test_the_bot_leaves_no_gap_the_next_seat_may_close():
 def test_bots_refuse_to_act_without_a_legal_action():
     from dataclasses import replace
 
-    from hundred_server.errors import HundredError
+    from hundred_server.protocol.errors import HundredError
 
     for bot in (HundertBot(), FirstBot()):
         with pytest.raises(HundredError):

@@ -14,8 +14,6 @@ from itertools import combinations
 
 import pytest
 
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.errors import CardCodeError, HundredError, IllegalActionError
 from hundred_server.games.hundredandten.rules import (
     IS_TRUMP,
     Bid,
@@ -45,6 +43,8 @@ from hundred_server.games.hundredandten.rules import (
     seeded_deck,
     trick_winner,
 )
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.errors import CardCodeError, HundredError, IllegalActionError
 
 H, D, S, C = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
 P4 = ("ann", "bob", "cy", "dee")

@@ -12,9 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.errors import IllegalActionError
+from hundred_server.core import driver
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     IS_TRUMP,
@@ -32,6 +30,8 @@ from hundred_server.games.hundredandten.rules import (
 )
 from hundred_server.games.hundredandten.strong import SEAT, Sampler, StrongBot, round_points
 from hundred_server.games.hundredandten.wire import SPEC
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.errors import IllegalActionError
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 #: Little work a decision, and no clock: fast and reproducible.

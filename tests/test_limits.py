@@ -11,9 +11,9 @@ import sys
 import pytest
 from hub_harness import answer_from_legal
 
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.lobby import Limits
-from hundred_server.server import Server
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.lobby import Limits
+from hundred_server.io.server import Server
 
 HELLO = b'{"Type":"Hello"}\n'
 
@@ -170,7 +170,7 @@ def test_make_room_raises_the_open_files_limit_to_fit(
     import logging
     import resource
 
-    from hundred_server.server import SPARE_FILES, make_room
+    from hundred_server.io.server import SPARE_FILES, make_room
 
     limits = {"soft": 1024, "hard": 4096}
 
@@ -203,7 +203,7 @@ def test_a_server_process_tunes_the_collector() -> None:
     collector's settings are the whole process's."""
     code = (
         "import gc\n"
-        "from hundred_server.server import GC_THRESHOLDS, tune_gc\n"
+        "from hundred_server.io.server import GC_THRESHOLDS, tune_gc\n"
         "assert gc.get_threshold() == (700, 10, 10), gc.get_threshold()\n"
         "assert gc.get_freeze_count() == 0\n"
         "tune_gc()\n"

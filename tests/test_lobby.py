@@ -11,12 +11,12 @@ import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
 from hundred_server import games
-from hundred_server.fairness import commit_message
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.lobby import options
-from hundred_server.protocol import MAX_LINE
-from hundred_server.schema import is_valid_server_message
-from hundred_server.table import TableState
+from hundred_server.core.fairness import commit_message
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.lobby import options
+from hundred_server.core.table import TableState
+from hundred_server.protocol.schema import is_valid_server_message
+from hundred_server.protocol.wire import MAX_LINE
 
 GAME = {"Type": "Game"}
 HT_OPTIONS = options(games.get("hundredandten"))

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hundred_server.hub import _name_ok
-from hundred_server.lobby import NAME_RE
-from hundred_server.names import fold, reserved
+from hundred_server.core.hub import _name_ok
+from hundred_server.core.lobby import NAME_RE
+from hundred_server.core.names import fold, reserved
 from tests.hub_harness import HELLO, Harness
 
 #: The characters a name may have (lobby.NAME_RE).

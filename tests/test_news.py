@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.server import NEWS_WAIT, Server, _Connection
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.io.server import NEWS_WAIT, Server, _Connection
 from tests.hub_harness import Client, Harness, answer_from_legal
 
 Message = dict[str, Any]

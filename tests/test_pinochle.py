@@ -20,8 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import JOKER, STANDARD_52, Card, Suit, format_cards
-from hundred_server.errors import CardCodeError, HundredError, IllegalActionError
+from hundred_server.games.kit.cards import JOKER, STANDARD_52, Card, Suit, format_cards
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     DEFAULT_TARGET,
@@ -63,6 +62,7 @@ from hundred_server.games.pinochle.rules import (
     trick_points,
     trick_winner,
 )
+from hundred_server.protocol.errors import CardCodeError, HundredError, IllegalActionError
 from tests.game_checks import cards_in
 
 P4 = ("ann", "bob", "cy", "dee")

@@ -11,8 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from hundred_server.cards import Suit
-from hundred_server.errors import HundredError
+from hundred_server.games.kit.cards import Suit
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot, hand_value, naive_value
 from hundred_server.games.pinochle.rules import (
     Bid,
@@ -29,6 +28,7 @@ from hundred_server.games.pinochle.rules import (
     trick_points,
     trick_winner,
 )
+from hundred_server.protocol.errors import HundredError
 from tests.test_pinochle import P4, c1, cs, dealt, plays_of
 
 H, D, S, C = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS

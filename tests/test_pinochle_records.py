@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from hundred_server.cards import Card, Suit, format_cards
-from hundred_server.errors import RecordError
+from hundred_server.games.kit.cards import Card, Suit, format_cards
+from hundred_server.games.kit.replay import COMMON_CODES
 from hundred_server.games.pinochle.bots import PinochleBot
 from hundred_server.games.pinochle.records import (
     ERROR_CODES,
@@ -25,7 +25,7 @@ from hundred_server.games.pinochle.records import (
     replay,
 )
 from hundred_server.games.pinochle.rules import Game, seeded_deck
-from hundred_server.games.replaying import COMMON_CODES
+from hundred_server.protocol.errors import RecordError
 from tests.game_checks import check_replay_error
 from tests.test_pinochle import P4, RULE_HANDS, deck_for, play_transcript
 

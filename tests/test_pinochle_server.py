@@ -12,13 +12,14 @@ from typing import Any
 
 import pytest
 
-from hundred_server import codecs, games
-from hundred_server.codecs.classic import ClassicCodec, dumps, project
-from hundred_server.hub import Hub, Send
-from hundred_server.protocol import LOBBY_QUESTION, ProtocolError
-from hundred_server.records import replay
-from hundred_server.schema import validate_server_message
-from hundred_server.server import Server
+from hundred_server import games
+from hundred_server.core.hub import Hub, Send
+from hundred_server.games.records import replay
+from hundred_server.io.server import Server
+from hundred_server.protocol import codecs
+from hundred_server.protocol.codecs.classic import ClassicCodec, dumps, project
+from hundred_server.protocol.schema import validate_server_message
+from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError
 from tests.classic_client import meld, play_games
 from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, text_answer
 

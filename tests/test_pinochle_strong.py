@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver
+from hundred_server.core import driver
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
     PINOCHLE_DECK,

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from hundred_server.codecs.text import TextCodec
 from hundred_server.games.pinochle.text import HELP, TEXT, spans
-from hundred_server.protocol import ProtocolError
+from hundred_server.protocol.codecs.text import TextCodec
+from hundred_server.protocol.wire import ProtocolError
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 HAND = ["AD", "TD", "KS", "QS", "JS", "JD", "JC", "JH", "9H", "AH", "9C", "TC"]

@@ -24,11 +24,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver, games
-from hundred_server.cards import Suit, format_cards
-from hundred_server.codecs.classic import ClassicCodec
-from hundred_server.errors import IllegalActionError
+from hundred_server import games
+from hundred_server.core import driver
 from hundred_server.games.base import Preset
+from hundred_server.games.kit.cards import Suit, format_cards
 from hundred_server.games.pinochle.rules import (
     MAX_BID,
     Action,
@@ -53,8 +52,10 @@ from hundred_server.games.pinochle.wire import (
     snapshot,
     tell,
 )
-from hundred_server.protocol import ProtocolError
-from hundred_server.schema import load_schema, validate_server_message
+from hundred_server.protocol.codecs.classic import ClassicCodec
+from hundred_server.protocol.errors import IllegalActionError
+from hundred_server.protocol.schema import load_schema, validate_server_message
+from hundred_server.protocol.wire import ProtocolError
 from tests.test_pinochle import (
     MELD_LINES,
     RULE_HANDS,

@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal
 
-from hundred_server.bots.plugins import BotLimits, Plugin, load_plugin
-from hundred_server.bots.remote import STRIKES
-from hundred_server.hub import Hub
-from hundred_server.server import Server
+from hundred_server.ai.plugins import BotLimits, Plugin, load_plugin
+from hundred_server.core.hub import Hub
+from hundred_server.core.remote import STRIKES
+from hundred_server.io.server import Server
 from tests.live_server import server_process
 
 READ_TIMEOUT = 5.0

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from hundred_server import games
-from hundred_server.bots.plugins import BotLimits, PluginBot, PluginError, load_plugin
-from hundred_server.bots.remote import STRIKES, Forfeits
+from hundred_server.ai.plugins import BotLimits, PluginBot, PluginError, load_plugin
+from hundred_server.ai.selfplay import play_game
+from hundred_server.core.remote import STRIKES, Forfeits
 from hundred_server.games.base import player_names
-from hundred_server.selfplay import play_game
 
 QUICK = BotLimits(timeout=0.3)
 

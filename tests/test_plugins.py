@@ -1,5 +1,5 @@
 """Plug-in bots (``serve --bot GAME=module:Class``): loading them (in a worker), and what
-the sans-I/O core does with them (bots/remote.py): a plug-in seat is asked
+the sans-I/O core does with them (core/remote.py): a plug-in seat is asked
 (``AskBot``), never called; its answer comes back through ``Hub.bot_answer``; stale
 answers are dropped; a fault is a forfeit, counted and logged, the default AI playing
 the turn; a seat that forfeits ``STRIKES`` moves in a row is benched. No sockets and no
@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from hundred_server import games
-from hundred_server.bots.plugins import PluginError, load_plugin
-from hundred_server.bots.remote import STRIKES, AskBot, ReleaseBots
+from hundred_server.ai.plugins import PluginError, load_plugin
 from hundred_server.cli import main
+from hundred_server.core.remote import STRIKES, AskBot, ReleaseBots
 from tests.hub_harness import Client, Harness, answer_from_legal, check_stream
 
 LABEL = "whist=fake:Player"

@@ -15,8 +15,6 @@ from typing import ClassVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.errors import IllegalActionError
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     Action,
@@ -41,6 +39,8 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     Unpassed,
 )
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.errors import IllegalActionError
 
 MAX_STEPS = 5000
 NAMES = ("ann", "bob", "cy", "dee")

@@ -27,9 +27,9 @@ from typing import Any
 import jsonschema
 import pytest
 
-from hundred_server import codecs
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.schema import (
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.protocol import codecs
+from hundred_server.protocol.schema import (
     is_valid_client_message,
     is_valid_server_message,
     load_schema,

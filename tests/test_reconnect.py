@@ -10,13 +10,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import format_cards
-from hundred_server.fairness import commit_message, commitment
+from hundred_server.core.fairness import commit_message, commitment
+from hundred_server.core.lobby import Limits, hash_token
+from hundred_server.core.table import Table
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import Game, Phase
-from hundred_server.lobby import Limits, hash_token
-from hundred_server.table import Table
+from hundred_server.games.kit.cards import format_cards
 from tests.hub_harness import (
     HELLO,
     QUESTION,

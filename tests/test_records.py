@@ -11,9 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hundred_server import games
-from hundred_server.cards import ALL_CARDS, Card, format_cards
+from hundred_server.ai.selfplay import play_game
 from hundred_server.games.hundredandten.rules import Bid, Game, Phase, Unpass, seeded_deck
-from hundred_server.records import (
+from hundred_server.games.kit.cards import ALL_CARDS, Card, format_cards
+from hundred_server.games.records import (
     ERROR_CODES,
     dumps_line,
     load_record,
@@ -23,7 +24,6 @@ from hundred_server.records import (
     replay,
     write_record,
 )
-from hundred_server.selfplay import play_game
 from tests.game_checks import check_replay_error
 
 # ------------------------------------------------------------------- a record by hand

@@ -58,8 +58,6 @@ from hundredandten.hundred_and_ten_error import HundredAndTenError
 from hundredandten.player import HumanPlayer, NaiveAutomatedPlayer
 from hundredandten.trick import Trick as RefTrick
 
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.errors import IllegalActionError
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     MOON,
@@ -76,6 +74,8 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     trick_winner,
 )
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.errors import IllegalActionError
 
 MASTER_SEED = "hundred-and-ten-differential-2024"
 #: Lockstep games per player count (2, 3 and 4): 3 x 100 = 300 games.

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.rook.cards import BIRD, ROOK_DECK, Colour, RookCard, parse_cards
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -42,6 +41,7 @@ from hundred_server.games.rook.rules import (
     sort_hand,
     trick_winner,
 )
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 from tests.rook_decks import (
     FOUR_COLOURS,
     NAMES,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hundred_server.schema import validate_server_message
+from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import HELLO, QUESTION, is_prompt
 from tests.test_rook_wire import TrickWatch
 from tests.test_server import GAME_TIMEOUT, Peer, greeted, play_to_the_end, running

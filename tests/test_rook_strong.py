@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver
+from hundred_server.core import driver
 from hundred_server.games.base import Bot
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import ROOK_DECK

@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 
 from hundred_server import games
-from hundred_server.errors import HundredError
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import ROOK_DECK, Colour, RookCard
 from hundred_server.games.rook.rules import (
@@ -29,7 +28,8 @@ from hundred_server.games.rook.rules import (
 )
 from hundred_server.games.rook.text import TEXT
 from hundred_server.games.rook.wire import SPEC, parse_action, prompt, snapshot, tell
-from hundred_server.schema import validate_server_message
+from hundred_server.protocol.errors import HundredError
+from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import QUESTION, Client, Harness, answer_from_legal
 from tests.rook_decks import FOUR_COLOURS, NAMES
 

@@ -1,4 +1,4 @@
-"""The schema helpers (hundred_server/schema.py); the schema's content is checked in
+"""The schema helpers (hundred_server/protocol/schema.py); the schema's content is checked in
 test_protocol_doc.py."""
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ import sys
 import jsonschema
 import pytest
 
-from hundred_server import schema
+from hundred_server.protocol import schema
 
 
 def test_importing_the_module_does_not_import_jsonschema() -> None:
     # jsonschema is a test dependency: the server must run without it.
-    code = "import sys, hundred_server.schema; print('jsonschema' in sys.modules)"
+    code = "import sys, hundred_server.protocol.schema; print('jsonschema' in sys.modules)"
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
@@ -23,7 +23,7 @@ def test_importing_the_module_does_not_import_jsonschema() -> None:
 
 def test_the_schema_file_is_found_at_the_repository_top() -> None:
     assert schema.SCHEMA_PATH.name == "protocol.schema.json"
-    assert (schema.SCHEMA_PATH.parent / "hundred_server" / "schema.py").is_file()
+    assert (schema.SCHEMA_PATH.parent / "hundred_server" / "protocol" / "schema.py").is_file()
     assert schema.load_schema() is schema.load_schema()
 
 

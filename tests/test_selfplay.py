@@ -8,11 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hundred_server.errors import HundredError
-from hundred_server.games.hundredandten.bots import NaiveBot
-from hundred_server.games.hundredandten.rules import Action, Phase, View
-from hundred_server.records import load_record, read_lines, record_lines, replay
-from hundred_server.selfplay import (
+from hundred_server.ai.selfplay import (
     DEFAULT_NAMES,
     _Progress,
     play_game,
@@ -20,6 +16,10 @@ from hundred_server.selfplay import (
     record_path,
     selfplay,
 )
+from hundred_server.games.hundredandten.bots import NaiveBot
+from hundred_server.games.hundredandten.rules import Action, Phase, View
+from hundred_server.games.records import load_record, read_lines, record_lines, replay
+from hundred_server.protocol.errors import HundredError
 
 SUMMARY_KEYS = {
     "game",

@@ -31,11 +31,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hundred_server import cli
-from hundred_server.fairness import commitment
-from hundred_server.hub import Hub
-from hundred_server.lobby import Limits
-from hundred_server.protocol import MAX_LINE
-from hundred_server.server import Server, _ProxyHeader
+from hundred_server.core.fairness import commitment
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Limits
+from hundred_server.io.server import Server, _ProxyHeader
+from hundred_server.protocol.wire import MAX_LINE
 from tests.live_server import eventually, start_server
 
 SEED = "over-sockets"

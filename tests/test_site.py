@@ -19,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from hundred_server.bus import WATCH_PUBLISHED, listed_tables, merge_listed
-from hundred_server.hub import Hub, Relay, Remote
-from hundred_server.lobby import Elsewhere, Limits, Where
-from hundred_server.protocol import Message
-from hundred_server.records import load_record
+from hundred_server.core.hub import Hub, Relay, Remote
+from hundred_server.core.lobby import Elsewhere, Limits, Where
+from hundred_server.games.records import load_record
+from hundred_server.io.bus import WATCH_PUBLISHED, listed_tables, merge_listed
+from hundred_server.protocol.wire import Message
 from tests.engines import Engine, RedisServer
 from tests.hub_harness import answer_from_legal, is_prompt
 from tests.live_server import ROOT, free_port, start_server, stop_server

@@ -11,9 +11,9 @@ import socket
 
 import pytest
 
-from hundred_server.hub import Hub
-from hundred_server.lobby import Limits
-from hundred_server.server import Server
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Limits
+from hundred_server.io.server import Server
 from tests.hub_harness import answer_from_legal, check_stream, is_prompt
 
 

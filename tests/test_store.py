@@ -26,12 +26,12 @@ from typing import Final
 import pytest
 
 from hundred_server import games
-from hundred_server.cards import format_cards
+from hundred_server.core.hub import Command, Hub
+from hundred_server.core.lobby import Limits, hash_token
 from hundred_server.games.hundredandten import wire as wire
-from hundred_server.hub import Command, Hub
-from hundred_server.lobby import Limits, hash_token
-from hundred_server.records import load_record, record_lines, replay
-from hundred_server.server import Server
+from hundred_server.games.kit.cards import format_cards
+from hundred_server.games.records import load_record, record_lines, replay
+from hundred_server.io.server import Server
 from hundred_server.store import (
     APPLICATION_ID,
     STORE_VERSION,

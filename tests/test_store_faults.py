@@ -19,10 +19,10 @@ from typing import Any
 
 import pytest
 
-from hundred_server.hub import Hub
-from hundred_server.lobby import Limits
-from hundred_server.records import load_record
-from hundred_server.server import Server
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Limits
+from hundred_server.games.records import load_record
+from hundred_server.io.server import Server
 from hundred_server.store import Store, Write
 from tests.faulty_store import FaultyStore
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
@@ -440,7 +440,7 @@ def test_the_store_file_is_private(tmp_path: Path) -> None:
 
 @pytest.mark.asyncio
 async def test_finished_games_past_their_retention_are_removed(tmp_path: Path) -> None:
-    from hundred_server.journal import GameEnded, GameStarted
+    from hundred_server.core.journal import GameEnded, GameStarted
 
     store = Store(tmp_path / "s.db")
     store.write([GameStarted(1, "whist", "old", "s", None, (("ann", None), ("bob", None)))])

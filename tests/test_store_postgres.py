@@ -18,7 +18,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from hundred_server.records import load_record
+from hundred_server.games.records import load_record
 from hundred_server.store import (
     GameEnded,
     GameStarted,

@@ -23,9 +23,9 @@ from hub_harness import (
     play_until_over,
 )
 
-from hundred_server.cards import ALL_CARDS
-from hundred_server.fairness import reveal_message
+from hundred_server.core.fairness import reveal_message
 from hundred_server.games.hundredandten.rules import seeded_deck
+from hundred_server.games.kit.cards import ALL_CARDS
 
 Message = dict[str, Any]
 CARDS = [c.code for c in ALL_CARDS]

@@ -78,7 +78,7 @@ def test_text_mode_reads_a_table_option_as_a_word(monkeypatch: pytest.MonkeyPatc
 
 def test_every_game_refuses_a_table_option_it_does_not_have() -> None:
     from hundred_server import games
-    from hundred_server.errors import IllegalActionError
+    from hundred_server.protocol.errors import IllegalActionError
 
     for name in games.names():
         spec = games.get(name)

@@ -18,9 +18,9 @@ from hub_harness import (
 )
 
 from hundred_server import games
-from hundred_server.codecs.text import HELP, TextCodec, strip_telnet
-from hundred_server.fairness import commitment
-from hundred_server.protocol import MAX_LINE, ProtocolError
+from hundred_server.core.fairness import commitment
+from hundred_server.protocol.codecs.text import HELP, TextCodec, strip_telnet
+from hundred_server.protocol.wire import MAX_LINE, ProtocolError
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 LOBBY_PROMPT = "> create, join, quit (or help)"

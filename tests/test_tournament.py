@@ -1,4 +1,4 @@
-"""``hundred-server tournament`` (hundred_server/tournament.py): who sits where in every
+"""``hundred-server tournament`` (hundred_server/ai/tournament.py): who sits where in every
 game of a run, duplicate deals, labels, the table and its JSON, wins recounted from the
 records, ratings, plug-in forfeits, --jobs, and the bad arguments."""
 
@@ -13,9 +13,8 @@ import pytest
 
 from hundred_server import cli
 from hundred_server import games as registry
-from hundred_server.bots.plugins import BotLimits
-from hundred_server.records import load_record, read_lines, replay
-from hundred_server.tournament import (
+from hundred_server.ai.plugins import BotLimits
+from hundred_server.ai.tournament import (
     Config,
     Entrant,
     GameResult,
@@ -28,6 +27,7 @@ from hundred_server.tournament import (
     seating,
     wilson,
 )
+from hundred_server.games.records import load_record, read_lines, replay
 
 # Games by their shape, found through the registry: one for each seat, and partnerships.
 SEAT_GAME = next(n for n in registry.names() if registry.get(n).sides is None)

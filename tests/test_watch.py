@@ -13,10 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server import codecs, games
-from hundred_server.hub import Close, Hub, Send
-from hundred_server.lobby import Limits
-from hundred_server.schema import validate_server_message
+from hundred_server import games
+from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.lobby import Limits
+from hundred_server.protocol import codecs
+from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import (
     HELLO,
     QUESTION,

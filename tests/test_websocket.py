@@ -28,12 +28,12 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.uri import parse_uri
 
-from hundred_server import server as server_module
-from hundred_server.hub import Hub
-from hundred_server.lobby import Limits
-from hundred_server.protocol import MAX_LINE
-from hundred_server.server import Server
-from hundred_server.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
+from hundred_server.core.hub import Hub
+from hundred_server.core.lobby import Limits
+from hundred_server.io import server as server_module
+from hundred_server.io.server import Server
+from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
+from hundred_server.protocol.wire import MAX_LINE
 from tests.live_server import eventually, free_port, start_server, stop_server
 from tests.test_slow_reader import flood_until_dropped
 

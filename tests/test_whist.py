@@ -15,9 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.cards import JOKER, STANDARD_52, Card, Suit
-from hundred_server.errors import CardCodeError, HundredError, IllegalActionError
 from hundred_server.games.hundredandten.rules import Bid
+from hundred_server.games.kit.cards import JOKER, STANDARD_52, Card, Suit
 from hundred_server.games.whist.bots import RandomBot, WhistBot
 from hundred_server.games.whist.rules import (
     DealRecord,
@@ -36,6 +35,7 @@ from hundred_server.games.whist.rules import (
     seeded_deck,
     trick_winner,
 )
+from hundred_server.protocol.errors import CardCodeError, HundredError, IllegalActionError
 from tests.game_checks import cards_in
 
 P4 = ("north", "east", "south", "west")

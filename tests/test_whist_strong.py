@@ -10,8 +10,8 @@ from random import Random
 
 import pytest
 
-from hundred_server import driver
-from hundred_server.cards import STANDARD_52, Card
+from hundred_server.core import driver
+from hundred_server.games.kit.cards import STANDARD_52, Card
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import Game, HandScored, Play, View
 from hundred_server.games.whist.strong import (

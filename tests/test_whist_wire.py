@@ -17,10 +17,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server import driver, games
-from hundred_server.cards import Card, format_cards
-from hundred_server.errors import BotAnswerError, IllegalActionError
+from hundred_server import games
+from hundred_server.core import driver
 from hundred_server.games.base import Preset
+from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.records import (
     ERROR_CODES,
@@ -42,8 +42,9 @@ from hundred_server.games.whist.wire import (
     snapshot,
     tell,
 )
-from hundred_server.protocol import ProtocolError
-from hundred_server.schema import validate_server_message
+from hundred_server.protocol.errors import BotAnswerError, IllegalActionError
+from hundred_server.protocol.schema import validate_server_message
+from hundred_server.protocol.wire import ProtocolError
 from tests.game_checks import check_replay_error
 from tests.test_whist import c1, cs, ladder, play_first_legal
 
@@ -791,7 +792,7 @@ def test_a_whole_game_of_unreliable_plugins_finishes_with_the_default_bot_standi
         view = SPEC.view(game, seat)
         try:
             move = bots[seat].act(view)
-        except Exception:  # what the table does with a forfeit (bots/remote.py)
+        except Exception:  # what the table does with a forfeit (core/remote.py)
             faults += 1
             move = WhistBot().act(view)
         game.apply(seat, move)

@@ -14,14 +14,14 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-from hundred_server.errors import IllegalActionError
+from hundred_server.protocol.errors import IllegalActionError
 
 Message = dict[str, Any]
 
 
 class DeckCard(Protocol):
     """A card of any game's deck, as the interface needs it: its code (the French
-    ``hundred_server.cards.Card``, or a game's own deck's card)."""
+    ``hundred_server.games.kit.cards.Card``, or a game's own deck's card)."""
 
     @property
     def code(self) -> str: ...

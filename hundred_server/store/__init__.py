@@ -25,7 +25,7 @@ import os
 import re
 from typing import Final
 
-from hundred_server.journal import (
+from hundred_server.core.journal import (
     GameDropped,
     GameEnded,
     GameStarted,

@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Final, Protocol
 from urllib.parse import unquote
 
-from hundred_server.errors import HundredError
-from hundred_server.journal import Moves, StoredGame, Write
+from hundred_server.core.journal import Moves, StoredGame, Write
+from hundred_server.protocol.errors import HundredError
 
 #: How long a write waits for a lock another program holds before it fails (seconds).
 #: Short: the server retries a failed save itself, and a writer stuck in a long wait

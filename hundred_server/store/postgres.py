@@ -77,7 +77,14 @@ import psycopg
 from psycopg.pq import TransactionStatus
 from psycopg.types.json import Jsonb
 
-from hundred_server.journal import GameDropped, GameEnded, GameStarted, Moves, StoredGame, Write
+from hundred_server.core.journal import (
+    GameDropped,
+    GameEnded,
+    GameStarted,
+    Moves,
+    StoredGame,
+    Write,
+)
 from hundred_server.store.base import (
     BUSY_TIMEOUT,
     FINISHED,

@@ -57,7 +57,7 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Final
 
-from hundred_server.journal import (
+from hundred_server.core.journal import (
     GameDropped,
     GameEnded,
     GameStarted,

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Final
 
-from hundred_server.errors import HundredError
 from hundred_server.games.hundert.rules import POINTS, TARGET, Action, Play, View
+from hundred_server.protocol.errors import HundredError
 
 #: Weight of a gap the next seat may close exactly, per unseen card that does, as a
 #: share of the unseen cards (a probability-like risk, scaled to the points at stake).

@@ -29,8 +29,6 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hundred_server.errors import RecordError
-from hundred_server.games import replaying
 from hundred_server.games.hundert.rules import (
     Action,
     DealRecord,
@@ -41,7 +39,8 @@ from hundred_server.games.hundert.rules import (
     Play,
     check_deck,
 )
-from hundred_server.games.replaying import (
+from hundred_server.games.kit import replay as replaying
+from hundred_server.games.kit.replay import (
     deal_object,
     field,
     game_over_line,
@@ -52,6 +51,7 @@ from hundred_server.games.replaying import (
     record_header,
     score_line,
 )
+from hundred_server.protocol.errors import RecordError
 
 GAME: Final = "hundert"
 VERSION: Final = 1

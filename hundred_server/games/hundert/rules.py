@@ -56,10 +56,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from hundred_server.cards import ALL_CARDS, Card, Rank, Suit
-from hundred_server.errors import CardCodeError, IllegalActionError
 from hundred_server.games.base import check_flags
-from hundred_server.games.tricks import (
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
+from hundred_server.games.kit.tricks import (
     Hands,
     check_players,
     check_seat,
@@ -67,6 +66,7 @@ from hundred_server.games.tricks import (
     deal_one_at_a_time,
     shuffled,
 )
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 

@@ -48,8 +48,6 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.cards import ALL_CARDS, Card
-from hundred_server.errors import HundredError
 from hundred_server.games.hundert.rules import (
     EXACT_CHIPS,
     HUNDERT_DECK,
@@ -60,7 +58,9 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit.cards import ALL_CARDS, Card
+from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision (measured: see the docstring).
 WORK: Final = 7500

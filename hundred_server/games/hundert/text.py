@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from hundred_server.cards import Card
 from hundred_server.games.base import Message, TextScreen
 from hundred_server.games.hundert.rules import POINTS, TARGET
-from hundred_server.games.text import HELP_PLAY, TrickText, numbered, pretty, says, waiting
+from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.text import HELP_PLAY, TrickText, numbered, pretty, says, waiting
 
 HELP: Final = "\n".join(
     [

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import format_cards
-from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.hundert import records
 from hundred_server.games.hundert.bots import HundertBot
@@ -34,8 +32,10 @@ from hundred_server.games.hundert.rules import (
 )
 from hundred_server.games.hundert.strong import StrongBot
 from hundred_server.games.hundert.text import TEXT
-from hundred_server.games.messages import snapshot_head
-from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.cards import format_cards
+from hundred_server.games.kit.messages import snapshot_head
+from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
 
 GAME: Final = "hundert"
 ANSWER_TYPES: Final = frozenset({"Play"})

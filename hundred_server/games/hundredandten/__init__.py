@@ -1,2 +1,1 @@
-"""Hundred and Ten: rules, wire and spec, records, bots, the demo, and the reference's
-API (compat.py)."""
+"""Hundred and Ten: rules, wire and spec, records, text, bots and the demo."""

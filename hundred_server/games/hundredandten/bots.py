@@ -18,8 +18,6 @@ from collections.abc import Sequence
 from itertools import filterfalse
 from typing import Final, Protocol
 
-from hundred_server.cards import ALL_CARDS, Card, Suit
-from hundred_server.errors import HundredError
 from hundred_server.games.hundredandten.rules import (
     BID_ACTIONS,
     IS_TRUMP,
@@ -35,6 +33,8 @@ from hundred_server.games.hundredandten.rules import (
     Phase,
     SelectTrump,
 )
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
+from hundred_server.protocol.errors import HundredError
 
 #: The reference's ``SelectableSuit`` order; ``max`` keeps the first best, so it breaks ties.
 SUIT_PREFERENCE: Final = (Suit.HEARTS, Suit.CLUBS, Suit.SPADES, Suit.DIAMONDS)

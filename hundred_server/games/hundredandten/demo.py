@@ -12,8 +12,8 @@ import uuid
 from collections.abc import Iterable, Sequence
 from typing import Final, TextIO
 
-from hundred_server import driver, games
-from hundred_server.cards import Card, Suit
+from hundred_server import games
+from hundred_server.core import driver
 from hundred_server.games.base import player_names
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
@@ -35,6 +35,7 @@ from hundred_server.games.hundredandten.rules import (
     TrumpSelected,
     Unpassed,
 )
+from hundred_server.games.kit.cards import Card, Suit
 
 _SUIT_NAMES: Final = {
     Suit.HEARTS: "hearts",

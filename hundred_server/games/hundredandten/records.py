@@ -39,8 +39,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.cards import format_cards
-from hundred_server.games import replaying
 from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
@@ -56,7 +54,9 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     check_deck,
 )
-from hundred_server.games.replaying import (
+from hundred_server.games.kit import replay as replaying
+from hundred_server.games.kit.cards import format_cards
+from hundred_server.games.kit.replay import (
     deal_object,
     engine,
     history_lines,
@@ -67,7 +67,7 @@ from hundred_server.games.replaying import (
     read_suit,
     record_header,
 )
-from hundred_server.games.replaying import error_object as error_object  # Error lines
+from hundred_server.games.kit.replay import error_object as error_object  # Error lines
 
 GAME: Final = "hundredandten"
 VERSION: Final = 1

@@ -30,9 +30,9 @@ from hashlib import sha256, sha512
 from itertools import combinations, filterfalse
 from typing import Any, Final, TypeAlias
 
-from hundred_server.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
-from hundred_server.errors import CardCodeError, IllegalActionError
-from hundred_server.games.tricks import check_players
+from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
+from hundred_server.games.kit.tricks import check_players
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 

@@ -94,8 +94,6 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.cards import DECK_SUITS
-from hundred_server.errors import HundredError
 from hundred_server.games.hundredandten.bots import PLAY_KEYS, max_bid
 from hundred_server.games.hundredandten.rules import (
     BID_ACTIONS,
@@ -119,7 +117,9 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock, least
+from hundred_server.games.kit.cards import DECK_SUITS
+from hundred_server.games.kit.search import BUDGET, SearchBot, clock, least
+from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
 WORK: Final = 2000

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
-from hundred_server.games.text import (
+from hundred_server.games.kit.text import (
     HELP_PLAY,
     HELP_TRUMP,
     BiddingText,

@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import Suit, format_cards
-from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
@@ -47,7 +45,9 @@ from hundred_server.games.hundredandten.rules import (
 )
 from hundred_server.games.hundredandten.strong import StrongBot
 from hundred_server.games.hundredandten.text import TEXT
-from hundred_server.protocol import (
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.cards import Suit, format_cards
+from hundred_server.protocol.wire import (
     Message,
     ProtocolError,
     field_card,

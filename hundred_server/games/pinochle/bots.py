@@ -34,8 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import Card, Suit
-from hundred_server.errors import HundredError
+from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     COUNTER_POINTS,
@@ -56,6 +55,7 @@ from hundred_server.games.pinochle.rules import (
     team_of,
     trick_winner,
 )
+from hundred_server.protocol.errors import HundredError
 
 _ACE: Final = 5  # STRENGTH of an ace
 _TEN: Final = 4

@@ -33,7 +33,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.games import replaying
+from hundred_server.games.kit import replay as replaying
+from hundred_server.games.kit.replay import (
+    deal_object,
+    engine,
+    game_over_line,
+    history_lines,
+    read_card,
+    read_int,
+    read_str,
+    read_suit,
+    record_header,
+    score_line,
+)
 from hundred_server.games.pinochle.rules import (
     DEFAULT_TARGET,
     TEAMS,
@@ -47,18 +59,6 @@ from hundred_server.games.pinochle.rules import (
     Play,
     Trump,
     check_deck,
-)
-from hundred_server.games.replaying import (
-    deal_object,
-    engine,
-    game_over_line,
-    history_lines,
-    read_card,
-    read_int,
-    read_str,
-    read_suit,
-    record_header,
-    score_line,
 )
 
 GAME: Final = "pinochle"

@@ -73,9 +73,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from hundred_server.cards import ALL_CARDS, Card, Rank, Suit, card
-from hundred_server.errors import CardCodeError, IllegalActionError
-from hundred_server.games.tricks import (
+from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
+from hundred_server.games.kit.tricks import (
     Hands,
     Plays,
     TrickSeat,
@@ -85,6 +84,7 @@ from hundred_server.games.tricks import (
     deal_one_at_a_time,
     shuffled,
 )
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 

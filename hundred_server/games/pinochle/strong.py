@@ -68,8 +68,8 @@ from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.cards import Card
-from hundred_server.errors import HundredError
+from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.search import BUDGET, SearchBot, clock, least, shuffle
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     HAND_SIZE,
@@ -87,7 +87,7 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock, least, shuffle
+from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on

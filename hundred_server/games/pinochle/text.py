@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
-from hundred_server.games.text import (
+from hundred_server.games.kit.text import (
     HELP_PLAY,
     HELP_TRUMP,
     BiddingText,

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import Card, format_cards
-from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
-from hundred_server.games.messages import snapshot_head
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.cards import Card, format_cards
+from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
@@ -53,7 +53,7 @@ from hundred_server.games.pinochle.rules import (
 )
 from hundred_server.games.pinochle.strong import StrongBot
 from hundred_server.games.pinochle.text import TEXT
-from hundred_server.protocol import (
+from hundred_server.protocol.wire import (
     Message,
     ProtocolError,
     field_card,

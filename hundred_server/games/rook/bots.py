@@ -25,7 +25,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.errors import HundredError
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, Colour, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -45,6 +44,7 @@ from hundred_server.games.rook.rules import (
     suit_of,
     trick_winner,
 )
+from hundred_server.protocol.errors import HundredError
 
 #: STRENGTH of a 1 and of a 14.
 _ONE: Final = 15

@@ -7,7 +7,7 @@ A card's code is its colour letter and number (``B1``, ``R14``, ``Y5``); the bir
 A ``RookCard`` is an ``int``: its index in the deck order of RULES.md (B1, B5..B14, G1,
 G5..G14, R..., Y..., ROOK; 0..44). Every card is one of 45 interned instances, so a card
 cannot exist unless it is valid, and the rules engine looks cards up in tuples. It is
-not a ``hundred_server.cards.Card``: Rook has no suits and ranks of the French deck.
+not a ``hundred_server.games.kit.cards.Card``: Rook has no suits and ranks of the French deck.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import enum
 from collections.abc import Iterable
 from typing import Final
 
-from hundred_server.errors import CardCodeError
+from hundred_server.protocol.errors import CardCodeError
 
 
 class Colour(enum.Enum):

@@ -36,9 +36,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.errors import CardCodeError, RecordError
-from hundred_server.games import replaying
-from hundred_server.games.replaying import (
+from hundred_server.games.kit import replay as replaying
+from hundred_server.games.kit.replay import (
     deal_object,
     engine,
     game_over_line,
@@ -66,6 +65,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     check_deck,
 )
+from hundred_server.protocol.errors import CardCodeError, RecordError
 
 GAME: Final = "rook"
 VERSION: Final = 1

@@ -74,14 +74,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from hundred_server.errors import CardCodeError, IllegalActionError
-from hundred_server.games.rook.cards import (
-    COLOURS,
-    ROOK_DECK,
-    Colour,
-    RookCard,
-)
-from hundred_server.games.tricks import (
+from hundred_server.games.kit.tricks import (
     Hands,
     check_players,
     check_seat,
@@ -89,6 +82,13 @@ from hundred_server.games.tricks import (
     deal_one_at_a_time,
     shuffled,
 )
+from hundred_server.games.rook.cards import (
+    COLOURS,
+    ROOK_DECK,
+    Colour,
+    RookCard,
+)
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 

@@ -93,7 +93,7 @@ from typing import Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.errors import HundredError
+from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -113,7 +113,7 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000

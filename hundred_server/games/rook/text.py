@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
-from hundred_server.errors import CardCodeError
 from hundred_server.games.base import Message, TextScreen
+from hundred_server.games.kit.text import BiddingText, card_at, says, waiting
 from hundred_server.games.rook.cards import Colour, RookCard
-from hundred_server.games.text import BiddingText, card_at, says, waiting
-from hundred_server.protocol import ProtocolError, quote
+from hundred_server.protocol.errors import CardCodeError
+from hundred_server.protocol.wire import ProtocolError, quote
 
 HELP: Final = "\n".join(
     [

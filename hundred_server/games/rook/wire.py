@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from hundred_server.errors import CardCodeError
-from hundred_server.games import messages
 from hundred_server.games.base import GameSpec, Preset, check_flags
-from hundred_server.games.messages import snapshot_head
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.rook import records
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import Colour, RookCard, codes, names
@@ -48,7 +47,8 @@ from hundred_server.games.rook.rules import (
 )
 from hundred_server.games.rook.strong import StrongBot
 from hundred_server.games.rook.text import TEXT
-from hundred_server.protocol import Message, ProtocolError, message, quote
+from hundred_server.protocol.errors import CardCodeError
+from hundred_server.protocol.wire import Message, ProtocolError, message, quote
 
 GAME: Final = "rook"
 ANSWER_TYPES: Final = frozenset({"Bid", "Setup", "Play"})

@@ -34,8 +34,7 @@ from collections.abc import Collection, Sequence
 from random import Random
 from typing import Protocol
 
-from hundred_server.cards import STANDARD_52, Card, Suit
-from hundred_server.errors import HundredError
+from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
@@ -44,6 +43,7 @@ from hundred_server.games.whist.rules import (
     side_of,
     trick_winner,
 )
+from hundred_server.protocol.errors import HundredError
 
 
 class WhistInputs(Protocol):

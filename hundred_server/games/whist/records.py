@@ -28,8 +28,8 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hundred_server.games import replaying
-from hundred_server.games.replaying import (
+from hundred_server.games.kit import replay as replaying
+from hundred_server.games.kit.replay import (
     deal_object,
     history_lines,
     read_card,

@@ -34,9 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from hundred_server.cards import STANDARD_52, Card, Suit
-from hundred_server.errors import CardCodeError, IllegalActionError
-from hundred_server.games.tricks import (
+from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.tricks import (
     Hands,
     Plays,
     TrickSeat,
@@ -46,6 +45,7 @@ from hundred_server.games.tricks import (
     deal_one_at_a_time,
     shuffled,
 )
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 

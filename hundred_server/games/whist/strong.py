@@ -50,10 +50,10 @@ from typing import Final
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.errors import HundredError
-from hundred_server.games.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
+from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
+from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
 #: left to play (measured: see the docstring).

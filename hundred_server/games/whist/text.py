@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from hundred_server.cards import Card
 from hundred_server.games.base import Message, TextScreen
-from hundred_server.games.text import HELP_PLAY, TrickText, suit_named
+from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.text import HELP_PLAY, TrickText, suit_named
 
 
 class WhistText(TrickText):

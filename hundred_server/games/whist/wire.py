@@ -18,11 +18,10 @@ import reprlib
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.cards import Card, format_cards
-from hundred_server.errors import BotAnswerError
-from hundred_server.games import messages
 from hundred_server.games.base import Bot, GameSpec, PluginShape, Preset, check_flags
-from hundred_server.games.messages import snapshot_head
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.cards import Card, format_cards
+from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
@@ -46,7 +45,8 @@ from hundred_server.games.whist.rules import (
 )
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
-from hundred_server.protocol import Message, ProtocolError, field_card, message, quote
+from hundred_server.protocol.errors import BotAnswerError
+from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
 
 GAME: Final = "whist"
 ANSWER_TYPES: Final = frozenset({"Play"})

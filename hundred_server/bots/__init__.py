@@ -1,1 +1,0 @@
-"""Strategies: ``act(view) -> action`` (no I/O)."""

@@ -1,0 +1,675 @@
+"""Connections: codecs, line limits and rate limits, in front of the lobby (no I/O).
+
+``Hub`` is the server's whole behaviour without sockets, as h11 is HTTP without them:
+``connect()``, ``receive(conn, line)`` and ``disconnect(conn)`` take what happened on a
+connection and return what to do, as ``Send(conn, bytes)`` (one a connection for what
+one event says to it, its lines in order) and ``Close(conn)``. The asyncio layer
+(server.py) only moves bytes.
+
+Each connection has one codec (codecs/), chosen by the listener it came in on and its
+first line; the hub turns lines into messages with it and messages into bytes, and
+hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
+are kept here too, per connection.
+
+Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
+``next_deadline()`` (grace periods of lost connections, turn clocks). Plug-in bots are
+an input too: the caller takes the moves to run (``take_bot_requests``) and brings
+their answers back (``bot_answer``); see core/remote.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hundred_server.core.journal import StoredGame, Write
+from hundred_server.core.lobby import (
+    AI_LEVELS,
+    IN_LOBBY,
+    NAME_RE,
+    Elsewhere,
+    Limits,
+    Lobby,
+    Session,
+    Where,
+)
+from hundred_server.core.names import reserved
+from hundred_server.core.remote import BotRequest, Forfeits
+from hundred_server.core.table import Outgoing, Table
+from hundred_server.games.base import Bot
+from hundred_server.protocol import codecs
+from hundred_server.protocol.codecs import Codec
+from hundred_server.protocol.codecs.jsonlines import JsonCodec
+from hundred_server.protocol.wire import (
+    MAX_LINE,
+    Message,
+    ProtocolError,
+    error,
+    message,
+    strip_line,
+)
+
+log = logging.getLogger("hundred_server")
+
+
+# The commands are made for every message (a Send each): slotted, and not frozen,
+# whose __init__ costs about twice as much. Nothing changes one after it is made.
+@dataclass(slots=True)
+class Send:
+    """Bytes for a connection. ``news``: for a bystander (a person at a game under way
+    who neither spoke nor is to act, or a watcher), or only others' lobby chat, so it
+    may wait a moment to go out with what comes for that connection next (server.py);
+    what the connection's own line brought, a prompt, and the rest of the lobby never
+    wait."""
+
+    conn: int
+    data: bytes
+    news: bool = False
+
+
+@dataclass(slots=True)
+class Close:
+    """Close ``conn`` once what it was sent is written. ``error``: the code of the
+    Error it was last sent, when the server closes it for that (a limit, a bug); a
+    WebSocket's close frame then says so (server.py)."""
+
+    conn: int
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Relay:
+    """A client's message for the instance of the site that holds its table (bus.py):
+    ``to`` says where, with the first of them; None for ``message``: the client is gone."""
+
+    conn: int
+    message: Message | None
+    to: Elsewhere | None = None
+
+
+@dataclass(frozen=True)
+class Remote:
+    """A message for a virtual connection, a client of another instance of the site
+    (bus.py). None: it is back in the lobby, which its own instance keeps (``close``:
+    its session ended)."""
+
+    conn: int
+    message: Message | None
+    close: bool = False
+
+
+Command = Send | Close | Relay | Remote
+
+#: What a connection is sent before its first line says how it speaks.
+_FIRST_CODEC = JsonCodec()
+
+
+@dataclass
+class Link:
+    """One connection as the hub keeps it: its codec and its rate-limit bucket."""
+
+    conn: int
+    listener: str
+    peer: str = ""
+    codec: Codec | None = None  # None until the first line says which
+    tokens: float = 0.0  # the rate limit's bucket (see Limits)
+    last: float | None = None
+    refused: int = 0
+    address: str | None = None  # for the per-address limits (None: not limited)
+    #: The idle clock (on the hub's clock): silence counts from the later of the last
+    #: line and the moment the connection came to (or left) the lobby.
+    heard: float = 0.0
+    in_lobby: bool = True
+    #: A client of another instance of the site, whose messages come and go through
+    #: the bus (bus.py): ``Remote`` commands instead of bytes.
+    virtual: bool = False
+
+
+#: The messages that are not game answers, whatever the table (a relayed client's count
+#: against the rate where its socket is).
+_LOBBY_TALK = frozenset({"Hello", "Game", "Join", "Watch", "Leave", "Chat", "Mute", "Unmute"})
+
+
+def _answer(msg: Message | None) -> bool:
+    """Whether ``msg`` answers a game prompt (rather than talks to the lobby)."""
+    return msg is not None and msg.get("Type") not in _LOBBY_TALK
+
+
+def _name_ok(name: str) -> bool:
+    return NAME_RE.match(name) is not None and not reserved(name)
+
+
+class Hub:
+    """Every connection, in front of the lobby; see the module docstring."""
+
+    def __init__(
+        self,
+        seed_source: Callable[[], str] | None = None,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        token_source: Callable[[], str] | None = None,
+        durable: bool = False,
+        bots: dict[str, Callable[[], Bot]] | None = None,
+        plugins: dict[str, str] | None = None,
+        ai: str = AI_LEVELS[0],
+        ai_budget: float | None = None,
+        ai_pool: bool = False,
+    ) -> None:
+        self.lobby = Lobby(
+            seed_source=seed_source,
+            limits=limits or Limits(),
+            clock=clock,
+            token_source=token_source,
+            durable=durable,
+            bots=bots,
+            plugins=plugins,
+            ai=ai,
+            ai_budget=ai_budget,
+            ai_pool=ai_pool,
+        )
+        self.links: dict[int, Link] = {}
+        self._next_conn = 1
+        self._per_address: dict[str, int] = {}  # open connections per address
+        #: Connections still in their handshake (``arrive``), per address and in all.
+        self._half_open: dict[str, int] = {}
+        self._half_open_total = 0
+        #: Links that are virtual connections (clients of other instances): they hold
+        #: no socket here, so they take none of ``max_connections``.
+        self._virtual = 0
+
+    # ------------------------------------------------------------- the lobby's state
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        return self.lobby.clock
+
+    @property
+    def sessions(self) -> dict[int, Session]:
+        return self.lobby.sessions
+
+    @property
+    def tables(self) -> dict[int, Table]:
+        return self.lobby.tables
+
+    @property
+    def tokens(self) -> dict[str, Table]:
+        return self.lobby.tokens
+
+    @property
+    def durable(self) -> bool:
+        return self.lobby.durable
+
+    @property
+    def bots(self) -> dict[str, Callable[[], Bot]]:
+        return self.lobby.bots
+
+    @bots.setter
+    def bots(self, bots: dict[str, Callable[[], Bot]]) -> None:
+        self.lobby.bots = bots
+
+    @property
+    def plugins(self) -> dict[str, str]:
+        """Game name -> the label of the plug-in bot that plays its AI seats."""
+        return self.lobby.plugins
+
+    @plugins.setter
+    def plugins(self, plugins: dict[str, str]) -> None:
+        self.lobby.plugins = plugins
+
+    @property
+    def forfeits(self) -> Forfeits:
+        """Forfeited moves by plug-in label (core/remote.py), for tournaments."""
+        return self.lobby.forfeits
+
+    def take_bot_requests(self) -> list[BotRequest]:
+        """The plug-in moves to run and the tables whose workers may stop, since the
+        last call (core/remote.py); the server runs them (bots/runner.py)."""
+        return self.lobby.take_bot_requests()
+
+    def bot_answer(
+        self,
+        table: int,
+        seat: int,
+        ask: int,
+        choice: int | None,
+        fault: str | None = None,
+        action: Any = None,
+    ) -> list[Command]:
+        """A plug-in's answer to an ``AskBot``: ``choice`` (an index into the view's
+        ``legal``) or the ``fault`` that stopped it (or, from the AI pool, the
+        ``action`` itself); stale answers are dropped."""
+        return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault, action))
+
+    @property
+    def limits(self) -> Limits:
+        return self.lobby.limits
+
+    @limits.setter
+    def limits(self, limits: Limits) -> None:
+        self.lobby.limits = limits
+
+    def take_writes(self) -> list[Write]:
+        """What must be saved (in order, in one transaction) before the commands
+        returned so far are sent."""
+        return self.lobby.take_writes()
+
+    def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
+        """Tables for the unfinished games of a store (before any connection)."""
+        return self.lobby.restore(stored_games, last_id)
+
+    def next_deadline(self) -> float | None:
+        """When ``tick`` is next due (on ``clock``), or None."""
+        return self.lobby.next_deadline()
+
+    def tick(self) -> list[Command]:
+        """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
+        return self._render(self.lobby.tick())
+
+    def tables_lost(self, table_ids: set[int]) -> list[Command]:
+        """Another instance of the site took these tables over (see ``Lobby.tables_lost``)."""
+        return self._render(self.lobby.tables_lost(table_ids))
+
+    def store_failed(self, game_ids: set[int]) -> None:
+        """The store refused the saves of ``game_ids`` (see ``Lobby.store_failed``)."""
+        self.lobby.store_failed(game_ids)
+
+    def store_back(self) -> None:
+        """The store took every save that waited (see ``Lobby.store_back``)."""
+        self.lobby.store_back()
+
+    def codec_of(self, conn: int) -> Codec | None:
+        link = self.links.get(conn)
+        return None if link is None else link.codec
+
+    # ----------------------------------------------------------- connection events
+
+    def arrive(self, address: str | None) -> tuple[str, str] | None:
+        """A connection from ``address`` that is not yet a client: its handshake (a
+        WebSocket's HTTP request, a PROXY header) is to come. Why it is closed at once,
+        as (code, text), if it is: the half-open connections from its address or in all
+        are at their limit. Otherwise it is half-open until ``settle(address)``, and
+        counts against its address's ``max_connections_per_address`` meanwhile."""
+        limits = self.limits
+        if self._half_open_total >= limits.max_half_open:
+            return (
+                "too_many_half_open",
+                f"{limits.max_half_open} connections are in their handshake already",
+            )
+        if address is not None:
+            count = self._half_open.get(address, 0)
+            if count >= limits.max_half_open_per_address:
+                return (
+                    "too_many_half_open",
+                    f"your address has {limits.max_half_open_per_address} connections in "
+                    "their handshake already",
+                )
+            self._half_open[address] = count + 1
+        self._half_open_total += 1
+        return None
+
+    def settle(self, address: str | None) -> None:
+        """A half-open connection from ``address`` (``arrive``) is through its handshake
+        (``admit`` it next) or gone: it is half-open no more. Once a connection."""
+        self._half_open_total -= 1
+        if address is not None:
+            left = self._half_open.get(address, 1) - 1
+            if left:
+                self._half_open[address] = left
+            else:
+                self._half_open.pop(address, None)
+
+    def half_open(self, address: str | None = None) -> int:
+        """The half-open connections from ``address`` (None: in all)."""
+        return self._half_open_total if address is None else self._half_open.get(address, 0)
+
+    def admit(self, address: str | None) -> tuple[str, str] | None:
+        """Why one more connection (from ``address``) is refused, as (code, text), if it
+        is: the server's or the address's connections are at their limit (a virtual
+        connection holds no socket here and is not counted; the address's half-open ones
+        are, so a connection that was half-open is settled first)."""
+        limits = self.limits
+        if len(self.links) - self._virtual >= limits.max_connections:
+            return (
+                "server_full",
+                f"the server is full ({limits.max_connections} connections); try later",
+            )
+        per_address = limits.max_connections_per_address
+        if address is not None and (
+            self._per_address.get(address, 0) + self._half_open.get(address, 0) >= per_address
+        ):
+            return (
+                "too_many_connections",
+                f"your address has {per_address} connections open already (the most it may); "
+                "close one first",
+            )
+        return None
+
+    def connect(
+        self, peer: str = "", listener: str = codecs.MAIN, address: str | None = None
+    ) -> tuple[int, list[Command]]:
+        """A new connection on ``listener`` (``codecs.MAIN``, ``CLASSIC`` or
+        ``WEBSOCKET``), from ``address`` (its IP address, for the per-address limits;
+        None: not limited)."""
+        conn = self._next_conn
+        self._next_conn += 1
+        codec = codecs.for_listener(listener)
+        link = Link(conn, listener, peer, codec, float(self.limits.burst))
+        link.address, link.heard = address, self.clock()
+        self.links[conn] = link
+        if address is not None:
+            self._per_address[address] = self._per_address.get(address, 0) + 1
+        log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
+        # A listener whose first line picks the codec speaks JSON or text: every game.
+        playable = None if codec is None else codec.games
+        return conn, self._render(self.lobby.connect(conn, address, playable))
+
+    def receive(
+        self, conn: int, raw: bytes, now: float | None = None, binary: bool = False
+    ) -> list[Command]:
+        """One line from ``conn`` (with or without its line ending), received at ``now``
+        (seconds on any steady clock; None: no rate limit, as in most tests). A
+        WebSocket's binary frame (``binary``) is not read: it gets ``bad_json``, and
+        counts against the rate like any line that moves no game on."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        link.heard = self.clock()
+        if now is not None:
+            limits = self.limits
+            if link.last is not None:  # _refill, inline: a call a line is measurable
+                elapsed = max(0.0, now - link.last)
+                link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+            link.last = now
+            if link.tokens < 1:  # every line counts, a blank one too
+                link.refused += 1
+                if link.refused > limits.max_refused:
+                    text = f"over {limits.rate:g} lines a second for too long; goodbye"
+                    return self.notice(conn, "rate_limited", text)
+                text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
+                return self.notice(conn, "rate_limited", text, close=False)
+        if binary:
+            link.tokens -= 1
+            text = "a binary frame was not read: send each message as a text frame"
+            return self.notice(conn, "bad_json", text, close=False)
+        if now is None:
+            return self._read_line(link, raw)
+        if self._relayed(conn):  # its table is elsewhere: a game answer is not counted
+            out = self._read_line(link, raw)
+            if not any(isinstance(c, Relay) and _answer(c.message) for c in out):
+                link.tokens -= 1
+            return out
+        before = self.lobby.progress(conn)
+        out = self._read_line(link, raw)
+        if before is None or self.lobby.progress(conn) == before:
+            link.tokens -= 1  # a line that moved no game on counts against the rate
+        return out
+
+    def _refill(self, link: Link, now: float) -> None:
+        """The rate limit's bucket of ``link`` as it is at ``now`` (``Limits.rate``)."""
+        limits = self.limits
+        if link.last is not None:
+            elapsed = max(0.0, now - link.last)
+            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
+        link.last = now
+
+    def controls(self, conn: int, count: int, now: float) -> list[Command]:
+        """``count`` WebSocket control frames (pings, pongs) from ``conn`` at ``now``,
+        which the WebSocket library has answered by itself: each counts against the rate
+        as a line that moves no game on does, and each over it as a refused line; more
+        than ``max_refused`` of those close the connection (``rate_limited``)."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        self._refill(link, now)
+        spent = min(count, max(0, int(link.tokens)))
+        link.tokens -= spent
+        if spent < count:
+            limits = self.limits
+            link.refused += count - spent
+            if link.refused > limits.max_refused:
+                text = f"over {limits.rate:g} pings a second for too long; goodbye"
+                return self.notice(conn, "rate_limited", text)
+        return []
+
+    def _read_line(self, link: Link, raw: bytes) -> list[Command]:
+        conn = link.conn
+        line = strip_line(raw)
+        if len(line) > MAX_LINE:
+            return self.line_too_long(conn)
+        if link.codec is None:
+            chosen = codecs.from_first_line(line)
+            if chosen is None:
+                return []
+            link.codec, line = chosen
+            log.info("connection %d speaks %s", conn, link.codec.kind)
+        if not line or line.isspace():  # blank (isspace: the same test as strip, no copy)
+            return []
+        try:
+            messages = link.codec.decode(line)
+        except ProtocolError as exc:
+            return self._render(self.lobby.refuse(conn, exc), conn)
+        if messages and isinstance(messages[0], str):  # text mode help: shown as is
+            return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
+        return self._handle(conn, [m for m in messages if isinstance(m, dict)])
+
+    def _handle(self, conn: int, messages: list[Message]) -> list[Command]:
+        out: Outgoing = []
+        relayed: list[Command] = []
+        for msg in messages:
+            if self._relayed(conn):
+                relayed.append(Relay(conn, msg))
+                continue
+            said, stop = self.lobby.handle(conn, msg)
+            out += said
+            there = self.lobby.relays.pop(conn, None)
+            if there is not None:  # this one and the rest go to the table's instance
+                relayed.append(Relay(conn, msg, there))
+                continue
+            if stop:  # refused, or quit: the rest of the line's commands are moot
+                break
+        commands = self._render(out, conn)
+        return commands + relayed if relayed else commands
+
+    # ------------------------------------------------- the site's relay (bus.py)
+
+    def _relayed(self, conn: int) -> bool:
+        session = self.lobby.sessions.get(conn)
+        return session is not None and session.where is Where.RELAYED
+
+    def connect_virtual(
+        self, name: str, address: str | None = None, playable: frozenset[str] | None = None
+    ) -> int:
+        """A connection for a client of another instance, whose messages come through
+        the bus (``receive_message``) and whose answers go back as ``Remote``; it can
+        play what its codec there can (``playable``, ``Codec.games``)."""
+        conn = self._next_conn
+        self._next_conn += 1
+        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
+        self._virtual += 1
+        self.lobby.connect(conn, address, playable)  # the lobby question: its own instance asked it
+        if _name_ok(name):
+            self.lobby.sessions[conn].name = name
+        return conn
+
+    def receive_message(self, conn: int, msg: Message) -> list[Command]:
+        """A message of a relayed client (virtual here), or one its owner sent back."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        link.heard = self.clock()
+        return self._handle(conn, [msg])
+
+    def deliver(self, conn: int, msg: Message) -> list[Command]:
+        """What the instance that holds ``conn``'s table says to it: written here."""
+        return self._render([(conn, msg)]) if self._relayed(conn) else []
+
+    def unrelay(self, conn: int, text: str | None = None, code: str | None = None) -> list[Command]:
+        """``conn``'s messages stop going elsewhere: it is back in the lobby (told ``text``
+        first, as an Error with ``code`` if given; None: silently, as its table's
+        instance already asked it the lobby question)."""
+        session = self.lobby.sessions.get(conn)
+        if session is None or session.where is not Where.RELAYED:
+            return []
+        session.where = Where.QUESTION
+        link = self.links.get(conn)
+        if link is not None:
+            link.in_lobby, link.heard = True, self.clock()
+        if text is None:
+            return []
+        said: Message = message(text) if code is None else error(code, text)
+        return self._render([(conn, said), (conn, {"Type": "Hello"})])
+
+    def line_too_long(self, conn: int) -> list[Command]:
+        return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
+
+    def notice(self, conn: int, code: str, text: str, close: bool = True) -> list[Command]:
+        """An Error that the server layer raises (a limit), in the connection's mode.
+
+        Closing: the Error, then the connection closes. Not closing: the line that broke
+        the limit was not read; what the connection was being asked comes again.
+        """
+        if conn not in self.links:
+            return []
+        if not close:
+            return self._render(self.lobby.refuse(conn, ProtocolError(text, code)), conn)
+        out = self._render([(conn, error(code, text))], conn)
+        out += self.disconnect(conn)
+        return [*out, Close(conn, code)]
+
+    def in_lobby(self, conn: int) -> bool:
+        """Whether ``conn`` is in the lobby (not at a table)."""
+        return self.lobby.in_lobby(conn)
+
+    def idle(self) -> list[Command]:
+        """Close the connections silent for longer than their place allows: the lobby's
+        ``idle_timeout`` or a table's ``table_idle_timeout`` (call it now and then; the
+        server does, a few times per the shorter of the two)."""
+        now = self.clock()
+        limits = self.limits
+        out: list[Command] = []
+        for conn, link in list(self.links.items()):
+            if link.virtual:  # its own instance keeps its clock
+                continue
+            limit = limits.idle_timeout if link.in_lobby else limits.table_idle_timeout
+            if now - link.heard > limit:
+                place = "in the lobby" if link.in_lobby else "at a table"
+                out += self.notice(conn, "idle_timeout", f"silent for {limit:g} s {place}; goodbye")
+        return out
+
+    def disconnect(self, conn: int) -> list[Command]:
+        """The connection is gone (or is being closed): free its seat."""
+        link = self.links.get(conn)
+        if link is None:
+            return []
+        gone: list[Command] = [Relay(conn, None)] if self._relayed(conn) else []
+        out = self._render(self.lobby.disconnect(conn)) + gone
+        del self.links[conn]
+        if link.virtual:
+            self._virtual -= 1
+        self._forget_address(link)
+        return out
+
+    def _forget_address(self, link: Link) -> None:
+        address = link.address
+        if address is not None:
+            left = self._per_address.get(address, 1) - 1
+            if left:
+                self._per_address[address] = left
+            else:
+                self._per_address.pop(address, None)
+
+    def shutdown(
+        self,
+        reason: str = "The server is shutting down. Bye!",
+        unsaved: frozenset[int] = frozenset(),
+    ) -> list[Command]:
+        """Tell everyone, then close every connection; the hub is empty afterwards.
+
+        Durable, the people in a game are told it is saved and how to come back (or,
+        at the tables in ``unsaved``, that it could not be saved)."""
+        out: list[Command] = []
+        for conn, said in self.lobby.shutdown(reason, unsaved):
+            out += self._render(said)
+            link = self.links.get(conn)
+            out.append(Remote(conn, None) if link is not None and link.virtual else Close(conn))
+        self.links.clear()
+        self._per_address.clear()
+        self._virtual = 0
+        return out
+
+    # ------------------------------------------------------------------- writing
+
+    def _render(self, out: Outgoing, speaker: int | None = None) -> list[Command]:
+        """What ``out`` says, as commands: one ``Send`` a connection with all its
+        bytes in order (the server writes each connection once a turn anyway), a
+        ``Remote`` a message to a virtual connection, then the closes. ``speaker``: the
+        connection whose line this answers (its bytes are never news)."""
+        commands: list[Command] = []
+        links = self.links
+        # A message sent to many is encoded once a codec kind: by its id, which is
+        # unique while ``out`` holds every message (a seat's private ones included).
+        shared: dict[str, dict[int, bytes]] = {}
+        # Every connection told, in order: its bytes, and its codec with that codec's
+        # kind's encodings (None for both: a virtual connection), found once.
+        said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
+        # How many lobby chat lines each connection is told: lobby chat alone is news for
+        # all but its speaker (it may wait, behind what a table says). Counted, not the
+        # rest marked, so that a message that is no chat costs one lookup.
+        chat: dict[int, int] = {}
+        for conn, msg in out:
+            entry = said.get(conn)
+            if entry is None:
+                link = links.get(conn)
+                if link is None:
+                    continue
+                if link.virtual:
+                    entry = said[conn] = ([], None, None)
+                else:
+                    mine = link.codec or _FIRST_CODEC
+                    cache = shared.setdefault(mine.kind, {}) if mine.shared else None
+                    entry = said[conn] = ([], mine, cache)
+            chunks, codec, cache = entry
+            if codec is None:
+                commands.append(Remote(conn, msg))
+                continue
+            if cache is not None:
+                data = cache.get(id(msg))
+                if data is None:
+                    data = cache[id(msg)] = codec.encode(msg)
+            else:
+                data = codec.encode(msg)
+            if data:
+                chunks.append(data)
+                if msg.get("Where") == "lobby":
+                    chat[conn] = chat.get(conn, 0) + 1
+        lobby = self.lobby
+        wheres: list[Where | None] = []
+        for conn, (chunks, _, _) in said.items():
+            where = lobby.where(conn)  # closed, or in the lobby: asked once
+            wheres.append(where)
+            if chunks:
+                news = conn != speaker and (chat.get(conn) == len(chunks) or lobby.bystander(conn))
+                data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+                commands.append(Send(conn, data, news))
+        now: float | None = None
+        for conn, where in zip(said, wheres, strict=True):
+            link = links.get(conn)
+            if link is None:
+                continue
+            if where is Where.CLOSED:
+                commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
+                self.disconnect(conn)
+                continue
+            in_lobby = where in IN_LOBBY
+            if link.virtual and in_lobby:  # back in the lobby: its own instance has it
+                commands.append(Remote(conn, None))
+                self.disconnect(conn)
+                continue
+            if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
+                link.in_lobby = in_lobby
+                now = self.clock() if now is None else now
+                link.heard = max(link.heard, now)
+        return commands

@@ -1,0 +1,702 @@
+"""One table: seats, the game, prompts and re-prompts, AI seats (no I/O).
+
+A table is fed with what connections say (``sit``, ``answer``, ``leave``, ``drop``,
+``reclaim``) and with the passing of time (``tick``), and returns what each connection
+must be told, as ``(conn, message)`` pairs; the caller delivers them. Chance is an
+input: each round's deck comes from the table's seed. Time is an input too: the table
+reads its ``clock`` and says when it next needs a ``tick`` (``deadline``).
+
+A person's seat is held by a connection and owned by a token (its SHA-256 here; the
+token itself only ever goes to its owner). When the connection is lost mid-game, the
+seat waits for its owner for ``grace`` seconds (the table waits too, if it is that
+seat's turn); then an AI plays it until the owner reclaims it with the token. With a
+turn clock (``turn_timeout``), a person who does not answer in time has the AI's move
+played for them.
+
+Who is told what is decided by the game's wire module (``tell``, ``prompt``),
+so a seat's cards reach only that seat.
+
+Watchers (``watch``, ``unwatch``) are connections that sit nowhere: they are told what
+a seat that holds no cards would be (the game's ``tell`` and ``snapshot`` for the seat
+None, and the prompts' public copies), and everything the table tells its people
+alike (the ``Table`` message while it waits, who left, whose time ran out). They never
+answer, hold no token, and are never stored: a table restored after a restart has
+none.
+
+A table whose AI searches (``pace``: the strong AI, which may think up to its budget a
+move) makes at most one AI move a step: after a person's answer, a tick, or a seat
+handed to the AI, it plays one AI move and, if another AI seat is to act, is due again
+at once (``deadline``) and plays the next at the next ``tick``. So the server answers
+its other connections between those moves, and a table the AI plays to its end (every
+person away) never holds the event loop for more than one move's thinking. Other AIs
+answer in microseconds and play on to the next person at once.
+
+An AI seat played by a plug-in bot (``PluginSeat``) is never called: when it must act,
+the table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes on
+when ``bot_answer`` brings it (core/remote.py). So is a seat of the strong AI when the
+server runs it in its pool of AI workers (``PoolSeat``, never paced here). Nobody is
+prompted meanwhile, as for any AI seat; the asks have their own count, so ``Seq`` still
+goes one up per prompt.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from hundred_server.core import driver
+from hundred_server.core.fairness import commit_message
+from hundred_server.core.names import fold
+from hundred_server.core.remote import AskBot, PluginSeat, PoolSeat
+from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
+from hundred_server.protocol.errors import HundredError
+from hundred_server.protocol.wire import Message, ProtocolError, error, field_int, message
+
+Outgoing = list[tuple[int, Message]]
+
+
+class TableState(enum.Enum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    OVER = "over"
+
+
+@dataclass
+class Seat:
+    """A seat's occupant: a person (``conn``, ``token``) or an AI (``bot``).
+
+    A person's seat whose connection is lost keeps its ``token``; it waits for them
+    (``away_until``), then an AI plays it (``bot``) until they reclaim it.
+    """
+
+    name: str
+    conn: int | None = None
+    bot: Bot | None = None
+    token: str | None = None  # the SHA-256 (hex) of the owner's token
+    away_until: float | None = None
+
+    @property
+    def is_person(self) -> bool:
+        return self.conn is not None
+
+    @property
+    def owned(self) -> bool:
+        """A person's seat (held, waiting for its owner, or played for them by an AI)."""
+        return self.token is not None
+
+
+@dataclass(frozen=True)
+class TableAI:
+    """What plays a table's AI seats (the lobby decides): ``make`` a bot for a seat,
+    ``name`` it in the ``Table`` messages' ``AI``, keep ``level`` (the built-in AI the
+    table asked for) in the store, and ``pace`` its moves (one a step: it searches)."""
+
+    make: Callable[[], Bot]
+    name: str
+    level: str
+    pace: bool = False
+
+
+class Table:
+    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``, played by
+    ``ai`` (without it, the game's default bot, called naive)."""
+
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        spec: GameSpec,
+        seats: int,
+        ai_seats: Sequence[int],
+        seed: str,
+        *,
+        grace: float = 60.0,
+        turn_timeout: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        ai: TableAI | None = None,
+        flags: frozenset[str] = frozenset(),
+        watchable: bool = True,
+    ) -> None:
+        if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
+            raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
+        if any(not 0 <= s < seats for s in ai_seats):
+            raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
+        self.spec = spec
+        #: The table options its game is played with (``GameSpec.flags``).
+        self.flags = flags
+        self.ai = ai or TableAI(spec.bot, "naive", "naive")
+        #: When the next AI move is due, at a table whose AI is paced (see the module
+        #: docstring; None: none waits).
+        self.ai_due: float | None = None
+        self.grace = grace
+        self.turn_timeout = turn_timeout
+        self.clock = clock
+        #: When the person to act runs out of time (None: no clock, or an AI's turn).
+        self.turn_deadline: float | None = None
+        self.id = table_id
+        self.name = name
+        self.game_name = spec.name
+        self.seed = seed
+        self.state = TableState.WAITING
+        self.seats: list[Seat | None] = [None] * seats
+        for i, seat in enumerate(sorted(ai_seats), 1):
+            self.seats[seat] = Seat(f"AI {i}", bot=self.ai.make())
+        self.game: GameState | None = None
+        self.seq = 0
+        #: Turns people have played here (a person's answer the rules took in turn). A
+        #: table whose AI is paced does not prompt again at once after one, so ``seq``
+        #: alone cannot tell the rate limit that an answer moved the game on.
+        self.turns = 0
+        #: Record lines of the game saved to the store so far (the hub keeps count).
+        self.saved = 0
+        #: Whether a person has made a move here: a table nobody played in is abandoned
+        #: when its last person's grace runs out, not played out by the AI.
+        self.touched = False
+        #: The token hashes given out at this table (the lobby forgets them with it).
+        self.issued: set[str] = set()
+        #: The plug-in seat asked for its move, and the ask's number (None: none asked);
+        #: the legal actions it was asked to choose from.
+        self.asking: tuple[int, int] | None = None
+        self._asked_legal: tuple[Any, ...] = ()
+        #: Plug-in moves asked for so far (each ask's number).
+        self.asks = 0
+        self._requests: list[AskBot] = []
+        #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
+        self.watchable = watchable
+        #: The watchers' connections, in the order they came.
+        self.watchers: list[int] = []
+
+    @classmethod
+    def restored(
+        cls,
+        table_id: int,
+        name: str,
+        spec: GameSpec,
+        seed: str,
+        game: GameState,
+        seats: Sequence[tuple[str, str | None]],
+        seq: int,
+        *,
+        grace: float = 60.0,
+        turn_timeout: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        ai: TableAI | None = None,
+        watchable: bool = True,
+    ) -> Table:
+        """A table whose game is under way, from the store after a restart: every
+        person's seat waits for its owner's token (``grace``), AI seats play on (see
+        ``resume``); nobody watches it yet."""
+        table = cls(
+            table_id,
+            name,
+            spec,
+            len(seats),
+            (),
+            seed,
+            grace=grace,
+            turn_timeout=turn_timeout,
+            clock=clock,
+            ai=ai,
+            flags=game.flags,  # the record keeps the table options
+            watchable=watchable,
+        )
+        away = clock() + grace
+        table.seats = [
+            Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai.make())
+            for n, t in seats
+        ]
+        table.state = TableState.PLAYING
+        table.game, table.seq = game, seq
+        return table
+
+    def resume(self) -> Outgoing:
+        """Carry a restored game on: deal if a round is due, let AI seats act; a person
+        to act keeps the prompt (and ``Seq``) they had."""
+        game = self.game
+        assert game is not None
+        actor = game.to_act
+        occupant = None if actor is None else self.seats[actor]
+        if game.needs_deal or (occupant is not None and occupant.bot is not None):
+            return self._advance([])
+        if game.is_over:
+            self.state = TableState.OVER
+        elif self.turn_timeout is not None:
+            self.turn_deadline = self.clock() + self.turn_timeout
+        return []
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def free(self) -> int:
+        return sum(seat is None for seat in self.seats)
+
+    def names(self) -> list[str | None]:
+        return [None if s is None else s.name for s in self.seats]
+
+    def info(self) -> Message:
+        """The ``Table`` message: this table as the lobby shows it."""
+        return {
+            "Type": "Table",
+            "Table": self.id,
+            "Name": self.name,
+            "Game": self.game_name,
+            "Seats": len(self.seats),
+            "Free": self.free,
+            "Players": self.names(),
+            "AI": self.ai.name,
+            **({"Flags": sorted(self.flags)} if self.flags else {}),
+            "Watchers": len(self.watchers),
+        }
+
+    def people(self) -> list[tuple[int, int]]:
+        """(seat, conn) of every person at the table."""
+        return [
+            (i, s.conn) for i, s in enumerate(self.seats) if s is not None and s.conn is not None
+        ]
+
+    def audience(self) -> list[int]:
+        """Every connection at the table: its people's, then its watchers'."""
+        return [conn for _, conn in self.people()] + self.watchers
+
+    def seat_of(self, conn: int) -> int | None:
+        for seat, occupant in enumerate(self.seats):  # asked of every answer: no list
+            if occupant is not None and occupant.conn == conn:
+                return seat
+        return None
+
+    def pending_prompt(self, conn: int) -> Message | None:
+        seat = self.seat_of(conn)
+        if seat is None or self.game is None or self.state is not TableState.PLAYING:
+            return None
+        return self._prompt(seat)
+
+    @property
+    def deadline(self) -> float | None:
+        """When the table next needs a ``tick`` (None: only when a connection acts)."""
+        if self.state is not TableState.PLAYING:
+            return None
+        times = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
+        if self.turn_deadline is not None:
+            times.append(self.turn_deadline)
+        if self.ai_due is not None:
+            times.append(self.ai_due)
+        return min(times, default=None)
+
+    def tokens(self) -> list[str]:
+        """The token hashes of the table's person seats."""
+        return [s.token for s in self.seats if s is not None and s.token is not None]
+
+    def owner_of(self, token: str) -> int | None:
+        """The seat whose token hash is ``token``, while its game goes on."""
+        if self.state is not TableState.PLAYING:
+            return None
+        return next(
+            (i for i, s in enumerate(self.seats) if s is not None and s.token == token), None
+        )
+
+    # ------------------------------------------------------------------ seating
+
+    def sit(self, conn: int, name: str, token: str | None = None) -> tuple[int, Outgoing]:
+        """Seat a person (owning the seat by ``token``, a hash) in the lowest free seat;
+        starts the game when the table is full."""
+        if self.state is not TableState.WAITING or self.free == 0:
+            raise ProtocolError(f"table {self.id} has no free seat", "table_full")
+        taken = {fold(s.name) for s in self.seats if s is not None}  # as people read them
+        unique, n = name, 2
+        while fold(unique) in taken:
+            unique, n = f"{name} ({n})", n + 1
+        seat = self.seats.index(None)
+        self.seats[seat] = Seat(unique, conn=conn, token=token)
+        if self.free:
+            return seat, self._to_people(self.info())
+        return seat, self._start()
+
+    def leave(self, conn: int) -> Outgoing:
+        """A person quits. Waiting: the seat is freed. Playing: an AI takes it over at
+        once (the token can still reclaim it); if no person holds or awaits a seat any
+        more, the game is abandoned."""
+        seat = self.seat_of(conn)
+        if seat is None:
+            return []
+        occupant = self.seats[seat]
+        assert occupant is not None
+        if self.state is TableState.WAITING:
+            self.seats[seat] = None
+            return self._to_people(self.info())
+        occupant.conn = None
+        if self.state is TableState.OVER:
+            return []
+        awaited = (s for s in self.seats if s is not None and s.away_until is not None)
+        if not self.people() and next(awaited, None) is None:
+            self.state = TableState.OVER  # nobody left to play for
+            return []
+        return self._hand_to_ai(seat, f"{occupant.name} left; an AI plays seat {seat} now")
+
+    def drop(self, conn: int) -> Outgoing:
+        """A person's connection is lost. Waiting: the seat is freed. Playing: the seat
+        waits ``grace`` seconds for its owner to reclaim it, then an AI plays it."""
+        seat = self.seat_of(conn)
+        if seat is None:
+            return []
+        occupant = self.seats[seat]
+        assert occupant is not None
+        if self.state is not TableState.PLAYING or self.grace <= 0:
+            return self.leave(conn)
+        occupant.conn = None
+        occupant.away_until = self.clock() + self.grace
+        return self._to_people(
+            message(
+                f"{occupant.name} lost their connection; seat {seat} waits {self.grace:g} s "
+                "for them to come back"
+            )
+        )
+
+    def reclaim(self, conn: int, token: str) -> tuple[int, int | None, Outgoing]:
+        """The owner of ``token`` (a hash) takes their seat back on connection ``conn``.
+
+        Returns the seat, the connection that held it until now (if any; it no longer
+        does), and what the others are told. The new holder's snapshot and prompt come
+        from ``rejoin``.
+        """
+        seat = self.owner_of(token)
+        if seat is None:
+            raise ProtocolError("no game under way has a seat for that token", "bad_token")
+        occupant = self.seats[seat]
+        assert occupant is not None
+        previous = occupant.conn
+        occupant.conn, occupant.bot, occupant.away_until = conn, None, None
+        if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
+            self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
+        text = message(f"{occupant.name} is back at seat {seat}")
+        out = [(c, text) for c in self.audience() if c != conn]
+        waited = self.ai_due is not None and seat == self._actor()
+        if waited or (self.asking is not None and self.asking[0] == seat):
+            # Its plug-in was asked for this move (the answer is stale now), or the
+            # AI's move for it was due at the next tick: the others get the prompt they
+            # get whenever a person is to act (the owner gets it from ``rejoin``).
+            self.asking = self.ai_due = None
+            out += [(c, m) for c, m in self._prompt_people() if c != conn]
+        return seat, previous, out
+
+    def rejoin(self, seat: int | None) -> list[Message]:
+        """What the holder of ``seat`` needs to carry on (None: what a watcher needs to
+        start): the table, its commitment to the seed (``Commit``), a snapshot of the
+        game as the seat knows it, and the pending prompt."""
+        assert self.game is not None
+        out = [
+            self.info(),
+            commit_message(self.id, self.game_name, self.seed),
+            self.spec.snapshot(self.game, seat, self.id),
+        ]
+        prompt = self._prompt(seat)
+        if prompt is not None:
+            out.append(prompt)
+        return out
+
+    # ------------------------------------------------------------------ watching
+
+    def watch(self, conn: int, most: int) -> Outgoing:
+        """``conn`` watches the table (at most ``most`` do at once): it is sent the
+        ``Table`` and, once the game is under way, the ``Commit``, the game's public
+        snapshot and the pending prompt's public copy. At a table that waits, everyone
+        there gets the new ``Table`` (its ``Watchers`` count)."""
+        if self.state is TableState.OVER:
+            raise ProtocolError(f"no table {self.id} to watch", "no_such_table")
+        if not self.watchable:
+            raise ProtocolError(f"table {self.id} takes no watchers", "no_watchers")
+        if len(self.watchers) >= most:
+            raise ProtocolError(
+                f"table {self.id} has {len(self.watchers)} watchers, the most it may; "
+                "try again later",
+                "too_many_watchers",
+            )
+        if conn in self.watchers or self.seat_of(conn) is not None:
+            raise ProtocolError(f"you are at table {self.id} already", "not_now")
+        self.watchers.append(conn)
+        if self.state is TableState.WAITING:
+            return self._to_people(self.info())
+        return [(conn, m) for m in self.rejoin(None)]
+
+    def unwatch(self, conn: int) -> Outgoing:
+        """``conn`` watches no more (it left, or its connection is gone); at a table
+        that waits, the others get the new ``Table``."""
+        if conn not in self.watchers:
+            return []
+        self.watchers.remove(conn)
+        if self.state is TableState.WAITING:
+            return self._to_people(self.info())
+        return []
+
+    def tick(self) -> Outgoing:
+        """Time has passed: hand waiting seats whose grace is over to an AI, and play
+        the AI's move for a person whose turn clock ran out."""
+        if self.state is not TableState.PLAYING or self.game is None:
+            return []
+        now = self.clock()
+        out: Outgoing = []
+        if self.ai_due is not None and self.ai_due <= now:
+            out += self._advance([])  # the next AI move
+            if self.game.is_over:
+                return out
+        for seat, occupant in enumerate(self.seats):
+            away_until = None if occupant is None else occupant.away_until
+            if occupant is not None and away_until is not None and away_until <= now:
+                occupant.away_until = None
+                if not self.touched and not self._awaited():
+                    self.state = TableState.OVER  # abandoned: nobody played in it
+                    return out
+                text = (
+                    f"{occupant.name} did not come back in {self.grace:g} s; an AI "
+                    f"plays seat {seat} until they do"
+                )
+                out += self._hand_to_ai(seat, text)
+                if self.game.is_over:
+                    return out
+        if self.turn_deadline is not None and self.turn_deadline <= now:
+            actor = self._actor()
+            assert actor is not None
+            stand_in: list[Bot | None] = [None] * len(self.seats)
+            stand_in[actor] = self.spec.bot()
+            events = driver.step(self.game, self.spec, self.seed, stand_in) or []
+            name = self.names()[actor]
+            out += self._to_people(
+                message(f"{name} ran out of time; the server played for seat {actor}")
+            )
+            out += self._advance(events)
+        return out
+
+    def _awaited(self) -> bool:
+        """Whether a person holds a seat here or a seat waits for its owner."""
+        return bool(self.people()) or any(
+            s is not None and s.away_until is not None for s in self.seats
+        )
+
+    def restart_clocks(self) -> None:
+        """The table was paused (the store failed): the turn clock and the grace periods
+        start afresh, as its people see where the game stands only now."""
+        now = self.clock()
+        if self.turn_deadline is not None and self.turn_timeout is not None:
+            self.turn_deadline = now + self.turn_timeout
+        for occupant in self.seats:
+            if occupant is not None and occupant.away_until is not None:
+                occupant.away_until = max(occupant.away_until, now + self.grace)
+
+    def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
+        occupant = self.seats[seat]
+        assert occupant is not None
+        occupant.bot = self.ai.make()
+        out = self._to_people(message(text))
+        if self._actor() == seat:
+            out += self._advance([])
+        return out
+
+    def _actor(self) -> int | None:
+        return None if self.game is None else self.game.to_act
+
+    # ------------------------------------------------------------------ playing
+
+    def answer(self, conn: int, msg: Message) -> Outgoing:
+        """A person's answer to a prompt (or a pre-pass / unpass)."""
+        seat = self.seat_of(conn)
+        game = self.game
+        if seat is None or game is None or self.state is not TableState.PLAYING:
+            raise ProtocolError("no game is under way at your table", "not_now")
+        try:
+            playerid = field_int(msg, "Playerid")
+            if playerid is not None and playerid != seat:
+                raise ProtocolError(
+                    f"you play seat {seat}, not Playerid {playerid}", "not_your_seat"
+                )
+            seq = field_int(msg, "Seq")
+            if seq is not None and seq != self.seq:
+                raise ProtocolError(
+                    f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq"
+                )
+            action = self.spec.parse_action(msg)
+            to_act = game.to_act
+            events = game.apply(seat, action)
+        except HundredError as exc:
+            return self._refuse(conn, seat, exc)
+        self.touched = True
+        if seat != to_act and game.to_act == to_act and not game.is_over:
+            # An action out of turn that the rules took (a pre-pass or unpass in
+            # Hundred and Ten) leaves the turn where it was: the same prompt stands.
+            return self._tell(events)
+        self.turns += 1
+        return self._advance(events)
+
+    def _refuse(self, conn: int, seat: int, exc: HundredError) -> Outgoing:
+        out: Outgoing = [(conn, error(exc.code, exc.message))]
+        again = self._prompt(seat)
+        if again is not None:
+            out.append((conn, again))
+        return out
+
+    def _prompt(self, seat: int | None) -> Message | None:
+        """The pending prompt as ``seat`` sees it, with the time left on the clock."""
+        assert self.game is not None
+        msg = self.spec.prompt(self.game, seat, self.seq)
+        if msg is not None and self.turn_deadline is not None:
+            msg["TimeLeft"] = max(0.0, round(self.turn_deadline - self.clock(), 1))
+        return msg
+
+    def _start(self) -> Outgoing:
+        self.state = TableState.PLAYING
+        names = [s.name for s in self.seats if s is not None]
+        self.game = self.spec.new_game(names, None, self.flags)  # dealt from the seed
+        roster = ", ".join(
+            f"{s.name}{'' if s.is_person else ' (AI)'}" for s in self.seats if s is not None
+        )
+        out = self._to_people(self.info())
+        out += self._to_people(message(f"Table {self.id} ({self.name}) starts: {roster}"))
+        # Before the first deal: the seed is bound now and revealed when the game ends.
+        out += self._to_people(commit_message(self.id, self.game_name, self.seed))
+        return out + self._advance([])
+
+    def _advance(self, events: list[Any]) -> Outgoing:
+        """Deal when a round starts, let AI seats act, then prompt the person to act."""
+        game = self.game
+        assert game is not None
+        # People, and plug-ins that are not benched, stop the driver: people are
+        # prompted and plug-ins asked, below.
+        bots = [None if s is None or _plugin(s.bot) else s.bot for s in self.seats]
+        self.ai_due = None
+        moved = False
+        while (actor := game.to_act) is None or bots[actor] is not None:
+            if actor is not None and moved and self.ai.pace:
+                self.ai_due = self.clock()  # the next AI move, at the next tick
+                break
+            more = driver.step(game, self.spec, self.seed, bots)
+            if more is None:
+                break  # over
+            events += more
+            moved = moved or actor is not None
+        out = self._tell(events)
+        self.turn_deadline = None
+        if game.is_over:
+            self.state = TableState.OVER
+            return out
+        if self.ai_due is not None:
+            return out
+        actor = game.to_act
+        assert actor is not None
+        if self._plugin_at(actor) is not None:
+            self._ask(actor)
+            return out
+        return out + self._prompt_people()
+
+    def _prompt_people(self) -> Outgoing:
+        """A person is to act: the next ``Seq``, the turn clock, everyone's prompt."""
+        game = self.game
+        assert game is not None
+        self.seq += 1
+        if self.turn_timeout is not None:
+            self.turn_deadline = self.clock() + self.turn_timeout
+        out: Outgoing = []
+        public = self._prompt(None)  # one object for all but the actor, watchers too
+        assert public is not None
+        for seat, conn in self.people():
+            prompt = self._prompt(seat) if seat == game.to_act else public
+            assert prompt is not None
+            out.append((conn, prompt))
+        return out + [(conn, public) for conn in self.watchers]
+
+    # ------------------------------------------------------------------ plug-ins
+
+    def _plugin_at(self, seat: int) -> PluginSeat | None:
+        """The plug-in that must be asked for ``seat``'s moves (not a benched one)."""
+        occupant = self.seats[seat]
+        bot = None if occupant is None else occupant.bot
+        return bot if _plugin(bot) else None
+
+    def _ask(self, seat: int) -> None:
+        game = self.game
+        plugin = self._plugin_at(seat)
+        assert game is not None
+        assert plugin is not None
+        view = self.spec.view(game, seat)
+        self.asks += 1
+        self.asking = (seat, self.asks)
+        self._asked_legal = tuple(view.legal)
+        self._requests.append(plugin.ask(self.id, seat, self.asks, view))
+
+    def take_bot_requests(self) -> list[AskBot]:
+        """The plug-in moves asked for since the last call."""
+        requests, self._requests = self._requests, []
+        return requests
+
+    def ask_again(self) -> None:
+        """Ask the pending plug-in move afresh (its answer was not taken: the table was
+        paused); the earlier ask is stale from now on."""
+        if self.asking is not None and self.state is TableState.PLAYING:
+            self._ask(self.asking[0])
+
+    def bot_answer(
+        self, seat: int, ask: int, choice: int | None, fault: str | None, given: Any = None
+    ) -> Outgoing:
+        """The answer to ``AskBot`` number ``ask``: ``choice``, an index into the view's
+        ``legal``, or the ``fault`` that stopped the plug-in (or ``given``, the move
+        itself, from a built-in AI of the AI pool whose move is none of ``legal``: a
+        Rook setup). A stale answer (another ask is current, or none) is dropped. A
+        fault, or a choice that is no legal action, is a forfeit: the default AI plays
+        the turn (core/remote.py)."""
+        game = self.game
+        if self.asking != (seat, ask) or game is None or self.state is not TableState.PLAYING:
+            return []
+        plugin = self._plugin_at(seat)
+        if plugin is None or game.to_act != seat:
+            self.asking = None
+            return []
+        self.asking = None
+        if given is not None and fault is None and isinstance(plugin, PoolSeat):
+            try:
+                events = game.apply(seat, given)  # the rules check it (all or nothing)
+            except HundredError as exc:
+                fault = f"its move is refused: {exc.message}"
+            else:
+                return self._advance(events)
+        legal = self._asked_legal
+        action = None
+        if fault is None:
+            if choice is not None and 0 <= choice < len(legal):
+                action = legal[choice]
+            else:
+                fault = f"it chose move {choice!r} of {len(legal)} (0-{len(legal) - 1})"
+        if action is not None and action not in game.legal_actions(seat):
+            self._ask(seat)  # the game moved on meanwhile (a pre-pass): ask again
+            return []
+        if action is None:
+            assert fault is not None
+            plugin.forfeit(f"table {self.id}, seat {seat}", fault)
+            action = plugin.fallback.act(self.spec.view(game, seat))
+        else:
+            plugin.played()
+        return self._advance(game.apply(seat, action))
+
+    def _tell(self, events: Sequence[Any]) -> Outgoing:
+        out: Outgoing = []
+        if not events:
+            return out
+        assert self.game is not None
+        people = self.people()
+        seats: list[int | None] = [seat for seat, _ in people]
+        if self.watchers:
+            seats.append(WATCHER)
+        told = self.spec.tell(events, seats, self.game.players)
+        for seat, conn in people:
+            out += [(conn, m) for m in told[seat]]
+        for conn in self.watchers:
+            out += [(conn, m) for m in told[WATCHER]]
+        return out
+
+    def _to_people(self, msg: Message) -> Outgoing:
+        """``msg`` to everyone at the table: its people and its watchers."""
+        return [(conn, msg) for conn in self.audience()]
+
+
+def _plugin(bot: object) -> TypeGuard[PluginSeat]:
+    """Whether a seat's ``bot`` is a plug-in that must be asked (not a benched one)."""
+    return isinstance(bot, PluginSeat) and not bot.benched

@@ -1,0 +1,119 @@
+"""Wire messages that the games send alike, and the one way events become each seat's
+messages (each game's wire module supplies what is public and what is private).
+
+A message that everyone is told is one object in every seat's list, so the server
+encodes it once; a private one is built per seat, from what that seat may know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from hundred_server.games.base import DeckCard
+from hundred_server.protocol.wire import Message, message
+
+C = TypeVar("C", bound=DeckCard)
+
+#: (event, players) -> what everyone is told of it.
+Public = Callable[[Any, Sequence[str]], list[Message]]
+#: (event, seat, players) -> what only that seat is told of it; for the seat None (a
+#: watcher), what a seat that holds no cards would be told privately: no card at all.
+Private = Callable[[Any, int | None, Sequence[str]], list[Message]]
+
+
+def tell(
+    events: Sequence[Any],
+    seats: Sequence[int | None],
+    players: Sequence[str],
+    public: Public,
+    private: Private,
+    private_kinds: tuple[type, ...] | None = None,
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events``: per event, its public messages
+    (shared objects), then the seat's private ones (None: a watcher's). Given
+    ``private_kinds``, the event types ``private`` can tell anything of, it is asked of
+    no other (most events, a card played, are public only: asked of every seat, it
+    answers nothing for each)."""
+    told: dict[int | None, list[Message]] = {seat: [] for seat in seats}
+    for event in events:
+        shared = public(event, players)
+        asked = private_kinds is None or isinstance(event, private_kinds)
+        for seat in seats:
+            told[seat] += shared
+            if asked:
+                told[seat] += private(event, seat, players)
+    return told
+
+
+def describe_seat(players: Sequence[str], seat: int) -> str:
+    return f"Player {seat} ({players[seat]})"
+
+
+def deal_message(
+    seat: int | None,
+    hands: Sequence[Sequence[C]],
+    dealer: int,
+    round_: int,
+    players: Sequence[str],
+    sort: Callable[[Sequence[C]], Sequence[C]] | None = None,
+) -> Message:
+    """The private ``Deal``: the seat's own hand only (of ``hands``, by seat; ``sort``
+    puts it in the order the game shows a hand). A watcher's (seat None) has neither
+    ``Playerid`` nor ``Hand``: who deals, the round and the players."""
+    if seat is None:
+        return {"Type": "Deal", "Dealer": dealer, "Round": round_, "Players": list(players)}
+    return {
+        "Type": "Deal",
+        "Playerid": seat,
+        "Hand": [c.code for c in (hands[seat] if sort is None else sort(hands[seat]))],
+        "Dealer": dealer,
+        "Round": round_,
+        "Players": list(players),
+    }
+
+
+def game_over_message(winner: object, totals: Sequence[int], win: bool | None) -> Message:
+    """The private end of a game: the winner (a seat or a side), the final totals, and
+    whether the seat told is among the winners (None: a watcher's, without ``Win``)."""
+    msg: Message = {"Type": "Score", "GameOver": True, "Winner": winner, "Score": list(totals)}
+    if win is not None:
+        msg["Win"] = win
+    return msg
+
+
+def played_message(seat: int, card: DeckCard) -> Message:
+    return {"Type": "Play", "Playerid": seat, "PlayedCard": card.code}
+
+
+def trick_messages(
+    players: Sequence[str], seat: int, card: DeckCard, trick: int, **extra: object
+) -> list[Message]:
+    """A won trick: the ``Trick`` message (with any game's ``extra`` keys) and its
+    words for people."""
+    won: Message = {"Type": "Trick", "Playerid": seat, "WinningCard": card.code, "Trick": trick}
+    won.update(extra)
+    text = f"{describe_seat(players, seat)} wins trick #{trick} with {card.code}"
+    return [won, message(text)]
+
+
+def snapshot_head(
+    table: int,
+    seat: int | None,
+    players: Sequence[str],
+    round_number: int,
+    dealer: int,
+    phase: str,
+    hand: list[str],
+) -> Message:
+    """What every game's ``Snapshot`` starts with, in this order: the table, the seat
+    (``Playerid``), the players, the round (1-based), the dealer, the phase and the
+    seat's ``Hand``; a watcher (``seat`` None) gets neither ``Playerid`` nor ``Hand``."""
+    msg: Message = {"Type": "Snapshot", "Table": table}
+    if seat is not None:
+        msg["Playerid"] = seat
+    msg.update({"Players": list(players), "Round": round_number, "Dealer": dealer})
+    msg["Phase"] = phase
+    if seat is not None:
+        msg["Hand"] = hand
+    return msg

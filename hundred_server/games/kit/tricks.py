@@ -1,0 +1,144 @@
+"""What the trick-taking engines share (pure): who may sit, dealing, seeded shuffles,
+and where a seat stands in the trick under way and at a four-seat partnership table.
+
+The games keep their own rules; these are the parts that are the same word for word.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from random import Random
+from typing import ClassVar, Generic, TypeVar
+
+from hundred_server.games.kit.cards import Card
+from hundred_server.protocol.errors import IllegalActionError
+
+Plays = tuple[tuple[int, Card], ...]
+#: A game's card type (the French ``Card``, or a game's own deck's).
+C = TypeVar("C")
+
+
+def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
+    """The players as a tuple, if ``title`` is played by that many and no two names are
+    alike (``bad_players``, ``duplicate_name``)."""
+    names = tuple(players)
+    if len(names) not in counts:
+        many = f"exactly {counts[0]}" if len(counts) == 1 else f"{min(counts)} to {max(counts)}"
+        raise IllegalActionError(f"{title} takes {many} players, got {len(names)}", "bad_players")
+    if len(set(names)) != len(names):
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        raise IllegalActionError(f"player names must differ: {dupes!r} repeats", "duplicate_name")
+    return names
+
+
+def shuffled(cards: Sequence[C], game: str, seed: str, hand_index: int) -> tuple[C, ...]:
+    """``cards`` in the order ``game`` deals hand ``hand_index`` (0-based) from ``seed``:
+    the same for the same inputs."""
+    order = list(cards)
+    Random(f"{game}-deck|{seed}|hand:{hand_index}").shuffle(order)
+    return tuple(order)
+
+
+def deal_one_at_a_time(
+    deck: Sequence[C],
+    dealer: int,
+    seats: int,
+    arrange: Callable[[Iterable[C]], tuple[C, ...]],
+) -> tuple[tuple[C, ...], ...]:
+    """Each seat's hand, arranged: ``deck[i]`` goes to seat ``(dealer + 1 + i) % seats``."""
+    return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
+
+
+class TrickSeat:
+    """Where a view's seat stands: in the trick under way, and at a table of four
+    where partners sit opposite. A mixin for a game's ``View``."""
+
+    __slots__ = ()
+    seat: int
+    dealer: int
+    current_trick: Plays
+
+    @property
+    def partner(self) -> int:
+        return (self.seat + 2) % 4
+
+    @property
+    def position(self) -> int:
+        """How many cards are already in the current trick (0: the viewer leads)."""
+        return len(self.current_trick)
+
+    @property
+    def lead(self) -> Card | None:
+        """The card led to the current trick, if any."""
+        return self.current_trick[0][1] if self.current_trick else None
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.dealer == self.seat
+
+
+def check_seat(seat: object, seats: int) -> None:
+    """``bad_seat`` unless ``seat`` is one of a table of ``seats``."""
+    if type(seat) is not int or not 0 <= seat < seats:
+        raise IllegalActionError(f"no seat {seat!r} at a table of {seats}", "bad_seat")
+
+
+def check_turn(
+    phase: enum.Enum,
+    wanted: enum.Enum,
+    over: enum.Enum,
+    to_act: int | None,
+    seat: int | None,
+    verb: str,
+) -> None:
+    """Who may act: ``seat`` must be the seat ``to_act`` and the game in the ``wanted``
+    phase (``game_over`` once it is ``over``, else ``wrong_phase``; ``not_your_turn``)."""
+    if phase is not wanted:
+        if phase is over:
+            raise IllegalActionError("the game is over", "game_over")
+        raise IllegalActionError(f"cannot {verb} now: the game is in {phase.value}", "wrong_phase")
+    if seat != to_act:
+        raise IllegalActionError(
+            f"it is seat {to_act}'s turn to {verb}, not seat {seat}'s", "not_your_turn"
+        )
+
+
+class Hands(Generic[C]):
+    """What a game played hand after hand, each hand waiting for its deck, answers
+    alike: a mixin for a game's ``Game``. The game keeps ``dealers`` (the dealer of
+    every hand so far, the current one last), ``phase``, ``hands`` (each seat's cards)
+    and ``num_players``, and names its phase that waits for a deck (``DEAL_PHASE``) and
+    the one that ends the game (``OVER_PHASE``)."""
+
+    __slots__ = ()
+    DEAL_PHASE: ClassVar[enum.Enum]
+    OVER_PHASE: ClassVar[enum.Enum]
+    dealers: list[int]
+    phase: enum.Enum
+    hands: list[list[C]]
+    num_players: int
+
+    @property
+    def round_index(self) -> int:
+        """0-based index of the current hand (the game interface calls hands rounds)."""
+        return len(self.dealers) - 1
+
+    @property
+    def round(self) -> int:
+        """1-based number of the current hand, as events and records count."""
+        return len(self.dealers)
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is self.OVER_PHASE
+
+    @property
+    def needs_deal(self) -> bool:
+        """Whether the game waits for ``deal(deck)``."""
+        return self.phase is self.DEAL_PHASE
+
+    def hand(self, seat: int) -> tuple[C, ...]:
+        """The cards ``seat`` holds now."""
+        check_seat(seat, self.num_players)
+        return tuple(self.hands[seat])
