@@ -1,0 +1,84 @@
+"""Whist on the wire, as types: the messages only this game sends or reads, and
+what it adds to the generic ones (protocol/declare.py says how; protocol.md is the
+contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
+"""
+
+from typing import Annotated, Literal, NotRequired, TypedDict
+
+from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
+from hundred_server.protocol.messages import Card, PlayerName, Seat, SideTricks, Suit, TableId
+
+
+class WhistHand(
+    Value,
+    schema={
+        "type": "array",
+        "items": ref(Card),
+        "minItems": 13,
+        "maxItems": 13,
+        "uniqueItems": True,
+    },
+):
+    """A full Whist hand: thirteen distinct cards."""
+
+
+class WhistSnapshot(TypedDict):
+    """--> Private, after taking a seat back at a Whist table: the game as your seat knows it.
+    Score and TricksWon are by side (NS, EW); Trump and TrumpCard (the dealer's turned-up card)
+    once the hand is dealt. A watcher's snapshot has neither Playerid nor Hand (nor Discarded):
+    only what every seat is told alike.
+    """
+
+    Type: Literal["Snapshot"]
+    Table: Annotated[int, TableId]
+    Playerid: NotRequired[Annotated[int, Seat]]
+    Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
+    Round: Annotated[int, {"minimum": 1}]
+    Dealer: Annotated[int, Seat]
+    Phase: Literal["deal", "tricks", "game_over"]
+    Hand: NotRequired[
+        Annotated[list[str], {"items": ref(Card), "maxItems": 13, "uniqueItems": True}]
+    ]
+    Score: Annotated[
+        list[int], {"items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
+    ]
+    Trump: NotRequired[Annotated[str, Suit]]
+    TrumpCard: NotRequired[Annotated[str, Card]]
+    Tricks: Annotated[int, {"minimum": 0, "maximum": 13}]
+    TricksWon: Annotated[list[int], SideTricks]
+    Trick: Annotated[
+        list[dict[str, object]],
+        {
+            "maxItems": 3,
+            "items": {
+                "type": "object",
+                "properties": {"Playerid": ref(Seat), "PlayedCard": ref(Card)},
+                "required": ["Playerid", "PlayedCard"],
+                "additionalProperties": False,
+            },
+        },
+    ]
+
+
+DEFINITIONS: tuple[Definition, ...] = (
+    WhistHand,
+    shape(
+        WhistSnapshot,
+        closed=True,
+        rules={
+            "dependentRequired": {
+                "Trump": ["TrumpCard"],
+                "TrumpCard": ["Trump"],
+                "Playerid": ["Hand"],
+                "Hand": ["Playerid"],
+            }
+        },
+    ),
+)
+
+
+MESSAGES = Contribution(
+    DEFINITIONS,
+    variants=(Variant("server", "Snapshot", WhistSnapshot, {"required": ["TricksWon"]}),),
+    slots={"hands": (WhistHand,)},
+)
