@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format bench load load-ai load-targets abuse bench-plugins bench-strong clean
+.PHONY: run test lint format schema bench load load-ai load-targets abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ lint: $(VENV)/.dev-deps
 format: $(VENV)/.dev-deps
 	$(BIN)/ruff format $(LINT_PATHS)
 	$(BIN)/ruff check --fix $(LINT_PATHS)
+
+# protocol.schema.json is generated from the message types (hundred_server/protocol/
+# messages.py and each game's messages.py); tests/test_schema.py fails when it is stale.
+schema: $(VENV)/.run-deps
+	$(BIN)/python -m hundred_server.protocol.messages --write
 
 bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py
