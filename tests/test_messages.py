@@ -192,6 +192,13 @@ def test_the_corpus_covers_every_message_type() -> None:
     assert closed - classic - met == set()
 
 
+@cache
+def _condition(text: str) -> Any:
+    # A Dispatch's test as a validator of its own, over the generated definitions.
+    defs = messages.build_schema()["$defs"]
+    return jsonschema.Draft202012Validator({"$defs": defs, **json.loads(text)})
+
+
 def _definitions_used(defs: dict[str, Any], name: str, msg: Any) -> set[str]:
     """The definitions a valid message goes through from ``name``, following if/then."""
     used = {name}
@@ -203,7 +210,7 @@ def _definitions_used(defs: dict[str, Any], name: str, msg: Any) -> set[str]:
                     target = branch["then"]["$ref"].split("/")[-1]
                     return used | _definitions_used(defs, target, msg)
         if "if" in node and "then" in node and "$ref" in node["then"]:
-            test = jsonschema.Draft202012Validator({"$defs": defs, **node["if"]})
+            test = _condition(json.dumps(node["if"]))
             branch = node["then"] if test.is_valid(msg) else node.get("else")
             if branch is None:
                 return used

@@ -61,7 +61,8 @@ class Shape:
     keys, closed with ``unevaluatedProperties`` so the base's keys count as declared.
     ``rules``: JSON Schema keywords for the message as a whole (``if``/``then``,
     ``dependentRequired``, ``allOf``, ``oneOf``, ``not``). ``inline``: written out where
-    a ``Dispatch`` uses it instead of as a definition of its own.
+    it is used (a ``Dispatch``'s target, the items of a key's ``list[...]``) instead of
+    as a definition of its own.
     """
 
     cls: type
@@ -234,14 +235,19 @@ class _Builder:
             if isinstance(check, Slot):
                 return {**out, **self.fill(check)}
             filled: JSON = self.fill(check)
-            json_type = _json_type(get_args(hint)[0])
-            if json_type is not None and "type" not in filled:
-                out["type"] = json_type
-            return {**out, **filled}
+            (hint,) = get_args(hint)[:1]
+        else:
+            filled = {}
         json_type = _json_type(hint)
-        if json_type is None:
+        if json_type is None and not filled:
             raise TypeError(f"say what checks a key of type {hint!r}: Annotated[..., check]")
-        return {**out, "type": json_type}
+        if json_type is not None and "type" not in filled:
+            out["type"] = json_type
+        args = get_args(hint)
+        item = self.shapes.get(args[0]) if json_type == "array" and args else None
+        if item is not None and item.inline and "items" not in filled:
+            out["items"] = self.message(item, with_description=False)
+        return {**out, **filled}
 
     def message(self, entry: Shape, with_description: bool = True) -> JSON:
         cls = entry.cls

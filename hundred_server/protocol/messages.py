@@ -601,6 +601,20 @@ class Reveal(TypedDict):
     Hash: Annotated[str, Hash]
 
 
+class BidMade(TypedDict):
+    """One bid or pass of a round, as a Snapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    Bid: Annotated[int, BidAmount]
+
+
+class CardPlayed(TypedDict):
+    """One card of the trick under way, as a Snapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    PlayedCard: Annotated[str, Card]
+
+
 class Snapshot(TypedDict):
     """--> Private, after taking a seat back: the game as your seat knows it. A watcher's snapshot
     has neither Playerid nor Hand (nor Discarded): only what every seat is told alike.
@@ -623,15 +637,9 @@ class Snapshot(TypedDict):
     ]
     Score: Annotated[list[int], Scores]
     Bids: Annotated[
-        list[dict[str, object]],
+        list[BidMade],
         {
             "maxItems": 14,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "Bid": ref(BidAmount)},
-                "required": ["Playerid", "Bid"],
-                "additionalProperties": False,
-            },
         },
     ]
     Bid: Literal[0, 15, 20, 25, 30, 60]
@@ -652,15 +660,9 @@ class Snapshot(TypedDict):
     ]
     Tricks: Annotated[int, {"minimum": 0, "maximum": 4}]
     Trick: Annotated[
-        list[dict[str, object]],
+        list[CardPlayed],
         {
             "maxItems": 3,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "PlayedCard": ref(Card)},
-                "required": ["Playerid", "PlayedCard"],
-                "additionalProperties": False,
-            },
         },
     ]
 
@@ -1098,6 +1100,8 @@ DEFINITIONS: tuple[Definition, ...] = (
     Hash,
     shape(Commit, closed=True),
     shape(Reveal, closed=True),
+    shape(BidMade, closed=True, inline=True),
+    shape(CardPlayed, closed=True, inline=True),
     shape(
         Snapshot,
         closed=True,
@@ -1205,4 +1209,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # Run as ``python -m`` this file is ``__main__``, a second copy of the module beside
+    # the one the games' messages import; the schema is built from that one.
+    from hundred_server.protocol import messages
+
+    sys.exit(messages.main())

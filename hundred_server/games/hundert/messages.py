@@ -89,6 +89,13 @@ class HundertDealScore(TypedDict):
     Score: Annotated[list[int], Scores]
 
 
+class HundertCardPlayed(TypedDict):
+    """One card of the trick under way, as a HundertSnapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    PlayedCard: Annotated[str, HundertCard]
+
+
 class HundertSnapshot(TypedDict):
     """--> Private, after taking a seat back at a Hundert table: the game as your seat knows it.
     Round (the deal, from 1), Dealer, Phase (play; deal while a deal waits for its deck), your
@@ -110,15 +117,9 @@ class HundertSnapshot(TypedDict):
     Score: Annotated[list[int], Scores]
     Pile: Annotated[list[str], {"items": ref(HundertCard), "maxItems": 2, "uniqueItems": True}]
     Played: Annotated[
-        list[dict[str, object]],
+        list[HundertCardPlayed],
         {
             "maxItems": 32,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "PlayedCard": ref(HundertCard)},
-                "required": ["Playerid", "PlayedCard"],
-                "additionalProperties": False,
-            },
         },
     ]
     Total: Annotated[int, HundertTotal]
@@ -132,6 +133,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     shape(HundertPlayPrompt, closed=True),
     shape(HundertPlayAnnouncement, closed=True),
     shape(HundertDealScore, closed=True),
+    shape(HundertCardPlayed, closed=True, inline=True),
     shape(
         HundertSnapshot,
         closed=True,

@@ -120,6 +120,28 @@ class PinochleGameOverScore(TypedDict):
     Win: NotRequired[bool]
 
 
+class PinochleBidMade(TypedDict):
+    """One bid or pass of a hand, as a PinochleSnapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    Bid: Annotated[int, PinochleBidAmount]
+
+
+class MeldShown(TypedDict):
+    """One seat's meld, as a PinochleSnapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    Hand: Annotated[list[str], MeldCards]
+    Amount: Annotated[int, {"minimum": 0}]
+
+
+class PinochleCardPlayed(TypedDict):
+    """One card of the trick under way, as a PinochleSnapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    PlayedCard: Annotated[str, PinochleCard]
+
+
 class PinochleSnapshot(TypedDict):
     """--> Private, after taking a seat back at a Pinochle table: the game as your seat knows it.
     Score and Counters are by team (Team0, Team1); Bids this hand's bids in order (0: a pass);
@@ -139,48 +161,26 @@ class PinochleSnapshot(TypedDict):
     Hand: NotRequired[Annotated[list[str], {"items": ref(PinochleCard), "maxItems": 12}]]
     Score: Annotated[list[int], TeamScores]
     Bids: Annotated[
-        list[dict[str, object]],
+        list[PinochleBidMade],
         {
             "maxItems": 4,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "Bid": ref(PinochleBidAmount)},
-                "required": ["Playerid", "Bid"],
-                "additionalProperties": False,
-            },
         },
     ]
     Bidder: NotRequired[Annotated[int, Seat]]
     Bid: NotRequired[Annotated[int, PinochleBid]]
     Trump: NotRequired[Annotated[str, Suit]]
     Meld: Annotated[
-        list[dict[str, object]],
+        list[MeldShown],
         {
             "anyOf": [{"maxItems": 0}, {"minItems": 4, "maxItems": 4}],
-            "items": {
-                "type": "object",
-                "properties": {
-                    "Playerid": ref(Seat),
-                    "Hand": ref(MeldCards),
-                    "Amount": {"type": "integer", "minimum": 0},
-                },
-                "required": ["Playerid", "Hand", "Amount"],
-                "additionalProperties": False,
-            },
         },
     ]
     Tricks: Annotated[int, {"minimum": 0, "maximum": 12}]
     Counters: Annotated[list[int], TeamCounters]
     Trick: Annotated[
-        list[dict[str, object]],
+        list[PinochleCardPlayed],
         {
             "maxItems": 3,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "PlayedCard": ref(PinochleCard)},
-                "required": ["Playerid", "PlayedCard"],
-                "additionalProperties": False,
-            },
         },
     ]
 
@@ -276,6 +276,9 @@ DEFINITIONS: tuple[Definition, ...] = (
     ),
     shape(PinochleHandScore, closed=True),
     shape(PinochleGameOverScore, closed=True),
+    shape(PinochleBidMade, closed=True, inline=True),
+    shape(MeldShown, closed=True, inline=True),
+    shape(PinochleCardPlayed, closed=True, inline=True),
     shape(
         PinochleSnapshot,
         closed=True,

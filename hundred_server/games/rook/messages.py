@@ -262,6 +262,21 @@ class RookHandScore(TypedDict):
     Score: Annotated[list[int], Scores]
 
 
+class RookBidMade(TypedDict):
+    """One bid, pass or moon of a hand, as a RookSnapshot lists them: Bid or Moon, not both."""
+
+    Playerid: Annotated[int, Seat]
+    Bid: NotRequired[Annotated[int, RookBidAmount]]
+    Moon: NotRequired[Literal[True]]
+
+
+class RookCardPlayed(TypedDict):
+    """One card of the trick under way, as a RookSnapshot lists them."""
+
+    Playerid: Annotated[int, Seat]
+    PlayedCard: Annotated[str, RookCard]
+
+
 class RookSnapshot(TypedDict):
     """--> Private, after taking a seat back at a Rook table: the game as your seat knows it. Bids
     this hand's bids in order (Bid 0: a pass; Moon); Winners the seat that won each finished
@@ -284,20 +299,9 @@ class RookSnapshot(TypedDict):
     ]
     Score: Annotated[list[int], Scores]
     Bids: Annotated[
-        list[dict[str, object]],
+        list[RookBidMade],
         {
             "maxItems": 30,
-            "items": {
-                "type": "object",
-                "properties": {
-                    "Playerid": ref(Seat),
-                    "Bid": ref(RookBidAmount),
-                    "Moon": {"const": True},
-                },
-                "required": ["Playerid"],
-                "additionalProperties": False,
-                "oneOf": [{"required": ["Bid"]}, {"required": ["Moon"]}],
-            },
         },
     ]
     Winners: Annotated[list[int], {"items": ref(Seat), "maxItems": 13}]
@@ -319,15 +323,9 @@ class RookSnapshot(TypedDict):
     ]
     Trick: NotRequired[
         Annotated[
-            list[dict[str, object]],
+            list[RookCardPlayed],
             {
                 "maxItems": 5,
-                "items": {
-                    "type": "object",
-                    "properties": {"Playerid": ref(Seat), "PlayedCard": ref(RookCard)},
-                    "required": ["Playerid", "PlayedCard"],
-                    "additionalProperties": False,
-                },
             },
         ]
     ]
@@ -409,6 +407,13 @@ DEFINITIONS: tuple[Definition, ...] = (
     shape(
         RookHandScore, closed=True, rules={"oneOf": [{"required": ["Bid"]}, {"required": ["Moon"]}]}
     ),
+    shape(
+        RookBidMade,
+        closed=True,
+        inline=True,
+        rules={"oneOf": [{"required": ["Bid"]}, {"required": ["Moon"]}]},
+    ),
+    shape(RookCardPlayed, closed=True, inline=True),
     shape(
         RookSnapshot,
         closed=True,

@@ -6,7 +6,15 @@ contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.messages import Card, PlayerName, Seat, SideTricks, Suit, TableId
+from hundred_server.protocol.messages import (
+    Card,
+    CardPlayed,
+    PlayerName,
+    Seat,
+    SideTricks,
+    Suit,
+    TableId,
+)
 
 
 class WhistHand(
@@ -47,15 +55,9 @@ class WhistSnapshot(TypedDict):
     Tricks: Annotated[int, {"minimum": 0, "maximum": 13}]
     TricksWon: Annotated[list[int], SideTricks]
     Trick: Annotated[
-        list[dict[str, object]],
+        list[CardPlayed],
         {
             "maxItems": 3,
-            "items": {
-                "type": "object",
-                "properties": {"Playerid": ref(Seat), "PlayedCard": ref(Card)},
-                "required": ["Playerid", "PlayedCard"],
-                "additionalProperties": False,
-            },
         },
     ]
 
