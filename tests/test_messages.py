@@ -9,6 +9,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import re
 import typing
 from collections.abc import Iterator
 from functools import cache
@@ -456,3 +457,30 @@ def test_building_does_not_change_the_declarations() -> None:
     messages.build_schema()
     messages.build_schema()
     assert [getattr(d, "schema", None) for d in messages.DEFINITIONS] == before
+
+
+PACKAGE = Path(messages.__file__).resolve().parents[1]
+TYPE_LITERAL = re.compile(r'"Type": "(\w+)"')
+#: Types the code writes that are not wire messages: a game record's first line.
+NOT_WIRE = frozenset({"Record"})
+
+
+def test_every_type_the_code_writes_has_a_message_type() -> None:
+    # Grep the package for the messages it builds: each Type is one an entry point
+    # dispatches, so a message added to the code without its type fails here.
+    defs = messages.build_schema()["$defs"]
+    typed_kinds = {k for entry in ENTRY_POINTS for k in defs[entry]["properties"]["Type"]["enum"]}
+    written = {
+        kind
+        for path in PACKAGE.rglob("*.py")
+        for kind in TYPE_LITERAL.findall(path.read_text(encoding="utf-8"))
+    }
+    assert len(written) > 20
+    assert written - NOT_WIRE - typed_kinds == set()
+
+
+@pytest.mark.parametrize("name", games.names())
+def test_a_games_answers_are_client_message_types(name: str) -> None:
+    defs = messages.build_schema()["$defs"]
+    client_kinds = set(defs["ClientMessage"]["properties"]["Type"]["enum"])
+    assert set(games.get(name).answer_types) <= client_kinds
