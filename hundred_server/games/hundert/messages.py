@@ -6,7 +6,7 @@ contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.messages import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
+from hundred_server.protocol.message_values import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
 
 
 class HundertCard(

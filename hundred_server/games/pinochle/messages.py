@@ -7,7 +7,7 @@ The classic port's dialect (the seed's, which plays only Pinochle) is here too.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.messages import PlayerName, Seat, Suit, TableId
+from hundred_server.protocol.message_values import PlayerName, Seat, Suit, TableId
 
 
 class PinochleCard(Value, schema={"type": "string", "pattern": "^[9TJQKA][SHDC]$", "maxLength": 2}):

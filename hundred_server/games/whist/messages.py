@@ -6,15 +6,8 @@ contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.messages import (
-    Card,
-    CardPlayed,
-    PlayerName,
-    Seat,
-    SideTricks,
-    Suit,
-    TableId,
-)
+from hundred_server.protocol.message_values import Card, PlayerName, Seat, SideTricks, Suit, TableId
+from hundred_server.protocol.play_messages import CardPlayed
 
 
 class WhistHand(
