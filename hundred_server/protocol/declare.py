@@ -26,9 +26,9 @@ values it adds to a generic ``Slot`` (the hands a Deal may carry, the bid amount
 
 import inspect
 import typing
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 JSON = dict[str, Any]
 #: The sides a message goes: the main port's server and client, the classic port's.
@@ -96,12 +96,12 @@ class Slot:
 
 
 class Dispatch(Value):
-    """One ``Type``'s variants (``wire_type``, as ``side`` sends it), told apart in ``chain``
-    order: ``(condition, target)``
-    pairs, then the target when no condition holds. The games' ``Variant``s for the same
-    side and ``Type`` are tried first, the game registered last first: a game added later
-    knows the keys of those before it and picks one of its own, while an earlier game's
-    test (a Pinochle score has a Bidder) may also hold for a later game's message."""
+    """One ``Type``'s variants (``wire_type``, as ``side`` sends it), told apart in
+    ``chain`` order: ``(condition, target)`` pairs, then the target when no condition
+    holds. The games' ``Variant``s for the same side and ``Type`` are tried first, the
+    game registered last first: a game added later knows the keys of those before it and
+    picks one of its own, while an earlier game's test (a Pinochle score has a Bidder)
+    may also hold for a later game's message."""
 
     side: ClassVar[Side]
     wire_type: ClassVar[str]
@@ -129,8 +129,8 @@ class Envelope(Value):
 @dataclass(frozen=True)
 class Variant:
     """A game's message on a side: with ``when`` (a JSON Schema condition), one more
-    variant of a generic ``Dispatch`` for ``type``; without it, a ``Type`` of the game's
-    own in the side's ``Envelope``."""
+    variant of a generic ``Dispatch`` for ``wire_type``; without it, a ``Type`` of the
+    game's own in the side's ``Envelope``."""
 
     side: Side
     wire_type: str
@@ -138,7 +138,8 @@ class Variant:
     when: JSON | None = None
 
 
-Definition = Union[type[Value], Shape]  # noqa: UP007 (a runtime alias of a type and a class)
+#: What a module declares: a named value (or Dispatch, Envelope), or a message's Shape.
+Definition = type[Value] | Shape
 
 
 @dataclass(frozen=True)
@@ -190,10 +191,6 @@ def _required(hint: Any, *, total: bool) -> bool:
     if get_origin(hint) is typing.NotRequired:
         return False
     return total or get_origin(hint) is typing.Required
-
-
-def _is_typeddict(obj: object) -> bool:
-    return isinstance(obj, type) and typing.is_typeddict(obj)
 
 
 class _Builder:
@@ -353,8 +350,3 @@ def build_definitions(
 ) -> dict[str, JSON]:
     """Every definition, the generic ones first, then each game's in registry order."""
     return _Builder(generic, games).build()
-
-
-def message_types(definitions: Iterable[Definition]) -> list[type]:
-    """The message types (``TypedDict``s) among ``definitions``."""
-    return [d.cls for d in definitions if isinstance(d, Shape) and _is_typeddict(d.cls)]
