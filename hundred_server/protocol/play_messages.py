@@ -9,7 +9,7 @@ adds what a type cannot say and is what ``protocol.schema.json`` is generated fr
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
-from hundred_server.protocol.declare import Definition, Dispatch, Slot, Value, ref, shape
+from hundred_server.protocol.declare import Definition, Dispatch, Slot, ref, shape
 from hundred_server.protocol.message_values import (
     BidAmount,
     Card,
@@ -71,8 +71,10 @@ class TrumpPrompt(TypedDict):
 
 
 class ServerTrump(
-    Value,
-    schema={"if": {"required": ["Seq"]}, "then": ref(TrumpPrompt), "else": ref(TrumpAnnouncement)},
+    Dispatch,
+    side="server",
+    wire_type="Trump",
+    chain=(({"required": ["Seq"]}, TrumpPrompt), TrumpAnnouncement),
 ):
     """--> Trump: with Seq a prompt, else an announcement."""
 
@@ -112,16 +114,14 @@ class DiscardPrompt(TypedDict):
 
 
 class ServerDiscard(
-    Value,
-    schema={
-        "if": {"required": ["Seq"]},
-        "then": ref(DiscardPrompt),
-        "else": {
-            "if": {"anyOf": [{"required": ["Cards"]}, {"required": ["Hand"]}]},
-            "then": ref(DiscardPrivate),
-            "else": ref(DiscardAnnouncement),
-        },
-    },
+    Dispatch,
+    side="server",
+    wire_type="Discard",
+    chain=(
+        ({"required": ["Seq"]}, DiscardPrompt),
+        ({"anyOf": [{"required": ["Cards"]}, {"required": ["Hand"]}]}, DiscardPrivate),
+        DiscardAnnouncement,
+    ),
 ):
     """--> Discard: with Seq a prompt; with Cards or Hand the discarder's private announcement;
     else the public one.

@@ -5,7 +5,15 @@ contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
-from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
+from hundred_server.protocol.declare import (
+    Contribution,
+    Definition,
+    Dispatch,
+    Value,
+    Variant,
+    ref,
+    shape,
+)
 from hundred_server.protocol.message_values import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
 
 
@@ -174,12 +182,10 @@ class RookSetupPrompt(TypedDict):
 
 
 class ServerSetup(
-    Value,
-    schema={
-        "if": {"required": ["Seq"]},
-        "then": ref(RookSetupPrompt),
-        "else": ref(RookSetupAnnouncement),
-    },
+    Dispatch,
+    side="server",
+    wire_type="Setup",
+    chain=(({"required": ["Seq"]}, RookSetupPrompt), RookSetupAnnouncement),
 ):
     """--> Setup (Rook): with Seq a prompt, else the announcement of the bidder's setup."""
 
