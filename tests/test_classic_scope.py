@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from hundred_server import games
+from hundred_server.config import AISettings
 from hundred_server.core.hub import Remote
 from hundred_server.core.lobby import Elsewhere, Lobby, Where
 from hundred_server.protocol import codecs
@@ -144,7 +145,7 @@ def test_a_session_limited_to_some_games_watches_only_those() -> None:
 
 
 def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
-    lobby = Lobby(seed_source=lambda: "site", ai="naive")
+    lobby = Lobby(seed_source=lambda: "site", ai=AISettings("naive"))
     lobby.site = True
 
     def info(table: int, game: str) -> Message:
