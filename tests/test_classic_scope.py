@@ -177,7 +177,7 @@ def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
 def test_a_relayed_classic_client_is_refused_by_the_tables_instance_too() -> None:
     """The relay carries what the client can play (bus ``"g"``) to its virtual
     connection on the table's instance, which refuses as the client's own would."""
-    from hundred_server.io.bus import relayed_games  # here: main has none (checked on main)
+    from hundred_server.io.relays import relayed_games  # here: main has none (checked on main)
 
     assert relayed_games(None) is None
     assert relayed_games(["pinochle", 3]) == {"pinochle"}

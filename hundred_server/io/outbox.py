@@ -104,7 +104,7 @@ class Outbox:
             else:
                 relayed.append(command)
         if relayed and self._bus is not None:
-            self._bus.take(relayed)
+            self._bus.relays.take(relayed)
         for conn, chunks in batches.items():
             connection = self.connections.get(conn)
             if connection is None or connection.closing:
