@@ -36,6 +36,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from typing import cast
 
 from hundred_server import __version__
@@ -44,12 +45,19 @@ from hundred_server.ai.plugins import BotLimits, PluginError, load_plugin, parse
 from hundred_server.ai.pool import QUEUE_PER_WORKER, PoolLimits, default_workers
 from hundred_server.ai.pool import TIMEOUT as AI_TIMEOUT
 from hundred_server.ai.selfplay import selfplay
+from hundred_server.config import (
+    LOG_LEVELS,
+    LOOPS,
+    AISettings,
+    Listeners,
+    Settings,
+    StoreSettings,
+)
 from hundred_server.core.fairness import reveal_message, verify
 from hundred_server.core.lobby import AI_LEVELS, Limits
+from hundred_server.games.kit.search import BUDGET
 from hundred_server.games.records import dumps_line, replay
 from hundred_server.store import (
-    COMMIT_BATCH,
-    COMMIT_WAIT,
     DEFAULT_PATH,
     GameStore,
     StoreError,
@@ -221,10 +229,6 @@ def _bot_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-#: The strong AI's default cap of CPU time a decision (games/*/strong.py ``BUDGET``).
-STRONG_BUDGET = 0.05
-
-
 def _budget(text: str) -> float:
     """Seconds a strong AI decision may take: more than 0, at most 10."""
     try:
@@ -244,7 +248,7 @@ def _budget_option(parser: argparse.ArgumentParser, flag: str, what: str) -> Non
         type=_budget,
         metavar="SECONDS",
         help=f"seconds of CPU time {what} may think a decision at most (default "
-        f"{STRONG_BUDGET:g}); it does a fixed amount of search, reproducible from the seed, "
+        f"{BUDGET:g}); it does a fixed amount of search, reproducible from the seed, "
         "and the cap cuts it short only on a slow machine",
     )
 
@@ -254,7 +258,7 @@ def _ai_pool(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PoolL
     workers = default_workers() if args.ai_workers is None else args.ai_workers
     if workers == 0:
         return None
-    budget = STRONG_BUDGET if args.ai_budget is None else args.ai_budget
+    budget = BUDGET if args.ai_budget is None else args.ai_budget
     if args.ai_timeout <= budget:
         parser.error(
             f"--ai-timeout ({args.ai_timeout:g} s) must be more than the strong AI's "
@@ -297,16 +301,17 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the game server. People connect with nc or telnet, bots with "
         "newline-delimited JSON (protocol.md). Ctrl-C or SIGTERM stops it.",
     )
+    where = Listeners()
     serve.add_argument(
         "--host",
-        default=os.environ.get("HUNDRED_HOST", "127.0.0.1"),
-        help="address to listen on (default 127.0.0.1, or $HUNDRED_HOST)",
+        default=os.environ.get("HUNDRED_HOST", where.host),
+        help=f"address to listen on (default {where.host}, or $HUNDRED_HOST)",
     )
     serve.add_argument(
         "--port",
         type=int,
-        default=int(os.environ.get("HUNDRED_PORT") or 7110),
-        help="port (default 7110, or $HUNDRED_PORT; 0 picks a free one)",
+        default=int(os.environ.get("HUNDRED_PORT") or where.port),
+        help=f"port (default {where.port}, or $HUNDRED_PORT; 0 picks a free one)",
     )
     serve.add_argument(
         "--classic-port",
@@ -353,7 +358,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--loop",
         choices=LOOPS,
-        default=os.environ.get("HUNDRED_LOOP") or "auto",
+        default=os.environ.get("HUNDRED_LOOP") or Settings().loop,
         help="the event loop: asyncio's own, or uvloop (libuv's, in the default install "
         "where its wheel exists, not on Windows); auto (the default, or $HUNDRED_LOOP) "
         "takes uvloop when it is installed",
@@ -487,22 +492,24 @@ def build_parser() -> argparse.ArgumentParser:
         "are older than DAYS days, checked at start and every hour (default: keep them "
         "all); games under way are never removed",
     )
+    saving = StoreSettings()
     serve.add_argument(
         "--commit-wait",
         type=_seconds,
-        default=COMMIT_WAIT,
+        default=saving.commit_wait,
         metavar="SECONDS",
-        help=f"an SQLite store's commits are at least SECONDS apart (default {COMMIT_WAIT:g}): "
-        "moves that come meanwhile wait, unsent, and share the next transaction; one after "
-        "a quiet spell commits at once (0: a commit every turn of the event loop)",
+        help="an SQLite store's commits are at least SECONDS apart (default "
+        f"{saving.commit_wait:g}): moves that come meanwhile wait, unsent, and share the "
+        "next transaction; one after a quiet spell commits at once (0: a commit every turn "
+        "of the event loop)",
     )
     serve.add_argument(
         "--commit-batch",
         type=_positive,
-        default=COMMIT_BATCH,
+        default=saving.commit_batch,
         metavar="N",
         help=f"... or sooner, as soon as N turns' moves wait for the commit (default "
-        f"{COMMIT_BATCH}): a busy server commits as often as it fills a batch",
+        f"{saving.commit_batch}): a busy server commits as often as it fills a batch",
     )
     serve.add_argument(
         "--bot",
@@ -514,11 +521,12 @@ def build_parser() -> argparse.ArgumentParser:
         "per game. Each seat's bot runs in a worker process of its own",
     )
     _bot_options(serve)
+    ai = AISettings()
     serve.add_argument(
         "--ai",
         choices=AI_LEVELS,
-        default=AI_LEVELS[0],
-        help=f"the AI of a new table that does not ask for one (default {AI_LEVELS[0]}); "
+        default=ai.level,
+        help=f"the AI of a new table that does not ask for one (default {ai.level}); "
         'a table asks with "AI":"naive" in its Game answer, or the word naive in text mode',
     )
     _budget_option(serve, "--ai-budget", "a strong AI seat")
@@ -555,8 +563,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--log-level",
-        default="INFO",
-        choices=("DEBUG", "INFO", "WARNING", "ERROR"),
+        default=Settings().log_level,
+        choices=LOG_LEVELS,
         help="what to log on stderr (default INFO: a line per connection and table event)",
     )
 
@@ -847,10 +855,6 @@ def _print_replay(lines: Iterable[str | bytes]) -> int:
     return status
 
 
-#: ``serve --loop``: asyncio's loop, uvloop's, or uvloop when it is installed.
-LOOPS = ("auto", "asyncio", "uvloop")
-
-
 def _event_loop(loop: str) -> tuple[Callable[[], asyncio.AbstractEventLoop] | None, str]:
     """``--loop``'s event loop: a factory for ``asyncio.Runner`` (None: asyncio's own)
     and its name for the log. ImportError: uvloop was asked for and is not installed."""
@@ -866,30 +870,13 @@ def _event_loop(loop: str) -> tuple[Callable[[], asyncio.AbstractEventLoop] | No
     return None, "asyncio"
 
 
-def _serve(
-    host: str,
-    port: int,
-    level: str,
-    limits: Limits | None = None,
-    location: str | None = None,
-    plugins: Sequence[str] = (),
-    classic_port: int | None = None,
-    keep_days: float | None = None,
-    commit_wait: float = COMMIT_WAIT,
-    commit_batch: int = COMMIT_BATCH,
-    bot_limits: BotLimits | None = None,
-    ai: str = AI_LEVELS[0],
-    ai_budget: float | None = None,
-    ai_pool: PoolLimits | None = None,
-    http_port: int | None = None,
-    bus_url: str | None = None,
-    loop: str = "asyncio",
-    proxy_protocol: bool = False,
-    forwarded_for: bool = False,
-) -> int:
+def _serve(settings: Settings, bots: Sequence[str] = ()) -> int:
+    """Serve with ``settings`` and the plug-in bots ``bots`` (``--bot``, loaded here),
+    after the checks that need no event loop; the exit status."""
     from hundred_server.io.server import run
 
-    if proxy_protocol:
+    listeners, location, bus_url = settings.listeners, settings.store.location, settings.bus
+    if listeners.proxy_protocol:
         try:
             import proxyprotocol  # noqa: F401
         except ImportError as exc:
@@ -899,7 +886,7 @@ def _serve(
                 file=sys.stderr,
             )
             return EXIT_ERROR
-    if forwarded_for and http_port is None:
+    if listeners.forwarded_for and listeners.http_port is None:
         print(
             "hundred-server serve: --forwarded-for is for the browser port, and there is "
             "none (--http-port): it changes nothing",
@@ -907,7 +894,7 @@ def _serve(
         )
 
     try:
-        loop_factory, loop_name = _event_loop(loop)
+        loop_factory, loop_name = _event_loop(settings.loop)
     except ImportError as exc:
         print(
             f"hundred-server serve: --loop uvloop needs uvloop ({exc}): "
@@ -936,16 +923,17 @@ def _serve(
         instance = instance_id()
 
     loaded = {}
-    for text in plugins:
+    for text in bots:
         try:
-            plugin = load_plugin(text, bot_limits)
+            plugin = load_plugin(text, settings.ai.bot_limits)
         except PluginError as exc:
             print(f"hundred-server serve: --bot {text}: {exc}", file=sys.stderr)
             return EXIT_ERROR
         loaded[plugin.game] = plugin  # the last one for a game counts
+    settings = replace(settings, ai=replace(settings.ai, plugins=tuple(loaded.values())))
 
     logging.basicConfig(
-        level=level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr
     )
     store = None
     if location is not None:
@@ -964,37 +952,63 @@ def _serve(
     logging.getLogger("hundred_server").info("event loop: %s", loop_name)
     try:
         with asyncio.Runner(loop_factory=loop_factory) as runner:
-            runner.run(
-                run(
-                    host,
-                    port,
-                    limits,
-                    store,
-                    None,
-                    classic_port,
-                    keep_days,
-                    commit_wait=commit_wait,
-                    commit_batch=commit_batch,
-                    plugins=list(loaded.values()),
-                    bot_limits=bot_limits,
-                    ai=ai,
-                    ai_budget=ai_budget,
-                    http_port=http_port,
-                    bus=bus,
-                    ai_pool=ai_pool,
-                    proxy_protocol=proxy_protocol,
-                    forwarded_for=forwarded_for,
-                )
-            )
+            runner.run(run(settings, store, bus))
     except OSError as error:
         if bus is not None and "bus" in str(error):
             print(f"hundred-server serve: {error}", file=sys.stderr)
             return EXIT_ERROR
-        extra = [p for p in (classic_port, http_port) if p is not None]
-        ports = " and ".join(str(p) for p in (port, *extra))
-        print(f"hundred-server: cannot listen on {host}:{ports}: {error}", file=sys.stderr)
+        ports = " and ".join(str(p) for p in listeners.ports)
+        print(
+            f"hundred-server: cannot listen on {listeners.host}:{ports}: {error}", file=sys.stderr
+        )
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Settings:
+    """What ``serve`` was told, from its options and the environment."""
+    limits = Limits(
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_per_address,
+        max_tables_per_address=args.max_tables_per_address,
+        max_waiting_per_address=args.max_waiting_per_address,
+        max_watchers=args.max_watchers,
+        chat_fanout=args.chat_fanout,
+        handshake_timeout=args.handshake_timeout,
+        max_half_open_per_address=args.max_half_open_per_address,
+        max_half_open=args.max_half_open,
+        rate=args.rate,
+        burst=max(1, round(2 * args.rate)),
+        idle_timeout=args.idle_timeout,
+        table_idle_timeout=args.table_idle_timeout,
+        grace=args.grace,
+        turn_timeout=args.turn_timeout or None,
+        result_hold=args.result_hold,
+    )
+    location = None if args.memory else _location(args)
+    if args.keep_days is not None and location is None:
+        parser.error("--keep-days needs a store: it cannot go with --memory")
+    return Settings(
+        limits=limits,
+        listeners=Listeners(
+            host=args.host,
+            port=args.port,
+            classic_port=args.classic_port,
+            http_port=args.http_port,
+            proxy_protocol=args.proxy_protocol,
+            forwarded_for=args.forwarded_for,
+        ),
+        store=StoreSettings(location, args.keep_days, args.commit_wait, args.commit_batch),
+        ai=AISettings(
+            level=args.ai,
+            budget=args.ai_budget,
+            pool=_ai_pool(parser, args),
+            bot_limits=_bot_limits(args),
+        ),
+        bus=args.bus or os.environ.get("HUNDRED_BUS") or None,
+        log_level=args.log_level,
+        loop=args.loop,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1017,48 +1031,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     """The command ``args`` names."""
     if args.command == "serve":
-        limits = Limits(
-            max_connections=args.max_connections,
-            max_connections_per_address=args.max_per_address,
-            max_tables_per_address=args.max_tables_per_address,
-            max_waiting_per_address=args.max_waiting_per_address,
-            max_watchers=args.max_watchers,
-            chat_fanout=args.chat_fanout,
-            handshake_timeout=args.handshake_timeout,
-            max_half_open_per_address=args.max_half_open_per_address,
-            max_half_open=args.max_half_open,
-            rate=args.rate,
-            burst=max(1, round(2 * args.rate)),
-            idle_timeout=args.idle_timeout,
-            table_idle_timeout=args.table_idle_timeout,
-            grace=args.grace,
-            turn_timeout=args.turn_timeout or None,
-            result_hold=args.result_hold,
-        )
-        db = None if args.memory else _location(args)
-        if args.keep_days is not None and db is None:
-            parser.error("--keep-days needs a store: it cannot go with --memory")
-        return _serve(
-            args.host,
-            args.port,
-            args.log_level,
-            limits,
-            db,
-            args.bot,
-            args.classic_port,
-            keep_days=args.keep_days,
-            commit_wait=args.commit_wait,
-            commit_batch=args.commit_batch,
-            bot_limits=_bot_limits(args),
-            ai=args.ai,
-            ai_budget=args.ai_budget,
-            ai_pool=_ai_pool(parser, args),
-            http_port=args.http_port,
-            bus_url=args.bus or os.environ.get("HUNDRED_BUS") or None,
-            loop=args.loop,
-            proxy_protocol=args.proxy_protocol,
-            forwarded_for=args.forwarded_for,
-        )
+        return _serve(_settings(parser, args), args.bot)
     if args.command == "games":
         return _games(_location(args))
     if args.command == "export":

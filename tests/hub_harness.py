@@ -23,6 +23,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hundred_server.config import AISettings
 from hundred_server.core.fairness import commitment
 from hundred_server.core.hub import Close, Command, Hub, Send
 from hundred_server.games.hundredandten.rules import (
@@ -135,7 +136,7 @@ class Harness:
             clock=lambda: self.now,
             token_source=self._token,
             durable=durable,
-            ai=ai,
+            ai=AISettings(ai),
         )
         self.tokens: list[str] = []  # every token handed out, in order
         self.prefix = prefix

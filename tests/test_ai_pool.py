@@ -24,6 +24,7 @@ from hub_harness import answer_from_legal
 
 from hundred_server import games
 from hundred_server.ai.pool import AIPool, PoolLimits
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.remote import AskBot, BuiltinAI, PoolSeat
@@ -53,9 +54,10 @@ async def serving(
     workers: int, queue: int | None = None, seed: str = "pool"
 ) -> AsyncIterator[Server]:
     """A server whose tables play the strong AI, in ``workers`` workers (0: in process)."""
-    hub = Hub(seed_source=lambda: seed, ai="strong", ai_budget=NO_CAP)
     pool = PoolLimits(workers, queue, timeout=60.0) if workers else None
-    server = Server(hub, "127.0.0.1", 0, ai_pool=pool)
+    ai = AISettings("strong", NO_CAP, pool)
+    hub = Hub(seed_source=lambda: seed, ai=ai)
+    server = Server(hub, Settings(listeners=Listeners("127.0.0.1", 0), ai=ai))
     await server.start()
     try:
         if server.pool is not None:
@@ -282,7 +284,7 @@ async def test_a_table_that_is_gone_has_its_asks_dropped(caplog: pytest.LogCaptu
 
 def test_the_lobby_refuses_a_strong_table_only_when_its_pool_is_busy() -> None:
     """Sans I/O: ``ai_busy`` comes from the lobby's ``ai_busy`` (the server's pool)."""
-    lobby = Lobby(ai="strong", ai_budget=NO_CAP, ai_pool=True)
+    lobby = Lobby(ai=AISettings("strong", NO_CAP, PoolLimits(1)))
     busy = [True]
     lobby.ai_busy = lambda: busy[0]
     lobby.connect(1)

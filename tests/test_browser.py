@@ -36,6 +36,7 @@ from playwright.async_api import (
 )
 
 from hundred_server import games
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.io.server import Server
 
@@ -93,7 +94,8 @@ class Site:
 @pytest_asyncio.fixture(loop_scope="module")
 async def site() -> AsyncIterator[Site]:
 
-    server = Server(Hub(ai="naive"), "127.0.0.1", 0, http_port=0)
+    settings = Settings(listeners=Listeners("127.0.0.1", 0, http_port=0))
+    server = Server(Hub(ai=AISettings("naive")), settings)
     await server.start()
     try:
         yield Site(server, f"http://127.0.0.1:{server.http_port}/")

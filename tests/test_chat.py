@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hundred_server.config import AISettings
 from hundred_server.core import chat
 from hundred_server.core.chat import MAX_CHAT, clean
 from hundred_server.core.hub import Hub, Send
@@ -313,7 +314,7 @@ def test_text_mode_says_mutes_and_shows_chat() -> None:
 
 
 def test_the_classic_port_gets_no_chat_and_sends_none() -> None:
-    hub = Hub(seed_source=lambda: "classic-chat", ai="naive")
+    hub = Hub(seed_source=lambda: "classic-chat", ai=AISettings("naive"))
     classic, _ = hub.connect("classic", codecs.CLASSIC)
     ann, _ = hub.connect("ann")
     out = hub.receive(ann, b'{"Type":"Chat","Text":"hello"}')

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from hundred_server import games
+from hundred_server.config import AISettings
 from hundred_server.core.hub import Remote
 from hundred_server.core.lobby import Elsewhere, Lobby, Where
 from hundred_server.protocol import codecs
@@ -144,7 +145,7 @@ def test_a_session_limited_to_some_games_watches_only_those() -> None:
 
 
 def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
-    lobby = Lobby(seed_source=lambda: "site", ai="naive")
+    lobby = Lobby(seed_source=lambda: "site", ai=AISettings("naive"))
     lobby.site = True
 
     def info(table: int, game: str) -> Message:
@@ -176,7 +177,7 @@ def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
 def test_a_relayed_classic_client_is_refused_by_the_tables_instance_too() -> None:
     """The relay carries what the client can play (bus ``"g"``) to its virtual
     connection on the table's instance, which refuses as the client's own would."""
-    from hundred_server.io.bus import relayed_games  # here: main has none (checked on main)
+    from hundred_server.io.relays import relayed_games  # here: main has none (checked on main)
 
     assert relayed_games(None) is None
     assert relayed_games(["pinochle", 3]) == {"pinochle"}

@@ -7,7 +7,9 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ from hundred_server.ai.plugins import BotLimits
 from hundred_server.ai.pool import PoolLimits, default_workers
 from hundred_server.ai.selfplay import play_game
 from hundred_server.cli import main
+from hundred_server.config import AISettings, Listeners, Settings, StoreSettings
 from hundred_server.core.lobby import Limits
 from hundred_server.games.records import dumps_line, record_lines, replay
 
@@ -171,22 +174,49 @@ def test_bad_command_lines_exit_2(argv: list[str], capsys: pytest.CaptureFixture
     assert "usage:" in capsys.readouterr().err
 
 
-def serve_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
-    """``_serve`` replaced: what each ``serve`` would serve with (its arguments, then
-    its keyword arguments), in order."""
-    calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append((*args, kw)) or 0)
+def serve_calls(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Settings, list[str]]]:
+    """``_serve`` replaced: what each ``serve`` would serve with (its settings, then its
+    plug-in bots), in order."""
+    calls: list[tuple[Settings, list[str]]] = []
+    monkeypatch.setattr(cli, "_serve", lambda settings, bots: calls.append((settings, bots)) or 0)
     return calls
 
 
-def serve_options(**changed: object) -> dict[str, object]:
-    """The keyword arguments ``_serve`` gets from ``serve`` by default, ``changed``."""
-    options: dict[str, object] = {"keep_days": None, "bot_limits": BotLimits()}
-    options.update(ai="strong", ai_budget=None, http_port=None, bus_url=None, loop="auto")
-    options.update(proxy_protocol=False, forwarded_for=False)
-    options.update(ai_pool=PoolLimits(default_workers()))
-    options.update(commit_wait=0.05, commit_batch=16)
-    return {**options, **changed}
+def serve_settings(
+    *,
+    store: dict[str, Any] | None = None,
+    ai: dict[str, Any] | None = None,
+    **changed: Any,
+) -> Settings:
+    """The settings ``serve`` builds by default (no environment), ``changed``: the
+    ``store`` and ``ai`` groups' fields, and the settings' own."""
+    return Settings(
+        limits=changed.pop("limits", Limits()),
+        listeners=changed.pop("listeners", Listeners("127.0.0.1", 7110)),
+        store=StoreSettings(
+            **{"location": "hundred.db", "commit_wait": 0.05, "commit_batch": 16, **(store or {})}
+        ),
+        ai=AISettings(
+            **{
+                "level": "strong",
+                "budget": None,
+                "pool": PoolLimits(default_workers()),
+                "plugins": (),
+                "bot_limits": BotLimits(),
+                **(ai or {}),
+            }
+        ),
+        **{"bus": None, "log_level": "INFO", "loop": "auto", **changed},
+    )
+
+
+def wherever(settings: Settings) -> Settings:
+    """``settings`` with the default limits, address and store: what a test that leaves
+    the environment's HUNDRED_HOST, HUNDRED_PORT, HUNDRED_DB and HUNDRED_STORE as they
+    are compares."""
+    listeners = replace(settings.listeners, host="127.0.0.1", port=7110)
+    store = replace(settings.store, location="hundred.db")
+    return replace(settings, limits=Limits(), listeners=listeners, store=store)
 
 
 def test_serve_commit_wait_is_passed_on_and_checked(
@@ -194,12 +224,12 @@ def test_serve_commit_wait_is_passed_on_and_checked(
 ) -> None:
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--commit-wait", "0"]) == 0
-    assert calls.pop()[-1]["commit_wait"] == 0.0  # type: ignore[index]
+    assert calls.pop()[0].store.commit_wait == 0.0
     with pytest.raises(SystemExit):
         main(["serve", "--commit-wait", "-1"])
     assert "must be 0 to 86400 seconds, got '-1'" in capsys.readouterr().err
     assert main(["serve", "--commit-batch", "3"]) == 0
-    assert calls.pop()[-1]["commit_batch"] == 3  # type: ignore[index]
+    assert calls.pop()[0].store.commit_batch == 3
     with pytest.raises(SystemExit):
         main(["serve", "--commit-batch", "0"])
     assert "--commit-batch" in capsys.readouterr().err
@@ -217,9 +247,17 @@ def test_no_command_means_serve_with_its_defaults(monkeypatch: pytest.MonkeyPatc
     monkeypatch.delenv("HUNDRED_FORWARDED_FOR", raising=False)
     monkeypatch.delenv("HUNDRED_AI_WORKERS", raising=False)
     assert main([]) == 0
-    options = serve_options()
-    defaults = ("127.0.0.1", 7110, "INFO", Limits(), "hundred.db", [], None, options)
-    assert calls == [defaults]
+    defaults = Settings(
+        Limits(),
+        Listeners("127.0.0.1", 7110, None, None, proxy_protocol=False, forwarded_for=False),
+        StoreSettings("hundred.db", keep_days=None, commit_wait=0.05, commit_batch=16),
+        AISettings("strong", None, PoolLimits(default_workers()), (), BotLimits()),
+        bus=None,
+        log_level="INFO",
+        loop="auto",
+    )
+    assert calls == [(defaults, [])]
+    assert calls == [(serve_settings(), [])]
 
 
 def test_serve_ai_pool_options_and_their_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -230,7 +268,7 @@ def test_serve_ai_pool_options_and_their_environment(monkeypatch: pytest.MonkeyP
     assert main(["serve", "--memory", "--ai-workers", "2", "--ai-timeout", "7.5"]) == 0
     monkeypatch.setenv("HUNDRED_AI_WORKERS", "5")
     assert main(["serve", "--memory"]) == 0
-    pools = [call[-1]["ai_pool"] for call in calls]  # type: ignore[index]
+    pools = [call[0].ai.pool for call in calls]
     assert pools == [
         PoolLimits(3, 0),
         None,  # in process
@@ -278,7 +316,8 @@ def test_serve_balancer_options_from_their_flags_or_the_environment(
     assert main(["serve", "--memory"]) == 0
     monkeypatch.setenv(variable, "0")
     assert main(["serve", "--memory"]) == 0
-    assert [call[-1][option] for call in calls] == [False, True, True, False]  # type: ignore[index]
+    flags = [getattr(call[0].listeners, option) for call in calls]
+    assert flags == [False, True, True, False]
 
 
 def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -292,11 +331,21 @@ def test_serve_reads_host_and_port_from_the_environment(monkeypatch: pytest.Monk
     argv = ["serve", "--log-level", "WARNING", "--rate", "5", "--idle-timeout", "9"]
     assert main([*argv, "--grace", "2.5", "--turn-timeout", "30"]) == 0
     limits = Limits(rate=5.0, burst=10, idle_timeout=9.0, grace=2.5, turn_timeout=30.0)
-    expected = ("127.0.0.2", 7200, "WARNING", limits, "elsewhere.db", [], None)
-    options = serve_options(loop="asyncio")
-    assert calls == [(*expected, options)]
+    expected = serve_settings(
+        limits=limits,
+        listeners=Listeners("127.0.0.2", 7200),
+        store={"location": "elsewhere.db"},
+        log_level="WARNING",
+        loop="asyncio",
+    )
+    assert calls == [(expected, [])]
     assert main([*argv, "--memory", "--bot", "whist=m:P", "--classic-port", "7111"]) == 0
-    assert calls[-1][-4:-1] == (None, ["whist=m:P"], 7111)
+    settings, bots = calls[-1]
+    assert (settings.store.location, bots, settings.listeners.classic_port) == (
+        None,
+        ["whist=m:P"],
+        7111,
+    )
 
 
 def test_serve_games_and_export_take_a_store_url_from_the_flag_or_the_environment(
@@ -305,7 +354,9 @@ def test_serve_games_and_export_take_a_store_url_from_the_flag_or_the_environmen
     """--store URL, else --db PATH, else $HUNDRED_STORE, else $HUNDRED_DB, else the
     default file; --memory keeps nothing whatever is given."""
     calls: list[tuple[object, ...]] = []
-    monkeypatch.setattr(cli, "_serve", lambda *args, **kw: calls.append(args[4:5]) or 0)
+    monkeypatch.setattr(
+        cli, "_serve", lambda settings, bots: calls.append((settings.store.location,)) or 0
+    )
     monkeypatch.setattr(cli, "_games", lambda where: calls.append((where,)) or 0)
     monkeypatch.setattr(cli, "_export", lambda *args: calls.append(args) or 0)
     monkeypatch.delenv("HUNDRED_DB", raising=False)
@@ -341,22 +392,22 @@ def test_serve_takes_the_abuse_limits_and_a_retention(monkeypatch: pytest.Monkey
     argv += ["--max-waiting-per-address", "1", "--table-idle-timeout", "60", "--keep-days", "30"]
     monkeypatch.delenv("HUNDRED_LOOP", raising=False)
     assert main([*argv, "--loop", "uvloop"]) == 0
-    assert calls.pop()[-1] == serve_options(keep_days=30.0, loop="uvloop")
+    assert wherever(calls.pop()[0]) == serve_settings(store={"keep_days": 30.0}, loop="uvloop")
     assert main(argv) == 0
-    limits = calls[0][3]
+    limits = calls[0][0].limits
     assert isinstance(limits, Limits)
     assert limits.max_connections_per_address == 3
     assert limits.max_tables_per_address == 4
     assert limits.max_waiting_per_address == 1
     assert limits.table_idle_timeout == 60.0
-    assert calls[0][-1] == serve_options(keep_days=30.0)
+    assert wherever(calls[0][0]) == serve_settings(store={"keep_days": 30.0})
 
 
 def test_serve_takes_the_lobby_chat_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--chat-fanout", "500"]) == 0
     assert main(["serve"]) == 0
-    assert [c[3].chat_fanout for c in calls] == [500, 10_000]
+    assert [c[0].limits.chat_fanout for c in calls] == [500, 10_000]
 
 
 def test_serve_takes_how_long_a_finished_games_tokens_get_its_end(
@@ -365,7 +416,7 @@ def test_serve_takes_how_long_a_finished_games_tokens_get_its_end(
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--result-hold", "30"]) == 0
     assert main(["serve"]) == 0
-    assert [c[3].result_hold for c in calls] == [30.0, 600.0]
+    assert [c[0].limits.result_hold for c in calls] == [30.0, 600.0]
     with pytest.raises(SystemExit):
         main(["serve", "--result-hold", "-1"])
 
@@ -376,15 +427,16 @@ def test_serve_takes_the_handshake_limits(monkeypatch: pytest.MonkeyPatch) -> No
     assert main(["serve", *argv, "--max-half-open", "99"]) == 0
     assert main(["serve"]) == 0
     assert [
-        (c[3].handshake_timeout, c[3].max_half_open_per_address, c[3].max_half_open) for c in calls
+        (got.handshake_timeout, got.max_half_open_per_address, got.max_half_open)
+        for got in (c[0].limits for c in calls)
     ] == [(1.5, 4, 99), (3.0, 8, 512)]
 
 
 def test_serve_takes_the_default_ai_and_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
     calls = serve_calls(monkeypatch)
     assert main(["serve", "--ai", "naive", "--ai-budget", "0.2"]) == 0
-    assert calls[0][-1]["ai"] == "naive"
-    assert calls[0][-1]["ai_budget"] == 0.2
+    assert calls[0][0].ai.level == "naive"
+    assert calls[0][0].ai.budget == 0.2
 
 
 def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
@@ -396,7 +448,7 @@ def test_serve_takes_the_web_port_from_the_flag_or_the_environment(
     monkeypatch.setenv("HUNDRED_HTTP_PORT", "7181")
     assert main(["serve"]) == 0
     assert main(["serve", "--http-port", "7182"]) == 0  # the flag wins
-    assert [c[-1]["http_port"] for c in calls] == [7180, 7181, 7182]
+    assert [c[0].listeners.http_port for c in calls] == [7180, 7181, 7182]
 
 
 @pytest.mark.parametrize(
@@ -476,16 +528,16 @@ def test_selfplay_plays_any_registered_game(capsys: pytest.CaptureFixture[str]) 
 def test_forwarded_for_without_a_browser_port_says_it_changes_nothing(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    served: list[dict[str, object]] = []
+    served: list[Settings] = []
 
-    async def run(*args: object, **kw: object) -> None:
-        served.append(kw)
+    async def run(settings: Settings, *args: object) -> None:
+        served.append(settings)
 
     monkeypatch.setattr("hundred_server.io.server.run", run)
     monkeypatch.delenv("HUNDRED_HTTP_PORT", raising=False)
     assert main(["serve", "--memory", "--port", "0", "--forwarded-for"]) == 0
     assert "--forwarded-for is for the browser port, and there is none" in capsys.readouterr().err
-    assert served[0]["forwarded_for"] is True
+    assert served[0].listeners.forwarded_for is True
     assert main(["serve", "--memory", "--port", "0", "--forwarded-for", "--http-port", "0"]) == 0
     assert capsys.readouterr().err == ""
-    assert served[1]["forwarded_for"] is True
+    assert served[1].listeners.forwarded_for is True

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from hundred_server.config import Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.table import Table
@@ -83,7 +84,7 @@ async def test_a_bug_outside_any_table_closes_one_connection_not_the_server(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     hub = Hub()
-    server = Server(hub, "127.0.0.1", 0)
+    server = Server(hub, Settings(listeners=Listeners("127.0.0.1", 0)))
     await server.start()
     try:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)

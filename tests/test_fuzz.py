@@ -55,6 +55,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from hundred_server import games
+from hundred_server.config import Listeners, Settings
 from hundred_server.core.fairness import commitment
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import Session, Where
@@ -862,7 +863,7 @@ class Peer:
 
 @contextlib.asynccontextmanager
 async def live_server() -> AsyncIterator[Server]:
-    server = Server(Hub(seed_source=lambda: SEED), "127.0.0.1", 0)
+    server = Server(Hub(seed_source=lambda: SEED), Settings(listeners=Listeners("127.0.0.1", 0)))
     await server.start()
     try:
         yield server

@@ -11,6 +11,7 @@ import sys
 import pytest
 from hub_harness import answer_from_legal
 
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import Limits
 from hundred_server.io.server import Server
@@ -27,7 +28,7 @@ def messages(commands: list[Send | Close]) -> list[dict[str, object]]:
 
 
 def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
-    hub = Hub(limits=Limits(rate=2.0, burst=3, max_refused=2), ai="naive")
+    hub = Hub(limits=Limits(rate=2.0, burst=3, max_refused=2), ai=AISettings("naive"))
     conn, _ = hub.connect()
     for _ in range(3):  # the burst: read, each answered with the question again
         assert messages(hub.receive(conn, HELLO, now=0.0))[-1] == {"Type": "Hello"}
@@ -57,7 +58,9 @@ def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
 def test_answers_that_play_a_turn_are_never_counted() -> None:
     """A person against three AI seats answers as fast as it likes (all at one instant)."""
     limits = Limits(rate=1.0, burst=3, max_refused=0)
-    hub = Hub(seed_source=lambda: "fast", limits=limits, ai="naive")  # its moves at once
+    hub = Hub(
+        seed_source=lambda: "fast", limits=limits, ai=AISettings("naive")
+    )  # its moves at once
     conn, _ = hub.connect()
     hub.receive(conn, b'{"Type":"Hello","Message":"create"}\n', now=0.0)
     out = messages(hub.receive(conn, b'{"Type":"Game","Option":1}\n', now=0.0))
@@ -86,7 +89,7 @@ def test_answers_at_a_table_whose_ai_is_paced_are_never_counted() -> None:
     """The strong AI plays one move a tick, so an answer is not followed by a prompt at
     once (``Seq`` stays where it was until the AI has played): still a turn played."""
     limits = Limits(rate=1.0, burst=3, max_refused=0)
-    hub = Hub(seed_source=lambda: "paced", limits=limits, ai="strong", ai_budget=10.0)
+    hub = Hub(seed_source=lambda: "paced", limits=limits, ai=AISettings("strong", 10.0))
     conn, _ = hub.connect()
     hub.receive(conn, b'{"Type":"Hello","Message":"create","Game":"hundert"}\n', now=0.0)
     line = b'{"Type":"Game","Option":7,"Seats":2,"Bots":1}\n'
@@ -109,7 +112,7 @@ def test_answers_at_a_table_whose_ai_is_paced_are_never_counted() -> None:
 
 @pytest.mark.asyncio
 async def test_one_connection_over_the_maximum_is_told_server_full() -> None:
-    server = Server(port=0, limits=Limits(max_connections=2))
+    server = Server(None, Settings(Limits(max_connections=2), Listeners(port=0)))
     await server.start()
     try:
         first = await asyncio.open_connection("127.0.0.1", server.port)
@@ -137,7 +140,7 @@ async def test_one_connection_over_the_maximum_is_told_server_full() -> None:
 
 @pytest.mark.asyncio
 async def test_silence_in_the_lobby_ends_the_connection_but_not_at_a_table() -> None:
-    server = Server(port=0, limits=Limits(idle_timeout=0.3))
+    server = Server(None, Settings(Limits(idle_timeout=0.3), Listeners(port=0)))
     await server.start()
     try:
         idle_reader, idle_writer = await asyncio.open_connection("127.0.0.1", server.port)

@@ -11,6 +11,7 @@ import pytest
 from hub_harness import HELLO, QUESTION, Client, Harness
 
 from hundred_server import games
+from hundred_server.config import AISettings
 from hundred_server.core.fairness import commit_message
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import options
@@ -103,7 +104,7 @@ def test_the_naive_ai_can_be_the_servers_default_and_a_table_may_still_ask_for_s
         == "strong"
     )
     with pytest.raises(ValueError, match="no AI 'clever'"):
-        Hub(ai="clever")
+        Hub(ai=AISettings("clever"))
 
 
 def test_the_open_tables_say_which_ai_plays_them() -> None:

@@ -14,8 +14,11 @@ from typing import Any
 
 import pytest
 
+from hundred_server.config import Listeners, Settings
 from hundred_server.core.hub import Close, Hub, Send
-from hundred_server.io.server import NEWS_WAIT, Server, _Connection
+from hundred_server.io.outbox import NEWS_WAIT
+from hundred_server.io.outbox import Connection as _Connection
+from hundred_server.io.server import Server
 from tests.hub_harness import Client, Harness, answer_from_legal
 
 Message = dict[str, Any]
@@ -109,7 +112,7 @@ class Transport:
 
 
 def server_with(*conns: int) -> tuple[Server, dict[int, Transport]]:
-    server = Server(Hub(), port=0)
+    server = Server(Hub(), Settings(listeners=Listeners(port=0)))
     transports = {conn: Transport() for conn in conns}
     for conn, transport in transports.items():
         server._connections[conn] = _Connection(conn, transport)  # type: ignore[arg-type]

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from hundred_server import games
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub, Send
 from hundred_server.games.records import replay
 from hundred_server.io.server import Server
@@ -347,7 +348,8 @@ def test_an_independent_seed_client_plays_whole_games_on_the_classic_port() -> N
 
     async def main() -> Any:
         # The strong AI without a wall-clock cap that bites: the same games every run.
-        server = Server(Hub(ai_budget=10.0), "127.0.0.1", 0, classic_port=0)
+        settings = Settings(listeners=Listeners("127.0.0.1", 0, classic_port=0))
+        server = Server(Hub(ai=AISettings(budget=10.0)), settings)
         await server.start()
         try:
             assert server.classic_port is not None
@@ -366,7 +368,7 @@ def test_an_independent_seed_client_plays_whole_games_on_the_classic_port() -> N
 
 def test_the_classic_port_is_off_unless_asked() -> None:
     async def main() -> int | None:
-        server = Server(Hub(), "127.0.0.1", 0)
+        server = Server(Hub(), Settings(listeners=Listeners("127.0.0.1", 0)))
         await server.start()
         try:
             return server.classic_port

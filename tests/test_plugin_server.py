@@ -18,6 +18,7 @@ import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal
 
 from hundred_server.ai.plugins import BotLimits, Plugin, load_plugin
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.remote import STRIKES
 from hundred_server.io.server import Server
@@ -27,15 +28,15 @@ READ_TIMEOUT = 5.0
 GAME_TIMEOUT = 30.0
 TIMEOUT = 0.25  # the plug-ins' time limit a move here
 LIMITS = BotLimits(timeout=TIMEOUT, memory=128 << 20)
+LOCAL = Listeners("127.0.0.1", 0)
 
 Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
 async def serving(plugin: Plugin) -> AsyncIterator[Server]:
-    server = Server(
-        Hub(seed_source=lambda: "plug-ins"), "127.0.0.1", 0, plugins=[plugin], bot_limits=LIMITS
-    )
+    ai = AISettings(plugins=(plugin,), bot_limits=LIMITS)
+    server = Server(Hub(seed_source=lambda: "plug-ins"), Settings(listeners=LOCAL, ai=ai))
     await server.start()
     try:
         yield server
@@ -152,13 +153,8 @@ async def test_workers_of_a_table_under_way_are_stopped_when_the_server_closes(
     plugin_dir: Path,
 ) -> None:
     plugin = load_plugin("whist=looper:Player", BotLimits(timeout=30.0))
-    server = Server(
-        Hub(seed_source=lambda: "closing"),
-        "127.0.0.1",
-        0,
-        plugins=[plugin],
-        bot_limits=BotLimits(timeout=30.0),
-    )
+    ai = AISettings(plugins=(plugin,), bot_limits=BotLimits(timeout=30.0))
+    server = Server(Hub(seed_source=lambda: "closing"), Settings(listeners=LOCAL, ai=ai))
     await server.start()
     try:
         ann = await Peer.greeted(server.port, "ann")

@@ -27,6 +27,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from hundred_server.config import AISettings
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.protocol import codecs
 from hundred_server.protocol.schema import (
@@ -833,7 +834,7 @@ def test_the_classic_exchange_replays_exactly() -> None:
     whole exchange, client lines in place, must come out the same."""
     # The strong AI's fixed work, with no wall-clock cap to cut it short on a busy
     # machine: its moves are the same every time.
-    hub = Hub(seed_source=lambda: "protocol-example", ai_budget=10.0)
+    hub = Hub(seed_source=lambda: "protocol-example", ai=AISettings(budget=10.0))
     conn, commands = hub.connect("example", codecs.CLASSIC)
     transcript: list[str] = []
 

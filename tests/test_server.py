@@ -31,12 +31,17 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hundred_server import cli
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.fairness import commitment
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
-from hundred_server.io.server import Server, _ProxyHeader
+from hundred_server.io.admit import ProxyHeader as _ProxyHeader
+from hundred_server.io.server import Server
 from hundred_server.protocol.wire import MAX_LINE
 from tests.live_server import eventually, start_server
+
+#: A server on a free port of 127.0.0.1, with the defaults.
+LOCAL = Settings(listeners=Listeners("127.0.0.1", 0))
 
 SEED = "over-sockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every table is dealt from SEED
@@ -50,9 +55,10 @@ Message = dict[str, Any]
 
 @contextlib.asynccontextmanager
 async def running(limits: Limits | None = None, **options: Any) -> AsyncIterator[Server]:
-    """A server on a free port of 127.0.0.1 (``options``: the Server's)."""
+    """A server on a free port of 127.0.0.1 (``options``: its ``Listeners``')."""
     hub = Hub(seed_source=lambda: SEED, limits=limits)
-    server = Server(hub, "127.0.0.1", 0, limits=limits, **options)
+    settings = Settings(limits or Limits(), Listeners("127.0.0.1", 0, **options))
+    server = Server(hub, settings)
     await server.start()
     try:
         yield server
@@ -326,7 +332,7 @@ async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> Non
 
 @pytest.mark.asyncio
 async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> None:
-    server = Server(Hub(seed_source=lambda: SEED), "127.0.0.1", 0)
+    server = Server(Hub(seed_source=lambda: SEED), LOCAL)
     await server.start()
     port = server.port
     async with asyncio.timeout(GAME_TIMEOUT):
@@ -362,7 +368,7 @@ async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> N
 
 @pytest.mark.asyncio
 async def test_close_before_start_and_with_nobody_connected() -> None:
-    server = Server(Hub(), "127.0.0.1", 0)
+    server = Server(Hub(), LOCAL)
     await server.close()  # never started: nothing to do
     await server.start()
     async with asyncio.timeout(READ_TIMEOUT):
@@ -463,7 +469,7 @@ async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None
     """ann plays against three (naive) AI seats; wat lists the tables to watch, watches
     hers from her first prompt to the end of the game and wishes her luck; both see the
     chat, and wat's stream holds no card that is not face up."""
-    server = Server(Hub(seed_source=lambda: SEED, ai="naive"), "127.0.0.1", 0)
+    server = Server(Hub(seed_source=lambda: SEED, ai=AISettings("naive")), LOCAL)
     await server.start()
     try:
         async with asyncio.timeout(GAME_TIMEOUT):

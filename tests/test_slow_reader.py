@@ -11,6 +11,7 @@ import socket
 
 import pytest
 
+from hundred_server.config import Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
 from hundred_server.io.server import Server
@@ -40,7 +41,8 @@ async def test_a_client_that_stops_reading_is_dropped_and_the_server_goes_on(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     limits = Limits(rate=1e9, burst=10**9)  # this client is slow to read, not fast to send
-    server = Server(Hub(limits=limits), port=0, outgoing_limit=64 * 1024, limits=limits)
+    settings = Settings(limits, Listeners(port=0))
+    server = Server(Hub(limits=limits), settings, outgoing_limit=64 * 1024)
     await server.start()
     try:
         sock = socket.socket()
@@ -69,9 +71,8 @@ async def test_a_table_finishes_while_one_of_its_people_never_reads() -> None:
     limits = Limits(turn_timeout=0.02, grace=0.05)
     server = Server(
         Hub(seed_source=lambda: "slow-table", limits=limits),
-        port=0,
+        Settings(limits, Listeners(port=0)),
         outgoing_limit=16 * 1024,
-        limits=limits,
     )
     await server.start()
     try:

@@ -26,6 +26,7 @@ from typing import Final
 import pytest
 
 from hundred_server import games
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Command, Hub
 from hundred_server.core.lobby import Limits, hash_token
 from hundred_server.games.hundredandten import wire as wire
@@ -1155,8 +1156,8 @@ async def test_a_hundred_tables_writing_at_once_lose_nothing(engine: Engine) -> 
     limits = Limits(max_connections_per_address=1000, max_tables_per_address=1000)
     # The naive AI: this is about the store's writes, not the AI's thinking (a hundred
     # strong-AI tables, paced, would take turns at the event loop for minutes).
-    hub = Hub(seed_source=lambda: "many", durable=True, limits=limits, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, limits=limits, store=store)
+    hub = Hub(seed_source=lambda: "many", durable=True, limits=limits, ai=AISettings("naive"))
+    server = Server(hub, Settings(limits, Listeners("127.0.0.1", 0)), store=store)
     await server.start()
     answers = 20
 

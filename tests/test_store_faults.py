@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from hundred_server.config import AISettings, Listeners, Settings, StoreSettings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
 from hundred_server.games.records import load_record
@@ -27,6 +28,9 @@ from hundred_server.store import Store, Write
 from tests.faulty_store import FaultyStore
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 from tests.live_server import ROOT, start_server, stop_server
+
+#: A server on a free port of 127.0.0.1, with the defaults.
+LOCAL = Settings(listeners=Listeners("127.0.0.1", 0))
 
 READ_TIMEOUT = 5.0
 Message = dict[str, Any]
@@ -79,16 +83,10 @@ async def serving(
     commit_wait: float = 0.01,
     commit_batch: int = 16,
 ) -> AsyncIterator[Server]:
-    hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True, ai="naive")
-    server = Server(
-        hub,
-        "127.0.0.1",
-        0,
-        limits=limits,
-        store=store,
-        commit_wait=commit_wait,
-        commit_batch=commit_batch,
-    )
+    hub = Hub(seed_source=lambda: "faults", limits=limits, durable=True, ai=AISettings("naive"))
+    saving = StoreSettings(commit_wait=commit_wait, commit_batch=commit_batch)
+    settings = Settings(limits or Limits(), Listeners("127.0.0.1", 0), saving)
+    server = Server(hub, settings, store=store)
     await server.start()
     try:
         yield server
@@ -349,7 +347,7 @@ async def test_saves_wait_for_a_slow_quiet_moment_only_briefly(tmp_path: Path) -
 @pytest.mark.asyncio
 async def test_shutdown_says_which_games_were_not_saved(tmp_path: Path) -> None:
     store = FaultyStore(tmp_path / "s.db")
-    server = Server(Hub(seed_source=lambda: "bye", durable=True), "127.0.0.1", 0, store=store)
+    server = Server(Hub(seed_source=lambda: "bye", durable=True), LOCAL, store=store)
     server.store_grace = 0.5
     await server.start()
     async with asyncio.timeout(60):
@@ -450,7 +448,8 @@ async def test_finished_games_past_their_retention_are_removed(tmp_path: Path) -
     raw.execute("UPDATE games SET finished = '2020-01-01T00:00:00+00:00' WHERE id = 1")
     raw.execute("UPDATE games SET started = '2020-01-01T00:00:00+00:00' WHERE id = 2")
     raw.close()
-    server = Server(Hub(durable=True), "127.0.0.1", 0, store=store, keep_days=30)
+    settings = Settings(listeners=Listeners("127.0.0.1", 0), store=StoreSettings(keep_days=30))
+    server = Server(Hub(durable=True), settings, store=store)
     await server.start()
     try:
         for _ in range(500):  # 10 s at most: the pruner runs at start

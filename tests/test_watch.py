@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hundred_server import games
+from hundred_server.config import AISettings
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import Limits
 from hundred_server.protocol import codecs
@@ -374,7 +375,7 @@ def test_watchers_are_not_told_their_game_is_saved_at_shutdown(tmp_path: Any) ->
 
 
 def test_the_classic_port_has_no_watching() -> None:
-    hub = Hub(seed_source=lambda: "classic-watch", ai="naive")
+    hub = Hub(seed_source=lambda: "classic-watch", ai=AISettings("naive"))
     conn, _ = hub.connect("classic", codecs.CLASSIC)
     out = hub.receive(conn, b'{"Type":"Hello","Message":"watch"}\n')
     assert [c.data for c in out if isinstance(c, Send)] == [b'{"Type":"Hello"}\n']

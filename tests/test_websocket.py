@@ -28,9 +28,10 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.uri import parse_uri
 
+from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
-from hundred_server.io import server as server_module
+from hundred_server.io import outbox as server_module
 from hundred_server.io.server import Server
 from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
 from hundred_server.protocol.wire import MAX_LINE
@@ -55,10 +56,9 @@ Message = dict[str, Any]
 async def running(
     limits: Limits | None = None, forwarded_for: bool = False
 ) -> AsyncIterator[Server]:
-    hub = Hub(seed_source=lambda: SEED, limits=limits, ai="naive")
-    server = Server(
-        hub, "127.0.0.1", 0, limits=limits, http_port=0, static=STATIC, forwarded_for=forwarded_for
-    )
+    hub = Hub(seed_source=lambda: SEED, limits=limits, ai=AISettings("naive"))
+    listeners = Listeners("127.0.0.1", 0, http_port=0, forwarded_for=forwarded_for)
+    server = Server(hub, Settings(limits or Limits(), listeners), static=STATIC)
     await server.start()
     try:
         yield server
@@ -390,8 +390,9 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
     """Pongs are bytes written like any other: a client that sends pings and reads
     nothing is dropped once its pongs fill the outgoing limit."""
     limits = Limits(rate=1e9, burst=10**9)  # not fast to send: slow to read
-    hub = Hub(limits=limits, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
+    hub = Hub(limits=limits, ai=AISettings("naive"))
+    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
+    server = Server(hub, settings, outgoing_limit=64 * 1024)
     await server.start()
     try:
         client, writer = await unread(server)
@@ -623,8 +624,9 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
     """As on TCP (test_slow_reader.py): the transport's buffer is its outgoing queue,
     bounded; a client that reads nothing is dropped, and nobody waits for it."""
     limits = Limits(rate=1e9, burst=10**9)  # slow to read, not fast to send
-    hub = Hub(limits=limits, ai="naive")
-    server = Server(hub, "127.0.0.1", 0, outgoing_limit=64 * 1024, limits=limits, http_port=0)
+    hub = Hub(limits=limits, ai=AISettings("naive"))
+    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
+    server = Server(hub, settings, outgoing_limit=64 * 1024)
     await server.start()
     try:
         client, writer = await unread(server)

@@ -23,11 +23,10 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hundred_server.core.journal import StoredGame, Write
 from hundred_server.core.lobby import (
-    AI_LEVELS,
     IN_LOBBY,
     NAME_RE,
     Elsewhere,
@@ -51,6 +50,9 @@ from hundred_server.protocol.wire import (
     message,
     strip_line,
 )
+
+if TYPE_CHECKING:
+    from hundred_server.config import AISettings
 
 log = logging.getLogger("hundred_server")
 
@@ -147,28 +149,24 @@ class Hub:
 
     def __init__(
         self,
-        seed_source: Callable[[], str] | None = None,
         limits: Limits | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        token_source: Callable[[], str] | None = None,
+        ai: AISettings | None = None,
+        *,
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
-        plugins: dict[str, str] | None = None,
-        ai: str = AI_LEVELS[0],
-        ai_budget: float | None = None,
-        ai_pool: bool = False,
+        seed_source: Callable[[], str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        token_source: Callable[[], str] | None = None,
     ) -> None:
+        """The settings' groups the lobby needs (``Lobby``), handed on whole."""
         self.lobby = Lobby(
-            seed_source=seed_source,
-            limits=limits or Limits(),
-            clock=clock,
-            token_source=token_source,
+            limits or Limits(),
+            ai,
             durable=durable,
             bots=bots,
-            plugins=plugins,
-            ai=ai,
-            ai_budget=ai_budget,
-            ai_pool=ai_pool,
+            seed_source=seed_source,
+            clock=clock,
+            token_source=token_source,
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 from types import TracebackType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from hundred_server import games
 from hundred_server.core.chat import FanOut, Mutes, Place, chat_message, clean
@@ -73,6 +73,9 @@ from hundred_server.protocol.wire import (
     require_int,
     require_str,
 )
+
+if TYPE_CHECKING:
+    from hundred_server.config import AISettings
 
 log = logging.getLogger("hundred_server")
 
@@ -273,28 +276,30 @@ class Lobby:
 
     def __init__(
         self,
-        seed_source: Callable[[], str] | None = None,
         limits: Limits | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        token_source: Callable[[], str] | None = None,
+        ai: AISettings | None = None,
+        *,
         durable: bool = False,
         bots: dict[str, Callable[[], Bot]] | None = None,
-        plugins: dict[str, str] | None = None,
-        ai: str = AI_LEVELS[0],
-        ai_budget: float | None = None,
-        ai_pool: bool = False,
+        seed_source: Callable[[], str] | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        token_source: Callable[[], str] | None = None,
     ) -> None:
-        if ai not in AI_LEVELS:
-            raise ValueError(f"no AI {ai!r} (the AIs: {', '.join(AI_LEVELS)})")
+        """``limits`` and ``ai``: the settings' groups (config.py; None: their
+        defaults); ``bots``, ``seed_source``, ``clock`` and ``token_source`` replace
+        the defaults for tests and embedders."""
+        level = AI_LEVELS[0] if ai is None else ai.level
+        if level not in AI_LEVELS:
+            raise ValueError(f"no AI {level!r} (the AIs: {', '.join(AI_LEVELS)})")
         self.limits = limits or Limits()
         #: The AI of a new table that does not ask for one (one of ``AI_LEVELS``).
-        self.ai = ai
+        self.ai = level
         #: Seconds a strong AI may think a decision at most (None: its own default).
-        self.ai_budget = ai_budget
+        self.ai_budget = None if ai is None else ai.budget
         #: Whether the strong AI's seats are asked of the server's AI pool
-        #: (bots/pool.py, ``serve --ai-workers``), not played in process: what embeds
+        #: (ai/pool.py, ``serve --ai-workers``), not played in process: what embeds
         #: the lobby and the in-process tests keep the default, False.
-        self.ai_pool = ai_pool
+        self.ai_pool = ai is not None and ai.pool is not None
         #: Whether the AI pool's queue is deeper than its bound (the server sets it):
         #: new tables of the strong AI are then refused (``ai_busy``).
         self.ai_busy: Callable[[], bool] = lambda: False
@@ -326,7 +331,7 @@ class Lobby:
         self.bots = dict(bots or {})
         #: Game name -> the plug-in bot (its label, ``GAME=module:Class``) that plays
         #: its AI seats out of process: asked for, never called (core/remote.py).
-        self.plugins = dict(plugins or {})
+        self.plugins = {} if ai is None else ai.plugin_labels
         #: Forfeits by plug-in label, for tournaments.
         self.forfeits: Forfeits = Forfeits()
         self._bot_requests: list[BotRequest] = []
