@@ -147,6 +147,55 @@ def main() -> None:
     for name, *_ in CASES:
         (FIXTURES / f"{name}.jsonl").write_bytes(case_bytes(name))
         print(name, file=sys.stderr)
+    write_answers()
+
+
+def answers_bytes(game: str) -> bytes:
+    """How ``spec.parse_action`` reads answers: every action line of a seeded game's
+    record sent as an answer, and each broken in the ways ``_mutations`` breaks them
+    (the action it names, or the error's code and message)."""
+    name = next(c[0] for c in CASES if c[1] == game)
+    spec = games.get(game)
+    objs = [json.loads(line) for line in case_bytes(name).decode().split("# replay")[0].split()]
+    answers = [o for o in objs if o["Type"] not in ("Record", "Deal")]
+    extra: list[dict[str, Any]] = [
+        {"Type": "Bid"},
+        {"Type": "Bid", "Bid": "moon"},
+        {"Type": "Bid", "Moon": True, "Bid": 100},
+        {"Type": "Bid", "Moon": "yes"},
+        {"Type": "Setup", "Trump": "R"},
+        {"Type": "Setup", "Discard": ["R1"]},
+        {"Type": "Play"},
+        {"Type": "Nope"},
+    ]
+    seen: set[str] = set()
+    out: list[str] = []
+    for msg in [*answers, *extra]:
+        tried = [msg] + [
+            {**msg, key: bad}
+            for key in msg
+            if key != "Type"
+            for bad in ("ZZ", 7, ["ZZ"], None, True, 1000, "moon", "R", [])
+        ]
+        for answer in tried:
+            text = _dump(answer)
+            if text in seen:
+                continue
+            seen.add(text)
+            if answer["Type"] not in spec.answer_types:
+                out.append(f"{text} -> not an answer")
+                continue
+            try:
+                out.append(f"{text} -> {spec.parse_action(answer)!r}")
+            except Exception as error:
+                code = getattr(error, "code", None)
+                out.append(f"{text} -> {type(error).__name__} {code} {error}")
+    return "".join(line + "\n" for line in out).encode("utf-8", "backslashreplace")
+
+
+def write_answers() -> None:
+    for game in games.names():
+        (FIXTURES / f"answers-{game}.txt").write_bytes(answers_bytes(game))
 
 
 if __name__ == "__main__":
