@@ -174,7 +174,7 @@ def answers_bytes(game: str) -> bytes:
         tried = [msg] + [
             {**msg, key: bad}
             for key in msg
-            if key != "Type"
+            if key not in ("Type", "Playerid")
             for bad in ("ZZ", 7, ["ZZ"], None, True, 1000, "moon", "R", [])
         ]
         for answer in tried:
