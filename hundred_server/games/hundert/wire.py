@@ -18,7 +18,6 @@ from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
     FLAGS,
     PLAY_ACTIONS,
-    SEAT_COUNTS,
     Action,
     DealScored,
     Dealt,
@@ -38,7 +37,6 @@ from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
 
 GAME: Final = "hundert"
-ANSWER_TYPES: Final = frozenset({"Play"})
 
 
 def parse_action(msg: Message) -> Action:
@@ -185,8 +183,6 @@ def _against(ai: int) -> Preset:
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundert",
-    seat_counts=SEAT_COUNTS,
-    sides=None,
     presets=(
         *(_against(ai) for ai in range(1, 6)),
         Preset("4 players, Feder: you against three AI", 4, (1, 2, 3), flags=frozenset(FLAGS)),
@@ -194,20 +190,13 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=Game.view_for,
-    bot=HundertBot,
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
-    answer_types=ANSWER_TYPES,
+    records=records.FORMAT,
     parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
     flags=FLAGS,

@@ -59,8 +59,6 @@ from hundred_server.protocol.wire import (
 )
 
 GAME: Final = "hundredandten"
-#: The message Types that answer a prompt (or pre-pass / unpass).
-ANSWER_TYPES: Final = frozenset({"Bid", "Unpass", "Trump", "Discard", "Play"})
 #: Each suit's letter: a prompt names the trump and the lead (``Suit.value`` is a
 #: Python-level property, asked twice a prompt).
 _LETTER: Final = {suit: suit.value for suit in Suit}
@@ -73,7 +71,7 @@ _PROMPT_TYPE: Final = {
 
 
 def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
+    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``)."""
     kind = msg["Type"]
     if kind == "Bid":
         # The pinochle seed's clients pass by leaving Bid out; so may ours.
@@ -274,8 +272,6 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundred and Ten",
-    seat_counts=(2, 3, 4),
-    sides=None,
     presets=(
         Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
         Preset("Play against two AI players and start immediately", 3, (1, 2)),
@@ -286,17 +282,11 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     view=View,
-    bot=NaiveBot,
-    answer_types=ANSWER_TYPES,
+    records=records.FORMAT,
     parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     demo=run_demo,
     text=TEXT,

@@ -64,13 +64,12 @@ from hundred_server.protocol.wire import (
 )
 
 GAME: Final = "pinochle"
-ANSWER_TYPES: Final = frozenset({"Bid", "Trump", "Play"})
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
 SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
 
 
 def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
+    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``).
     A ``Bid`` without ``Bid`` passes, as the seed's clients pass."""
     kind = msg["Type"]
     if kind == "Bid":
@@ -270,7 +269,6 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
 SPEC: Final = GameSpec(
     name=GAME,
     title="Pinochle",
-    seat_counts=(NUM_PLAYERS,),
     sides=SIDES,
     # The seed's six options, word for word (the classic port shows them as they are).
     # People sit in the lowest free seat: option 2 seats the one who joins opposite
@@ -282,21 +280,13 @@ SPEC: Final = GameSpec(
         Preset("Play with a human partner against two humans", 4, (), SIDES),
         Preset("Play against a human with AI partners", 4, (2, 3), SIDES),
     ),
-    custom=False,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=Game.view_for,
-    bot=PinochleBot,
-    answer_types=ANSWER_TYPES,
+    records=records.FORMAT,
     parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
     classic=True,

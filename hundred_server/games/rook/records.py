@@ -27,28 +27,24 @@ Replay yields ``{"Type":"Score","Hand":1,"Points":[...],"Score":[...]}`` after e
 hand (``Points``: what each seat scored that hand; ``Score``: the totals, the running
 sum of ``Points``) and, when the game ends, ``{"Type":"Score","GameOver":true,
 "Winner":2,"Score":[...]}`` (``Winner`` is the seat). Errors are as for every game
-(replaying.py): an ``Error`` line at the first line that cannot be replayed, and then
-nothing. ``ERROR_CODES`` lists every ``Code`` replay can give.
+(kit/records.py): an ``Error`` line at the first line that cannot be replayed, and then
+nothing. ``FORMAT.codes`` lists every ``Code`` replay can give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.games.kit import replay as replaying
-from hundred_server.games.kit.replay import (
-    deal_object,
+from hundred_server.games.kit.records import (
+    GameEnd,
+    RecordFormat,
+    RoundEnd,
     engine,
-    game_over_line,
-    history_lines,
     quote,
     read_card,
     read_cards,
     read_int,
     read_str,
-    record_header,
-    score_line,
 )
 from hundred_server.games.rook.cards import Colour, RookCard, codes
 from hundred_server.games.rook.rules import (
@@ -56,7 +52,6 @@ from hundred_server.games.rook.rules import (
     MOON,
     Action,
     Bid,
-    DealRecord,
     Event,
     Game,
     GameWon,
@@ -67,16 +62,8 @@ from hundred_server.games.rook.rules import (
 )
 from hundred_server.protocol.errors import CardCodeError, RecordError
 
-GAME: Final = "rook"
-VERSION: Final = 1
-
-#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
-#: shares (replaying.py) but ``deck_mismatch`` (no Rook record has a Seed), and Rook's.
-ERROR_CODES: Final[dict[str, str]] = {
-    **{k: v for k, v in replaying.COMMON_CODES.items() if k != "deck_mismatch"},
-    "missing_deck": "a Deal without Deck (Rook records give every hand's Deck)",
-    "unexpected_seed": "a Seed in the Record line: Rook records give every Deck instead",
-    "wrong_round": "a Deal whose Hand is not the hand the rules are at",
+#: Rook's own ``Code``s, and the shared ones in its words.
+OWN_CODES: Final[dict[str, str]] = {
     "bad_players": "a number of players other than 3 to 6",
     "bad_deck": "a Deck that is not the 45 Rook cards, each once",
     "bad_suit": "a Setup whose Trump names no colour (B, G, R, Y)",
@@ -86,9 +73,6 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_partners": "a Setup calling another number of partner cards than the rules, or one twice",
     "must_follow_suit": "a card off the colour led from a seat that holds the colour led",
 }
-
-
-# ----------------------------------------------------------------------------- writing
 
 
 def action_object(seat: int, action: Action) -> dict[str, Any]:
@@ -106,23 +90,6 @@ def action_object(seat: int, action: Action) -> dict[str, Any]:
             "Partners": codes(action.partners),
         }
     return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
-
-
-def header_object(game: Game) -> dict[str, Any]:
-    """A record's first line (no Seed: every Deal gives its Deck)."""
-    return record_header(GAME, VERSION, game.players, None)
-
-
-def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
-    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    return history_lines(game.history[start:], _deal_object, action_object)
-
-
-def _deal_object(deal: DealRecord) -> dict[str, Any]:
-    return deal_object("Hand", deal.hand, deal.dealer, deal.deck)
-
-
-# ----------------------------------------------------------------------------- reading
 
 
 def _bid(obj: dict[str, Any]) -> Bid:
@@ -156,48 +123,22 @@ def _play(obj: dict[str, Any]) -> Play:
     return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard", RookCard.parse))
 
 
-_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
-    "Bid": _bid,
-    "Setup": _setup,
-    "Play": _play,
-}
-_KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
+def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
+    if isinstance(event, HandScored):
+        return RoundEnd(event.hand, event.totals, event.points)
+    if isinstance(event, GameWon):
+        return GameEnd(event.winner, event.totals)
+    return None
 
 
-class Replayer(replaying.DeckReplayer[Game]):
-    """Rook's replay: replaying.DeckReplayer with Bid, Setup and Play lines, "Hand" for
-    "Round", Rook's cards, and the winner by seat."""
-
-    game_name = GAME
-    title = "Rook"
-    version = VERSION
-    known_types = _KNOWN_TYPES
-    check_deck = staticmethod(check_deck)
-    parse_card = staticmethod(RookCard.parse)
-    record_words = "a Rook record"
-    round_key = "Hand"
-    round_word = "hand"
-
-    def start(self, players: list[str]) -> Game:
-        return Game(players)
-
-    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
-        return _ACTIONS[kind](obj)
-
-    def _winner(self, game: Game) -> str:
-        return f"seat {game.winner}"
-
-    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, HandScored):
-                out.append(score_line("Hand", event.hand, event.totals, event.points))
-            elif isinstance(event, GameWon):
-                out.append(game_over_line(event.winner, event.totals))
-        return out
-
-
-#: Replay a record: its Score lines, and an Error line at the first bad line.
-replay = Replayer.replay
-#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
-load_record = Replayer.load_record
+FORMAT: Final = RecordFormat[Game](
+    game="rook",
+    title="Rook",
+    write=action_object,
+    read={"Bid": _bid, "Setup": _setup, "Play": _play},
+    start=lambda players, seed, header: Game(players),
+    ended=_ended,
+    check_deck=check_deck,
+    own_codes=OWN_CODES,
+    parse_card=RookCard.parse,
+)

@@ -11,7 +11,7 @@ snapshot) names a card of it again. Points taken are told only when the hand end
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.kit import messages
@@ -51,7 +51,6 @@ from hundred_server.protocol.errors import CardCodeError
 from hundred_server.protocol.wire import Message, ProtocolError, message, quote
 
 GAME: Final = "rook"
-ANSWER_TYPES: Final = frozenset({"Bid", "Setup", "Play"})
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.SETUP: "Setup", Phase.TRICKS: "Play"}
 #: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
 MOON_WORD: Final = "moon"
@@ -120,7 +119,7 @@ def _setup(msg: Message) -> Setup:
 
 
 def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
+    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``).
     A ``Bid`` without ``Bid`` passes; ``"Moon":true`` (or ``"Bid":"moon"``) shoots the
     moon, and ``Moon`` wins over a ``Bid`` beside it."""
     kind = msg["Type"]
@@ -356,18 +355,11 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
     return Game(players)
 
 
-def _view(game: Any, seat: int) -> View:
-    view: View = game.view_for(seat)
-    return view
-
-
 _NUMBER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 SPEC: Final = GameSpec(
     name=GAME,
     title="Rook",
-    seat_counts=SEAT_COUNTS,
-    sides=None,  # partners are secret until revealed: every seat scores for itself
     presets=(
         *(
             Preset(f"{n} players: you against {_NUMBER_WORDS[n - 1]} AI", n, tuple(range(1, n)))
@@ -379,20 +371,13 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=_view,
-    bot=RookBot,
     # Today's AI is both the plainest player and the default; strong searches.
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
-    answer_types=ANSWER_TYPES,
+    records=records.FORMAT,
     parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
 )

@@ -1,36 +1,39 @@
-"""What every game's records share (see records.py): the header line, the line readers
-and the ``Replayer`` that games/hundredandten/records.py and games/whist/records.py
-subclass.
+"""One record format, and its replay, for every game (games/records.py reads and
+writes records through it; a game's ``records.py`` says only what is its own).
 
-A record is JSON lines: a ``Record`` header, then each round's ``Deal`` line and the
-actions after it. The base ``Replayer`` reads each line in full (JSON, ``Type``, fields,
-cards) before it checks it against the game, so a line that is both unreadable and out
-of place reports the reading error; it checks the header, the order of Deal lines and
-actions, and that nothing follows the end of the game, and passes the engine's own
-refusals through with their codes. A game says only what differs (``Replayer``'s
-hooks): its name and version, the Deal line's round key and word ("Round"/"round",
-"Hand"/"hand"), its line Types, how a game starts and an action line reads, how the
-winner is named, its deck check and the Score lines its events make.
+A record is JSON lines: the ``Record`` header (``Game``, ``Version``, ``Players``, a
+``Seed`` for a game that may deal itself, and the game's own fields), then each round's
+``Deal`` line with its ``Deck``, and the actions in the order they happened. Replay
+yields a ``Score`` line after each round and a ``GameOver`` one at the end, or an
+``Error`` line (``Line``, ``Code``, ``Message``) at the first line it cannot replay.
+
+The ``Replayer`` reads each line in full (JSON, ``Type``, fields, cards) before it checks
+it against the game, so a line that is both unreadable and out of place reports the
+reading error; it checks the header, the order of Deal lines and actions, and that
+nothing follows the end of the game, and passes the engine's own refusals through with
+their codes. What differs between games is data, a game's ``RecordFormat``: its name,
+its word for a round, its actions' lines (written and read), how a game starts from the
+header and what else the header carries, what ends a round or the game, its deck.
 """
 
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, ClassVar, Final, Generic, ParamSpec, Protocol, TypeVar, overload
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from hundred_server.games.base import DeckCard
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.protocol.errors import (
     CardCodeError,
     HundredError,
-    IllegalActionError,
     RecordError,
 )
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
-#: the engine codes all games share. Each game adds its own (its ``ERROR_CODES``).
+#: the engine codes all games share. Each game adds its own (``RecordFormat.codes``).
 COMMON_CODES: Final[dict[str, str]] = {
     "bad_json": "the line is not JSON (or not UTF-8)",
     "bad_record": "not a JSON object, or a field is missing or of the wrong type",
@@ -136,7 +139,7 @@ def quote_raw(line: str) -> str:
     return repr(line)
 
 
-def field(obj: dict[str, Any], name: str) -> Any:
+def read_field(obj: dict[str, Any], name: str) -> Any:
     """``obj[name]``; ``bad_record`` if it is missing."""
     try:
         return obj[name]
@@ -146,7 +149,7 @@ def field(obj: dict[str, Any], name: str) -> Any:
 
 def read_int(obj: dict[str, Any], name: str) -> int:
     """An integer field (not a boolean)."""
-    value = field(obj, name)
+    value = read_field(obj, name)
     if type(value) is not int:  # bool is an int subclass; a record's true is not 1
         raise RecordError(f"{quote(name)} must be an integer, got {quote(value)}", "bad_record")
     return value
@@ -154,7 +157,7 @@ def read_int(obj: dict[str, Any], name: str) -> int:
 
 def read_str(obj: dict[str, Any], name: str) -> str:
     """A string field."""
-    value = field(obj, name)
+    value = read_field(obj, name)
     if not isinstance(value, str):
         raise RecordError(f"{quote(name)} must be a string, got {quote(value)}", "bad_record")
     return value
@@ -169,7 +172,7 @@ def read_cards(
 ) -> list[Any]:
     """A list of card codes, as cards (``parse``: the game's card reader, French by
     default)."""
-    value = field(obj, name)
+    value = read_field(obj, name)
     if not isinstance(value, list) or not all(isinstance(c, str) for c in value):
         raise RecordError(
             f"{quote(name)} must be a list of card codes, got {quote(value)}", "bad_record"
@@ -214,7 +217,26 @@ def error_object(error: RecordError) -> dict[str, Any]:
     return {"Type": "Error", "Line": error.line, "Code": error.code, "Message": message}
 
 
-# ----------------------------------------------------------------------------- replay
+# ----------------------------------------------------------------------------- a game's format
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """A round ended: its replay line is ``{"Type":"Score",<round_key>:number,
+    ["Points":points,]"Score":totals}`` (``Points`` where the game says them)."""
+
+    number: int
+    totals: Sequence[int]
+    points: Sequence[int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """The game ended: ``{"Type":"Score","GameOver":true,"Winner":winner,"Score":totals}``
+    (``winner`` a seat, a side's index or its name, as the game's records say it)."""
+
+    winner: object
+    totals: Sequence[int]
 
 
 class Replayable(Protocol):
@@ -235,6 +257,15 @@ class Replayable(Protocol):
     @property
     def is_over(self) -> bool: ...
 
+    @property
+    def winner(self) -> int | None: ...
+
+    @property
+    def players(self) -> Sequence[str]: ...
+
+    @property
+    def history(self) -> Sequence[object]: ...
+
     def deal(self, deck: Sequence[Any]) -> list[Any]: ...
 
     def apply(self, seat: int, action: Any) -> list[Any]: ...
@@ -243,52 +274,130 @@ class Replayable(Protocol):
 G = TypeVar("G", bound=Replayable)
 
 
-class Replayer(ABC, Generic[G]):
-    """Replays a record line by line; ``feed`` raises ``RecordError`` at a bad line.
+def _seat_won(game: Replayable) -> str:
+    return f"seat {game.winner}"
 
-    ``game`` is the game as far as the record has gone (``None`` before the header).
-    A game's subclass sets the class attributes and the hooks below.
+
+def _no_fields(game: Any) -> dict[str, Any]:
+    return {}
+
+
+@dataclass(frozen=True)
+class RecordFormat(Generic[G]):
+    """What one game's records have of their own; the rest is every game's (above).
+
+    ``seeded``: whether the game may deal itself from a seed its header carries (then a
+    Deal may leave out its Deck, and one it gives must match); otherwise a header with a
+    ``Seed`` is refused (``unexpected_seed``) and every Deal gives its Deck.
     """
 
-    #: The header's ``Game`` and ``Version``.
-    game_name: ClassVar[str]
-    version: ClassVar[int]
-    #: Every line ``Type`` a record of the game has ("Record", "Deal", the actions).
-    known_types: ClassVar[tuple[str, ...]]
-    #: How the unknown_type message names the record ("a record", "a Whist record").
-    record_words: ClassVar[str] = "a record"
-    #: The Deal line's round key, and the word messages use for a round.
-    round_key: ClassVar[str] = "Round"
-    round_word: ClassVar[str] = "round"
-    #: The engine's ``Game(players, seed)`` (its refusals become record errors).
-    new_game: Callable[[list[str], str | None], G]
-    #: The engine's deck check: a Deal's Deck as a tuple, or its ``bad_deck`` refusal
-    #: (a ``staticmethod``).
+    #: The header's ``Game``, and the game's name for people (for messages).
+    game: str
+    title: str
+    #: The action lines: ``write(seat, action)`` is one as a JSON-ready dict (``Type``
+    #: and ``Playerid`` first); ``read[Type](obj)`` reads one in full, raising
+    #: ``RecordError`` (or the engine's refusal) if it is not an action.
+    write: Callable[[int, Any], dict[str, Any]]
+    read: Mapping[str, Callable[[dict[str, Any]], Any]]
+    #: ``start(players, seed, header)``: the game a header starts (its refusals, and
+    #: those of the header's own fields, become record errors).
+    start: Callable[[list[str], str | None, dict[str, Any]], G]
+    #: What an event the engine returned ends, if anything.
+    ended: Callable[[G, Any], RoundEnd | GameEnd | None]
+    #: The engine's deck check: a Deal's Deck as a tuple, or its ``bad_deck`` refusal.
     check_deck: Callable[[Sequence[Any]], Sequence[Any]]
-    #: How a card code of a Deal's Deck is read (a ``staticmethod``): the French
-    #: ``Card.parse`` unless the game has its own deck; a code it refuses is ``bad_card``.
-    parse_card: Callable[[str], DeckCard] = staticmethod(Card.parse)
+    #: The game's own ``Code``s, and what they mean (the shared ones are added).
+    own_codes: Mapping[str, str]
+    seeded: bool = False
+    #: The header's fields besides the shared ones (a table option's, say).
+    fields: Callable[[G], dict[str, Any]] = _no_fields
+    #: Who won the game that is over, for the game_over message ("seat 1", "NS").
+    winner: Callable[[G], str] = _seat_won
+    #: How a card code of a Deal's Deck is read (a code it refuses is ``bad_card``).
+    parse_card: Callable[[str], DeckCard] = Card.parse
+    #: The Deal line's round key, the word messages use for a round, and the field of
+    #: the engine's deal record that numbers it.
+    round_key: str = "Hand"
+    round_word: str = "hand"
+    deal_number: Callable[[Any], int] = attrgetter("hand")
+    #: How the unknown_type message names the record (default "a <title> record").
+    record_words: str = ""
+    version: int = 1
+    #: Every ``Code`` an ``Error`` line can carry, and what it means.
+    codes: Mapping[str, str] = field(init=False)
 
-    def __init__(self) -> None:
+    def __post_init__(self) -> None:
+        codes = dict(COMMON_CODES)
+        codes["wrong_round"] = (
+            f"a Deal whose {self.round_key} is not the {self.round_word} the rules are at"
+        )
+        if not self.seeded:
+            del codes["deck_mismatch"]  # no record of the game has a Seed
+            codes["missing_deck"] = (
+                f"a Deal without Deck ({self.title} records give every {self.round_word}'s Deck)"
+            )
+            codes["unexpected_seed"] = (
+                f"a Seed in the Record line: {self.title} records give every Deck instead"
+            )
+        object.__setattr__(self, "codes", {**codes, **self.own_codes})
+
+    @property
+    def types(self) -> tuple[str, ...]:
+        """Every line ``Type`` a record of the game has."""
+        return ("Record", "Deal", *self.read)
+
+    # ---------------------------------------------------------------- writing
+
+    def header_object(self, game: G) -> dict[str, Any]:
+        """A record's first line."""
+        seed = game.seed if self.seeded else None
+        return {**record_header(self.game, self.version, game.players, seed), **self.fields(game)}
+
+    def history_objects(self, game: G, start: int = 0) -> list[dict[str, Any]]:
+        """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
+        return history_lines(game.history[start:], self._deal_object, self.write)
+
+    def _deal_object(self, deal: Any) -> dict[str, Any]:
+        return deal_object(self.round_key, self.deal_number(deal), deal.dealer, deal.deck)
+
+    # ---------------------------------------------------------------- reading
+
+    def replayer(self) -> Replayer[G]:
+        return Replayer(self)
+
+    def replay(self, lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
+        """Replay a record: its Score lines, and an Error line at the first bad line.
+
+        ``lines`` are physical lines (text or UTF-8 bytes, newlines allowed at the end).
+        """
+        try:
+            yield from self.replayer().run(lines)
+        except RecordError as error:
+            yield error_object(error)
+
+    def load_record(self, lines: Iterable[str | bytes]) -> G:
+        """The game a record describes, as far as it goes; raises ``RecordError`` (with
+        ``line``) at the first line that cannot be replayed."""
+        replayer = self.replayer()
+        for _ in replayer.run(lines):
+            pass
+        assert replayer.game is not None
+        return replayer.game
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+class Replayer(Generic[G]):
+    """Replays a record of ``form``'s game line by line; ``feed`` raises ``RecordError``
+    at a bad line. ``game`` is the game as far as the record has gone (``None`` before
+    the header)."""
+
+    def __init__(self, form: RecordFormat[G]) -> None:
+        self.form = form
         self.game: G | None = None
         self._deals = 0  # Deal lines seen; the round's Deal is due while < game.round
         self._ended_on = 0  # the line that ended the game
-
-    # ---------------------------------------------------------------- the game's hooks
-
-    @abstractmethod
-    def _action(self, kind: str, obj: dict[str, Any]) -> Any:
-        """The action of an action line of Type ``kind``, read in full."""
-
-    @abstractmethod
-    def _winner(self, game: G) -> str:
-        """Who won the game that is over, for the game_over message ("seat 1", "NS")."""
-
-    @abstractmethod
-    def _scores(self, game: G, events: list[Any]) -> list[dict[str, Any]]:
-        """The Score lines of what an action made happen."""
-
-    # ---------------------------------------------------------------- drivers
 
     def run(self, lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
         """Feed every line; yields the Score lines and raises ``RecordError`` at the
@@ -300,27 +409,6 @@ class Replayer(ABC, Generic[G]):
             raise RecordError(
                 "the record is empty: it needs a Record line", "missing_header", number + 1
             )
-
-    @classmethod
-    def replay(cls, lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
-        """Replay a record: its Score lines, and an Error line at the first bad line.
-
-        ``lines`` are physical lines (text or UTF-8 bytes, newlines allowed at the end).
-        """
-        try:
-            yield from cls().run(lines)
-        except RecordError as error:
-            yield error_object(error)
-
-    @classmethod
-    def load_record(cls, lines: Iterable[str | bytes]) -> G:
-        """The game a record describes, as far as it goes; raises ``RecordError`` (with
-        ``line``) at the first line that cannot be replayed."""
-        replayer = cls()
-        for _ in replayer.run(lines):
-            pass
-        assert replayer.game is not None
-        return replayer.game
 
     def feed(self, number: int, line: str | bytes) -> list[dict[str, Any]]:
         """Replay physical line ``number`` (1-based); returns the Score lines it causes.
@@ -354,27 +442,25 @@ class Replayer(ABC, Generic[G]):
                 f"a record starts with its Record line, got a {quote(kind)} line",
                 "missing_header",
             )
+        form = self.form
         if kind == "Deal":
-            round_, dealer = read_int(obj, self.round_key), read_int(obj, "Dealer")
-            deck = read_cards(obj, "Deck", self.parse_card) if "Deck" in obj else None
+            round_, dealer = read_int(obj, form.round_key), read_int(obj, "Dealer")
+            deck = read_cards(obj, "Deck", form.parse_card) if "Deck" in obj else None
             self._check_not_over(game)
             self._deal(game, round_, dealer, deck)
             return []
         seat = read_int(obj, "Playerid")
-        action = self._action(kind, obj)
+        action = form.read[kind](obj)
         self._check_not_over(game)
         if self._deals < game.round:
             raise RecordError(
-                f"a {kind} line before the Deal line of {self.round_word} {game.round}",
+                f"a {kind} line before the Deal line of {form.round_word} {game.round}",
                 "missing_deal",
             )
-        try:
-            events = game.apply(seat, action)
-        except HundredError as error:
-            raise RecordError(error.message, error.code) from None
+        events = engine(game.apply, seat, action)
         if game.is_over:
             self._ended_on = number
-        return self._scores(game, events)
+        return [_score_line(form.round_key, end) for e in events if (end := form.ended(game, e))]
 
     def _decode(self, line: str | bytes) -> dict[str, Any] | None:
         """One line as a JSON object with a known ``Type`` (None: a blank line)."""
@@ -394,47 +480,54 @@ class Replayer(ABC, Generic[G]):
             raise RecordError(f"not JSON ({why}): {quote_raw(line)}", "bad_json") from None
         if not isinstance(obj, dict):
             raise RecordError(f"a record line is a JSON object, got {quote(obj)}", "bad_record")
-        kind = field(obj, "Type")
+        kind = read_field(obj, "Type")
         if not isinstance(kind, str):
             raise RecordError(f'"Type" must be a string, got {quote(kind)}', "bad_record")
-        if kind not in self.known_types:
-            known = ", ".join(self.known_types)
+        types = self.form.types
+        if kind not in types:
+            words = self.form.record_words or f"a {self.form.title} record"
             raise RecordError(
-                f"unknown line type {quote(kind)} ({self.record_words} has {known})",
+                f"unknown line type {quote(kind)} ({words} has {', '.join(types)})",
                 "unknown_type",
             )
         return obj
 
     def _start(self, obj: dict[str, Any]) -> G:
+        """The game the header ``obj`` starts: the shared fields are checked first, in
+        their order, then the game reads its own (``RecordFormat.start``)."""
+        form = self.form
         name = read_str(obj, "Game")
-        if name != self.game_name:
-            raise RecordError(
-                f"unknown game {quote(name)} (only {self.game_name!r})", "unknown_game"
-            )
+        if name != form.game:
+            raise RecordError(f"unknown game {quote(name)} (only {form.game!r})", "unknown_game")
         version = read_int(obj, "Version")
-        if version != self.version:
+        if version != form.version:
             raise RecordError(
-                f"unknown record version {quote(version)} (this reads version {self.version})",
+                f"unknown record version {quote(version)} (this reads version {form.version})",
                 "bad_version",
             )
-        players = field(obj, "Players")
+        players = read_field(obj, "Players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise RecordError(
                 f'"Players" must be a list of names, got {quote(players)}', "bad_record"
             )
         seed = read_str(obj, "Seed") if "Seed" in obj else None
-        return engine(self.new_game, players, seed)
+        if seed is not None and not form.seeded:
+            raise RecordError(
+                f"a {form.title} record has no Seed (got {quote(seed)}): every Deal gives its Deck",
+                "unexpected_seed",
+            )
+        return engine(form.start, players, seed, obj)
 
     def _check_not_over(self, game: G) -> None:
         if game.is_over:
             raise RecordError(
-                f"the game ended on line {self._ended_on} ({self._winner(game)} won); "
+                f"the game ended on line {self._ended_on} ({self.form.winner(game)} won); "
                 "nothing may follow",
                 "game_over",
             )
 
     def _deal(self, game: G, number: int, dealer: int, deck: list[DeckCard] | None) -> None:
-        key, word = self.round_key, self.round_word
+        key, word = self.form.round_key, self.form.round_word
         if self._deals >= game.round:
             raise RecordError(
                 f"a Deal ({key} {number}) while {word} {game.round} is under way; "
@@ -461,7 +554,7 @@ class Replayer(ABC, Generic[G]):
                 )
             engine(game.deal, deck)
         elif deck is not None:
-            given = engine(self.check_deck, deck)
+            given = engine(self.form.check_deck, deck)
             if given != game.deck:
                 at = next(i for i, card in enumerate(given) if card != game.deck[i])
                 raise RecordError(
@@ -473,33 +566,7 @@ class Replayer(ABC, Generic[G]):
         self._deals += 1
 
 
-class DeckReplayer(Replayer[G]):
-    """The ``Replayer`` of a game that never deals itself (Pinochle, Rook, Hundert):
-    its records carry no Seed (one is refused, ``unexpected_seed``) and every Deal gives
-    its Deck. The game reads the rest of its header (``header``) in ``start``."""
-
-    #: The game's name for people ("Rook"), for the unexpected_seed message.
-    title: ClassVar[str]
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.header: dict[str, Any] = {}
-
-    def _start(self, obj: dict[str, Any]) -> G:
-        # The shared reader checks Game, Version, Players and Seed first, then calls
-        # new_game, which reads the game's own fields: errors come in the fields' order.
-        self.header = obj
-        return super()._start(obj)
-
-    def new_game(self, players: list[str], seed: str | None) -> G:
-        """The game a header starts (the shared reader's hook; refusals become errors)."""
-        if seed is not None:
-            raise IllegalActionError(
-                f"a {self.title} record has no Seed (got {quote(seed)}): every Deal gives its Deck",
-                "unexpected_seed",
-            )
-        return self.start(players)
-
-    @abstractmethod
-    def start(self, players: list[str]) -> G:
-        """The game of ``players`` that ``header`` describes."""
+def _score_line(round_key: str, end: RoundEnd | GameEnd) -> dict[str, Any]:
+    if isinstance(end, GameEnd):
+        return game_over_line(end.winner, end.totals)
+    return score_line(round_key, end.number, end.totals, end.points)
