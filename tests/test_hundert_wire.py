@@ -34,7 +34,6 @@ from hundred_server.games.hundert.rules import (
 from hundred_server.games.hundert.text import TEXT
 from hundred_server.games.hundert.wire import (
     SPEC,
-    parse_action,
     prompt,
     result,
     snapshot,
@@ -55,6 +54,8 @@ from tests.hub_harness import (
     validate_once,
 )
 from tests.test_hundert import FEDER, NAMES, c1, deck_for, play_all
+
+parse_action = SPEC.parse_action
 
 Message = dict[str, Any]
 

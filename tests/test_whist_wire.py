@@ -29,7 +29,6 @@ from hundred_server.games.whist.wire import (
     SPEC,
     PlayCardBot,
     messages_for,
-    parse_action,
     plugin,
     prompt,
     result,
@@ -41,6 +40,8 @@ from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import ProtocolError
 from tests.game_checks import check_replay_error
 from tests.test_whist import c1, cs, ladder, play_first_legal
+
+parse_action = SPEC.parse_action
 
 ERROR_CODES = FORMAT.codes
 header_object = FORMAT.header_object

@@ -221,8 +221,6 @@ class GameSpec:
     #: action lines, what ends a round, its error codes. The action lines are the
     #: answers' too: ``answer_types`` and ``parse_action`` are derived from it.
     records: RecordFormat[Any]
-    #: A client's answer -> the engine's action (``ProtocolError`` if malformed).
-    parse_action: Callable[[Message], Any]
     #: The pending prompt as a seat sees it (None: as any seat but the one to act,
     #: and as a watcher sees it), with ``Seq``; ``Legal`` only in the acting seat's copy.
     prompt: Callable[[Any, int | None, int], Message | None]
@@ -280,7 +278,13 @@ class GameSpec:
     @property
     def answer_types(self) -> frozenset[str]:
         """Message Types that answer a prompt: the record's action lines' Types."""
-        return frozenset(self.records.read)
+        return frozenset(self.records.actions.read)
+
+    @property
+    def parse_action(self) -> Callable[[Message], Any]:
+        """A client's answer -> the engine's action (``ProtocolError`` if malformed),
+        read as its record line is (``Notation``)."""
+        return self.records.actions.parse_answer
 
     @property
     def header_object(self) -> Callable[[Any], dict[str, Any]]:

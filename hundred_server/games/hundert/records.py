@@ -30,22 +30,21 @@ from __future__ import annotations
 from typing import Any, Final
 
 from hundred_server.games.hundert.rules import (
+    PLAY_ACTIONS,
     Action,
     DealScored,
     Event,
     Game,
     GameWon,
-    Play,
     check_deck,
 )
 from hundred_server.games.kit.records import (
     GameEnd,
+    Notation,
     RecordFormat,
     RoundEnd,
     quote,
-    read_card,
     read_field,
-    read_str,
 )
 from hundred_server.protocol.errors import RecordError
 
@@ -60,6 +59,14 @@ OWN_CODES: Final[dict[str, str]] = {
 def action_object(seat: int, action: Action) -> dict[str, Any]:
     """One action as its record line (a JSON-ready dict)."""
     return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
+
+
+#: Hundert's one action, in records and answers alike.
+ACTIONS: Final = Notation(
+    write=action_object,
+    read={"Play": lambda obj, fields: PLAY_ACTIONS[fields.card(obj, "PlayedCard")]},
+    answer_words="a Hundert answer",
+)
 
 
 def read_flags(obj: dict[str, Any]) -> frozenset[str]:
@@ -88,12 +95,11 @@ def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
 FORMAT: Final = RecordFormat[Game](
     game="hundert",
     title="Hundert",
-    write=action_object,
-    read={"Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard"))},
+    actions=ACTIONS,
     start=lambda players, seed, header: Game(players, read_flags(header)),
     ended=_ended,
     check_deck=check_deck,
     own_codes=OWN_CODES,
-    fields=_flags,
+    header_fields=_flags,
     round_word="deal",
 )

@@ -17,8 +17,6 @@ from hundred_server.games.hundert import records
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
     FLAGS,
-    PLAY_ACTIONS,
-    Action,
     DealScored,
     Dealt,
     Event,
@@ -34,16 +32,9 @@ from hundred_server.games.hundert.text import TEXT
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import format_cards
 from hundred_server.games.kit.messages import snapshot_head
-from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
+from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "hundert"
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names: ``{"Type":"Play","PlayedCard":"AS"}``."""
-    if msg["Type"] != "Play":
-        raise ProtocolError(f"not a Hundert answer: {quote(msg['Type'])}", "unknown_type")
-    return PLAY_ACTIONS[field_card(msg, "PlayedCard")]
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
@@ -193,7 +184,6 @@ SPEC: Final = GameSpec(
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
     records=records.FORMAT,
-    parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,

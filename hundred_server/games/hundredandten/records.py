@@ -36,11 +36,11 @@ so a line that is both unreadable and out of place reports the reading error.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, Final
 
 from hundred_server.games.hundredandten.rules import (
+    BID_AMOUNTS,
     Action,
     Bid,
     Discard,
@@ -55,17 +55,9 @@ from hundred_server.games.hundredandten.rules import (
     check_deck,
 )
 from hundred_server.games.kit.cards import format_cards
-from hundred_server.games.kit.records import (
-    GameEnd,
-    RecordFormat,
-    RoundEnd,
-    engine,
-    read_card,
-    read_cards,
-    read_int,
-    read_str,
-    read_suit,
-)
+from hundred_server.games.kit.messages import Fields
+from hundred_server.games.kit.records import GameEnd, Notation, RecordFormat, RoundEnd, read_int
+from hundred_server.protocol.wire import ProtocolError, field_int, quote
 
 #: Hundred and Ten's own ``Code``s (the shared ones are kit/records.py's).
 OWN_CODES: Final[dict[str, str]] = {
@@ -97,13 +89,32 @@ def action_object(seat: int, action: Action) -> dict[str, Any]:
     raise TypeError(f"not a Hundred and Ten action: {action!r}")
 
 
-_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
-    "Bid": lambda obj: engine(Bid, read_int(obj, "Bid")),
-    "Unpass": lambda obj: Unpass(),
-    "Trump": lambda obj: SelectTrump(read_suit(obj, "Trump")),
-    "Discard": lambda obj: Discard(tuple(read_cards(obj, "Cards"))),
-    "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
-}
+def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
+    """A record's Bid gives its amount and the engine checks it; an answer may leave it
+    out to pass (the pinochle seed's clients do), and is checked against the bids."""
+    if not fields.wire:
+        return Bid(read_int(obj, "Bid"))
+    amount = field_int(obj, "Bid")
+    if amount is None:
+        amount = 0
+    if amount not in BID_AMOUNTS:
+        raise ProtocolError(
+            f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"
+        )
+    return Bid(amount)
+
+
+#: Hundred and Ten's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    write=action_object,
+    read={
+        "Bid": _bid,
+        "Unpass": lambda obj, fields: Unpass(),
+        "Trump": lambda obj, fields: SelectTrump(fields.suit(obj, "Trump")),
+        "Discard": lambda obj, fields: Discard(tuple(fields.cards(obj, "Cards"))),
+        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
+    },
+)
 
 
 def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
@@ -118,8 +129,7 @@ def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
 FORMAT: Final = RecordFormat[Game](
     game="hundredandten",
     title="Hundred and Ten",
-    write=action_object,
-    read=_ACTIONS,
+    actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
     ended=_ended,
     check_deck=check_deck,

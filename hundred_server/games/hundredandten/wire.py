@@ -17,13 +17,11 @@ from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
 from hundred_server.games.hundredandten.rules import (
-    BID_AMOUNTS,
     Action,
     Bid,
     BiddingWon,
     BidMade,
     Dealt,
-    Discard,
     Discarded,
     Event,
     Game,
@@ -37,7 +35,6 @@ from hundred_server.games.hundredandten.rules import (
     SelectTrump,
     TrickWon,
     TrumpSelected,
-    Unpass,
     Unpassed,
     View,
     seeded_deck,
@@ -49,13 +46,7 @@ from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Suit, format_cards
 from hundred_server.protocol.wire import (
     Message,
-    ProtocolError,
-    field_card,
-    field_cards,
-    field_int,
-    field_suit,
     message,
-    quote,
 )
 
 GAME: Final = "hundredandten"
@@ -68,30 +59,6 @@ _PROMPT_TYPE: Final = {
     Phase.DISCARD: "Discard",
     Phase.TRICKS: "Play",
 }
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``)."""
-    kind = msg["Type"]
-    if kind == "Bid":
-        # The pinochle seed's clients pass by leaving Bid out; so may ours.
-        amount = field_int(msg, "Bid")
-        if amount is None:
-            amount = 0
-        if amount not in BID_AMOUNTS:
-            raise ProtocolError(
-                f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"
-            )
-        return Bid(amount)
-    if kind == "Unpass":
-        return Unpass()
-    if kind == "Trump":
-        return SelectTrump(field_suit(msg, "Trump"))
-    if kind == "Discard":
-        return Discard(tuple(field_cards(msg, "Cards")))
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
 
 
 def legal_to_wire(actions: Sequence[Action]) -> list[object]:
@@ -283,7 +250,6 @@ SPEC: Final = GameSpec(
     seeded_deck=seeded_deck,
     view=View,
     records=records.FORMAT,
-    parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,

@@ -26,11 +26,14 @@ from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, overload
 
 from hundred_server.games.base import DeckCard
 from hundred_server.games.kit.cards import Card, Suit
+from hundred_server.games.kit.messages import WIRE, Fields
 from hundred_server.protocol.errors import (
     CardCodeError,
     HundredError,
     RecordError,
 )
+from hundred_server.protocol.wire import Message, ProtocolError
+from hundred_server.protocol.wire import quote as wire_quote
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
 #: the engine codes all games share. Each game adds its own (``RecordFormat.codes``).
@@ -193,11 +196,12 @@ def read_card(code: str, name: str, parse: Callable[[str], object] = Card.parse)
         raise RecordError(f"{quote(name)}: {error.message}", error.code) from None
 
 
-def read_suit(obj: dict[str, Any], name: str) -> Suit:
-    """Field ``name``: a suit letter, as a suit."""
+def read_suit(obj: dict[str, Any], name: str, parse: Callable[[str], object] = Suit.parse) -> Any:
+    """Field ``name``: a suit letter, as a suit (``parse``: the game's suit reader, the
+    French ``Suit.parse`` by default; Rook's colours are its own)."""
     text = read_str(obj, name)
     try:
-        return Suit.parse(text)
+        return parse(text)
     except CardCodeError as error:
         raise RecordError(error.message, error.code) from None
 
@@ -215,6 +219,52 @@ def error_object(error: RecordError) -> dict[str, Any]:
     surrogate quoted from the input is written as ``\\udXXX``)."""
     message = error.message.encode("utf-8", "backslashreplace").decode("utf-8")
     return {"Type": "Error", "Line": error.line, "Code": error.code, "Message": message}
+
+
+# ----------------------------------------------------------------------------- notation
+
+
+def record_fields(
+    parse_card: Callable[[str], object] = Card.parse,
+    parse_suit: Callable[[str], object] = Suit.parse,
+) -> Fields:
+    """A record line's readers, for a game's cards and suits (French by default)."""
+    return Fields(
+        wire=False,
+        card=lambda obj, key: read_card(read_str(obj, key), key, parse_card),
+        cards=lambda obj, key: read_cards(obj, key, parse_card),
+        suit=lambda obj, key: read_suit(obj, key, parse_suit),
+    )
+
+
+#: A record line's readers for the French cards.
+RECORD: Final = record_fields()
+
+
+@dataclass(frozen=True)
+class Notation:
+    """A game's actions as JSON objects, both ways, in one place: ``write(seat,
+    action)`` is an action's record line (``Type`` and ``Playerid`` first), and
+    ``read[Type](obj, fields)`` reads one in full from a record line or a client's
+    answer (``fields`` says which: ``record`` or ``wire``). The Types are the record's
+    action lines and the answers a prompt takes (``GameSpec.answer_types``)."""
+
+    write: Callable[[int, Any], dict[str, Any]]
+    read: Mapping[str, Callable[[dict[str, Any], Fields], Any]]
+    record: Fields = RECORD
+    wire: Fields = WIRE
+    #: How a refused answer of another Type names what it is not ("a Rook answer").
+    answer_words: str = "an answer"
+
+    def parse_answer(self, msg: Message) -> Any:
+        """The engine action a client's answer names; ``ProtocolError`` if malformed,
+        ``unknown_type`` if its Type answers no prompt of this game."""
+        read = self.read.get(msg["Type"])
+        if read is None:
+            raise ProtocolError(
+                f"not {self.answer_words}: {wire_quote(msg['Type'])}", "unknown_type"
+            )
+        return read(msg, self.wire)
 
 
 # ----------------------------------------------------------------------------- a game's format
@@ -294,11 +344,8 @@ class RecordFormat(Generic[G]):
     #: The header's ``Game``, and the game's name for people (for messages).
     game: str
     title: str
-    #: The action lines: ``write(seat, action)`` is one as a JSON-ready dict (``Type``
-    #: and ``Playerid`` first); ``read[Type](obj)`` reads one in full, raising
-    #: ``RecordError`` (or the engine's refusal) if it is not an action.
-    write: Callable[[int, Any], dict[str, Any]]
-    read: Mapping[str, Callable[[dict[str, Any]], Any]]
+    #: The action lines, written and read (the answers' notation too).
+    actions: Notation
     #: ``start(players, seed, header)``: the game a header starts (its refusals, and
     #: those of the header's own fields, become record errors).
     start: Callable[[list[str], str | None, dict[str, Any]], G]
@@ -310,7 +357,7 @@ class RecordFormat(Generic[G]):
     own_codes: Mapping[str, str]
     seeded: bool = False
     #: The header's fields besides the shared ones (a table option's, say).
-    fields: Callable[[G], dict[str, Any]] = _no_fields
+    header_fields: Callable[[G], dict[str, Any]] = _no_fields
     #: Who won the game that is over, for the game_over message ("seat 1", "NS").
     winner: Callable[[G], str] = _seat_won
     #: How a card code of a Deal's Deck is read (a code it refuses is ``bad_card``).
@@ -344,18 +391,21 @@ class RecordFormat(Generic[G]):
     @property
     def types(self) -> tuple[str, ...]:
         """Every line ``Type`` a record of the game has."""
-        return ("Record", "Deal", *self.read)
+        return ("Record", "Deal", *self.actions.read)
 
     # ---------------------------------------------------------------- writing
 
     def header_object(self, game: G) -> dict[str, Any]:
         """A record's first line."""
         seed = game.seed if self.seeded else None
-        return {**record_header(self.game, self.version, game.players, seed), **self.fields(game)}
+        return {
+            **record_header(self.game, self.version, game.players, seed),
+            **self.header_fields(game),
+        }
 
     def history_objects(self, game: G, start: int = 0) -> list[dict[str, Any]]:
         """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-        return history_lines(game.history[start:], self._deal_object, self.write)
+        return history_lines(game.history[start:], self._deal_object, self.actions.write)
 
     def _deal_object(self, deal: Any) -> dict[str, Any]:
         return deal_object(self.round_key, self.deal_number(deal), deal.dealer, deal.deck)
@@ -450,7 +500,8 @@ class Replayer(Generic[G]):
             self._deal(game, round_, dealer, deck)
             return []
         seat = read_int(obj, "Playerid")
-        action = form.read[kind](obj)
+        actions = form.actions
+        action = engine(actions.read[kind], obj, actions.record)
         self._check_not_over(game)
         if self._deals < game.round:
             raise RecordError(

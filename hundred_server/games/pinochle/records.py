@@ -32,18 +32,12 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from hundred_server.games.kit.records import (
-    GameEnd,
-    RecordFormat,
-    RoundEnd,
-    engine,
-    read_card,
-    read_int,
-    read_str,
-    read_suit,
-)
+from hundred_server.games.kit.messages import Fields
+from hundred_server.games.kit.records import GameEnd, Notation, RecordFormat, RoundEnd, read_int
 from hundred_server.games.pinochle.rules import (
+    BID_ACTIONS,
     DEFAULT_TARGET,
+    PASS,
     TEAMS,
     Action,
     Bid,
@@ -55,6 +49,7 @@ from hundred_server.games.pinochle.rules import (
     Trump,
     check_deck,
 )
+from hundred_server.protocol.wire import ProtocolError, field_int, quote
 
 #: Pinochle's own ``Code``s, and the shared ones in its words.
 OWN_CODES: Final[dict[str, str]] = {
@@ -101,19 +96,41 @@ def _winner(game: Game) -> str:
     return TEAMS[game.winner]
 
 
+def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
+    """A record's Bid gives its amount and the engine checks it; an answer may leave it
+    out to pass, as the seed's clients do, and is checked against the bids."""
+    if not fields.wire:
+        return Bid(read_int(obj, "Bid"))
+    amount = field_int(obj, "Bid")
+    action = BID_ACTIONS.get(PASS if amount is None else amount)
+    if action is None:
+        raise ProtocolError(
+            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 20 to 250)",
+            "illegal_bid",
+        )
+    return action
+
+
+#: Pinochle's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    write=action_object,
+    read={
+        "Bid": _bid,
+        "Trump": lambda obj, fields: Trump(fields.suit(obj, "Trump")),
+        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
+    },
+    answer_words="a Pinochle answer",
+)
+
+
 FORMAT: Final = RecordFormat[Game](
     game="pinochle",
     title="Pinochle",
-    write=action_object,
-    read={
-        "Bid": lambda obj: engine(Bid, read_int(obj, "Bid")),
-        "Trump": lambda obj: Trump(read_suit(obj, "Trump")),
-        "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
-    },
+    actions=ACTIONS,
     start=_start,
     ended=_ended,
     check_deck=check_deck,
     own_codes=OWN_CODES,
-    fields=_target,
+    header_fields=_target,
     winner=_winner,
 )

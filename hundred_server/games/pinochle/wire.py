@@ -25,9 +25,7 @@ from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
-    BID_ACTIONS,
     NUM_PLAYERS,
-    PASS,
     TEAMS,
     Action,
     Bid,
@@ -39,7 +37,6 @@ from hundred_server.games.pinochle.rules import (
     HandScored,
     Melded,
     Phase,
-    Play,
     Played,
     StuckDealer,
     TrickWon,
@@ -55,37 +52,12 @@ from hundred_server.games.pinochle.strong import StrongBot
 from hundred_server.games.pinochle.text import TEXT
 from hundred_server.protocol.wire import (
     Message,
-    ProtocolError,
-    field_card,
-    field_int,
-    field_suit,
     message,
-    quote,
 )
 
 GAME: Final = "pinochle"
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
 SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``).
-    A ``Bid`` without ``Bid`` passes, as the seed's clients pass."""
-    kind = msg["Type"]
-    if kind == "Bid":
-        amount = field_int(msg, "Bid")
-        action = BID_ACTIONS.get(PASS if amount is None else amount)
-        if action is None:
-            raise ProtocolError(
-                f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 20 to 250)",
-                "illegal_bid",
-            )
-        return action
-    if kind == "Trump":
-        return Trump(field_suit(msg, "Trump"))
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not a Pinochle answer: {quote(kind)}", "unknown_type")
 
 
 def _legal(action: Action) -> object:
@@ -283,7 +255,6 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     records=records.FORMAT,
-    parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,

@@ -35,21 +35,21 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from hundred_server.games.kit.messages import Fields
 from hundred_server.games.kit.records import (
     GameEnd,
+    Notation,
     RecordFormat,
     RoundEnd,
-    engine,
-    quote,
-    read_card,
-    read_cards,
     read_int,
-    read_str,
+    record_fields,
 )
+from hundred_server.games.kit.records import quote as record_quote
 from hundred_server.games.rook.cards import Colour, RookCard, codes
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
     MOON,
+    PASS,
     Action,
     Bid,
     Event,
@@ -61,6 +61,10 @@ from hundred_server.games.rook.rules import (
     check_deck,
 )
 from hundred_server.protocol.errors import CardCodeError, RecordError
+from hundred_server.protocol.wire import Message, ProtocolError, quote
+
+#: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
+MOON_WORD: Final = "moon"
 
 #: Rook's own ``Code``s, and the shared ones in its words.
 OWN_CODES: Final[dict[str, str]] = {
@@ -92,35 +96,115 @@ def action_object(seat: int, action: Action) -> dict[str, Any]:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
 
 
-def _bid(obj: dict[str, Any]) -> Bid:
+# ----------------------------------------------------------------------------- an answer's fields
+
+
+def _card(value: object, key: str) -> RookCard:
+    if not isinstance(value, str):
+        raise ProtocolError(
+            f'{key}: a card is a string such as "R14" or "ROOK", got {quote(value)}', "bad_card"
+        )
+    try:
+        return RookCard.parse(value)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_card") from None
+
+
+def _needed(msg: Message, key: str) -> object:
+    value = msg.get(key)
+    if value is None:
+        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+    return value
+
+
+def _answer_cards(msg: Message, key: str) -> tuple[RookCard, ...]:
+    value = _needed(msg, key)
+    if not isinstance(value, list):
+        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+    return tuple(_card(c, key) for c in value)
+
+
+def _answer_colour(msg: Message, key: str) -> Colour:
+    try:
+        return Colour.parse(_needed(msg, key))
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_suit") from None
+
+
+#: An answer's readers for Rook's cards and colours.
+WIRE: Final = Fields(
+    wire=True,
+    card=lambda msg, key: _card(_needed(msg, key), key),
+    cards=_answer_cards,
+    suit=_answer_colour,
+)
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
+    """A record's Bid gives ``"Moon":true`` or an amount, which the engine checks; an
+    answer may also leave the amount out to pass, or say ``"Bid":"moon"``, and is
+    checked against the bids. ``Moon`` wins over a ``Bid`` beside it."""
+    return _answer_bid(obj) if fields.wire else _record_bid(obj)
+
+
+def _record_bid(obj: dict[str, Any]) -> Bid:
     moon = obj.get("Moon", False)
     if type(moon) is not bool:
-        raise RecordError(f'"Moon" must be true or false, got {quote(moon)}', "bad_record")
+        raise RecordError(f'"Moon" must be true or false, got {record_quote(moon)}', "bad_record")
     if moon:
         return BID_ACTIONS[MOON]
     amount = read_int(obj, "Bid")
     if amount == MOON:  # the moon is "Moon":true, never a number
         raise RecordError(f'no such bid: {amount} (the moon is "Moon":true)', "illegal_bid")
-    return engine(Bid, amount)
+    return Bid(amount)
 
 
-def _colour(obj: dict[str, Any], name: str) -> Colour:
-    text = read_str(obj, name)
-    try:
-        return Colour.parse(text)
-    except CardCodeError as error:
-        raise RecordError(error.message, error.code) from None
+def _answer_bid(msg: Message) -> Bid:
+    moon = msg.get("Moon")
+    if moon is not None and type(moon) is not bool:
+        raise ProtocolError(f"Moon must be true or false, got {quote(moon)}", "bad_message")
+    if moon:
+        return BID_ACTIONS[MOON]
+    amount = msg.get("Bid")
+    if amount is None:
+        return BID_ACTIONS[PASS]
+    if isinstance(amount, str) and amount.strip().lower() == MOON_WORD:
+        return BID_ACTIONS[MOON]
+    if type(amount) is not int:
+        raise ProtocolError(
+            f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message"
+        )
+    action = BID_ACTIONS.get(amount) if amount != MOON else None
+    if action is None:
+        raise ProtocolError(
+            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 80 to 200 in "
+            'fives; "Moon":true for the moon)',
+            "illegal_bid",
+        )
+    return action
 
 
-def _setup(obj: dict[str, Any]) -> Setup:
-    discard = read_cards(obj, "Discard", RookCard.parse)
-    trump = _colour(obj, "Trump")
-    partners = read_cards(obj, "Partners", RookCard.parse) if "Partners" in obj else []
-    return engine(Setup, tuple(discard), trump, tuple(partners))
+def _setup(obj: dict[str, Any], fields: Fields) -> Setup:
+    discard = tuple(fields.cards(obj, "Discard"))
+    trump = fields.suit(obj, "Trump")
+    return Setup(discard, trump, fields.optional_cards(obj, "Partners"))
 
 
-def _play(obj: dict[str, Any]) -> Play:
-    return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard", RookCard.parse))
+#: Rook's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    write=action_object,
+    read={
+        "Bid": _bid,
+        "Setup": _setup,
+        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
+    },
+    record=record_fields(RookCard.parse, Colour.parse),
+    wire=WIRE,
+    answer_words="a Rook answer",
+)
 
 
 def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
@@ -134,8 +218,7 @@ def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
 FORMAT: Final = RecordFormat[Game](
     game="rook",
     title="Rook",
-    write=action_object,
-    read={"Bid": _bid, "Setup": _setup, "Play": _play},
+    actions=ACTIONS,
     start=lambda players, seed, header: Game(players),
     ended=_ended,
     check_deck=check_deck,

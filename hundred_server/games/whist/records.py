@@ -28,10 +28,9 @@ from typing import Any, Final
 
 from hundred_server.games.kit.records import (
     GameEnd,
+    Notation,
     RecordFormat,
     RoundEnd,
-    read_card,
-    read_str,
 )
 from hundred_server.games.whist.rules import (
     SIDES,
@@ -55,8 +54,10 @@ def _play_object(seat: int, play: Play) -> dict[str, Any]:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": play.card.code}
 
 
-def _play(obj: dict[str, Any]) -> Play:
-    return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard"))
+#: Whist's one action, in records and answers alike.
+ACTIONS: Final = Notation(
+    write=_play_object, read={"Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard"))}
+)
 
 
 def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
@@ -75,8 +76,7 @@ def _winner(game: Game) -> str:
 FORMAT: Final = RecordFormat[Game](
     game="whist",
     title="Whist",
-    write=_play_object,
-    read={"Play": _play},
+    actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
     ended=_ended,
     check_deck=check_deck,

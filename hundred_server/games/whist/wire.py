@@ -46,7 +46,7 @@ from hundred_server.games.whist.rules import (
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
 from hundred_server.protocol.errors import BotAnswerError
-from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
+from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "whist"
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
@@ -56,14 +56,6 @@ SIDE_TITLES: Final = ("North-South", "East-West")
 #: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
 _quote_value.maxstring = _quote_value.maxother = 80
-
-
-def parse_action(msg: Message) -> Play:
-    """The engine action a client's answer names (``Type`` is one of ``SPEC.answer_types``)."""
-    kind = msg["Type"]
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
@@ -263,7 +255,6 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     records=records.FORMAT,
-    parse_action=parse_action,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
