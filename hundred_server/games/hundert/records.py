@@ -27,22 +27,20 @@ an error. ``FORMAT.codes`` lists every ``Code`` replay can give.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Final
 
 from hundred_server.games.hundert.rules import (
     PLAY_ACTIONS,
     Action,
     DealScored,
-    Event,
     Game,
     GameWon,
     check_deck,
 )
 from hundred_server.games.kit.records import (
-    GameEnd,
     Notation,
     RecordFormat,
-    RoundEnd,
     quote,
     read_field,
 )
@@ -84,21 +82,16 @@ def _flags(game: Game) -> dict[str, Any]:
     return {"Flags": sorted(game.flags)} if game.flags else {}
 
 
-def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
-    if isinstance(event, DealScored):
-        return RoundEnd(event.round, event.totals, event.points)
-    if isinstance(event, GameWon):
-        return GameEnd(event.winner, event.totals)
-    return None
-
-
 FORMAT: Final = RecordFormat[Game](
     game="hundert",
     title="Hundert",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, read_flags(header)),
-    ended=_ended,
     check_deck=check_deck,
+    round_ends=(DealScored,),
+    game_ends=GameWon,
+    points=True,
+    round_number=attrgetter("round"),
     own_codes=OWN_CODES,
     header_fields=_flags,
     round_word="deal",

@@ -44,7 +44,6 @@ from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
     Discard,
-    Event,
     Game,
     GameWon,
     PassedOut,
@@ -55,9 +54,7 @@ from hundred_server.games.hundredandten.rules import (
     check_deck,
 )
 from hundred_server.games.kit.cards import format_cards
-from hundred_server.games.kit.messages import Fields
-from hundred_server.games.kit.records import GameEnd, Notation, RecordFormat, RoundEnd, read_int
-from hundred_server.protocol.wire import ProtocolError, field_int, quote
+from hundred_server.games.kit.records import Notation, RecordFormat, read_bid
 
 #: Hundred and Ten's own ``Code``s (the shared ones are kit/records.py's).
 OWN_CODES: Final[dict[str, str]] = {
@@ -89,26 +86,16 @@ def action_object(seat: int, action: Action) -> dict[str, Any]:
     raise TypeError(f"not a Hundred and Ten action: {action!r}")
 
 
-def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
-    """A record's Bid gives its amount and the engine checks it; an answer may leave it
-    out to pass (the pinochle seed's clients do), and is checked against the bids."""
-    if not fields.wire:
-        return Bid(read_int(obj, "Bid"))
-    amount = field_int(obj, "Bid")
-    if amount is None:
-        amount = 0
-    if amount not in BID_AMOUNTS:
-        raise ProtocolError(
-            f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"
-        )
-    return Bid(amount)
+#: The bids an answer may give, by amount (0 passes).
+_BIDS: Final = {amount: Bid(amount) for amount in BID_AMOUNTS}
+_BID_WORDS: Final = "0 to pass, 15, 20, 25, 30, 60"
 
 
 #: Hundred and Ten's actions, in records and answers alike.
 ACTIONS: Final = Notation(
     write=action_object,
     read={
-        "Bid": _bid,
+        "Bid": lambda obj, fields: read_bid(obj, fields, _BIDS, Bid, _BID_WORDS),
         "Unpass": lambda obj, fields: Unpass(),
         "Trump": lambda obj, fields: SelectTrump(fields.suit(obj, "Trump")),
         "Discard": lambda obj, fields: Discard(tuple(fields.cards(obj, "Cards"))),
@@ -117,22 +104,15 @@ ACTIONS: Final = Notation(
 )
 
 
-def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
-    """A Score line after every round, passed-out ones too."""
-    if isinstance(event, RoundScored | PassedOut):
-        return RoundEnd(event.round, game.round_results[event.round - 1])
-    if isinstance(event, GameWon):
-        return GameEnd(event.winner, event.totals)
-    return None
-
-
 FORMAT: Final = RecordFormat[Game](
     game="hundredandten",
     title="Hundred and Ten",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
-    ended=_ended,
     check_deck=check_deck,
+    round_ends=(RoundScored, PassedOut),
+    game_ends=GameWon,
+    round_number=attrgetter("round"),
     own_codes=OWN_CODES,
     seeded=True,
     round_key="Round",

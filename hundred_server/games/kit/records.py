@@ -22,7 +22,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, overload
+from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
 from hundred_server.games.base import DeckCard
 from hundred_server.games.kit.cards import Card, Suit
@@ -32,7 +32,7 @@ from hundred_server.protocol.errors import (
     HundredError,
     RecordError,
 )
-from hundred_server.protocol.wire import Message, ProtocolError
+from hundred_server.protocol.wire import Message, ProtocolError, field_int
 from hundred_server.protocol.wire import quote as wire_quote
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
@@ -241,6 +241,25 @@ def record_fields(
 RECORD: Final = record_fields()
 
 
+def read_bid(
+    obj: dict[str, Any],
+    fields: Fields,
+    bids: Mapping[int, A],
+    make: Callable[[int], A],
+    words: str,
+) -> A:
+    """A Bid's action: a record line gives its amount and the engine checks it
+    (``make``); an answer may leave it out to pass (the pinochle seed's clients do), and
+    is looked up in ``bids`` (a refusal says them: ``words``)."""
+    if not fields.wire:
+        return make(read_int(obj, "Bid"))
+    amount = field_int(obj, "Bid")
+    action = bids.get(0 if amount is None else amount)
+    if action is None:
+        raise ProtocolError(f"no such bid: {wire_quote(amount)} ({words})", "illegal_bid")
+    return action
+
+
 @dataclass(frozen=True)
 class Notation:
     """A game's actions as JSON objects, both ways, in one place: ``write(seat,
@@ -270,23 +289,14 @@ class Notation:
 # ----------------------------------------------------------------------------- a game's format
 
 
-@dataclass(frozen=True, slots=True)
-class RoundEnd:
-    """A round ended: its replay line is ``{"Type":"Score",<round_key>:number,
-    ["Points":points,]"Score":totals}`` (``Points`` where the game says them)."""
+class _Ended(Protocol):
+    """An event that ends a round or the game, as its Score line reads it."""
 
-    number: int
-    totals: Sequence[int]
-    points: Sequence[int] | None = None
+    @property
+    def totals(self) -> Sequence[int]: ...
 
-
-@dataclass(frozen=True, slots=True)
-class GameEnd:
-    """The game ended: ``{"Type":"Score","GameOver":true,"Winner":winner,"Score":totals}``
-    (``winner`` a seat, a side's index or its name, as the game's records say it)."""
-
-    winner: object
-    totals: Sequence[int]
+    @property
+    def points(self) -> Sequence[int]: ...
 
 
 class Replayable(Protocol):
@@ -349,8 +359,10 @@ class RecordFormat(Generic[G]):
     #: ``start(players, seed, header)``: the game a header starts (its refusals, and
     #: those of the header's own fields, become record errors).
     start: Callable[[list[str], str | None, dict[str, Any]], G]
-    #: What an event the engine returned ends, if anything.
-    ended: Callable[[G, Any], RoundEnd | GameEnd | None]
+    #: The engine's events that end a round (each with its ``totals``, and its
+    #: ``points`` if ``points``), and the one that ends the game (with its ``totals``).
+    round_ends: tuple[type, ...]
+    game_ends: type
     #: The engine's deck check: a Deal's Deck as a tuple, or its ``bad_deck`` refusal.
     check_deck: Callable[[Sequence[Any]], Sequence[Any]]
     #: The game's own ``Code``s, and what they mean (the shared ones are added).
@@ -358,6 +370,12 @@ class RecordFormat(Generic[G]):
     seeded: bool = False
     #: The header's fields besides the shared ones (a table option's, say).
     header_fields: Callable[[G], dict[str, Any]] = _no_fields
+    #: Whether a round's Score line gives its ``Points``.
+    points: bool = False
+    #: Which round a round's end ends, and the ``Winner`` of the game's end, as the
+    #: record says it (a seat, a side's index, a side's name).
+    round_number: Callable[[Any], int] = attrgetter("hand")
+    game_winner: Callable[[Any], object] = attrgetter("winner")
     #: Who won the game that is over, for the game_over message ("seat 1", "NS").
     winner: Callable[[G], str] = _seat_won
     #: How a card code of a Deal's Deck is read (a code it refuses is ``bad_card``).
@@ -409,6 +427,16 @@ class RecordFormat(Generic[G]):
 
     def _deal_object(self, deal: Any) -> dict[str, Any]:
         return deal_object(self.round_key, self.deal_number(deal), deal.dealer, deal.deck)
+
+    def score_line(self, event: Any) -> dict[str, Any] | None:
+        """The replay's Score line of an event that ends a round or the game."""
+        if isinstance(event, self.round_ends):
+            ended = cast(_Ended, event)
+            points = ended.points if self.points else None
+            return score_line(self.round_key, self.round_number(event), ended.totals, points)
+        if isinstance(event, self.game_ends):
+            return game_over_line(self.game_winner(event), cast(_Ended, event).totals)
+        return None
 
     # ---------------------------------------------------------------- reading
 
@@ -511,7 +539,7 @@ class Replayer(Generic[G]):
         events = engine(game.apply, seat, action)
         if game.is_over:
             self._ended_on = number
-        return [_score_line(form.round_key, end) for e in events if (end := form.ended(game, e))]
+        return [score for event in events if (score := form.score_line(event))]
 
     def _decode(self, line: str | bytes) -> dict[str, Any] | None:
         """One line as a JSON object with a known ``Type`` (None: a blank line)."""
@@ -615,9 +643,3 @@ class Replayer(Generic[G]):
                     "deck_mismatch",
                 )
         self._deals += 1
-
-
-def _score_line(round_key: str, end: RoundEnd | GameEnd) -> dict[str, Any]:
-    if isinstance(end, GameEnd):
-        return game_over_line(end.winner, end.totals)
-    return score_line(round_key, end.number, end.totals, end.points)

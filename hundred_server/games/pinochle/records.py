@@ -30,18 +30,16 @@ an error. ``FORMAT.codes`` lists every ``Code`` replay can give.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Final
 
-from hundred_server.games.kit.messages import Fields
-from hundred_server.games.kit.records import GameEnd, Notation, RecordFormat, RoundEnd, read_int
+from hundred_server.games.kit.records import Notation, RecordFormat, read_bid, read_int
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     DEFAULT_TARGET,
-    PASS,
     TEAMS,
     Action,
     Bid,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -49,7 +47,6 @@ from hundred_server.games.pinochle.rules import (
     Trump,
     check_deck,
 )
-from hundred_server.protocol.wire import ProtocolError, field_int, quote
 
 #: Pinochle's own ``Code``s, and the shared ones in its words.
 OWN_CODES: Final[dict[str, str]] = {
@@ -83,39 +80,19 @@ def _target(game: Game) -> dict[str, Any]:
     return {} if game.target == DEFAULT_TARGET else {"Target": game.target}
 
 
-def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
-    if isinstance(event, HandScored):
-        return RoundEnd(event.hand, event.totals)
-    if isinstance(event, GameWon):
-        return GameEnd(event.team, event.totals)
-    return None
-
-
 def _winner(game: Game) -> str:
     assert game.winner is not None
     return TEAMS[game.winner]
 
 
-def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
-    """A record's Bid gives its amount and the engine checks it; an answer may leave it
-    out to pass, as the seed's clients do, and is checked against the bids."""
-    if not fields.wire:
-        return Bid(read_int(obj, "Bid"))
-    amount = field_int(obj, "Bid")
-    action = BID_ACTIONS.get(PASS if amount is None else amount)
-    if action is None:
-        raise ProtocolError(
-            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 20 to 250)",
-            "illegal_bid",
-        )
-    return action
+_BID_WORDS: Final = "0 or leave Bid out to pass; 20 to 250"
 
 
 #: Pinochle's actions, in records and answers alike.
 ACTIONS: Final = Notation(
     write=action_object,
     read={
-        "Bid": _bid,
+        "Bid": lambda obj, fields: read_bid(obj, fields, BID_ACTIONS, Bid, _BID_WORDS),
         "Trump": lambda obj, fields: Trump(fields.suit(obj, "Trump")),
         "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
     },
@@ -128,8 +105,10 @@ FORMAT: Final = RecordFormat[Game](
     title="Pinochle",
     actions=ACTIONS,
     start=_start,
-    ended=_ended,
     check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    game_winner=attrgetter("team"),
     own_codes=OWN_CODES,
     header_fields=_target,
     winner=_winner,

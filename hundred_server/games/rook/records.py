@@ -37,10 +37,8 @@ from typing import Any, Final
 
 from hundred_server.games.kit.messages import Fields
 from hundred_server.games.kit.records import (
-    GameEnd,
     Notation,
     RecordFormat,
-    RoundEnd,
     read_int,
     record_fields,
 )
@@ -52,7 +50,6 @@ from hundred_server.games.rook.rules import (
     PASS,
     Action,
     Bid,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -207,21 +204,15 @@ ACTIONS: Final = Notation(
 )
 
 
-def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
-    if isinstance(event, HandScored):
-        return RoundEnd(event.hand, event.totals, event.points)
-    if isinstance(event, GameWon):
-        return GameEnd(event.winner, event.totals)
-    return None
-
-
 FORMAT: Final = RecordFormat[Game](
     game="rook",
     title="Rook",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players),
-    ended=_ended,
     check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    points=True,
     own_codes=OWN_CODES,
     parse_card=RookCard.parse,
 )

@@ -27,14 +27,11 @@ from __future__ import annotations
 from typing import Any, Final
 
 from hundred_server.games.kit.records import (
-    GameEnd,
     Notation,
     RecordFormat,
-    RoundEnd,
 )
 from hundred_server.games.whist.rules import (
     SIDES,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -60,14 +57,6 @@ ACTIONS: Final = Notation(
 )
 
 
-def _ended(game: Game, event: Event) -> RoundEnd | GameEnd | None:
-    if isinstance(event, HandScored):
-        return RoundEnd(event.hand, event.totals)
-    if isinstance(event, GameWon):
-        return GameEnd(SIDES[event.side], event.totals)
-    return None
-
-
 def _winner(game: Game) -> str:
     assert game.winner is not None
     return SIDES[game.winner]
@@ -78,8 +67,10 @@ FORMAT: Final = RecordFormat[Game](
     title="Whist",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
-    ended=_ended,
     check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    game_winner=lambda event: SIDES[event.side],
     own_codes=OWN_CODES,
     seeded=True,
     winner=_winner,
