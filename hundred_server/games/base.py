@@ -1,11 +1,14 @@
 """The one game interface: what the server, lobby, tables, records, bots and self-play
 may know of a game. See games/README.md.
 
-A game is its pure rules engine (``games/<game>.py``) plus a ``GameSpec`` (in
-``games/<game>_wire.py``) that says everything else the rest of the code needs: seats,
-lobby presets, how to deal from a seed, its default bot, how its actions and events
-look on the wire and in records. ``games/__init__.py`` registers each spec by name.
-Nothing outside ``hundred_server/games/`` imports a game module directly.
+A game is its pure rules engine (``games/<game>/rules.py``, a ``GameState``), its
+notation and record format (``games/<game>/records.py``, kit/records.py) and a
+``GameSpec`` (``games/<game>/wire.py``) that says what else the rest of the code needs:
+lobby presets, how to deal from a seed, its bots, how its events look on the wire. A
+game supplies a few fields; the rest (``seat_counts``, ``bot``, ``answer_types``,
+``parse_action``, the record functions) is derived from them. ``games/__init__.py``
+registers each spec by name. Nothing outside ``hundred_server/games/`` imports a game
+module directly.
 """
 
 from __future__ import annotations
