@@ -32,15 +32,16 @@ from typing import Any, Final
 
 from hundred_server.games.hundert.rules import (
     PLAY_ACTIONS,
-    Action,
     DealScored,
     Game,
     GameWon,
+    Play,
     check_deck,
 )
 from hundred_server.games.kit.records import (
     Notation,
     RecordFormat,
+    play_line,
     quote,
     read_field,
 )
@@ -54,16 +55,9 @@ OWN_CODES: Final[dict[str, str]] = {
 }
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict)."""
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
-
-
 #: Hundert's one action, in records and answers alike.
 ACTIONS: Final = Notation(
-    write=action_object,
-    read={"Play": lambda obj, fields: PLAY_ACTIONS[fields.card(obj, "PlayedCard")]},
-    answer_words="a Hundert answer",
+    {"Play": play_line(Play, PLAY_ACTIONS.__getitem__)}, answer_words="a Hundert answer"
 )
 
 

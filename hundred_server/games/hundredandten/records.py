@@ -37,11 +37,10 @@ so a line that is both unreadable and out of place reports the reading error.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Final
+from typing import Final
 
 from hundred_server.games.hundredandten.rules import (
     BID_AMOUNTS,
-    Action,
     Bid,
     Discard,
     Game,
@@ -54,7 +53,14 @@ from hundred_server.games.hundredandten.rules import (
     check_deck,
 )
 from hundred_server.games.kit.cards import format_cards
-from hundred_server.games.kit.records import Notation, RecordFormat, read_bid
+from hundred_server.games.kit.records import (
+    Line,
+    Notation,
+    RecordFormat,
+    bid_line,
+    play_line,
+    trump_line,
+)
 
 #: Hundred and Ten's own ``Code``s (the shared ones are kit/records.py's).
 OWN_CODES: Final[dict[str, str]] = {
@@ -71,36 +77,23 @@ OWN_CODES: Final[dict[str, str]] = {
 }
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict)."""
-    if isinstance(action, Bid):
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Play):
-        return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
-    if isinstance(action, Discard):
-        return {"Type": "Discard", "Playerid": seat, "Cards": format_cards(action.cards)}
-    if isinstance(action, SelectTrump):
-        return {"Type": "Trump", "Playerid": seat, "Trump": action.suit.value}
-    if isinstance(action, Unpass):
-        return {"Type": "Unpass", "Playerid": seat}
-    raise TypeError(f"not a Hundred and Ten action: {action!r}")
-
-
-#: The bids an answer may give, by amount (0 passes).
-_BIDS: Final = {amount: Bid(amount) for amount in BID_AMOUNTS}
+#: The bids an answer may give, as its refusal says them.
 _BID_WORDS: Final = "0 to pass, 15, 20, 25, 30, 60"
 
 
 #: Hundred and Ten's actions, in records and answers alike.
 ACTIONS: Final = Notation(
-    write=action_object,
-    read={
-        "Bid": lambda obj, fields: read_bid(obj, fields, _BIDS, Bid, _BID_WORDS),
-        "Unpass": lambda obj, fields: Unpass(),
-        "Trump": lambda obj, fields: SelectTrump(fields.suit(obj, "Trump")),
-        "Discard": lambda obj, fields: Discard(tuple(fields.cards(obj, "Cards"))),
-        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
-    },
+    {
+        "Bid": bid_line(Bid, {amount: Bid(amount) for amount in BID_AMOUNTS}, _BID_WORDS),
+        "Unpass": Line(Unpass, lambda action: {}, lambda obj, fields: Unpass()),
+        "Trump": trump_line(SelectTrump),
+        "Discard": Line(
+            Discard,
+            lambda action: {"Cards": format_cards(action.cards)},
+            lambda obj, fields: Discard(tuple(fields.cards(obj, "Cards"))),
+        ),
+        "Play": play_line(Play),
+    }
 )
 
 

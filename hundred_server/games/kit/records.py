@@ -260,20 +260,74 @@ def read_bid(
     return action
 
 
+@dataclass(frozen=True, slots=True)
+class Line(Generic[A]):
+    """One action Type both ways: an action of class ``kind`` as the fields of its line
+    (``write``: after ``Type`` and ``Playerid``), and a line's or answer's fields as
+    one (``read(obj, fields)``, in full)."""
+
+    kind: type[A]
+    write: Callable[[A], dict[str, Any]]
+    read: Callable[[dict[str, Any], Fields], A]
+
+
+def play_line(kind: type[A], make: Callable[[Any], A] | None = None) -> Line[A]:
+    """A card played, ``"PlayedCard":"5H"`` (``make``: the action of a card, if the
+    game keeps one of each; ``kind`` by default)."""
+    made: Callable[[Any], A] = kind if make is None else make
+    return Line(
+        kind,
+        lambda action: {"PlayedCard": action.card.code},  # type: ignore[attr-defined]
+        lambda obj, fields: made(fields.card(obj, "PlayedCard")),
+    )
+
+
+def trump_line(kind: type[A]) -> Line[A]:
+    """A trump named, ``"Trump":"H"``."""
+    return Line(
+        kind,
+        lambda action: {"Trump": action.suit.value},  # type: ignore[attr-defined]
+        lambda obj, fields: kind(fields.suit(obj, "Trump")),  # type: ignore[call-arg]
+    )
+
+
+def bid_line(kind: type[A], bids: Mapping[int, A], words: str) -> Line[A]:
+    """A bid, ``"Bid":25`` (0 passes): read by ``read_bid``."""
+    return Line(
+        kind,
+        lambda action: {"Bid": action.amount},  # type: ignore[attr-defined]
+        lambda obj, fields: read_bid(obj, fields, bids, kind, words),
+    )
+
+
 @dataclass(frozen=True)
 class Notation:
-    """A game's actions as JSON objects, both ways, in one place: ``write(seat,
-    action)`` is an action's record line (``Type`` and ``Playerid`` first), and
-    ``read[Type](obj, fields)`` reads one in full from a record line or a client's
-    answer (``fields`` says which: ``record`` or ``wire``). The Types are the record's
-    action lines and the answers a prompt takes (``GameSpec.answer_types``)."""
+    """A game's actions as JSON objects, both ways, in one place: a ``Line`` for each
+    Type. ``write(seat, action)`` is an action's record line (``Type`` and ``Playerid``
+    first), and ``read[Type](obj, fields)`` reads one in full from a record line or a
+    client's answer (``fields`` says which: ``record`` or ``wire``). The Types are the
+    record's action lines and the answers a prompt takes (``GameSpec.answer_types``)."""
 
-    write: Callable[[int, Any], dict[str, Any]]
-    read: Mapping[str, Callable[[dict[str, Any], Fields], Any]]
+    lines: Mapping[str, Line[Any]]
     record: Fields = RECORD
     wire: Fields = WIRE
     #: How a refused answer of another Type names what it is not ("a Rook answer").
     answer_words: str = "an answer"
+    read: Mapping[str, Callable[[dict[str, Any], Fields], Any]] = field(init=False)
+    _writers: Mapping[type, tuple[str, Callable[[Any], dict[str, Any]]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "read", {kind: line.read for kind, line in self.lines.items()})
+        writers = {line.kind: (kind, line.write) for kind, line in self.lines.items()}
+        object.__setattr__(self, "_writers", writers)
+
+    def write(self, seat: int, action: Any) -> dict[str, Any]:
+        """One action as its record line (a JSON-ready dict)."""
+        try:
+            kind, fields = self._writers[type(action)]
+        except KeyError:
+            raise TypeError(f"not an action of this game: {action!r}") from None
+        return {"Type": kind, "Playerid": seat, **fields(action)}
 
     def parse_answer(self, msg: Message) -> Any:
         """The engine action a client's answer names; ``ProtocolError`` if malformed,

@@ -33,12 +33,18 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, Final
 
-from hundred_server.games.kit.records import Notation, RecordFormat, read_bid, read_int
+from hundred_server.games.kit.records import (
+    Notation,
+    RecordFormat,
+    bid_line,
+    play_line,
+    read_int,
+    trump_line,
+)
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     DEFAULT_TARGET,
     TEAMS,
-    Action,
     Bid,
     Game,
     GameWon,
@@ -62,15 +68,6 @@ OWN_CODES: Final[dict[str, str]] = {
 }
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict), as on the wire."""
-    if isinstance(action, Bid):
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Trump):
-        return {"Type": "Trump", "Playerid": seat, "Trump": action.suit.value}
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
-
-
 def _start(players: list[str], seed: str | None, header: dict[str, Any]) -> Game:
     """The header's optional ``Target`` is the game's (100 without it)."""
     return Game(players, read_int(header, "Target") if "Target" in header else DEFAULT_TARGET)
@@ -90,11 +87,10 @@ _BID_WORDS: Final = "0 or leave Bid out to pass; 20 to 250"
 
 #: Pinochle's actions, in records and answers alike.
 ACTIONS: Final = Notation(
-    write=action_object,
-    read={
-        "Bid": lambda obj, fields: read_bid(obj, fields, BID_ACTIONS, Bid, _BID_WORDS),
-        "Trump": lambda obj, fields: Trump(fields.suit(obj, "Trump")),
-        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
+    {
+        "Bid": bid_line(Bid, BID_ACTIONS, _BID_WORDS),
+        "Trump": trump_line(Trump),
+        "Play": play_line(Play),
     },
     answer_words="a Pinochle answer",
 )

@@ -37,8 +37,10 @@ from typing import Any, Final
 
 from hundred_server.games.kit.messages import Fields
 from hundred_server.games.kit.records import (
+    Line,
     Notation,
     RecordFormat,
+    play_line,
     read_int,
     record_fields,
 )
@@ -48,7 +50,6 @@ from hundred_server.games.rook.rules import (
     BID_ACTIONS,
     MOON,
     PASS,
-    Action,
     Bid,
     Game,
     GameWon,
@@ -74,23 +75,6 @@ OWN_CODES: Final[dict[str, str]] = {
     "bad_partners": "a Setup calling another number of partner cards than the rules, or one twice",
     "must_follow_suit": "a card off the colour led from a seat that holds the colour led",
 }
-
-
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict), as it looks on the wire."""
-    if isinstance(action, Bid):
-        if action.is_moon:
-            return {"Type": "Bid", "Playerid": seat, "Moon": True}
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Setup):
-        return {
-            "Type": "Setup",
-            "Playerid": seat,
-            "Discard": codes(action.discard),
-            "Trump": action.trump.value,
-            "Partners": codes(action.partners),
-        }
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
 
 
 # ----------------------------------------------------------------------------- an answer's fields
@@ -190,13 +174,24 @@ def _setup(obj: dict[str, Any], fields: Fields) -> Setup:
     return Setup(discard, trump, fields.optional_cards(obj, "Partners"))
 
 
+def _bid_fields(bid: Bid) -> dict[str, Any]:
+    return {"Moon": True} if bid.is_moon else {"Bid": bid.amount}
+
+
+def _setup_fields(setup: Setup) -> dict[str, Any]:
+    return {
+        "Discard": codes(setup.discard),
+        "Trump": setup.trump.value,
+        "Partners": codes(setup.partners),
+    }
+
+
 #: Rook's actions, in records and answers alike.
 ACTIONS: Final = Notation(
-    write=action_object,
-    read={
-        "Bid": _bid,
-        "Setup": _setup,
-        "Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard")),
+    {
+        "Bid": Line(Bid, _bid_fields, _bid),
+        "Setup": Line(Setup, _setup_fields, _setup),
+        "Play": play_line(Play),
     },
     record=record_fields(RookCard.parse, Colour.parse),
     wire=WIRE,

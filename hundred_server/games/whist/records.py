@@ -24,11 +24,12 @@ cannot be replayed, and then nothing; a record that simply stops is not an error
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
 from hundred_server.games.kit.records import (
     Notation,
     RecordFormat,
+    play_line,
 )
 from hundred_server.games.whist.rules import (
     SIDES,
@@ -47,14 +48,8 @@ OWN_CODES: Final[dict[str, str]] = {
 }
 
 
-def _play_object(seat: int, play: Play) -> dict[str, Any]:
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": play.card.code}
-
-
 #: Whist's one action, in records and answers alike.
-ACTIONS: Final = Notation(
-    write=_play_object, read={"Play": lambda obj, fields: Play(fields.card(obj, "PlayedCard"))}
-)
+ACTIONS: Final = Notation({"Play": play_line(Play)})
 
 
 def _winner(game: Game) -> str:
