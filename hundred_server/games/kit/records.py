@@ -36,7 +36,7 @@ from hundred_server.protocol.wire import Message, ProtocolError, field_int
 from hundred_server.protocol.wire import quote as wire_quote
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
-#: the engine codes all games share. Each game adds its own (``RecordFormat.codes``).
+#: the engine codes all games share. Each game adds its own (``RecordFormat.own_codes``).
 COMMON_CODES: Final[dict[str, str]] = {
     "bad_json": "the line is not JSON (or not UTF-8)",
     "bad_record": "not a JSON object, or a field is missing or of the wrong type",

@@ -57,6 +57,7 @@ from hundred_server.protocol.wire import (
 
 GAME: Final = "pinochle"
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
+#: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
 SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
 
 
@@ -233,9 +234,6 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
     deal's deck is in the record)."""
     check_flags(flags, (), "Pinochle")  # it has no table options
     return Game(players)
-
-
-#: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
 
 
 SPEC: Final = GameSpec(
