@@ -109,7 +109,7 @@ def test_no_generic_module_names_a_game() -> None:
     assert set(GAME_PACKAGES) == set(games.names())
     modules = generic_modules()
     assert PACKAGE / "core" / "lobby.py" in modules
-    assert PACKAGE / "games" / "kit" / "replay.py" in modules
+    assert PACKAGE / "games" / "kit" / "records.py" in modules
     assert PACKAGE / "games" / "base.py" in modules
     offenders = {
         str(p.relative_to(PACKAGE)): sorted(found) for p in modules if (found := names_a_game(p))

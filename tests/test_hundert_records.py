@@ -13,19 +13,18 @@ from typing import Any
 import pytest
 
 from hundred_server.games.hundert.bots import HundertBot
-from hundred_server.games.hundert.records import (
-    ERROR_CODES,
-    Replayer,
-    header_object,
-    history_objects,
-    load_record,
-    replay,
-)
+from hundred_server.games.hundert.records import FORMAT
 from hundred_server.games.hundert.rules import Game, Play, seeded_deck
-from hundred_server.games.kit.replay import COMMON_CODES
+from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.records import record_lines
 from hundred_server.protocol.errors import RecordError
 from tests.game_checks import check_replay_error
+
+ERROR_CODES = FORMAT.codes
+header_object = FORMAT.header_object
+history_objects = FORMAT.history_objects
+load_record = FORMAT.load_record
+replay = FORMAT.replay
 
 Message = dict[str, Any]
 
@@ -308,7 +307,7 @@ def test_an_error_keeps_the_scores_before_it():
 
 
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = Replayer()
+    replayer = FORMAT.replayer()
     for number, line in enumerate(RECORD[:3], 1):
         replayer.feed(number, line)
     game = replayer.game

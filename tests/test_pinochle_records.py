@@ -14,20 +14,19 @@ from typing import Any
 import pytest
 
 from hundred_server.games.kit.cards import Card, Suit, format_cards
-from hundred_server.games.kit.replay import COMMON_CODES
+from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.pinochle.bots import PinochleBot
-from hundred_server.games.pinochle.records import (
-    ERROR_CODES,
-    Replayer,
-    header_object,
-    history_objects,
-    load_record,
-    replay,
-)
+from hundred_server.games.pinochle.records import FORMAT
 from hundred_server.games.pinochle.rules import Game, seeded_deck
 from hundred_server.protocol.errors import RecordError
 from tests.game_checks import check_replay_error
 from tests.test_pinochle import P4, RULE_HANDS, deck_for, play_transcript
+
+ERROR_CODES = FORMAT.codes
+header_object = FORMAT.header_object
+history_objects = FORMAT.history_objects
+load_record = FORMAT.load_record
+replay = FORMAT.replay
 
 Message = dict[str, Any]
 
@@ -294,7 +293,7 @@ def test_the_first_bad_line_is_reported_and_nothing_after_it():
 
 
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = Replayer()
+    replayer = FORMAT.replayer()
     for number, line in enumerate(RECORD[:7], 1):
         replayer.feed(number, line)
     game = replayer.game

@@ -11,9 +11,13 @@ import pytest
 from hundred_server.ai.selfplay import play_game
 from hundred_server.games.records import record_lines
 from hundred_server.games.records import replay as any_replay
-from hundred_server.games.rook.records import ERROR_CODES, load_record, replay
+from hundred_server.games.rook.records import FORMAT
 from tests.game_checks import check_replay_error
 from tests.rook_decks import FOUR_COLOURS, THREE_MOON_FAILS
+
+ERROR_CODES = FORMAT.codes
+load_record = FORMAT.load_record
+replay = FORMAT.replay
 
 
 def dumps(obj: dict[str, Any]) -> str:

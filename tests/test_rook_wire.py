@@ -27,11 +27,13 @@ from hundred_server.games.rook.rules import (
     seeded_deck,
 )
 from hundred_server.games.rook.text import TEXT
-from hundred_server.games.rook.wire import SPEC, parse_action, prompt, snapshot, tell
+from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import QUESTION, Client, Harness, answer_from_legal
 from tests.rook_decks import FOUR_COLOURS, NAMES
+
+parse_action = SPEC.parse_action
 
 R = RookCard.parse
 Message = dict[str, Any]

@@ -22,20 +22,13 @@ from hundred_server.core import driver
 from hundred_server.games.base import Preset
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.whist.bots import WhistBot
-from hundred_server.games.whist.records import (
-    ERROR_CODES,
-    header_object,
-    history_objects,
-    load_record,
-    replay,
-)
+from hundred_server.games.whist.records import FORMAT
 from hundred_server.games.whist.rules import Dealt, Game, Phase, Play, seeded_deck
 from hundred_server.games.whist.wire import (
     PLUGIN,
     SPEC,
     PlayCardBot,
     messages_for,
-    parse_action,
     plugin,
     prompt,
     result,
@@ -47,6 +40,14 @@ from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import ProtocolError
 from tests.game_checks import check_replay_error
 from tests.test_whist import c1, cs, ladder, play_first_legal
+
+parse_action = SPEC.parse_action
+
+ERROR_CODES = FORMAT.codes
+header_object = FORMAT.header_object
+history_objects = FORMAT.history_objects
+load_record = FORMAT.load_record
+replay = FORMAT.replay
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 SEATS = range(4)
@@ -448,7 +449,7 @@ def test_the_spec():
     assert SPEC.answer_types == frozenset({"Play"})
     assert isinstance(SPEC.bot(), WhistBot)
     assert SPEC.plugin is PLUGIN
-    assert SPEC.record_codes is ERROR_CODES
+    assert SPEC.record_codes is FORMAT.codes
     game = SPEC.new_game(PLAYERS, None)
     assert isinstance(game, Game)
     assert game.game_name == "whist"

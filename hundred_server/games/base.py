@@ -1,20 +1,26 @@
 """The one game interface: what the server, lobby, tables, records, bots and self-play
 may know of a game. See games/README.md.
 
-A game is its pure rules engine (``games/<game>.py``) plus a ``GameSpec`` (in
-``games/<game>_wire.py``) that says everything else the rest of the code needs: seats,
-lobby presets, how to deal from a seed, its default bot, how its actions and events
-look on the wire and in records. ``games/__init__.py`` registers each spec by name.
-Nothing outside ``hundred_server/games/`` imports a game module directly.
+A game is its pure rules engine (``games/<game>/rules.py``, a ``GameState``), its
+notation and record format (``games/<game>/records.py``, kit/records.py) and a
+``GameSpec`` (``games/<game>/wire.py``) that says what else the rest of the code needs:
+lobby presets, how to deal from a seed, its bots, how its events look on the wire. A
+game supplies a few fields; the rest (``seat_counts``, ``bot``, ``answer_types``,
+``parse_action``, the record functions) is derived from them. ``games/__init__.py``
+registers each spec by name. Nothing outside ``hundred_server/games/`` imports a game
+module directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from hundred_server.protocol.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from hundred_server.games.kit.records import RecordFormat
 
 Message = dict[str, Any]
 
@@ -188,36 +194,36 @@ class TextView(Protocol):
         the ``hand`` command shows it (each game reads its own cards)."""
 
 
+def _view_for(game: Any, seat: int) -> Any:
+    """A seat's view, as the engine gives it (``GameState.view_for``)."""
+    return game.view_for(seat)
+
+
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything outside ``games/`` may know of one game."""
+    """Everything outside ``games/`` may know of one game: what the game supplies (the
+    fields), and what is derived from it (the properties). See games/README.md."""
 
     #: Registry key and the ``Game`` field on the wire and in records.
     name: str
     title: str
-    #: How many seats a table of this game may have.
-    seat_counts: tuple[int, ...]
-    #: Partnerships: seat -> side (None: every seat for itself). Scores and the winner
-    #: are by side when there are sides.
-    sides: tuple[int, ...] | None
-    #: The lobby's ready-made tables (options 1..n).
+    #: The lobby's ready-made tables (options 1..n); their seats are the table sizes
+    #: the game is played at (``seat_counts``).
     presets: tuple[Preset, ...]
-    #: Whether option n+1 is "a table of your choice" (Seats, Bots, Name, Clock).
-    custom: bool
     #: A game with these players and table options, waiting for its first ``deal``
     #: (the driver deals every round); the seed, if any, is written into its record.
     new_game: NewGame
     #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
     seeded_deck: Callable[[str, int], Sequence[DeckCard]]
-    #: A fast view for bots (``view(game, seat)``, seat being the one to act).
-    view: Callable[[Any, int], Any]
-    #: The default AI.
-    bot: Callable[[], Bot]
-    # ---- the wire (protocol.md)
-    #: Message Types that answer a prompt.
-    answer_types: frozenset[str]
-    #: A client's answer -> the engine's action (``ProtocolError`` if malformed).
-    parse_action: Callable[[Message], Any]
+    #: The game's built-in AIs by name (name -> a new bot), for tournaments and the
+    #: like: every game has ``naive`` (its plainest player), ``default`` (``bot``) and
+    #: ``strong`` (search over sampled deals), whose factory also takes ``budget=``
+    #: (seconds of wall clock a decision at most; None: no cap).
+    bots: Mapping[str, Callable[..., Bot]]
+    #: Its records (kit/records.py ``RecordFormat``): the header's own fields, the
+    #: action lines, what ends a round, its error codes. The action lines are the
+    #: answers' too: ``answer_types`` and ``parse_action`` are derived from it.
+    records: RecordFormat[Any]
     #: The pending prompt as a seat sees it (None: as any seat but the one to act,
     #: and as a watcher sees it), with ``Seq``; ``Legal`` only in the acting seat's copy.
     prompt: Callable[[Any, int | None, int], Message | None]
@@ -233,15 +239,17 @@ class GameSpec:
     #: seat None (a watcher), what is public: no ``Playerid``, no ``Hand``, nothing any
     #: one seat holds or put away unseen.
     snapshot: Callable[[Any, int | None, int], Message]
-    # ---- records (records.py)
-    header_object: Callable[[Any], dict[str, Any]]
-    history_objects: Callable[[Any, int], list[dict[str, Any]]]
-    replay: Callable[[Iterable[str | bytes]], Iterator[dict[str, Any]]]
-    load_record: Callable[[Iterable[str | bytes]], GameState]
-    #: Every ``Code`` the game's replay can give, and what it means.
-    record_codes: Mapping[str, str]
     #: How a game ended: {"Winner": seat or side, "Score": [...], "Text": "..."}.
     result: Callable[[Any], dict[str, Any]]
+    # ---- optional: what a game has only if it has it
+    #: Partnerships: seat -> side (None: every seat for itself). Scores and the winner
+    #: are by side when there are sides.
+    sides: tuple[int, ...] | None = None
+    #: Whether option n+1 is "a table of your choice" (Seats, Bots, Name, Clock).
+    custom: bool = False
+    #: A fast view for bots (``view(game, seat)``, seat being the one to act); the
+    #: engine's ``view_for`` unless the game has a faster one.
+    view: Callable[[Any, int], Any] = _view_for
     #: The game's own plug-in shape (``--bot GAME=module:Class``), if it has one
     #: besides the general ``act(view)`` that every game takes.
     plugin: PluginShape | None = None
@@ -257,8 +265,47 @@ class GameSpec:
     #: The table options the game takes: boolean variants a preset may switch on, or a
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
     flags: tuple[str, ...] = ()
-    #: The game's built-in AIs by name (name -> a new bot), for tournaments and the
-    #: like: every game has ``naive`` (its plainest player) and ``default`` (``bot``),
-    #: and ``strong`` (search over sampled deals), whose factory also takes
-    #: ``budget=`` (seconds of wall clock a decision at most; None: no cap).
-    bots: Mapping[str, Callable[..., Bot]] = field(default_factory=dict)
+
+    # ---- derived from the fields above
+
+    @property
+    def seat_counts(self) -> tuple[int, ...]:
+        """How many seats a table of this game may have: its presets' sizes."""
+        return tuple(sorted({preset.seats for preset in self.presets}))
+
+    @property
+    def bot(self) -> Callable[[], Bot]:
+        """The default AI (``bots["default"]``)."""
+        return self.bots["default"]
+
+    @property
+    def answer_types(self) -> frozenset[str]:
+        """Message Types that answer a prompt: the record's action lines' Types."""
+        return frozenset(self.records.actions.read)
+
+    @property
+    def parse_action(self) -> Callable[[Message], Any]:
+        """A client's answer -> the engine's action (``ProtocolError`` if malformed),
+        read as its record line is (``Notation``)."""
+        return self.records.actions.parse_answer
+
+    @property
+    def header_object(self) -> Callable[[Any], dict[str, Any]]:
+        return self.records.header_object
+
+    @property
+    def history_objects(self) -> Callable[[Any, int], list[dict[str, Any]]]:
+        return self.records.history_objects
+
+    @property
+    def replay(self) -> Callable[[Iterable[str | bytes]], Iterator[dict[str, Any]]]:
+        return self.records.replay
+
+    @property
+    def load_record(self) -> Callable[[Iterable[str | bytes]], GameState]:
+        return self.records.load_record
+
+    @property
+    def record_codes(self) -> Mapping[str, str]:
+        """Every ``Code`` the game's replay can give, and what it means."""
+        return self.records.codes

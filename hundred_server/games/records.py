@@ -4,9 +4,10 @@ A record's first line names its game::
 
     {"Type":"Record","Game":"hundredandten","Version":1,"Players":["ann","bob","cy","dee"]}
 
-and the rest is that game's own (games/hundredandten/records.py, games/whist/records.py):
-each round's ``Deal`` with its deck, then the actions in the order they happened.
-``replay`` reads the header and hands the record to the game's replay, which yields a
+then each round's ``Deal`` with its deck, and the actions in the order they happened.
+Every game's records have this one format (games/kit/records.py); a game's
+``RecordFormat`` (its ``records.py``, ``GameSpec.records``) says only what is its own.
+``replay`` reads the header and replays the record by its game's format, which yields a
 ``Score`` line after every round and a ``GameOver`` one at the end, or an ``Error``
 line (``Line``, ``Code``, ``Message``) at the first line it cannot replay.
 """

@@ -17,9 +17,6 @@ from hundred_server.games.hundert import records
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
     FLAGS,
-    PLAY_ACTIONS,
-    SEAT_COUNTS,
-    Action,
     DealScored,
     Dealt,
     Event,
@@ -35,17 +32,9 @@ from hundred_server.games.hundert.text import TEXT
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import format_cards
 from hundred_server.games.kit.messages import snapshot_head
-from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
+from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "hundert"
-ANSWER_TYPES: Final = frozenset({"Play"})
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names: ``{"Type":"Play","PlayedCard":"AS"}``."""
-    if msg["Type"] != "Play":
-        raise ProtocolError(f"not a Hundert answer: {quote(msg['Type'])}", "unknown_type")
-    return PLAY_ACTIONS[field_card(msg, "PlayedCard")]
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
@@ -185,8 +174,6 @@ def _against(ai: int) -> Preset:
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundert",
-    seat_counts=SEAT_COUNTS,
-    sides=None,
     presets=(
         *(_against(ai) for ai in range(1, 6)),
         Preset("4 players, Feder: you against three AI", 4, (1, 2, 3), flags=frozenset(FLAGS)),
@@ -194,20 +181,12 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=Game.view_for,
-    bot=HundertBot,
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
-    answer_types=ANSWER_TYPES,
-    parse_action=parse_action,
+    records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
     flags=FLAGS,

@@ -31,20 +31,18 @@ stops, mid-round or between rounds, yields what it completed and is not an error
 
 Every line is read in full (JSON, fields, cards) before it is checked against the game,
 so a line that is both unreadable and out of place reports the reading error.
-``ERROR_CODES`` lists every ``Code`` replay can give.
+``FORMAT.codes`` lists every ``Code`` replay can give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, Final
+from operator import attrgetter
+from typing import Final
 
 from hundred_server.games.hundredandten.rules import (
-    Action,
+    BID_AMOUNTS,
     Bid,
-    DealRecord,
     Discard,
-    Event,
     Game,
     GameWon,
     PassedOut,
@@ -54,29 +52,19 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     check_deck,
 )
-from hundred_server.games.kit import replay as replaying
 from hundred_server.games.kit.cards import format_cards
-from hundred_server.games.kit.replay import (
-    deal_object,
-    engine,
-    history_lines,
-    read_card,
-    read_cards,
-    read_int,
-    read_str,
-    read_suit,
-    record_header,
+from hundred_server.games.kit.records import (
+    Line,
+    Notation,
+    RecordFormat,
+    bid_line,
+    play_line,
+    trump_line,
 )
-from hundred_server.games.kit.replay import error_object as error_object  # Error lines
 
-GAME: Final = "hundredandten"
-VERSION: Final = 1
-
-#: Every ``Code`` an ``Error`` line can carry, and what it means.
-ERROR_CODES: Final[dict[str, str]] = {
-    **replaying.COMMON_CODES,
+#: Hundred and Ten's own ``Code``s (the shared ones are kit/records.py's).
+OWN_CODES: Final[dict[str, str]] = {
     "bad_suit": "a Trump that names no suit",
-    "wrong_round": "a Deal whose Round is not the round the rules are at",
     "bad_players": "not 2 to 4 players",
     "bad_deck": "a Deck that is not the 53 cards each once",
     "wrong_phase": "an action that does not fit the phase (a Trump while bidding, ...)",
@@ -88,90 +76,40 @@ ERROR_CODES: Final[dict[str, str]] = {
     "bad_action": "an action the engine does not know",
 }
 
-# ----------------------------------------------------------------------------- writing
+
+#: The bids an answer may give, as its refusal says them.
+_BID_WORDS: Final = "0 to pass, 15, 20, 25, 30, 60"
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict)."""
-    if isinstance(action, Bid):
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Play):
-        return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
-    if isinstance(action, Discard):
-        return {"Type": "Discard", "Playerid": seat, "Cards": format_cards(action.cards)}
-    if isinstance(action, SelectTrump):
-        return {"Type": "Trump", "Playerid": seat, "Trump": action.suit.value}
-    if isinstance(action, Unpass):
-        return {"Type": "Unpass", "Playerid": seat}
-    raise TypeError(f"not a Hundred and Ten action: {action!r}")
+#: Hundred and Ten's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    {
+        "Bid": bid_line(Bid, {amount: Bid(amount) for amount in BID_AMOUNTS}, _BID_WORDS),
+        "Unpass": Line(Unpass, lambda action: {}, lambda obj, fields: Unpass()),
+        "Trump": trump_line(SelectTrump),
+        "Discard": Line(
+            Discard,
+            lambda action: {"Cards": format_cards(action.cards)},
+            lambda obj, fields: Discard(tuple(fields.cards(obj, "Cards"))),
+        ),
+        "Play": play_line(Play),
+    }
+)
 
 
-def header_object(game: Game) -> dict[str, Any]:
-    """A record's first line."""
-    return record_header(GAME, VERSION, game.players, game.seed)
-
-
-def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
-    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    return history_lines(game.history[start:], _deal_object, action_object)
-
-
-def _deal_object(deal: DealRecord) -> dict[str, Any]:
-    return deal_object("Round", deal.round, deal.dealer, deal.deck)
-
-
-# ----------------------------------------------------------------------------- reading
-
-
-def _bid(obj: dict[str, Any]) -> Bid:
-    return engine(Bid, read_int(obj, "Bid"))
-
-
-_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
-    "Bid": _bid,
-    "Unpass": lambda obj: Unpass(),
-    "Trump": lambda obj: SelectTrump(read_suit(obj, "Trump")),
-    "Discard": lambda obj: Discard(tuple(read_cards(obj, "Cards"))),
-    "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
-}
-_KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
-
-
-class Replayer(replaying.Replayer[Game]):
-    """Hundred and Ten's replay: replaying.Replayer with Bid, Unpass, Trump, Discard and
-    Play lines, and a Score line after every round, passed-out ones too."""
-
-    game_name = GAME
-    version = VERSION
-    known_types = _KNOWN_TYPES
-    new_game = Game
-    check_deck = staticmethod(check_deck)
-
-    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
-        return _ACTIONS[kind](obj)
-
-    def _winner(self, game: Game) -> str:
-        return f"seat {game.winner}"
-
-    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, RoundScored | PassedOut):
-                totals = game.round_results[event.round - 1]
-                out.append({"Type": "Score", "Round": event.round, "Score": list(totals)})
-            elif isinstance(event, GameWon):
-                out.append(
-                    {
-                        "Type": "Score",
-                        "GameOver": True,
-                        "Winner": event.winner,
-                        "Score": list(event.totals),
-                    }
-                )
-        return out
-
-
-#: Replay a record: its Score lines, and an Error line at the first bad line.
-replay = Replayer.replay
-#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
-load_record = Replayer.load_record
+FORMAT: Final = RecordFormat[Game](
+    game="hundredandten",
+    title="Hundred and Ten",
+    actions=ACTIONS,
+    start=lambda players, seed, header: Game(players, seed),
+    check_deck=check_deck,
+    round_ends=(RoundScored, PassedOut),
+    game_ends=GameWon,
+    round_number=attrgetter("round"),
+    own_codes=OWN_CODES,
+    seeded=True,
+    round_key="Round",
+    round_word="round",
+    deal_number=attrgetter("round"),
+    record_words="a record",
+)

@@ -17,13 +17,11 @@ from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
 from hundred_server.games.hundredandten.rules import (
-    BID_AMOUNTS,
     Action,
     Bid,
     BiddingWon,
     BidMade,
     Dealt,
-    Discard,
     Discarded,
     Event,
     Game,
@@ -37,7 +35,6 @@ from hundred_server.games.hundredandten.rules import (
     SelectTrump,
     TrickWon,
     TrumpSelected,
-    Unpass,
     Unpassed,
     View,
     seeded_deck,
@@ -49,18 +46,10 @@ from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Suit, format_cards
 from hundred_server.protocol.wire import (
     Message,
-    ProtocolError,
-    field_card,
-    field_cards,
-    field_int,
-    field_suit,
     message,
-    quote,
 )
 
 GAME: Final = "hundredandten"
-#: The message Types that answer a prompt (or pre-pass / unpass).
-ANSWER_TYPES: Final = frozenset({"Bid", "Unpass", "Trump", "Discard", "Play"})
 #: Each suit's letter: a prompt names the trump and the lead (``Suit.value`` is a
 #: Python-level property, asked twice a prompt).
 _LETTER: Final = {suit: suit.value for suit in Suit}
@@ -70,30 +59,6 @@ _PROMPT_TYPE: Final = {
     Phase.DISCARD: "Discard",
     Phase.TRICKS: "Play",
 }
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
-    kind = msg["Type"]
-    if kind == "Bid":
-        # The pinochle seed's clients pass by leaving Bid out; so may ours.
-        amount = field_int(msg, "Bid")
-        if amount is None:
-            amount = 0
-        if amount not in BID_AMOUNTS:
-            raise ProtocolError(
-                f"no such bid: {quote(amount)} (0 to pass, 15, 20, 25, 30, 60)", "illegal_bid"
-            )
-        return Bid(amount)
-    if kind == "Unpass":
-        return Unpass()
-    if kind == "Trump":
-        return SelectTrump(field_suit(msg, "Trump"))
-    if kind == "Discard":
-        return Discard(tuple(field_cards(msg, "Cards")))
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
 
 
 def legal_to_wire(actions: Sequence[Action]) -> list[object]:
@@ -274,8 +239,6 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundred and Ten",
-    seat_counts=(2, 3, 4),
-    sides=None,
     presets=(
         Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
         Preset("Play against two AI players and start immediately", 3, (1, 2)),
@@ -286,17 +249,10 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     view=View,
-    bot=NaiveBot,
-    answer_types=ANSWER_TYPES,
-    parse_action=parse_action,
+    records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     demo=run_demo,
     text=TEXT,

@@ -8,10 +8,17 @@ encodes it once; a private one is built per seat, from what that seat may know.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
 
 from hundred_server.games.base import DeckCard
-from hundred_server.protocol.wire import Message, message
+from hundred_server.protocol.wire import (
+    Message,
+    field_card,
+    field_cards,
+    field_suit,
+    message,
+)
 
 C = TypeVar("C", bound=DeckCard)
 
@@ -117,3 +124,26 @@ def snapshot_head(
     if seat is not None:
         msg["Hand"] = hand
     return msg
+
+
+@dataclass(frozen=True, slots=True)
+class Fields:
+    """Where an action's fields are read from: a record line (``record_fields``: a
+    missing or ill-typed field is a ``RecordError``) or a client's answer (``wire``,
+    kit/messages.py ``WIRE``: a ``ProtocolError``). A game reads each of its actions
+    once, through these; each source says what is wrong in its own words."""
+
+    #: Whether this is a client's answer (the seed's clients pass by leaving out Bid).
+    wire: bool
+    card: Callable[[dict[str, Any], str], Any]
+    cards: Callable[[dict[str, Any], str], Sequence[Any]]
+    suit: Callable[[dict[str, Any], str], Any]
+
+    def optional_cards(self, obj: dict[str, Any], key: str) -> tuple[Any, ...]:
+        """``cards``, or none if the field is left out (an answer's may be null too)."""
+        absent = obj.get(key) is None if self.wire else key not in obj
+        return () if absent else tuple(self.cards(obj, key))
+
+
+#: A client's answer's readers for the French cards (``Fields``).
+WIRE: Final = Fields(wire=True, card=field_card, cards=field_cards, suit=field_suit)

@@ -23,36 +23,29 @@ are ignored; blank lines are skipped (they still count as lines).
 Replay yields ``{"Type":"Score","Hand":1,"Score":[Team0,Team1]}`` (the totals) after
 every hand and, when the game ends, ``{"Type":"Score","GameOver":true,"Winner":0,
 "Score":[24,-55]}`` (``Winner`` is the team, 0 or 1). Errors are as for every game
-(replaying.py): an ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the
+(kit/records.py): an ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the
 first line that cannot be replayed, and then nothing; a record that simply stops is not
-an error. ``ERROR_CODES`` lists every ``Code`` replay can give.
+an error. ``FORMAT.codes`` lists every ``Code`` replay can give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from operator import attrgetter
 from typing import Any, Final
 
-from hundred_server.games.kit import replay as replaying
-from hundred_server.games.kit.replay import (
-    deal_object,
-    engine,
-    game_over_line,
-    history_lines,
-    read_card,
+from hundred_server.games.kit.records import (
+    Notation,
+    RecordFormat,
+    bid_line,
+    play_line,
     read_int,
-    read_str,
-    read_suit,
-    record_header,
-    score_line,
+    trump_line,
 )
 from hundred_server.games.pinochle.rules import (
+    BID_ACTIONS,
     DEFAULT_TARGET,
     TEAMS,
-    Action,
     Bid,
-    DealRecord,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -61,18 +54,9 @@ from hundred_server.games.pinochle.rules import (
     check_deck,
 )
 
-GAME: Final = "pinochle"
-VERSION: Final = 1
-
-#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
-#: shares (replaying.py) but ``deck_mismatch`` (no Pinochle record has a Seed), with
-#: Pinochle's words where they differ, and Pinochle's own.
-ERROR_CODES: Final[dict[str, str]] = {
-    **{k: v for k, v in replaying.COMMON_CODES.items() if k != "deck_mismatch"},
-    "missing_deck": "a Deal without Deck (Pinochle records give every hand's Deck)",
-    "unexpected_seed": "a Seed in the Record line: Pinochle records give every Deck instead",
+#: Pinochle's own ``Code``s, and the shared ones in its words.
+OWN_CODES: Final[dict[str, str]] = {
     "bad_target": "a Target that is not a whole number from 1",
-    "wrong_round": "a Deal whose Hand is not the hand the rules are at",
     "bad_players": "a number of players other than 4",
     "bad_deck": "a Deck that is not the 48 cards (A T K Q J 9 of each suit, twice)",
     "bad_suit": "a Trump that names no suit",
@@ -84,81 +68,44 @@ ERROR_CODES: Final[dict[str, str]] = {
 }
 
 
-# ----------------------------------------------------------------------------- writing
+def _start(players: list[str], seed: str | None, header: dict[str, Any]) -> Game:
+    """The header's optional ``Target`` is the game's (100 without it)."""
+    return Game(players, read_int(header, "Target") if "Target" in header else DEFAULT_TARGET)
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict), as on the wire."""
-    if isinstance(action, Bid):
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Trump):
-        return {"Type": "Trump", "Playerid": seat, "Trump": action.suit.value}
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
+def _target(game: Game) -> dict[str, Any]:
+    return {} if game.target == DEFAULT_TARGET else {"Target": game.target}
 
 
-def header_object(game: Game) -> dict[str, Any]:
-    """A record's first line (``Target`` only if it is not the default 100)."""
-    header = record_header(GAME, VERSION, game.players, None)
-    if game.target != DEFAULT_TARGET:
-        header["Target"] = game.target
-    return header
+def _winner(game: Game) -> str:
+    assert game.winner is not None
+    return TEAMS[game.winner]
 
 
-def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
-    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    return history_lines(game.history[start:], _deal_object, action_object)
+_BID_WORDS: Final = "0 or leave Bid out to pass; 20 to 250"
 
 
-def _deal_object(deal: DealRecord) -> dict[str, Any]:
-    return deal_object("Hand", deal.hand, deal.dealer, deal.deck)
+#: Pinochle's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    {
+        "Bid": bid_line(Bid, BID_ACTIONS, _BID_WORDS),
+        "Trump": trump_line(Trump),
+        "Play": play_line(Play),
+    },
+    answer_words="a Pinochle answer",
+)
 
 
-# ----------------------------------------------------------------------------- reading
-
-
-_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
-    "Bid": lambda obj: engine(Bid, read_int(obj, "Bid")),
-    "Trump": lambda obj: Trump(read_suit(obj, "Trump")),
-    "Play": lambda obj: Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard")),
-}
-_KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
-
-
-class Replayer(replaying.DeckReplayer[Game]):
-    """Pinochle's replay: replaying.DeckReplayer with Bid, Trump and Play lines, "Hand"
-    for "Round", the header's optional Target, and the winner by team."""
-
-    game_name = GAME
-    title = "Pinochle"
-    version = VERSION
-    known_types = _KNOWN_TYPES
-    check_deck = staticmethod(check_deck)
-    record_words = "a Pinochle record"
-    round_key = "Hand"
-    round_word = "hand"
-
-    def start(self, players: list[str]) -> Game:
-        header = self.header
-        return Game(players, read_int(header, "Target") if "Target" in header else DEFAULT_TARGET)
-
-    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
-        return _ACTIONS[kind](obj)
-
-    def _winner(self, game: Game) -> str:
-        assert game.winner is not None
-        return TEAMS[game.winner]
-
-    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, HandScored):
-                out.append(score_line("Hand", event.hand, event.totals))
-            elif isinstance(event, GameWon):
-                out.append(game_over_line(event.team, event.totals))
-        return out
-
-
-#: Replay a record: its Score lines, and an Error line at the first bad line.
-replay = Replayer.replay
-#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
-load_record = Replayer.load_record
+FORMAT: Final = RecordFormat[Game](
+    game="pinochle",
+    title="Pinochle",
+    actions=ACTIONS,
+    start=_start,
+    check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    game_winner=attrgetter("team"),
+    own_codes=OWN_CODES,
+    header_fields=_target,
+    winner=_winner,
+)

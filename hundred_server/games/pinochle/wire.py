@@ -25,9 +25,7 @@ from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
-    BID_ACTIONS,
     NUM_PLAYERS,
-    PASS,
     TEAMS,
     Action,
     Bid,
@@ -39,7 +37,6 @@ from hundred_server.games.pinochle.rules import (
     HandScored,
     Melded,
     Phase,
-    Play,
     Played,
     StuckDealer,
     TrickWon,
@@ -55,38 +52,13 @@ from hundred_server.games.pinochle.strong import StrongBot
 from hundred_server.games.pinochle.text import TEXT
 from hundred_server.protocol.wire import (
     Message,
-    ProtocolError,
-    field_card,
-    field_int,
-    field_suit,
     message,
-    quote,
 )
 
 GAME: Final = "pinochle"
-ANSWER_TYPES: Final = frozenset({"Bid", "Trump", "Play"})
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
+#: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
 SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
-    A ``Bid`` without ``Bid`` passes, as the seed's clients pass."""
-    kind = msg["Type"]
-    if kind == "Bid":
-        amount = field_int(msg, "Bid")
-        action = BID_ACTIONS.get(PASS if amount is None else amount)
-        if action is None:
-            raise ProtocolError(
-                f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 20 to 250)",
-                "illegal_bid",
-            )
-        return action
-    if kind == "Trump":
-        return Trump(field_suit(msg, "Trump"))
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not a Pinochle answer: {quote(kind)}", "unknown_type")
 
 
 def _legal(action: Action) -> object:
@@ -264,13 +236,9 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
     return Game(players)
 
 
-#: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
-
-
 SPEC: Final = GameSpec(
     name=GAME,
     title="Pinochle",
-    seat_counts=(NUM_PLAYERS,),
     sides=SIDES,
     # The seed's six options, word for word (the classic port shows them as they are).
     # People sit in the lowest free seat: option 2 seats the one who joins opposite
@@ -282,21 +250,12 @@ SPEC: Final = GameSpec(
         Preset("Play with a human partner against two humans", 4, (), SIDES),
         Preset("Play against a human with AI partners", 4, (2, 3), SIDES),
     ),
-    custom=False,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=Game.view_for,
-    bot=PinochleBot,
-    answer_types=ANSWER_TYPES,
-    parse_action=parse_action,
+    records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
     classic=True,

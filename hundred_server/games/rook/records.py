@@ -27,37 +27,30 @@ Replay yields ``{"Type":"Score","Hand":1,"Points":[...],"Score":[...]}`` after e
 hand (``Points``: what each seat scored that hand; ``Score``: the totals, the running
 sum of ``Points``) and, when the game ends, ``{"Type":"Score","GameOver":true,
 "Winner":2,"Score":[...]}`` (``Winner`` is the seat). Errors are as for every game
-(replaying.py): an ``Error`` line at the first line that cannot be replayed, and then
-nothing. ``ERROR_CODES`` lists every ``Code`` replay can give.
+(kit/records.py): an ``Error`` line at the first line that cannot be replayed, and then
+nothing. ``FORMAT.codes`` lists every ``Code`` replay can give.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final
 
-from hundred_server.games.kit import replay as replaying
-from hundred_server.games.kit.replay import (
-    deal_object,
-    engine,
-    game_over_line,
-    history_lines,
-    quote,
-    read_card,
-    read_cards,
+from hundred_server.games.kit.messages import Fields
+from hundred_server.games.kit.records import (
+    Line,
+    Notation,
+    RecordFormat,
+    play_line,
     read_int,
-    read_str,
-    record_header,
-    score_line,
+    record_fields,
 )
+from hundred_server.games.kit.records import quote as record_quote
 from hundred_server.games.rook.cards import Colour, RookCard, codes
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
     MOON,
-    Action,
+    PASS,
     Bid,
-    DealRecord,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -66,17 +59,13 @@ from hundred_server.games.rook.rules import (
     check_deck,
 )
 from hundred_server.protocol.errors import CardCodeError, RecordError
+from hundred_server.protocol.wire import Message, ProtocolError, quote
 
-GAME: Final = "rook"
-VERSION: Final = 1
+#: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
+MOON_WORD: Final = "moon"
 
-#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
-#: shares (replaying.py) but ``deck_mismatch`` (no Rook record has a Seed), and Rook's.
-ERROR_CODES: Final[dict[str, str]] = {
-    **{k: v for k, v in replaying.COMMON_CODES.items() if k != "deck_mismatch"},
-    "missing_deck": "a Deal without Deck (Rook records give every hand's Deck)",
-    "unexpected_seed": "a Seed in the Record line: Rook records give every Deck instead",
-    "wrong_round": "a Deal whose Hand is not the hand the rules are at",
+#: Rook's own ``Code``s, and the shared ones in its words.
+OWN_CODES: Final[dict[str, str]] = {
     "bad_players": "a number of players other than 3 to 6",
     "bad_deck": "a Deck that is not the 45 Rook cards, each once",
     "bad_suit": "a Setup whose Trump names no colour (B, G, R, Y)",
@@ -88,116 +77,137 @@ ERROR_CODES: Final[dict[str, str]] = {
 }
 
 
-# ----------------------------------------------------------------------------- writing
+# ----------------------------------------------------------------------------- an answer's fields
 
 
-def action_object(seat: int, action: Action) -> dict[str, Any]:
-    """One action as its record line (a JSON-ready dict), as it looks on the wire."""
-    if isinstance(action, Bid):
-        if action.is_moon:
-            return {"Type": "Bid", "Playerid": seat, "Moon": True}
-        return {"Type": "Bid", "Playerid": seat, "Bid": action.amount}
-    if isinstance(action, Setup):
-        return {
-            "Type": "Setup",
-            "Playerid": seat,
-            "Discard": codes(action.discard),
-            "Trump": action.trump.value,
-            "Partners": codes(action.partners),
-        }
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": action.card.code}
+def _card(value: object, key: str) -> RookCard:
+    if not isinstance(value, str):
+        raise ProtocolError(
+            f'{key}: a card is a string such as "R14" or "ROOK", got {quote(value)}', "bad_card"
+        )
+    try:
+        return RookCard.parse(value)
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_card") from None
 
 
-def header_object(game: Game) -> dict[str, Any]:
-    """A record's first line (no Seed: every Deal gives its Deck)."""
-    return record_header(GAME, VERSION, game.players, None)
+def _needed(msg: Message, key: str) -> object:
+    value = msg.get(key)
+    if value is None:
+        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+    return value
 
 
-def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
-    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    return history_lines(game.history[start:], _deal_object, action_object)
+def _answer_cards(msg: Message, key: str) -> tuple[RookCard, ...]:
+    value = _needed(msg, key)
+    if not isinstance(value, list):
+        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+    return tuple(_card(c, key) for c in value)
 
 
-def _deal_object(deal: DealRecord) -> dict[str, Any]:
-    return deal_object("Hand", deal.hand, deal.dealer, deal.deck)
+def _answer_colour(msg: Message, key: str) -> Colour:
+    try:
+        return Colour.parse(_needed(msg, key))
+    except CardCodeError as exc:
+        raise ProtocolError(exc.message, "bad_suit") from None
 
 
-# ----------------------------------------------------------------------------- reading
+#: An answer's readers for Rook's cards and colours.
+WIRE: Final = Fields(
+    wire=True,
+    card=lambda msg, key: _card(_needed(msg, key), key),
+    cards=_answer_cards,
+    suit=_answer_colour,
+)
 
 
-def _bid(obj: dict[str, Any]) -> Bid:
+# ----------------------------------------------------------------------------- actions
+
+
+def _bid(obj: dict[str, Any], fields: Fields) -> Bid:
+    """A record's Bid gives ``"Moon":true`` or an amount, which the engine checks; an
+    answer may also leave the amount out to pass, or say ``"Bid":"moon"``, and is
+    checked against the bids. ``Moon`` wins over a ``Bid`` beside it."""
+    return _answer_bid(obj) if fields.wire else _record_bid(obj)
+
+
+def _record_bid(obj: dict[str, Any]) -> Bid:
     moon = obj.get("Moon", False)
     if type(moon) is not bool:
-        raise RecordError(f'"Moon" must be true or false, got {quote(moon)}', "bad_record")
+        raise RecordError(f'"Moon" must be true or false, got {record_quote(moon)}', "bad_record")
     if moon:
         return BID_ACTIONS[MOON]
     amount = read_int(obj, "Bid")
     if amount == MOON:  # the moon is "Moon":true, never a number
         raise RecordError(f'no such bid: {amount} (the moon is "Moon":true)', "illegal_bid")
-    return engine(Bid, amount)
+    return Bid(amount)
 
 
-def _colour(obj: dict[str, Any], name: str) -> Colour:
-    text = read_str(obj, name)
-    try:
-        return Colour.parse(text)
-    except CardCodeError as error:
-        raise RecordError(error.message, error.code) from None
+def _answer_bid(msg: Message) -> Bid:
+    moon = msg.get("Moon")
+    if moon is not None and type(moon) is not bool:
+        raise ProtocolError(f"Moon must be true or false, got {quote(moon)}", "bad_message")
+    if moon:
+        return BID_ACTIONS[MOON]
+    amount = msg.get("Bid")
+    if amount is None:
+        return BID_ACTIONS[PASS]
+    if isinstance(amount, str) and amount.strip().lower() == MOON_WORD:
+        return BID_ACTIONS[MOON]
+    if type(amount) is not int:
+        raise ProtocolError(
+            f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message"
+        )
+    action = BID_ACTIONS.get(amount) if amount != MOON else None
+    if action is None:
+        raise ProtocolError(
+            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 80 to 200 in "
+            'fives; "Moon":true for the moon)',
+            "illegal_bid",
+        )
+    return action
 
 
-def _setup(obj: dict[str, Any]) -> Setup:
-    discard = read_cards(obj, "Discard", RookCard.parse)
-    trump = _colour(obj, "Trump")
-    partners = read_cards(obj, "Partners", RookCard.parse) if "Partners" in obj else []
-    return engine(Setup, tuple(discard), trump, tuple(partners))
+def _setup(obj: dict[str, Any], fields: Fields) -> Setup:
+    discard = tuple(fields.cards(obj, "Discard"))
+    trump = fields.suit(obj, "Trump")
+    return Setup(discard, trump, fields.optional_cards(obj, "Partners"))
 
 
-def _play(obj: dict[str, Any]) -> Play:
-    return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard", RookCard.parse))
+def _bid_fields(bid: Bid) -> dict[str, Any]:
+    return {"Moon": True} if bid.is_moon else {"Bid": bid.amount}
 
 
-_ACTIONS: Final[dict[str, Callable[[dict[str, Any]], Action]]] = {
-    "Bid": _bid,
-    "Setup": _setup,
-    "Play": _play,
-}
-_KNOWN_TYPES: Final = ("Record", "Deal", *_ACTIONS)
+def _setup_fields(setup: Setup) -> dict[str, Any]:
+    return {
+        "Discard": codes(setup.discard),
+        "Trump": setup.trump.value,
+        "Partners": codes(setup.partners),
+    }
 
 
-class Replayer(replaying.DeckReplayer[Game]):
-    """Rook's replay: replaying.DeckReplayer with Bid, Setup and Play lines, "Hand" for
-    "Round", Rook's cards, and the winner by seat."""
-
-    game_name = GAME
-    title = "Rook"
-    version = VERSION
-    known_types = _KNOWN_TYPES
-    check_deck = staticmethod(check_deck)
-    parse_card = staticmethod(RookCard.parse)
-    record_words = "a Rook record"
-    round_key = "Hand"
-    round_word = "hand"
-
-    def start(self, players: list[str]) -> Game:
-        return Game(players)
-
-    def _action(self, kind: str, obj: dict[str, Any]) -> Action:
-        return _ACTIONS[kind](obj)
-
-    def _winner(self, game: Game) -> str:
-        return f"seat {game.winner}"
-
-    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, HandScored):
-                out.append(score_line("Hand", event.hand, event.totals, event.points))
-            elif isinstance(event, GameWon):
-                out.append(game_over_line(event.winner, event.totals))
-        return out
+#: Rook's actions, in records and answers alike.
+ACTIONS: Final = Notation(
+    {
+        "Bid": Line(Bid, _bid_fields, _bid),
+        "Setup": Line(Setup, _setup_fields, _setup),
+        "Play": play_line(Play),
+    },
+    record=record_fields(RookCard.parse, Colour.parse),
+    wire=WIRE,
+    answer_words="a Rook answer",
+)
 
 
-#: Replay a record: its Score lines, and an Error line at the first bad line.
-replay = Replayer.replay
-#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
-load_record = Replayer.load_record
+FORMAT: Final = RecordFormat[Game](
+    game="rook",
+    title="Rook",
+    actions=ACTIONS,
+    start=lambda players, seed, header: Game(players),
+    check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    points=True,
+    own_codes=OWN_CODES,
+    parse_card=RookCard.parse,
+)

@@ -11,18 +11,17 @@ snapshot) names a card of it again. Points taken are told only when the hand end
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Final
 
 from hundred_server.games.base import GameSpec, Preset, check_flags
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.rook import records
 from hundred_server.games.rook.bots import RookBot
-from hundred_server.games.rook.cards import Colour, RookCard, codes, names
+from hundred_server.games.rook.cards import codes, names
+from hundred_server.games.rook.records import MOON_WORD
 from hundred_server.games.rook.rules import (
-    BID_ACTIONS,
     MOON,
-    PASS,
     SEAT_COUNTS,
     Action,
     Bid,
@@ -36,7 +35,6 @@ from hundred_server.games.rook.rules import (
     Phase,
     Play,
     Played,
-    Setup,
     SetupMade,
     StuckDealer,
     TrickWon,
@@ -47,92 +45,10 @@ from hundred_server.games.rook.rules import (
 )
 from hundred_server.games.rook.strong import StrongBot
 from hundred_server.games.rook.text import TEXT
-from hundred_server.protocol.errors import CardCodeError
-from hundred_server.protocol.wire import Message, ProtocolError, message, quote
+from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "rook"
-ANSWER_TYPES: Final = frozenset({"Bid", "Setup", "Play"})
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.SETUP: "Setup", Phase.TRICKS: "Play"}
-#: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
-MOON_WORD: Final = "moon"
-
-
-# ------------------------------------------------------------------------ answers
-
-
-def _card(value: object, key: str) -> RookCard:
-    if not isinstance(value, str):
-        raise ProtocolError(
-            f'{key}: a card is a string such as "R14" or "ROOK", got {quote(value)}', "bad_card"
-        )
-    try:
-        return RookCard.parse(value)
-    except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_card") from None
-
-
-def _cards(msg: Message, key: str, required: bool = True) -> tuple[RookCard, ...]:
-    value = msg.get(key)
-    if value is None:
-        if required:
-            raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
-        return ()
-    if not isinstance(value, list):
-        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
-    return tuple(_card(c, key) for c in value)
-
-
-def _bid(msg: Message) -> Bid:
-    moon = msg.get("Moon")
-    if moon is not None and type(moon) is not bool:
-        raise ProtocolError(f"Moon must be true or false, got {quote(moon)}", "bad_message")
-    if moon:
-        return BID_ACTIONS[MOON]
-    amount = msg.get("Bid")
-    if amount is None:
-        return BID_ACTIONS[PASS]
-    if isinstance(amount, str) and amount.strip().lower() == MOON_WORD:
-        return BID_ACTIONS[MOON]
-    if type(amount) is not int:
-        raise ProtocolError(
-            f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message"
-        )
-    action = BID_ACTIONS.get(amount) if amount != MOON else None
-    if action is None:
-        raise ProtocolError(
-            f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 80 to 200 in "
-            'fives; "Moon":true for the moon)',
-            "illegal_bid",
-        )
-    return action
-
-
-def _setup(msg: Message) -> Setup:
-    discard = _cards(msg, "Discard")
-    trump = msg.get("Trump")
-    if trump is None:
-        raise ProtocolError("Setup needs Trump", "bad_message")
-    try:
-        colour = Colour.parse(trump)
-    except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_suit") from None
-    return Setup(discard, colour, _cards(msg, "Partners", required=False))
-
-
-def parse_action(msg: Message) -> Action:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``).
-    A ``Bid`` without ``Bid`` passes; ``"Moon":true`` (or ``"Bid":"moon"``) shoots the
-    moon, and ``Moon`` wins over a ``Bid`` beside it."""
-    kind = msg["Type"]
-    if kind == "Bid":
-        return _bid(msg)
-    if kind == "Setup":
-        return _setup(msg)
-    if kind == "Play":
-        if msg.get("PlayedCard") is None:
-            raise ProtocolError("Play needs PlayedCard", "bad_message")
-        return Play(_card(msg["PlayedCard"], "PlayedCard"))
-    raise ProtocolError(f"not a Rook answer: {quote(kind)}", "unknown_type")
 
 
 # ------------------------------------------------------------------------ prompts
@@ -356,18 +272,11 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
     return Game(players)
 
 
-def _view(game: Any, seat: int) -> View:
-    view: View = game.view_for(seat)
-    return view
-
-
 _NUMBER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 SPEC: Final = GameSpec(
     name=GAME,
     title="Rook",
-    seat_counts=SEAT_COUNTS,
-    sides=None,  # partners are secret until revealed: every seat scores for itself
     presets=(
         *(
             Preset(f"{n} players: you against {_NUMBER_WORDS[n - 1]} AI", n, tuple(range(1, n)))
@@ -379,20 +288,12 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=_view,
-    bot=RookBot,
     # Today's AI is both the plainest player and the default; strong searches.
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
-    answer_types=ANSWER_TYPES,
-    parse_action=parse_action,
+    records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     text=TEXT,
 )

@@ -17,29 +17,22 @@ ignored; blank lines are skipped (they still count as lines).
 
 Replay yields ``{"Type":"Score","Hand":1,"Score":[NS,EW]}`` (the totals) after every
 hand and, when the game ends, ``{"Type":"Score","GameOver":true,"Winner":"NS",
-"Score":[5,2]}``. Errors are as for every game (replaying.py): an
+"Score":[5,2]}``. Errors are as for every game (kit/records.py): an
 ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the first line that
-cannot be replayed, and then nothing; a record that simply stops is not an error. The
-replay and its line readers are shared with Hundred and Ten (replaying.py), so both games
-quote bad input alike.
+cannot be replayed, and then nothing; a record that simply stops is not an error.
 """
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Final
 
-from hundred_server.games.kit import replay as replaying
-from hundred_server.games.kit.replay import (
-    deal_object,
-    history_lines,
-    read_card,
-    read_str,
-    record_header,
+from hundred_server.games.kit.records import (
+    Notation,
+    RecordFormat,
+    play_line,
 )
 from hundred_server.games.whist.rules import (
     SIDES,
-    DealRecord,
-    Event,
     Game,
     GameWon,
     HandScored,
@@ -47,78 +40,33 @@ from hundred_server.games.whist.rules import (
     check_deck,
 )
 
-GAME: Final = "whist"
-VERSION: Final = 1
-_KNOWN_TYPES: Final = ("Record", "Deal", "Play")
-
-#: Every ``Code`` an ``Error`` line can carry, and what it means: the codes every game
-#: shares (replaying.py), with Whist's words where they differ; ``must_follow_suit`` is
-#: Whist's own.
-ERROR_CODES: Final[dict[str, str]] = {
-    **replaying.COMMON_CODES,
-    "wrong_round": "a Deal whose round number (Whist: Hand) is not the one the rules are at",
+#: Whist's own ``Code``s, and the shared ones in its words.
+OWN_CODES: Final[dict[str, str]] = {
     "bad_players": "a number of players the game is not played by (Whist: exactly 4)",
     "bad_deck": "a Deck that is not the game's cards each once (Whist: 52, without the joker)",
     "must_follow_suit": "a card off the suit led from a seat that holds the suit led",
 }
 
 
-# ----------------------------------------------------------------------------- writing
+#: Whist's one action, in records and answers alike.
+ACTIONS: Final = Notation({"Play": play_line(Play)})
 
 
-def header_object(game: Game) -> dict[str, Any]:
-    """A record's first line."""
-    return record_header(GAME, VERSION, game.players, game.seed)
+def _winner(game: Game) -> str:
+    assert game.winner is not None
+    return SIDES[game.winner]
 
 
-def history_objects(game: Game, start: int = 0) -> list[dict[str, Any]]:
-    """The record lines of ``game.history[start:]`` (a record's lines after the header)."""
-    return history_lines(game.history[start:], _deal_object, _play_object)
-
-
-def _deal_object(deal: DealRecord) -> dict[str, Any]:
-    return deal_object("Hand", deal.hand, deal.dealer, deal.deck)
-
-
-def _play_object(seat: int, play: Play) -> dict[str, Any]:
-    return {"Type": "Play", "Playerid": seat, "PlayedCard": play.card.code}
-
-
-# ----------------------------------------------------------------------------- reading
-
-
-class Replayer(replaying.Replayer[Game]):
-    """Whist's replay: replaying.Replayer with Play lines, "Hand" for "Round", and the
-    winner by side."""
-
-    game_name = GAME
-    version = VERSION
-    known_types = _KNOWN_TYPES
-    new_game = Game
-    check_deck = staticmethod(check_deck)
-    record_words = "a Whist record"
-    round_key = "Hand"
-    round_word = "hand"
-
-    def _action(self, kind: str, obj: dict[str, Any]) -> Play:
-        return Play(read_card(read_str(obj, "PlayedCard"), "PlayedCard"))
-
-    def _winner(self, game: Game) -> str:
-        assert game.winner is not None
-        return SIDES[game.winner]
-
-    def _scores(self, game: Game, events: list[Event]) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for event in events:
-            if isinstance(event, HandScored):
-                out.append({"Type": "Score", "Hand": event.hand, "Score": list(event.totals)})
-            elif isinstance(event, GameWon):
-                winner, totals = SIDES[event.side], list(event.totals)
-                out.append({"Type": "Score", "GameOver": True, "Winner": winner, "Score": totals})
-        return out
-
-
-#: Replay a record: its Score lines, and an Error line at the first bad line.
-replay = Replayer.replay
-#: The game a record describes, as far as it goes (``RecordError`` at the first bad line).
-load_record = Replayer.load_record
+FORMAT: Final = RecordFormat[Game](
+    game="whist",
+    title="Whist",
+    actions=ACTIONS,
+    start=lambda players, seed, header: Game(players, seed),
+    check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    game_winner=lambda event: SIDES[event.side],
+    own_codes=OWN_CODES,
+    seeded=True,
+    winner=_winner,
+)

@@ -46,10 +46,9 @@ from hundred_server.games.whist.rules import (
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
 from hundred_server.protocol.errors import BotAnswerError
-from hundred_server.protocol.wire import Message, ProtocolError, field_card, message, quote
+from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "whist"
-ANSWER_TYPES: Final = frozenset({"Play"})
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
 SIDE_TITLES: Final = ("North-South", "East-West")
@@ -57,14 +56,6 @@ SIDE_TITLES: Final = ("North-South", "East-West")
 #: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
 _quote_value.maxstring = _quote_value.maxother = 80
-
-
-def parse_action(msg: Message) -> Play:
-    """The engine action a client's answer names (``Type`` is in ``ANSWER_TYPES``)."""
-    kind = msg["Type"]
-    if kind == "Play":
-        return Play(field_card(msg, "PlayedCard"))
-    raise ProtocolError(f"not an answer: {quote(kind)}", "unknown_type")
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
@@ -254,7 +245,6 @@ def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = f
 SPEC: Final = GameSpec(
     name=GAME,
     title="Whist",
-    seat_counts=(NUM_PLAYERS,),
     sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
     presets=(
         Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
@@ -262,21 +252,12 @@ SPEC: Final = GameSpec(
         Preset("Play with an AI partner against two people", 4, (2,)),
         Preset("Open a 4-seat table for people only", 4, ()),
     ),
-    custom=False,
     new_game=new_game,
     seeded_deck=seeded_deck,
-    view=Game.view_for,
-    bot=WhistBot,
-    answer_types=ANSWER_TYPES,
-    parse_action=parse_action,
+    records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    header_object=records.header_object,
-    history_objects=records.history_objects,
-    replay=records.replay,
-    load_record=records.load_record,
-    record_codes=records.ERROR_CODES,
     result=result,
     plugin=PLUGIN,
     text=TEXT,
