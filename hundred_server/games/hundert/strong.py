@@ -59,7 +59,7 @@ from hundred_server.games.hundert.rules import (
     View,
 )
 from hundred_server.games.kit.cards import ALL_CARDS, Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision (measured: see the docstring).
@@ -210,11 +210,14 @@ class StrongBot(SearchBot):
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.round_index}|{view.scores}|{view.dealer}|"
-            f"{''.join(c.code for c in view.hand)}|{''.join(c.code for _, c in view.played)}"
+        return self.keyed(
+            view.seat,
+            view.round_index,
+            view.scores,
+            view.dealer,
+            "".join(c.code for c in view.hand),
+            "".join(c.code for _, c in view.played),
         )
-        return Random(key)
 
     def act(self, view: View) -> Action:
         plays = [a for a in view.legal if isinstance(a, Play)]
@@ -229,7 +232,8 @@ class StrongBot(SearchBot):
         return first[self.choose(view, sorted(first))]
 
     def choose(self, view: View, classes: Sequence[int]) -> int:
-        """The class of card with the best mean chips for the viewer this deal."""
+        """The class of card with the best mean chips for the viewer this deal (the
+        lowest class among the best)."""
         start = clock()
         me, n, feder = view.seat, view.num_players, view.feder
         total = view.total
@@ -240,32 +244,45 @@ class StrongBot(SearchBot):
             if after >= TARGET:
                 scores[i] = float(chips_to(me, me, after, n, feder))
             else:
-                open_.append(i)
+                open_.append(k)
         if open_:
-            sampler = Sampler(view)
-            rng = self._rng(view)
-            mine = counts_of(view.hand)
-            nxt = (me + 1) % n
-            sums = [0] * len(classes)
             # With two seats nothing is hidden (the other hand is every card not seen):
             # every sample is the same deal, and the rollouts are deterministic.
-            least = 1 if n == 2 else self.min_samples
-            samples = work = 0
-            while samples < least or (n > 2 and work < self.work):
-                deal = sampler.sample_counts(rng)
-                deal[me] = mine
-                for i in open_:
-                    k = classes[i]
-                    hands = [h[:] for h in deal]
-                    hands[me][k] -= 1
-                    seat, end, used = rollout(hands, total + VALUES[k], nxt)
-                    sums[i] += chips_to(me, seat, end, n, feder)
-                    work += used + ROLLOUT_COST * n
-                    self.last_rollouts += 1
-                samples += 1
-                if self.out_of_time(start):
-                    break
-            for i in open_:
-                scores[i] = sums[i] / samples
-        best = max(scores)
-        return classes[scores.index(best)]
+            decision = ClassPlay(view, open_, 1 if n == 2 else self.min_samples, self.work)
+            sums = self.search(decision, self._rng(view), start)
+            for i, k in enumerate(open_):
+                scores[classes.index(k)] = sums[i] / decision.done
+        return classes[best(scores)]
+
+
+class ClassPlay(Decision[list[list[int]]]):
+    """A card decision: a card of each candidate class played, then the deal played
+    out, on every sample; worth the chips the deal moves to the viewer. It samples
+    until ``work`` card plays are done (``least`` samples at least; with two seats,
+    nothing hidden, ``least`` only)."""
+
+    def __init__(self, view: View, classes: list[int], least: int, work: int) -> None:
+        super().__init__(len(classes), least)
+        self.sampler = Sampler(view)
+        self.classes = classes
+        self.seat, self.n, self.feder = view.seat, view.num_players, view.feder
+        self.total = view.total
+        self.mine = counts_of(view.hand)
+        self.work = work
+        self.worked = 0
+
+    def more(self, done: int) -> bool:
+        return done < self.samples or (self.n > 2 and self.worked < self.work)
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample_counts(rng)
+        deal[self.seat] = self.mine
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        me, n, k = self.seat, self.n, self.classes[i]
+        hands = [h[:] for h in deal]
+        hands[me][k] -= 1
+        seat, end, used = rollout(hands, self.total + VALUES[k], (me + 1) % n)
+        self.worked += used + ROLLOUT_COST * n
+        return chips_to(me, seat, end, n, self.feder)

@@ -69,7 +69,15 @@ from typing import ClassVar, Final, TypeAlias
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit.cards import Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, least, shuffle
+from hundred_server.games.kit.search import (
+    BUDGET,
+    Decision,
+    SearchBot,
+    best,
+    clock,
+    least,
+    shuffle,
+)
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     HAND_SIZE,
@@ -649,6 +657,102 @@ def hand_worth(
 # --------------------------------------------------------------------------------- bot
 
 
+class CardPlay(Decision[list[Suits]]):
+    """A card decision: each legal card played, then the hand played out, on every
+    sample; worth ``hand_worth`` to the viewer's team."""
+
+    def __init__(self, view: View, cards: list[int], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        assert view.trump is not None
+        assert view.bidder is not None
+        assert view.bid is not None
+        self.cards = cards
+        self.seat, self.team, self.bid = view.seat, view.team, view.bid
+        self.trump = trump = SUIT_ORDER.index(view.trump)
+        self.bidding_team = team_of(view.bidder)
+        self.melds = [view.melds[0][0] + view.melds[2][0], view.melds[1][0] + view.melds[3][0]]
+        trick = [_ID[c] for _, c in view.current_trick]
+        top, top_seat = (trick[0], view.current_trick[0][0]) if trick else (0, view.seat)
+        for (s, _), c in zip(view.current_trick[1:], trick[1:], strict=True):
+            if _beats(c, top, trump):
+                top, top_seat = c, s
+        #: The trick under way, its winning card and its seat so far.
+        self.trick, self.best, self.best_seat = trick, top, top_seat
+        self.so_far = list(view.counters)
+        self.sampler = Sampler(view)
+        self.mine = [_ID[c] for c in view.hand]
+        self.led = trick[0] // 6 if trick else -1
+        self.in_trick = sum(1 for x in trick if x % 6 >= 3)
+        self.position = len(trick) + 1
+
+    def deal(self, rng: Random) -> list[Suits]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.mine
+        return [by_suit(h) for h in deal]
+
+    def value(self, deal: list[Suits], i: int) -> float:
+        c, seat, trump, bidding_team = self.cards[i], self.seat, self.trump, self.bidding_team
+        hands = [[s[:] for s in h] for h in deal]
+        hands[seat][c // 6].remove(c)
+        if not self.trick or _beats(c, self.best, trump):
+            b, bs = c, seat
+        else:
+            b, bs = self.best, self.best_seat
+        points = self.in_trick + (c % 6 >= 3)
+        if self.position == 4:
+            hand = hands[bs]
+            if hand[0] or hand[1] or hand[2] or hand[3]:
+                gained = rollout(hands, -1, 0, 0, bs, 0, bs, trump, bidding_team)
+                gained[bs % 2] += points
+            else:
+                gained = [0, 0]
+                gained[bs % 2] += points + 1
+        else:
+            led = c // 6 if self.led < 0 else self.led
+            to_act = (seat + 1) % 4
+            gained = rollout(hands, led, self.position, b, bs, points, to_act, trump, bidding_team)
+        counters = [self.so_far[0] + gained[0], self.so_far[1] + gained[1]]
+        return hand_worth(self.melds, counters, bidding_team, self.bid, self.team)
+
+
+class WholeHand(Decision[list[list[int]]]):
+    """A bid or trump decision: the hand played out from its first lead with each of
+    ``trumps``, ``bidder`` naming it at ``bid``, on every sample. It keeps each
+    outcome (``out``, as ``StrongBot._deal_outcomes`` gives it)."""
+
+    def __init__(
+        self, view: View, trumps: Sequence[int], bidder: int, bid: int, samples: int
+    ) -> None:
+        super().__init__(len(trumps), samples)
+        self.sampler = Sampler(view)
+        self.seat, self.team = view.seat, view.team
+        self.mine = [_ID[c] for c in view.hand]
+        self.trumps = trumps
+        self.bidder, self.bid = bidder, bid
+        self.bidding_team = team_of(bidder)
+        self.counts: list[list[int]] = []
+        self.out: list[list[int]] = [[] for _ in range(len(trumps) + 1)]
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.mine
+        self.counts = [_counts(h) for h in deal]
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        trump, team, bidder = self.trumps[i], self.team, self.bidder
+        bidding_team = self.bidding_team
+        melds = [meld_value(self.counts[s], trump) for s in range(4)]
+        meld = [melds[0] + melds[2], melds[1] + melds[3]]
+        hands = [by_suit(h) for h in deal]
+        counters = rollout(hands, -1, 0, 0, bidder, 0, bidder, trump, bidding_team)
+        worth = hand_worth(meld, counters, bidding_team, self.bid, team)
+        self.out[i].append(worth)
+        if i == 0:
+            self.out[-1].append(meld[team] + counters[team])
+        return worth
+
+
 def _hand_strength(counts: Sequence[int], trump: int) -> float:
     """A quick look at a hand with ``trump``: its meld, its trumps and its aces."""
     trumps = sum(counts[trump * 6 : trump * 6 + 6])
@@ -686,14 +790,18 @@ class StrongBot(SearchBot):
         self.bid_trumps = bid_trumps
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.hand_index}|{view.scores}|{view.dealer}|"
-            f"{view.phase.value}|{view.bids}|{''.join(c.code for c in view.hand)}|"
-            f"{''.join(c.code for c in view.played)}"
+        return self.keyed(
+            view.seat,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            view.phase.value,
+            view.bids,
+            "".join(c.code for c in view.hand),
+            "".join(c.code for c in view.played),
         )
-        return Random(key)
 
-    def _over_budget(self, start: float, done: int) -> bool:
+    def spent(self, start: float, done: int) -> bool:
         """Whether another sample like the ``done`` so far would overrun the budget."""
         if self.budget is None:
             return False
@@ -716,69 +824,13 @@ class StrongBot(SearchBot):
 
     def _play(self, view: View) -> Action:
         start = clock()
-        assert view.trump is not None
-        assert view.bidder is not None
-        assert view.bid is not None
-        trump = SUIT_ORDER.index(view.trump)
         cards = list(dict.fromkeys(_ID[a.card] for a in view.legal if isinstance(a, Play)))
         if len(cards) == 1:
             return PLAY_ACTIONS[_CARD[cards[0]]]
-        team = view.team
-        bidding_team = team_of(view.bidder)
-        melds = [view.melds[0][0] + view.melds[2][0], view.melds[1][0] + view.melds[3][0]]
-        trick = [_ID[c] for _, c in view.current_trick]
-        best, best_seat = (trick[0], view.current_trick[0][0]) if trick else (0, view.seat)
-        for (s, _), c in zip(view.current_trick[1:], trick[1:], strict=True):
-            if _beats(c, best, trump):
-                best, best_seat = c, s
-        so_far = list(view.counters)
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        mine = [_ID[c] for c in view.hand]
         left = NUM_PLAYERS * HAND_SIZE - len(view.played)
-        samples = max(self.min_samples, self.work // (len(cards) * left))
-        led = trick[0] // 6 if trick else -1
-        in_trick = sum(1 for x in trick if x % 6 >= 3)
-        position = len(trick) + 1
-        totals = [0] * len(cards)
-        for done in range(1, samples + 1):
-            deal = sampler.sample(rng)
-            deal[view.seat] = mine
-            suits = [by_suit(h) for h in deal]
-            for i, c in enumerate(cards):
-                hands = [[s[:] for s in h] for h in suits]
-                hands[view.seat][c // 6].remove(c)
-                if not trick or _beats(c, best, trump):
-                    b, bs = c, view.seat
-                else:
-                    b, bs = best, best_seat
-                points = in_trick + (c % 6 >= 3)
-                if position == 4:
-                    hand = hands[bs]
-                    if hand[0] or hand[1] or hand[2] or hand[3]:
-                        gained = rollout(hands, -1, 0, 0, bs, 0, bs, trump, bidding_team)
-                        gained[bs % 2] += points
-                    else:
-                        gained = [0, 0]
-                        gained[bs % 2] += points + 1
-                else:
-                    gained = rollout(
-                        hands,
-                        c // 6 if led < 0 else led,
-                        position,
-                        b,
-                        bs,
-                        points,
-                        (view.seat + 1) % 4,
-                        trump,
-                        bidding_team,
-                    )
-                counters = [so_far[0] + gained[0], so_far[1] + gained[1]]
-                totals[i] += hand_worth(melds, counters, bidding_team, view.bid, team)
-                self.last_rollouts += 1
-            if self._over_budget(start, done):
-                break
-        return PLAY_ACTIONS[_CARD[cards[totals.index(max(totals))]]]
+        decision = CardPlay(view, cards, self.samples_for(self.work, len(cards), left))
+        totals = self.search(decision, self._rng(view), start)
+        return PLAY_ACTIONS[_CARD[cards[best(totals)]]]
 
     # --------------------------------------------------------------- trump and bids
 
@@ -788,29 +840,10 @@ class StrongBot(SearchBot):
         """For each trump, the worth (``hand_worth``) to the viewer's team of the hand
         played out on each sampled deal, ``bidder`` naming it at ``bid``; and, as the
         last row, the team's hand total (meld plus counters) with ``trumps[0]``."""
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        mine = [_ID[c] for c in view.hand]
-        samples = max(self.min_samples, self.bid_work // (len(trumps) * 48))
-        team = view.team
-        bidding_team = team_of(bidder)
-        out: list[list[int]] = [[] for _ in range(len(trumps) + 1)]
-        for done in range(1, samples + 1):
-            deal = sampler.sample(rng)
-            deal[view.seat] = mine
-            counts = [_counts(h) for h in deal]
-            for i, trump in enumerate(trumps):
-                melds = [meld_value(counts[s], trump) for s in range(4)]
-                meld = [melds[0] + melds[2], melds[1] + melds[3]]
-                hands = [by_suit(h) for h in deal]
-                counters = rollout(hands, -1, 0, 0, bidder, 0, bidder, trump, bidding_team)
-                out[i].append(hand_worth(meld, counters, bidding_team, bid, team))
-                if i == 0:
-                    out[-1].append(meld[team] + counters[team])
-                self.last_rollouts += 1
-            if self._over_budget(start, done):
-                break
-        return out
+        samples = self.samples_for(self.bid_work, len(trumps), 48)
+        decision = WholeHand(view, trumps, bidder, bid, samples)
+        self.search(decision, self._rng(view), start)
+        return decision.out
 
     def _trump(self, view: View) -> int:
         start = clock()

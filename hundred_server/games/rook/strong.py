@@ -93,7 +93,7 @@ from typing import Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -140,7 +140,7 @@ _POINT_TRIES: Final = 8
 
 
 #: A deal's bidding samples (``StrongBot._bid_samples``).
-BidSamples: TypeAlias = tuple[
+Bidding: TypeAlias = tuple[
     list[bytes], list[tuple[int, int, int | None]], dict[int, list[tuple[int, int, bool]]]
 ]
 
@@ -747,17 +747,24 @@ class StrongBot(SearchBot):
         self.trumps_judged = trumps_judged
         self.bid_keeps_points = bid_keeps_points
         #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
-        self._bid_cache: dict[str, BidSamples] = {}
+        self._bid_cache: dict[str, Bidding] = {}
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
-        key = (
-            f"{self.seed}|{view.seat}|{view.num_players}|{view.hand_index}|{view.scores}|"
-            f"{view.dealer}|{view.phase.value}|{[int(c) for c in view.hand]}|{view.bids}|"
-            f"{view.trump}|{[int(c) for c in view.called]}|{told}|"
-            f"{[(s, int(c)) for s, c in view.current_trick]}"
+        return self.keyed(
+            view.seat,
+            view.num_players,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            view.phase.value,
+            [int(c) for c in view.hand],
+            view.bids,
+            view.trump,
+            [int(c) for c in view.called],
+            told,
+            [(s, int(c)) for s, c in view.current_trick],
         )
-        return Random(key)
 
     def act(self, view: View) -> Action:
         if not view.legal:
@@ -778,9 +785,14 @@ class StrongBot(SearchBot):
     def _deal_key(self, view: View) -> str:
         """What a bidding decision's samples depend on: the deal as the viewer sees it
         before play (not the bids, which the samples do not fit)."""
-        return (
-            f"{self.seed}|bidding|{view.seat}|{view.num_players}|{view.hand_index}|"
-            f"{view.scores}|{view.dealer}|{[int(c) for c in view.hand]}"
+        return self.key(
+            "bidding",
+            view.seat,
+            view.num_players,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            [int(c) for c in view.hand],
         )
 
     def _bid(self, view: View) -> Action:
@@ -841,52 +853,20 @@ class StrongBot(SearchBot):
                 best = BID_ACTIONS[MOON]
         return best
 
-    def _bid_samples(self, view: View, key: str, start: float) -> BidSamples:
+    def _bid_samples(self, view: View, key: str, start: float) -> Bidding:
         """A deal's bidding samples, made once and kept (``BID_CACHE`` deals): the deals
         drawn (each seat's cards and the kitty, packed) and on each the viewer's side's
         points as bidder, its size, and alone the points the others took (0: a sweep;
         None: not played alone, the side took too little). They depend on nothing the
         bidding changes, so every bidding decision of the deal judges its bids on the
         same samples (drawn from ``key``), and only the holder's hand is played anew."""
-        n = view.num_players
-        calls = n // 2 - 1
-        sampler = Sampler(view)
-        rng = Random(key)
-        hand = [int(c) for c in view.hand]
-        deals: list[bytes] = []
-        results: list[tuple[int, int, int | None]] = []
-        for _ in range(self.bid_samples):
-            deal = sampler.sample(rng)
-            deals.append(b"\xff".join(bytes(h) for h in deal))
-            full = hand + deal[n]
-            trump = _trump_order(full)[0]
-            discard, called = quick_setup(
-                full, trump, view.kitty_size, calls, self.bid_keeps_points, False
-            )
-            gone = set(discard)
-            deal[view.seat] = [c for c in full if c not in gone]
-            hands = masks_of(deal[:n], trump)
-            side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
-            taken = [0] * n
-            bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
-            moon_hands = hands[:]
-            rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
-            ours = sum(t for s, t in enumerate(taken) if side[s])
-            self.last_rollouts += 1
-            alone: int | None = None
-            if ours >= HAND_POINTS - 20:
-                solo = [s == view.seat for s in range(n)]
-                taken = [0] * n
-                swept = rollout(moon_hands, [], view.seat, trump, solo, taken, bonus, view.seat)
-                alone = 0 if swept else HAND_POINTS - taken[view.seat]
-                self.last_rollouts += 1
-            results.append((ours, sum(side), alone))
-            if self.out_of_time(start):
-                break
+        decision = BidSamples(view, self.bid_samples, self.bid_keeps_points)
+        self.search(decision, Random(key), start)
+        deals, results = decision.deals, decision.results
         cache = self._bid_cache
         if len(cache) >= BID_CACHE:
             del cache[next(iter(cache))]
-        samples: BidSamples = (deals, results, {})
+        samples: Bidding = (deals, results, {})
         cache[key] = samples
         return samples
 
@@ -920,7 +900,6 @@ class StrongBot(SearchBot):
         start = clock()
         n = view.num_players
         hand = [int(c) for c in view.hand]
-        bid = view.bid or MOON
         calls = view.calls
         options: list[tuple[int, list[int], list[int]]] = []
         for trump in _trump_order(hand)[: self.trumps_judged]:
@@ -932,26 +911,9 @@ class StrongBot(SearchBot):
                     option = (trump, sorted(discard), called)
                     if option not in options:
                         options.append(option)
-        totals = [0.0] * len(options)
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        left = n * HAND_SIZES[n]
-        samples = max(self.min_samples, self.work // (len(options) * left))
-        for _ in range(samples):
-            deal = sampler.sample(rng)
-            for i, (trump, discard, called) in enumerate(options):
-                gone = set(discard)
-                deal[view.seat] = [c for c in hand if c not in gone]
-                hands = masks_of(deal[:n], trump)
-                side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
-                taken = [0] * n
-                bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
-                swept = rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
-                totals[i] += relative_value(taken, side, bid, swept, view.seat)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        trump, discard, called = options[totals.index(max(totals))]
+        samples = self.samples_for(self.work, len(options), n * HAND_SIZES[n])
+        totals = self.search(SetupPlay(view, options, samples), self._rng(view), start)
+        trump, discard, called = options[best(totals)]
         return Setup(
             tuple(ROOK_DECK[c] for c in discard),
             COLOURS[trump],
@@ -962,45 +924,139 @@ class StrongBot(SearchBot):
 
     def _play(self, view: View, cards: Sequence[RookCard]) -> RookCard:
         start = clock()
-        n = view.num_players
-        trump = _trump_index(view)
+        left = view.num_players * HAND_SIZES[view.num_players] - len(played_cards(view))
+        samples = self.samples_for(self.work, len(cards), left)
+        totals = self.search(CardPlay(view, cards, samples), self._rng(view), start)
+        return cards[best(totals)]
+
+
+class BidSamples(Decision[list[list[int]]]):
+    """A deal's bidding samples (``StrongBot._bid_samples``): on each the viewer takes
+    the kitty, sets up by the quick rule and plays the hand out (alone too, for the
+    moon, when its side took nearly everything); one candidate, kept in ``results``."""
+
+    def __init__(self, view: View, samples: int, keeps_points: bool) -> None:
+        super().__init__(1, samples)
+        self.n, self.seat, self.kitty_size = view.num_players, view.seat, view.kitty_size
+        self.calls = self.n // 2 - 1
+        self.keeps_points = keeps_points
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.deals: list[bytes] = []
+        self.results: list[tuple[int, int, int | None]] = []
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        self.deals.append(b"\xff".join(bytes(h) for h in deal))
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        n, seat = self.n, self.seat
+        full = self.hand + deal[n]
+        trump = _trump_order(full)[0]
+        discard, called = quick_setup(
+            full, trump, self.kitty_size, self.calls, self.keeps_points, False
+        )
+        gone = set(discard)
+        deal[seat] = [c for c in full if c not in gone]
+        hands = masks_of(deal[:n], trump)
+        side = [s == seat or any(c in deal[s] for c in called) for s in range(n)]
+        taken = [0] * n
+        bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
+        moon_hands = hands[:]
+        rollout(hands, [], seat, trump, side, taken, bonus, seat)
+        ours = sum(t for s, t in enumerate(taken) if side[s])
+        alone: int | None = None
+        if ours >= HAND_POINTS - 20:
+            solo = [s == seat for s in range(n)]
+            taken = [0] * n
+            swept = rollout(moon_hands, [], seat, trump, solo, taken, bonus, seat)
+            alone = 0 if swept else HAND_POINTS - taken[seat]
+            self.extra_rollouts += 1
+        self.results.append((ours, sum(side), alone))
+        return 0.0
+
+
+class SetupPlay(Decision[list[list[int]]]):
+    """The bidder's setup: each of ``options`` (trump, discard, calls) set up, then the
+    hand played out, on every sample; worth ``relative_value``."""
+
+    def __init__(
+        self, view: View, options: list[tuple[int, list[int], list[int]]], samples: int
+    ) -> None:
+        super().__init__(len(options), samples)
+        self.n, self.seat = view.num_players, view.seat
+        self.bid = view.bid or MOON
+        self.options = options
+        self.hand = [int(c) for c in view.hand]
+        self.sampler = Sampler(view)
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        return self.sampler.sample(rng)
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        n, seat = self.n, self.seat
+        trump, discard, called = self.options[i]
+        gone = set(discard)
+        deal[seat] = [c for c in self.hand if c not in gone]
+        hands = masks_of(deal[:n], trump)
+        side = [s == seat or any(c in deal[s] for c in called) for s in range(n)]
+        taken = [0] * n
+        bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
+        swept = rollout(hands, [], seat, trump, side, taken, bonus, seat)
+        return relative_value(taken, side, self.bid, swept, seat)
+
+
+class CardPlay(Decision[list[int]]):
+    """A card decision: each candidate card played, then the hand played out, on every
+    sample (the sides as the sample places the called cards); worth ``relative_value``."""
+
+    def __init__(self, view: View, cards: Sequence[RookCard], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        n = self.n = view.num_players
+        self.seat = view.seat
+        self.trump = trump = _trump_index(view)
         bidder = view.bidder
         assert bidder is not None
         assert view.bid is not None
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        hand = [int(c) for c in view.hand]
-        trick = [(s, int(c)) for s, c in view.current_trick]
-        revealed = {bidder, *view.partners}
-        called = [int(c) for c in view.called]
-        own_discard = sum(_PTS[c] for c in view.discarded)
+        self.bidder, self.bid = bidder, view.bid
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.revealed = {bidder, *view.partners}
+        self.called = [int(c) for c in view.called]
+        self.own_discard = sum(_PTS[c] for c in view.discarded)
         taken0 = [0] * n  # the finished tricks' points count towards the bid
         for plays, winner in zip(view.tricks, view.trick_winners, strict=False):
             taken0[winner] += sum(_PTS[c] for _, c in plays)
-        left = n * HAND_SIZES[n] - len(played_cards(view))
-        totals = [0.0] * len(cards)
-        samples = max(self.min_samples, self.work // (len(cards) * left))
-        swept0 = all(w == bidder for w in view.trick_winners)
-        nxt = (view.seat + 1) % n
-        bit = _BIT[trump]
-        trick_bits = [(s, bit[c]) for s, c in trick]
-        for _ in range(samples):
-            deal = sampler.sample(rng)
-            deal[view.seat] = hand
-            side = [s in revealed or any(c in deal[s] for c in called) for s in range(n)]
-            if view.seat == bidder:
-                bonus = LAST_TRICK_BONUS + own_discard
-            else:
-                bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in deal[n])
-            masks = masks_of(deal[:n], trump)
-            for i, card in enumerate(cards):
-                hands = masks[:]
-                hands[view.seat] ^= 1 << bit[card]
-                played = [*trick_bits, (view.seat, bit[card])]
-                taken = taken0[:]
-                swept = rollout(hands, played, nxt, trump, side, taken, bonus, bidder)
-                totals[i] += relative_value(taken, side, view.bid, swept and swept0, view.seat)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        return cards[totals.index(max(totals))]
+        self.taken0 = taken0
+        self.swept0 = all(w == bidder for w in view.trick_winners)
+        self.nxt = (view.seat + 1) % n
+        self.bit = bit = _BIT[trump]
+        self.bits = [bit[int(c)] for c in cards]
+        self.trick_bits = [(s, bit[int(c)]) for s, c in view.current_trick]
+        #: The sides and the last trick's bonus in the latest sample (``deal``).
+        self.side: list[bool] = []
+        self.bonus = 0
+
+    def deal(self, rng: Random) -> list[int]:
+        """The hands as masks of rollout bits, the sides and bonus set for them."""
+        n = self.n
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.hand
+        called, revealed = self.called, self.revealed
+        self.side = [s in revealed or any(c in deal[s] for c in called) for s in range(n)]
+        if self.seat == self.bidder:
+            self.bonus = LAST_TRICK_BONUS + self.own_discard
+        else:
+            self.bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in deal[n])
+        return masks_of(deal[:n], self.trump)
+
+    def value(self, deal: list[int], i: int) -> float:
+        seat, bit = self.seat, self.bits[i]
+        hands = deal[:]
+        hands[seat] ^= 1 << bit
+        played = [*self.trick_bits, (seat, bit)]
+        taken = self.taken0[:]
+        side = self.side
+        swept = rollout(hands, played, self.nxt, self.trump, side, taken, self.bonus, self.bidder)
+        return relative_value(taken, side, self.bid, swept and self.swept0, seat)

@@ -29,8 +29,9 @@ this hand; ties go to the lowest card (deterministic).
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates and the cards left in the hand
-(``samples = max(min_samples, work // (candidates * cards left))``), and the generator
-is seeded from ``seed`` and the view, so the same game replays the same on any machine.
+(``samples = max(min_samples, work // (candidates * cards left))``; the loop is the
+kit's, ``kit/search.py``, with ``CardPlay`` the decision), and the generator is seeded
+from ``seed`` and the view, so the same game replays the same on any machine.
 The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
 development machines (``make bench-strong``, bench/strong.py; README, tournament section).
 ``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: it is checked
@@ -51,7 +52,7 @@ from typing import Final
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
 
@@ -449,6 +450,39 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
+class CardPlay(Decision[list[list[int]]]):
+    """A card decision: each candidate card played, then the hand played out, on every
+    sample; worth the tricks the viewer's side takes from here."""
+
+    def __init__(self, view: View, cards: Sequence[Card], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        assert view.trump is not None
+        self.trump = DECK_SUITS.index(view.trump)
+        self.seat = view.seat
+        self.side = view.seat % 2
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.cards = [int(c) for c in cards]
+        self.trick = [s * SEAT + int(c) for s, c in view.current_trick]
+        self.next_seat = (view.seat + 1) % NUM_PLAYERS
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.hand
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        card, trump, side = self.cards[i], self.trump, self.side
+        hands = [h[:] for h in deal]
+        hands[self.seat].remove(card)
+        played = [*self.trick, self.seat * SEAT + card]
+        if len(played) == NUM_PLAYERS:
+            winner = _winner(played, trump)[0]
+            first = 1 if winner % 2 == side else 0
+            return first + (rollout(hands, [], winner, trump, side) if hands[winner] else 0)
+        return rollout(hands, played, self.next_seat, trump, side)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
@@ -464,16 +498,14 @@ class StrongBot(SearchBot):
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.hand_index}|{view.scores}|{view.dealer}|"
-            f"{''.join(c.code for c in view.hand)}|{''.join(c.code for c in view.played)}"
+        return self.keyed(
+            view.seat,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            "".join(c.code for c in view.hand),
+            "".join(c.code for c in view.played),
         )
-        return Random(key)
-
-    def samples_for(self, candidates: int, left: int) -> int:
-        """How many deals a decision samples: between ``candidates`` cards to judge, with
-        ``left`` cards still to be played this hand."""
-        return max(self.min_samples, self.work // (candidates * left))
 
     def act(self, view: View) -> Play:
         cards = sorted(p.card for p in view.legal)
@@ -486,34 +518,9 @@ class StrongBot(SearchBot):
         return PLAY_ACTIONS[self.choose(view, candidates)]
 
     def choose(self, view: View, cards: Sequence[Card]) -> Card:
-        """The legal card with the best mean tricks for the viewer's side."""
+        """The legal card with the best mean tricks for the viewer's side (the lowest
+        card among the best)."""
         start = clock()
-        assert view.trump is not None
-        trump = DECK_SUITS.index(view.trump)
-        side = view.seat % 2
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        trick = [s * SEAT + int(c) for s, c in view.current_trick]
-        next_seat = (view.seat + 1) % NUM_PLAYERS
-        totals = [0] * len(cards)
         left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
-        for _ in range(self.samples_for(len(cards), left)):
-            deal = sampler.sample(rng)
-            deal[view.seat] = [int(c) for c in view.hand]
-            for i, card in enumerate(cards):
-                hands = [h[:] for h in deal]
-                hands[view.seat].remove(card)
-                played = [*trick, view.seat * SEAT + int(card)]
-                if len(played) == NUM_PLAYERS:
-                    winner = _winner(played, trump)[0]
-                    first = 1 if winner % 2 == side else 0
-                    totals[i] += first + (
-                        rollout(hands, [], winner, trump, side) if hands[winner] else 0
-                    )
-                else:
-                    totals[i] += rollout(hands, played, next_seat, trump, side)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        best_total = max(totals)
-        return cards[totals.index(best_total)]  # the lowest card among the best
+        decision = CardPlay(view, cards, self.samples_for(self.work, len(cards), left))
+        return cards[best(self.search(decision, self._rng(view), start))]
