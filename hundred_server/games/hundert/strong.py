@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -59,7 +59,7 @@ from hundred_server.games.hundert.rules import (
     View,
 )
 from hundred_server.games.kit.cards import ALL_CARDS, Card
-from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
+from hundred_server.games.kit.search import Decision, SearchBot, best, clock, codes, shuffle
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision (measured: see the docstring).
@@ -199,25 +199,12 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
-        budget: float | None = BUDGET,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        return self.keyed(
-            view.seat,
-            view.round_index,
-            view.scores,
-            view.dealer,
-            "".join(c.code for c in view.hand),
-            "".join(c.code for _, c in view.played),
-        )
+        hand, played = codes(view.hand), codes(c for _, c in view.played)
+        return self.keyed(view.seat, view.round_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Action:
         plays = [a for a in view.legal if isinstance(a, Play)]

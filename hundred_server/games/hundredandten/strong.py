@@ -90,7 +90,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -118,7 +118,15 @@ from hundred_server.games.hundredandten.rules import (
     View,
 )
 from hundred_server.games.kit.cards import DECK_SUITS
-from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, least
+from hundred_server.games.kit.search import (
+    BUDGET,
+    Decision,
+    SearchBot,
+    best,
+    clock,
+    codes,
+    least,
+)
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
@@ -563,13 +571,16 @@ class Sampler:
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
 
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
+
     def __init__(
         self,
         seed: int | str = 0,
         *,
         budget: float | None = BUDGET,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
+        work: int | None = None,
+        min_samples: int | None = None,
         threshold: float = THRESHOLD,
         moon: float = MOON_THRESHOLD,
         model: str = MODEL,
@@ -589,7 +600,7 @@ class StrongBot(SearchBot):
             view.scores,
             view.dealer,
             view.phase.value,
-            "".join(c.code for c in view.hand),
+            codes(view.hand),
             view.bids,
             view.trump,
             view.discard_counts,

@@ -34,11 +34,13 @@ in some games). It is checked against ``Random.shuffle`` once, at import, and is
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from random import Random
 from typing import ClassVar, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
+
+from hundred_server.games.kit.cards import Card
 
 #: The default cap of CPU time a decision, in seconds (``serve --ai-budget``,
 #: ``tournament --budget``).
@@ -103,14 +105,22 @@ class SearchBot:
     """The seed, work and budget of a strong AI (see the module docstring)."""
 
     name: ClassVar[str] = "strong"
+    #: The game's defaults: card plays of rollouts a decision, and fewest samples.
+    default_work: ClassVar[int] = 0
+    default_min_samples: ClassVar[int] = 1
 
     def __init__(
-        self, seed: int | str, *, budget: float | None, work: int, min_samples: int
+        self,
+        seed: int | str = 0,
+        *,
+        budget: float | None = BUDGET,
+        work: int | None = None,
+        min_samples: int | None = None,
     ) -> None:
         self.seed = seed
         self.budget = budget
-        self.work = work
-        self.min_samples = min_samples
+        self.work = self.default_work if work is None else work
+        self.min_samples = self.default_min_samples if min_samples is None else min_samples
         #: Rollouts made by the last decision (for measuring).
         self.last_rollouts = 0
 
@@ -179,6 +189,11 @@ class Decision(Generic[D]):
     def value(self, deal: D, i: int) -> float:
         """What candidate ``i`` is worth on one sample (a rollout)."""
         raise NotImplementedError
+
+
+def codes(cards: Iterable[Card]) -> str:
+    """Cards as their codes, one string (a part of a generator's key)."""
+    return "".join(card.code for card in cards)
 
 
 def best(totals: list[float]) -> int:

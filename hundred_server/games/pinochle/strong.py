@@ -75,6 +75,7 @@ from hundred_server.games.kit.search import (
     SearchBot,
     best,
     clock,
+    codes,
     least,
     shuffle,
 )
@@ -765,16 +766,17 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
-    name: ClassVar[str] = "strong"
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def __init__(
         self,
         seed: int | str = 0,
         *,
         budget: float | None = BUDGET,
-        work: int = WORK,
+        work: int | None = None,
         bid_work: int = BID_WORK,
-        min_samples: int = MIN_SAMPLES,
+        min_samples: int | None = None,
         bid_margin: float = BID_MARGIN,
         pass_value: float = PASS_VALUE,
         partner_margin: float = PARTNER_MARGIN,
@@ -790,15 +792,10 @@ class StrongBot(SearchBot):
         self.bid_trumps = bid_trumps
 
     def _rng(self, view: View) -> Random:
+        hand, played = codes(view.hand), codes(view.played)
+        phase = view.phase.value
         return self.keyed(
-            view.seat,
-            view.hand_index,
-            view.scores,
-            view.dealer,
-            view.phase.value,
-            view.bids,
-            "".join(c.code for c in view.hand),
-            "".join(c.code for c in view.played),
+            view.seat, view.hand_index, view.scores, view.dealer, phase, view.bids, hand, played
         )
 
     def spent(self, start: float, done: int) -> bool:

@@ -89,7 +89,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -729,13 +729,16 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
 class StrongBot(SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
 
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
+
     def __init__(
         self,
         seed: int | str = 0,
         *,
         budget: float | None = BUDGET,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
+        work: int | None = None,
+        min_samples: int | None = None,
         bid_samples: int = BID_SAMPLES,
         bid_margin: float = BID_MARGIN,
         trumps_judged: int = 2,

@@ -47,12 +47,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
+from hundred_server.games.kit.search import Decision, SearchBot, best, clock, codes, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
 
@@ -487,25 +487,12 @@ class CardPlay(Decision[list[list[int]]]):
 class StrongBot(SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
-        budget: float | None = BUDGET,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        return self.keyed(
-            view.seat,
-            view.hand_index,
-            view.scores,
-            view.dealer,
-            "".join(c.code for c in view.hand),
-            "".join(c.code for c in view.played),
-        )
+        hand, played = codes(view.hand), codes(view.played)
+        return self.keyed(view.seat, view.hand_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Play:
         cards = sorted(p.card for p in view.legal)
