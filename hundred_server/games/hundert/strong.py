@@ -58,8 +58,8 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import ALL_CARDS, Card
-from hundred_server.games.kit.search import Decision, SearchBot, best, clock, codes, shuffle
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision (measured: see the docstring).
@@ -79,12 +79,6 @@ _CLOSES: Final[tuple[int, ...]] = tuple(
     VALUES.index(g) if g in VALUES and g > 0 else -1 for g in range(TARGET + 1)
 )
 _HIGH_TO_LOW: Final[tuple[int, ...]] = (5, 4, 3, 2, 1, 0)
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def chips_to(viewer: int, seat: int, total: int, num_players: int, feder: bool) -> int:
@@ -110,22 +104,22 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.phase is not Phase.PLAY:
-            raise SampleError("a Hundert view between deals has no hidden cards to sample")
+            raise search.SampleError("a Hundert view between deals has no hidden cards to sample")
         self.seat = view.seat
         self.sizes = view.hand_sizes
         if len(self.sizes) != view.num_players or self.sizes[view.seat] != len(view.hand):
-            raise SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not as shown")
+            raise search.SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not as shown")
         self.unseen = list(view.unseen)
         hidden = sum(self.sizes) - len(view.hand)
         if hidden != len(self.unseen) or min(self.sizes) < 0:
-            raise SampleError(
+            raise search.SampleError(
                 f"the other hands hold {hidden} cards, but {len(self.unseen)} are not seen"
             )
 
     def sample(self, rng: Random) -> list[list[Card]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         hands: list[list[Card]] = []
         start = 0
         for seat, size in enumerate(self.sizes):
@@ -172,7 +166,7 @@ def policy(hands: list[list[int]], total: int, seat: int, left: list[int]) -> in
     for k in range(len(VALUES)):
         if hand[k]:
             return k
-    raise SampleError(f"seat {seat} has no card to play")  # cannot happen: 120 > 100
+    raise search.SampleError(f"seat {seat} has no card to play")  # cannot happen: 120 > 100
 
 
 def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, int]:
@@ -196,14 +190,14 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        hand, played = codes(view.hand), codes(c for _, c in view.played)
+        hand, played = search.codes(view.hand), search.codes(c for _, c in view.played)
         return self.keyed(view.seat, view.round_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Action:
@@ -221,7 +215,7 @@ class StrongBot(SearchBot):
     def choose(self, view: View, classes: Sequence[int]) -> int:
         """The class of card with the best mean chips for the viewer this deal (the
         lowest class among the best)."""
-        start = clock()
+        start = search.clock()
         me, n, feder = view.seat, view.num_players, view.feder
         total = view.total
         scores = [0.0] * len(classes)
@@ -235,14 +229,14 @@ class StrongBot(SearchBot):
         if open_:
             # With two seats nothing is hidden (the other hand is every card not seen):
             # every sample is the same deal, and the rollouts are deterministic.
-            decision = ClassPlay(view, open_, 1 if n == 2 else self.min_samples, self.work)
+            decision = ClassSearch(view, open_, 1 if n == 2 else self.min_samples, self.work)
             sums = self.search(decision, self._rng(view), start)
             for i, k in enumerate(open_):
                 scores[classes.index(k)] = sums[i] / decision.done
-        return classes[best(scores)]
+        return classes[search.best(scores)]
 
 
-class ClassPlay(Decision[list[list[int]]]):
+class ClassSearch(search.Decision[list[list[int]]]):
     """A card decision: a card of each candidate class played, then the deal played
     out, on every sample; worth the chips the deal moves to the viewer. It samples
     until ``work`` card plays are done (``least`` samples at least; with two seats,

@@ -117,16 +117,8 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import DECK_SUITS
-from hundred_server.games.kit.search import (
-    BUDGET,
-    Decision,
-    SearchBot,
-    best,
-    clock,
-    codes,
-    least,
-)
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
@@ -178,12 +170,6 @@ _KEY: Final = tuple(
 _NAIVE_KEYS: Final = tuple(PLAY_KEYS[s] for s in DECK_SUITS)
 
 
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
-
-
 # ------------------------------------------------------------------------ the rollouts
 
 
@@ -222,7 +208,7 @@ def _lead(seat: int, hands: list[list[int]], t: int, bidder: int) -> int:
                         their_top = cost[c]
         if cost[top] > their_top or (seat == bidder and their_top >= 0):
             return top
-    return least(hand, cost)
+    return search.least(hand, cost)
 
 
 def _follow(seat: int, hands: list[list[int]], trick: list[int], t: int, n: int) -> int:
@@ -251,7 +237,7 @@ def _follow(seat: int, hands: list[list[int]], trick: list[int], t: int, n: int)
             choice, choice_key = c, k
     if choice >= 0:
         return choice
-    return least(cards, _COST[t])
+    return search.least(cards, _COST[t])
 
 
 def play_out(
@@ -273,7 +259,7 @@ def play_out(
             if not trick and len(winners) == TRICKS_PER_ROUND:
                 return winners
             lead = trick[0] & CARD if trick else 53 + (seat == bidder)
-            card = least(hands[seat], keys[lead])
+            card = search.least(hands[seat], keys[lead])
         elif trick:
             card = _follow(seat, hands, trick, t, n)
         else:
@@ -463,11 +449,13 @@ class Sampler:
         counts = view.discard_counts
         self.sizes = [HAND_SIZE - played[s] for s in range(n)]
         if self.sizes[0] != len(self.hand):
-            raise SampleError(f"the viewer holds {len(self.hand)} cards, not {self.sizes[0]}")
+            raise search.SampleError(
+                f"the viewer holds {len(self.hand)} cards, not {self.sizes[0]}"
+            )
         self.out = sum(counts[s] or 0 for s in range(1, n))
         self.stock_size = len(self.unseen) - sum(self.sizes[1:]) - self.out
         if self.stock_size < 0 or min(self.sizes) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         self.void = void
         #: Trumps each seat holds by the model (it kept 5 - k trumps).
         self.kept = [
@@ -479,11 +467,11 @@ class Sampler:
         self.discarded = [counts[s] is not None for s in range(n)]
         self.bid_bounds = self._bid_bounds(view)
         if t is None and any(void):
-            raise SampleError("a void in trumps before trumps were named")
+            raise search.SampleError("a void in trumps before trumps were named")
         if t is not None:
             non = sum(1 for c in self.unseen if not _IS_T[t][c])
             if non < sum(self.sizes[s] for s in range(1, n) if void[s]):
-                raise SampleError("no deal fits the voids this view shows")
+                raise search.SampleError("no deal fits the voids this view shows")
 
     def _bid_bounds(self, view: View) -> list[tuple[int, int] | None]:
         """For each seat whose hand is the one dealt and that bid: (lo, hi) such that
@@ -568,7 +556,7 @@ class Sampler:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
@@ -578,7 +566,7 @@ class StrongBot(SearchBot):
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
+        budget: float | None = search.BUDGET,
         work: int | None = None,
         min_samples: int | None = None,
         threshold: float = THRESHOLD,
@@ -600,7 +588,7 @@ class StrongBot(SearchBot):
             view.scores,
             view.dealer,
             view.phase.value,
-            codes(view.hand),
+            search.codes(view.hand),
             view.bids,
             view.trump,
             view.discard_counts,
@@ -634,9 +622,9 @@ class StrongBot(SearchBot):
     # ---------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         cards = [int(p.card) for p in legal_plays(view)]
-        decision = CardPlay(view, cards, self.naive)
+        decision = CardSearch(view, cards, self.naive)
         left = sum(decision.sampler.sizes) - len(decision.trick)
         decision.samples = self._samples(len(cards), left)
         totals = self.search(decision, self._rng(view), start)
@@ -649,7 +637,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------------ discard
 
     def _discard(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         assert view.trump is not None
         t = DECK_SUITS.index(view.trump)
         ist, cost = _IS_T[t], _COST[t]
@@ -660,29 +648,29 @@ class StrongBot(SearchBot):
         if len(throws) == 1:
             return Discard(())
         samples = self._samples(len(throws), view.num_players * HAND_SIZE)
-        decision = Discarding(view, throws, samples, self.naive)
+        decision = DiscardSearch(view, throws, samples, self.naive)
         totals = self.search(decision, self._rng(view), start)
-        thrown = set(throws[best(totals)])
+        thrown = set(throws[search.best(totals)])
         return Discard(tuple(c for c in view.hand if c in thrown))
 
     # -------------------------------------------------------------------------- trump
 
     def _trump(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         samples = self._samples(4, view.num_players * HAND_SIZE)
-        decision = Naming(view, samples, self.naive)
+        decision = TrumpSearch(view, samples, self.naive)
         totals = self.search(decision, self._rng(view), start)
-        return SelectTrump(DECK_SUITS[best(totals)])
+        return SelectTrump(DECK_SUITS[search.best(totals)])
 
     # ------------------------------------------------------------------------ bidding
 
     def _bid(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         least = _min_open(view.high_bid, view.dealer == 0)
         if not least:
             return BID_ACTIONS[PASS]
         samples = self._samples(4, view.num_players * HAND_SIZE)
-        decision = Bidding(view, samples, self.naive)
+        decision = BidSearch(view, samples, self.naive)
         self.search(decision, self._rng(view), start)
         taken, sweeps, count = decision.taken, decision.sweeps, decision.done
         # the suit it would name: the likeliest to make the least bid, then the most points
@@ -698,7 +686,7 @@ class StrongBot(SearchBot):
 Deal: TypeAlias = tuple[list[list[int]], list[int], list[int]]
 
 
-class CardPlay(Decision[Deal]):
+class CardSearch(search.Decision[Deal]):
     """A card decision: each legal card played, then the round played out, on every
     sample; worth ``round_value``."""
 
@@ -737,7 +725,7 @@ class CardPlay(Decision[Deal]):
         return round_value(self.scores, winners, t, bidder, self.bid)
 
 
-class Discarding(Decision[Deal]):
+class DiscardSearch(search.Decision[Deal]):
     """The bidder's discard: each of ``throws`` thrown (and as many drawn), every other
     seat discarding by the rollout rule, then the round played out, on every sample."""
 
@@ -769,7 +757,7 @@ class Discarding(Decision[Deal]):
         return round_value(self.scores, winners, t, bidder, self.bid)
 
 
-class Naming(Decision[Deal]):
+class TrumpSearch(search.Decision[Deal]):
     """The bidder naming trump: each suit, every seat discarding by the rollout rule
     from the dealer's left, then the round played out, on every sample."""
 
@@ -789,8 +777,8 @@ class Naming(Decision[Deal]):
         return round_value(self.scores, winners, i, 0, self.bid)
 
 
-class Bidding(Decision[Deal]):
-    """The viewer as bidder, naming each suit (as ``Naming``), on every sample: it
+class BidSearch(search.Decision[Deal]):
+    """The viewer as bidder, naming each suit (as ``TrumpSearch``), on every sample: it
     keeps the points it takes (``taken``, by suit, a sample each) and counts its
     sweeps (for the moon the bidder keeps its masters: a round without them that does
     not sweep is played again with them; the point bids' threshold was measured with

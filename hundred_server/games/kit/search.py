@@ -41,10 +41,18 @@ from typing import ClassVar, Final, Generic, TypeVar
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit.cards import Card
+from hundred_server.protocol.errors import HundredError
 
 #: The default cap of CPU time a decision, in seconds (``serve --ai-budget``,
 #: ``tournament --budget``).
 BUDGET: Final = 0.05
+
+
+class SampleError(HundredError):
+    """A view no deal fits (it cannot come from a real game)."""
+
+    code = "bad_view"
+
 
 T = TypeVar("T")
 #: What a game's ``Decision.deal`` draws: one sample, ready for its rollouts.

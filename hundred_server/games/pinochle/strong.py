@@ -68,17 +68,8 @@ from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import Card
-from hundred_server.games.kit.search import (
-    BUDGET,
-    Decision,
-    SearchBot,
-    best,
-    clock,
-    codes,
-    least,
-    shuffle,
-)
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     HAND_SIZE,
@@ -188,12 +179,6 @@ def _counts(cards: Sequence[int]) -> list[int]:
     return counts
 
 
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
-
-
 # ----------------------------------------------------------------------- what it knows
 
 
@@ -249,13 +234,13 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.TRICKS):
-            raise SampleError("a Pinochle view outside a hand has no hidden cards to sample")
+            raise search.SampleError("a Pinochle view outside a hand has no hidden cards to sample")
         me = view.seat
         self.others = [(me + k) % NUM_PLAYERS for k in (1, 2, 3)]
         played = played_by(view)
         mine = [_ID[c] for c in view.hand]
         if len(mine) != HAND_SIZE - len(played[me]):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {me} holds {len(mine)} cards, not {HAND_SIZE - len(played[me])}"
             )
         left = [2] * _NCARDS
@@ -276,12 +261,12 @@ class Sampler:
                         self.fixed[seat].append(c)
                         left[c] -= 1
         if min(left) < 0:
-            raise SampleError("the view shows more than two of a card")
+            raise search.SampleError("the view shows more than two of a card")
         #: Hidden copies of each card, to be placed.
         self.left = left
         self.room = [HAND_SIZE - len(played[s]) - len(self.fixed[s]) for s in self.others]
         if min(self.room) < 0 or sum(self.room) != sum(left):
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         # cap[k][c]: copies of c beyond the fixed ones self.others[k] may hold.
         top = top_allowed(view)
         self.cap = [
@@ -296,7 +281,7 @@ class Sampler:
             for c in range(_NCARDS):
                 row[c] = min(row[c], left[c])
         if not self._feasible(self.cap):
-            raise SampleError("no deal fits what this view shows")
+            raise search.SampleError("no deal fits what this view shows")
 
     def _meld_caps(self, trump: int, shown: list[list[int]], played: list[list[int]]) -> None:
         for k, seat in enumerate(self.others):
@@ -358,7 +343,7 @@ class Sampler:
 
     def _cards(self, rng: Random, cap: Sequence[Sequence[int]]) -> list[int]:
         cards = [c for c in range(_NCARDS) for _ in range(self.left[c])]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         cards.sort(key=lambda c: (cap[0][c] > 0) + (cap[1][c] > 0) + (cap[2][c] > 0))
         return cards
 
@@ -411,7 +396,7 @@ class Sampler:
                 weights.append(w)
             total = sum(weights)
             if not total:  # cannot happen: every step keeps the rest placeable
-                raise SampleError("the sampler got stuck")
+                raise search.SampleError("the sampler got stuck")
             pick = rng.random() * total
             k = 0 if pick < weights[0] else 1 if pick < weights[0] + weights[1] else 2
             left[c] -= 1
@@ -432,24 +417,24 @@ class Sampler:
         depth-first search in random order, each step checked by ``_feasible``."""
         cap = [row[:] for row in self.cap]
 
-        def search(i: int) -> bool:
+        def pick(i: int) -> bool:
             if i == len(self.open):
                 return True
             k, options = self.open[i]
             if any(cap[k][c] <= extra for c, extra in options):
-                return search(i + 1)
+                return pick(i + 1)
             order = list(options)
-            shuffle(order, rng)
+            search.shuffle(order, rng)
             for c, extra in order:
                 before = cap[k][c]
                 cap[k][c] = extra
-                if self._feasible(cap) and search(i + 1):
+                if self._feasible(cap) and pick(i + 1):
                     return True
                 cap[k][c] = before
             return False
 
-        if not search(0):
-            raise SampleError("no deal fits the melds this view shows")
+        if not pick(0):
+            raise search.SampleError("no deal fits the melds this view shows")
         return cap
 
     def sample(self, rng: Random) -> list[list[int]]:
@@ -459,7 +444,7 @@ class Sampler:
             hands = self._draw(cards, rng, self.cap)
             if hands is not None and (not self.open or self._melds_fit(hands)):
                 return self._full(hands)
-            shuffle(cards, rng)
+            search.shuffle(cards, rng)
             cards.sort(
                 key=lambda c: (self.cap[0][c] > 0) + (self.cap[1][c] > 0) + (self.cap[2][c] > 0)
             )
@@ -557,11 +542,11 @@ def _choose_card(
                 below, low = c, smear[c]
         if below >= 0:
             return below
-        return least(legal, _CHEAP[trump])
+        return search.least(legal, _CHEAP[trump])
     for c in legal:  # low to high within a suit: the cheapest sure winner first
         if _beats(c, best, trump) and (after is None or not _can_beat(after, led, c, trump)):
             return c
-    return least(legal, _CHEAP[trump])
+    return search.least(legal, _CHEAP[trump])
 
 
 def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_team: int) -> int:
@@ -658,7 +643,7 @@ def hand_worth(
 # --------------------------------------------------------------------------------- bot
 
 
-class CardPlay(Decision[list[Suits]]):
+class CardSearch(search.Decision[list[Suits]]):
     """A card decision: each legal card played, then the hand played out, on every
     sample; worth ``hand_worth`` to the viewer's team."""
 
@@ -716,7 +701,7 @@ class CardPlay(Decision[list[Suits]]):
         return hand_worth(self.melds, counters, bidding_team, self.bid, self.team)
 
 
-class WholeHand(Decision[list[list[int]]]):
+class HandSearch(search.Decision[list[list[int]]]):
     """A bid or trump decision: the hand played out from its first lead with each of
     ``trumps``, ``bidder`` naming it at ``bid``, on every sample. It keeps each
     outcome (``out``, as ``StrongBot._deal_outcomes`` gives it)."""
@@ -763,7 +748,7 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
@@ -773,10 +758,10 @@ class StrongBot(SearchBot):
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
+        budget: float | None = search.BUDGET,
         work: int | None = None,
-        bid_work: int = BID_WORK,
         min_samples: int | None = None,
+        bid_work: int = BID_WORK,
         bid_margin: float = BID_MARGIN,
         pass_value: float = PASS_VALUE,
         partner_margin: float = PARTNER_MARGIN,
@@ -792,7 +777,7 @@ class StrongBot(SearchBot):
         self.bid_trumps = bid_trumps
 
     def _rng(self, view: View) -> Random:
-        hand, played = codes(view.hand), codes(view.played)
+        hand, played = search.codes(view.hand), search.codes(view.played)
         phase = view.phase.value
         return self.keyed(
             view.seat, view.hand_index, view.scores, view.dealer, phase, view.bids, hand, played
@@ -802,7 +787,7 @@ class StrongBot(SearchBot):
         """Whether another sample like the ``done`` so far would overrun the budget."""
         if self.budget is None:
             return False
-        spent = clock() - start
+        spent = search.clock() - start
         return spent + spent / done > self.budget * _CAP_SHARE
 
     def act(self, view: View) -> Action:
@@ -820,14 +805,14 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         cards = list(dict.fromkeys(_ID[a.card] for a in view.legal if isinstance(a, Play)))
         if len(cards) == 1:
             return PLAY_ACTIONS[_CARD[cards[0]]]
         left = NUM_PLAYERS * HAND_SIZE - len(view.played)
-        decision = CardPlay(view, cards, self.samples_for(self.work, len(cards), left))
+        decision = CardSearch(view, cards, self.samples_for(self.work, len(cards), left))
         totals = self.search(decision, self._rng(view), start)
-        return PLAY_ACTIONS[_CARD[cards[best(totals)]]]
+        return PLAY_ACTIONS[_CARD[cards[search.best(totals)]]]
 
     # --------------------------------------------------------------- trump and bids
 
@@ -838,12 +823,12 @@ class StrongBot(SearchBot):
         played out on each sampled deal, ``bidder`` naming it at ``bid``; and, as the
         last row, the team's hand total (meld plus counters) with ``trumps[0]``."""
         samples = self.samples_for(self.bid_work, len(trumps), 48)
-        decision = WholeHand(view, trumps, bidder, bid, samples)
+        decision = HandSearch(view, trumps, bidder, bid, samples)
         self.search(decision, self._rng(view), start)
         return decision.out
 
     def _trump(self, view: View) -> int:
-        start = clock()
+        start = search.clock()
         assert view.bid is not None
         counts = _counts([_ID[c] for c in view.hand])
         order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.trumps_judged]
@@ -852,7 +837,7 @@ class StrongBot(SearchBot):
         return order[means.index(max(means))]
 
     def _bid(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         high = view.high_bid
         lowest = max(MIN_BID, high + 1)
         bid = BID_ACTIONS.get(lowest)

@@ -93,7 +93,7 @@ from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.games.kit.search import BUDGET, Decision, SearchBot, best, clock, shuffle
+from hundred_server.games.kit import search
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -140,7 +140,7 @@ _POINT_TRIES: Final = 8
 
 
 #: A deal's bidding samples (``StrongBot._bid_samples``).
-Bidding: TypeAlias = tuple[
+BidSamples: TypeAlias = tuple[
     list[bytes], list[tuple[int, int, int | None]], dict[int, list[tuple[int, int, bool]]]
 ]
 
@@ -153,12 +153,6 @@ def _held_value(theirs: int, members: int, mine: bool, high: int, n: int) -> flo
     total = members * delta + (n - members) * (HAND_POINTS - theirs)
     me = delta if mine else HAND_POINTS - theirs
     return me - (total - me) / (n - 1)
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def _trump_index(view: View) -> int:
@@ -210,7 +204,7 @@ class Sampler:
         self.seat = view.seat
         sizes = hand_sizes(view)
         if sizes[view.seat] != len(view.hand):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
             )
         seen = set(view.hand).union(played_cards(view))
@@ -230,7 +224,7 @@ class Sampler:
         self.room = room
         self.unseen = [c for c in range(45) if c not in seen]
         if sum(room) != len(self.unseen) or min(room, default=0) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         k = len(self.holders)
         full = (1 << k) - 1
         voids = voids_of(view)
@@ -260,10 +254,10 @@ class Sampler:
                 self.free = all(m == full for m in allowed)
                 try:
                     self._draw(Random(0))
-                except SampleError:
+                except search.SampleError:
                     continue
                 return
-        raise SampleError("no deal fits what this view shows")
+        raise search.SampleError("no deal fits what this view shows")
 
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand and then the hidden holder's (index ``n``), one deal."""
@@ -293,7 +287,7 @@ class Sampler:
         out: list[list[int]] = [[] for _ in range(n + 1)]
         if self.free:
             cards = self.unseen[:]
-            shuffle(cards, rng)
+            search.shuffle(cards, rng)
             start = 0
             for i, s in enumerate(holders):
                 out[s] = cards[start : start + self.room[i]]
@@ -303,7 +297,7 @@ class Sampler:
         room = self.room[:]
         placed: list[list[int]] = [[] for _ in range(k)]
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         # the most constrained cards first: they have the fewest places to go
         allowed = self.allowed
         cards.sort(key=lambda c: allowed[c].bit_count())
@@ -358,7 +352,7 @@ class Sampler:
                             room[h2] -= 1
                             return
                         queue.append(h2)
-        raise SampleError("no deal fits the voids this view shows")
+        raise search.SampleError("no deal fits the voids this view shows")
 
 
 # ------------------------------------------------------------------------ the rollouts
@@ -427,10 +421,6 @@ _RICH: Final = tuple(
 def masks_of(hands: Sequence[Sequence[int]], trump: int) -> list[int]:
     bit = _BIT[trump]
     return [sum(1 << bit[c] for c in hand) for hand in hands]
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
 
 
 def _pick(mask: int, groups: Sequence[int]) -> int:
@@ -726,7 +716,7 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
@@ -736,7 +726,7 @@ class StrongBot(SearchBot):
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
+        budget: float | None = search.BUDGET,
         work: int | None = None,
         min_samples: int | None = None,
         bid_samples: int = BID_SAMPLES,
@@ -750,7 +740,7 @@ class StrongBot(SearchBot):
         self.trumps_judged = trumps_judged
         self.bid_keeps_points = bid_keeps_points
         #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
-        self._bid_cache: dict[str, Bidding] = {}
+        self._bid_cache: dict[str, BidSamples] = {}
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
@@ -799,7 +789,7 @@ class StrongBot(SearchBot):
         )
 
     def _bid(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         raises = [a for a in view.legal if isinstance(a, Bid) and PASS < a.amount <= MAX_BID]
         moon_open = BID_ACTIONS[MOON] in view.legal
         n = view.num_players
@@ -856,20 +846,20 @@ class StrongBot(SearchBot):
                 best = BID_ACTIONS[MOON]
         return best
 
-    def _bid_samples(self, view: View, key: str, start: float) -> Bidding:
+    def _bid_samples(self, view: View, key: str, start: float) -> BidSamples:
         """A deal's bidding samples, made once and kept (``BID_CACHE`` deals): the deals
         drawn (each seat's cards and the kitty, packed) and on each the viewer's side's
         points as bidder, its size, and alone the points the others took (0: a sweep;
         None: not played alone, the side took too little). They depend on nothing the
         bidding changes, so every bidding decision of the deal judges its bids on the
         same samples (drawn from ``key``), and only the holder's hand is played anew."""
-        decision = BidSamples(view, self.bid_samples, self.bid_keeps_points)
+        decision = BidSearch(view, self.bid_samples, self.bid_keeps_points)
         self.search(decision, Random(key), start)
         deals, results = decision.deals, decision.results
         cache = self._bid_cache
         if len(cache) >= BID_CACHE:
             del cache[next(iter(cache))]
-        samples: Bidding = (deals, results, {})
+        samples: BidSamples = (deals, results, {})
         cache[key] = samples
         return samples
 
@@ -900,7 +890,7 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ setup
 
     def _setup(self, view: View) -> Setup:
-        start = clock()
+        start = search.clock()
         n = view.num_players
         hand = [int(c) for c in view.hand]
         calls = view.calls
@@ -915,8 +905,8 @@ class StrongBot(SearchBot):
                     if option not in options:
                         options.append(option)
         samples = self.samples_for(self.work, len(options), n * HAND_SIZES[n])
-        totals = self.search(SetupPlay(view, options, samples), self._rng(view), start)
-        trump, discard, called = options[best(totals)]
+        totals = self.search(SetupSearch(view, options, samples), self._rng(view), start)
+        trump, discard, called = options[search.best(totals)]
         return Setup(
             tuple(ROOK_DECK[c] for c in discard),
             COLOURS[trump],
@@ -926,14 +916,14 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ play
 
     def _play(self, view: View, cards: Sequence[RookCard]) -> RookCard:
-        start = clock()
+        start = search.clock()
         left = view.num_players * HAND_SIZES[view.num_players] - len(played_cards(view))
         samples = self.samples_for(self.work, len(cards), left)
-        totals = self.search(CardPlay(view, cards, samples), self._rng(view), start)
-        return cards[best(totals)]
+        totals = self.search(CardSearch(view, cards, samples), self._rng(view), start)
+        return cards[search.best(totals)]
 
 
-class BidSamples(Decision[list[list[int]]]):
+class BidSearch(search.Decision[list[list[int]]]):
     """A deal's bidding samples (``StrongBot._bid_samples``): on each the viewer takes
     the kitty, sets up by the quick rule and plays the hand out (alone too, for the
     moon, when its side took nearly everything); one candidate, kept in ``results``."""
@@ -980,7 +970,7 @@ class BidSamples(Decision[list[list[int]]]):
         return 0.0
 
 
-class SetupPlay(Decision[list[list[int]]]):
+class SetupSearch(search.Decision[list[list[int]]]):
     """The bidder's setup: each of ``options`` (trump, discard, calls) set up, then the
     hand played out, on every sample; worth ``relative_value``."""
 
@@ -1010,7 +1000,7 @@ class SetupPlay(Decision[list[list[int]]]):
         return relative_value(taken, side, self.bid, swept, seat)
 
 
-class CardPlay(Decision[list[int]]):
+class CardSearch(search.Decision[list[int]]):
     """A card decision: each candidate card played, then the hand played out, on every
     sample (the sides as the sample places the called cards); worth ``relative_value``."""
 

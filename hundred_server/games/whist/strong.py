@@ -30,7 +30,7 @@ this hand; ties go to the lowest card (deterministic).
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates and the cards left in the hand
 (``samples = max(min_samples, work // (candidates * cards left))``; the loop is the
-kit's, ``kit/search.py``, with ``CardPlay`` the decision), and the generator is seeded
+kit's, ``kit/search.py``, with ``CardSearch`` the decision), and the generator is seeded
 from ``seed`` and the view, so the same game replays the same on any machine.
 The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
 development machines (``make bench-strong``, bench/strong.py; README, tournament section).
@@ -51,8 +51,8 @@ from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.games.kit.search import Decision, SearchBot, best, clock, codes, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
 
@@ -69,12 +69,6 @@ _BITS: Final = tuple(bin(m).count("1") for m in range(8))
 _INSIDE: Final = tuple((t, tuple(m for m in range(1, 8) if m & ~t == 0)) for t in range(1, 7))
 #: Plain draws tried before the draw that checks Hall's condition at every card.
 _QUICK_TRIES: Final = 4
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def _suit(card: int) -> int:
@@ -107,12 +101,12 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.trump_card is None:
-            raise SampleError("a Whist view before the deal has no hidden cards to sample")
+            raise search.SampleError("a Whist view before the deal has no hidden cards to sample")
         self.seat = view.seat
         self.others = [(view.seat + k) % NUM_PLAYERS for k in (1, 2, 3)]
         sizes = hand_sizes(view)
         if sizes[view.seat] != len(view.hand):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
             )
         voids = voids_of(view)
@@ -130,10 +124,10 @@ class Sampler:
             for suit in range(4)
         ]
         if sum(self.room) != len(self.unseen) or min(self.room) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         counts = self._mask_counts(self.unseen)
         if not self._feasible(counts, self.room):
-            raise SampleError("no deal fits the voids this view shows")
+            raise search.SampleError("no deal fits the voids this view shows")
 
     def _mask_counts(self, cards: list[int]) -> list[int]:
         counts = [0] * 8
@@ -158,7 +152,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         # The most constrained cards first: they have the fewest places to go.
         cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
         for _ in range(_QUICK_TRIES):
@@ -167,7 +161,7 @@ class Sampler:
                 return hands
         hands = self._draw(cards, rng, True)
         if hands is None:  # cannot happen: every step keeps the rest placeable
-            raise SampleError("the sampler got stuck")
+            raise search.SampleError("the sampler got stuck")
         return hands
 
     def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
@@ -450,7 +444,7 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
-class CardPlay(Decision[list[list[int]]]):
+class CardSearch(search.Decision[list[list[int]]]):
     """A card decision: each candidate card played, then the hand played out, on every
     sample; worth the tricks the viewer's side takes from here."""
 
@@ -484,14 +478,14 @@ class CardPlay(Decision[list[list[int]]]):
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        hand, played = codes(view.hand), codes(view.played)
+        hand, played = search.codes(view.hand), search.codes(view.played)
         return self.keyed(view.seat, view.hand_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Play:
@@ -507,7 +501,7 @@ class StrongBot(SearchBot):
     def choose(self, view: View, cards: Sequence[Card]) -> Card:
         """The legal card with the best mean tricks for the viewer's side (the lowest
         card among the best)."""
-        start = clock()
+        start = search.clock()
         left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
-        decision = CardPlay(view, cards, self.samples_for(self.work, len(cards), left))
-        return cards[best(self.search(decision, self._rng(view), start))]
+        decision = CardSearch(view, cards, self.samples_for(self.work, len(cards), left))
+        return cards[search.best(self.search(decision, self._rng(view), start))]
