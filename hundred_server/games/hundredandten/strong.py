@@ -118,6 +118,7 @@ from hundred_server.games.hundredandten.rules import (
     View,
 )
 from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import DECK_SUITS
 from hundred_server.protocol.errors import HundredError
 
@@ -602,7 +603,7 @@ class StrongBot(search.SearchBot):
     def act(self, view: View) -> Action:
         legal = view.legal
         if not legal:
-            raise HundredError(f"the strong bot has nothing to do as seat {view.seat}")
+            raise no_action("strong", view.seat)
         self.last_rollouts = 0
         if len(legal) == 1:
             return legal[0]

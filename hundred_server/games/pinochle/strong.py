@@ -69,6 +69,7 @@ from typing import ClassVar, Final, TypeAlias
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
@@ -87,7 +88,6 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -792,7 +792,7 @@ class StrongBot(search.SearchBot):
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise HundredError(f"the strong pinochle bot has nothing to do as seat {view.seat}")
+            raise no_action("strong pinochle", view.seat)
         self.last_rollouts = 0
         if len(view.legal) == 1:
             return view.legal[0]

@@ -94,6 +94,7 @@ from typing import ClassVar, Final, TypeAlias
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -113,7 +114,6 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -761,7 +761,7 @@ class StrongBot(search.SearchBot):
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise HundredError(f"the strong Rook bot has nothing to do as seat {view.seat}")
+            raise no_action("strong Rook", view.seat)
         self.last_rollouts = 0
         if view.phase is Phase.BIDDING:
             return self._bid(view)
