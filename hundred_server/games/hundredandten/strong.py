@@ -687,28 +687,39 @@ class StrongBot(search.SearchBot):
 Deal: TypeAlias = tuple[list[list[int]], list[int], list[int]]
 
 
-class CardSearch(search.Decision[Deal]):
+class RoundSearch(search.Decision[Deal]):
+    """A decision judged by playing rounds out on deals that fit the view (``Sampler``),
+    the other seats playing as ``naive`` says: what this game's searches share."""
+
+    def __init__(self, view: View, candidates: int, samples: int, naive: bool) -> None:
+        super().__init__(candidates, samples)
+        n = self.n = view.num_players
+        self.bid, self.scores = view.high_bid, view.scores
+        #: The seats from the dealer's left: the order they discard in.
+        self.order = [(view.dealer + k) % n for k in range(1, n + 1)]
+        self.naive = naive
+        self.sampler = Sampler(view)
+
+    def deal(self, rng: Random) -> Deal:
+        return self.sampler.sample(rng)
+
+
+class CardSearch(RoundSearch):
     """A card decision: each legal card played, then the round played out, on every
     sample; worth ``round_value``."""
 
     def __init__(self, view: View, cards: list[int], naive: bool) -> None:
-        super().__init__(len(cards), 0)
         assert view.trump is not None
         assert view.bidder is not None
+        super().__init__(view, len(cards), 0, naive)
         self.trump = DECK_SUITS.index(view.trump)
-        self.bidder, self.bid, self.scores = view.bidder, view.high_bid, view.scores
+        self.bidder = view.bidder
         self.cards = cards
-        self.n = view.num_players
-        self.naive = naive
         self.winners = [
             next(s << SEAT | int(c) for s, c in plays if s == w)
             for plays, w in view.completed_tricks
         ]
         self.trick = [s << SEAT | int(c) for s, c in view.current_trick]
-        self.sampler = Sampler(view)
-
-    def deal(self, rng: Random) -> Deal:
-        return self.sampler.sample(rng)
 
     def value(self, deal: Deal, i: int) -> float:
         card, t, bidder = self.cards[i], self.trump, self.bidder
@@ -726,25 +737,19 @@ class CardSearch(search.Decision[Deal]):
         return round_value(self.scores, winners, t, bidder, self.bid)
 
 
-class DiscardSearch(search.Decision[Deal]):
-    """The bidder's discard: each of ``throws`` thrown (and as many drawn), every other
-    seat discarding by the rollout rule, then the round played out, on every sample."""
+class DiscardSearch(RoundSearch):
+    """The bidder's discard: each of ``throws`` thrown (and as many drawn), the seats
+    after it discarding by the rollout rule, then the round played out, on every sample."""
 
     def __init__(self, view: View, throws: list[list[int]], samples: int, naive: bool) -> None:
-        super().__init__(len(throws), samples)
         assert view.trump is not None
         assert view.bidder is not None
+        super().__init__(view, len(throws), samples, naive)
         self.trump = DECK_SUITS.index(view.trump)
+        self.bidder = view.bidder
         self.throws = throws
         self.hand = [int(c) for c in view.hand]
-        self.n, dealer = view.num_players, view.dealer
-        self.bidder, self.bid, self.scores = view.bidder, view.high_bid, view.scores
-        self.after = list(range(1, dealer + 1)) if dealer else []
-        self.naive = naive
-        self.sampler = Sampler(view)
-
-    def deal(self, rng: Random) -> Deal:
-        return self.sampler.sample(rng)
+        self.after = list(range(1, view.dealer + 1)) if view.dealer else []
 
     def value(self, deal: Deal, i: int) -> float:
         throw, t, bidder = self.throws[i], self.trump, self.bidder
@@ -758,27 +763,19 @@ class DiscardSearch(search.Decision[Deal]):
         return round_value(self.scores, winners, t, bidder, self.bid)
 
 
-class TrumpSearch(search.Decision[Deal]):
+class TrumpSearch(RoundSearch):
     """The bidder naming trump: each suit, every seat discarding by the rollout rule
     from the dealer's left, then the round played out, on every sample."""
 
     def __init__(self, view: View, samples: int, naive: bool) -> None:
-        super().__init__(len(_SUITS), samples)
-        n, dealer = view.num_players, view.dealer
-        self.bid, self.scores = view.high_bid, view.scores
-        self.order = [(dealer + k) % n for k in range(1, n + 1)]
-        self.naive = naive
-        self.sampler = Sampler(view)
-
-    def deal(self, rng: Random) -> Deal:
-        return self.sampler.sample(rng)
+        super().__init__(view, len(_SUITS), samples, naive)
 
     def value(self, deal: Deal, i: int) -> float:
         winners = _round_as(deal[0], deal[1], self.order, i, 0, self.naive)
         return round_value(self.scores, winners, i, 0, self.bid)
 
 
-class BidSearch(search.Decision[Deal]):
+class BidSearch(RoundSearch):
     """The viewer as bidder, naming each suit (as ``TrumpSearch``), on every sample: it
     keeps the points it takes (``taken``, by suit, a sample each) and counts its
     sweeps (for the moon the bidder keeps its masters: a round without them that does
@@ -786,19 +783,11 @@ class BidSearch(search.Decision[Deal]):
     every non-trump thrown)."""
 
     def __init__(self, view: View, samples: int, naive: bool) -> None:
-        super().__init__(len(_SUITS), samples)
-        n, dealer = view.num_players, view.dealer
-        self.n = n
-        self.order = [(dealer + k) % n for k in range(1, n + 1)]
-        self.naive = naive
-        self.sampler = Sampler(view)
+        super().__init__(view, len(_SUITS), samples, naive)
         hand = [int(c) for c in view.hand]
         self.masters = [_masters(hand, t) for t in _SUITS]
         self.taken: list[list[int]] = [[] for _ in _SUITS]
         self.sweeps = [0] * len(_SUITS)
-
-    def deal(self, rng: Random) -> Deal:
-        return self.sampler.sample(rng)
 
     def value(self, deal: Deal, i: int) -> float:
         hands, stock = deal[0], deal[1]
