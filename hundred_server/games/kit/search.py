@@ -11,7 +11,9 @@ counts the CPU time of the thread that searches, from the start of the decision
 so it only cuts a decision short on a machine slower than the one ``work`` was measured
 on, and then the choice depends on the machine (``None``: no cap, as the tests run
 it). ``SearchBot`` keeps those four and the count of rollouts of the last
-decision; each game's ``StrongBot`` adds its own tuning and its sampler.
+decision; each game's ``StrongBot`` names its defaults (``default_work``,
+``default_min_samples``) and adds its own tuning and its sampler, which raises
+``SampleError`` on a view no deal fits.
 
 The loop is written once, here: a game sets a decision up as a ``Decision`` (how many
 candidates, how many samples, ``deal``: one sample drawn to fit the view, ``value``:
