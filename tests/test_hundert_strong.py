@@ -31,7 +31,6 @@ from hundred_server.games.hundert.rules import (
 from hundred_server.games.hundert.strong import (
     CLASS_OF,
     VALUES,
-    SampleError,
     Sampler,
     StrongBot,
     chips_to,
@@ -39,6 +38,7 @@ from hundred_server.games.hundert.strong import (
 )
 from hundred_server.games.hundert.wire import SPEC
 from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.search import SampleError
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 #: Little work per decision, and no clock: fast and reproducible.

@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hundred_server.core import driver
+from hundred_server.games.kit.search import SampleError
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
     PINOCHLE_DECK,
@@ -24,7 +25,6 @@ from hundred_server.games.pinochle.rules import (
     meld,
 )
 from hundred_server.games.pinochle.strong import (
-    SampleError,
     Sampler,
     StrongBot,
     card_id,

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from hundred_server.core import driver
 from hundred_server.games.base import Bot
+from hundred_server.games.kit.search import SampleError
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import ROOK_DECK
 from hundred_server.games.rook.rules import (
@@ -28,7 +29,6 @@ from hundred_server.games.rook.rules import (
     seeded_deck,
 )
 from hundred_server.games.rook.strong import (
-    SampleError,
     Sampler,
     StrongBot,
     candidates_of,

@@ -12,10 +12,10 @@ import pytest
 
 from hundred_server.core import driver
 from hundred_server.games.kit.cards import STANDARD_52, Card
+from hundred_server.games.kit.search import SampleError
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import Game, HandScored, Play, View
 from hundred_server.games.whist.strong import (
-    SampleError,
     Sampler,
     StrongBot,
     candidates_of,

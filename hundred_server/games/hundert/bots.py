@@ -24,15 +24,11 @@ from collections import Counter
 from typing import Final
 
 from hundred_server.games.hundert.rules import POINTS, TARGET, Action, Play, View
-from hundred_server.protocol.errors import HundredError
+from hundred_server.games.kit.bots import no_action
 
 #: Weight of a gap the next seat may close exactly, per unseen card that does, as a
 #: share of the unseen cards (a probability-like risk, scaled to the points at stake).
 EXACT_RISK: Final = 40.0
-
-
-def _no_action(bot: str, view: View) -> HundredError:
-    return HundredError(f"the {bot} bot has nothing to do as seat {view.seat}")
 
 
 class FirstBot:
@@ -42,7 +38,7 @@ class FirstBot:
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise _no_action(self.name, view)
+            raise no_action(self.name, view.seat)
         return view.legal[0]
 
 
@@ -53,7 +49,7 @@ class HundertBot:
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise _no_action(self.name, view)
+            raise no_action(self.name, view.seat)
         plays = [a for a in view.legal if isinstance(a, Play)]
         total = view.total
         exact = [p for p in plays if total + POINTS[p.card] == TARGET]

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
@@ -58,8 +58,8 @@ from hundred_server.games.hundert.rules import (
     Play,
     View,
 )
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import ALL_CARDS, Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision (measured: see the docstring).
@@ -79,12 +79,6 @@ _CLOSES: Final[tuple[int, ...]] = tuple(
     VALUES.index(g) if g in VALUES and g > 0 else -1 for g in range(TARGET + 1)
 )
 _HIGH_TO_LOW: Final[tuple[int, ...]] = (5, 4, 3, 2, 1, 0)
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def chips_to(viewer: int, seat: int, total: int, num_players: int, feder: bool) -> int:
@@ -110,22 +104,22 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.phase is not Phase.PLAY:
-            raise SampleError("a Hundert view between deals has no hidden cards to sample")
+            raise search.SampleError("a Hundert view between deals has no hidden cards to sample")
         self.seat = view.seat
         self.sizes = view.hand_sizes
         if len(self.sizes) != view.num_players or self.sizes[view.seat] != len(view.hand):
-            raise SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not as shown")
+            raise search.SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not as shown")
         self.unseen = list(view.unseen)
         hidden = sum(self.sizes) - len(view.hand)
         if hidden != len(self.unseen) or min(self.sizes) < 0:
-            raise SampleError(
+            raise search.SampleError(
                 f"the other hands hold {hidden} cards, but {len(self.unseen)} are not seen"
             )
 
     def sample(self, rng: Random) -> list[list[Card]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         hands: list[list[Card]] = []
         start = 0
         for seat, size in enumerate(self.sizes):
@@ -172,7 +166,7 @@ def policy(hands: list[list[int]], total: int, seat: int, left: list[int]) -> in
     for k in range(len(VALUES)):
         if hand[k]:
             return k
-    raise SampleError(f"seat {seat} has no card to play")  # cannot happen: 120 > 100
+    raise search.SampleError(f"seat {seat} has no card to play")  # cannot happen: 120 > 100
 
 
 def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, int]:
@@ -196,25 +190,15 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
-        budget: float | None = BUDGET,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.round_index}|{view.scores}|{view.dealer}|"
-            f"{''.join(c.code for c in view.hand)}|{''.join(c.code for _, c in view.played)}"
-        )
-        return Random(key)
+        hand, played = search.codes(view.hand), search.codes(c for _, c in view.played)
+        return self.keyed(view.seat, view.round_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Action:
         plays = [a for a in view.legal if isinstance(a, Play)]
@@ -229,8 +213,9 @@ class StrongBot(SearchBot):
         return first[self.choose(view, sorted(first))]
 
     def choose(self, view: View, classes: Sequence[int]) -> int:
-        """The class of card with the best mean chips for the viewer this deal."""
-        start = clock()
+        """The class of card with the best mean chips for the viewer this deal (the
+        lowest class among the best)."""
+        start = search.clock()
         me, n, feder = view.seat, view.num_players, view.feder
         total = view.total
         scores = [0.0] * len(classes)
@@ -240,32 +225,45 @@ class StrongBot(SearchBot):
             if after >= TARGET:
                 scores[i] = float(chips_to(me, me, after, n, feder))
             else:
-                open_.append(i)
+                open_.append(k)
         if open_:
-            sampler = Sampler(view)
-            rng = self._rng(view)
-            mine = counts_of(view.hand)
-            nxt = (me + 1) % n
-            sums = [0] * len(classes)
             # With two seats nothing is hidden (the other hand is every card not seen):
             # every sample is the same deal, and the rollouts are deterministic.
-            least = 1 if n == 2 else self.min_samples
-            samples = work = 0
-            while samples < least or (n > 2 and work < self.work):
-                deal = sampler.sample_counts(rng)
-                deal[me] = mine
-                for i in open_:
-                    k = classes[i]
-                    hands = [h[:] for h in deal]
-                    hands[me][k] -= 1
-                    seat, end, used = rollout(hands, total + VALUES[k], nxt)
-                    sums[i] += chips_to(me, seat, end, n, feder)
-                    work += used + ROLLOUT_COST * n
-                    self.last_rollouts += 1
-                samples += 1
-                if self.out_of_time(start):
-                    break
-            for i in open_:
-                scores[i] = sums[i] / samples
-        best = max(scores)
-        return classes[scores.index(best)]
+            decision = ClassSearch(view, open_, 1 if n == 2 else self.min_samples, self.work)
+            sums = self.search(decision, self._rng(view), start)
+            for i, k in enumerate(open_):
+                scores[classes.index(k)] = sums[i] / decision.done
+        return classes[search.best(scores)]
+
+
+class ClassSearch(search.Decision[list[list[int]]]):
+    """A card decision: a card of each candidate class played, then the deal played
+    out, on every sample; worth the chips the deal moves to the viewer. It samples
+    until ``work`` card plays are done (``least`` samples at least; with two seats,
+    nothing hidden, ``least`` only)."""
+
+    def __init__(self, view: View, classes: list[int], least: int, work: int) -> None:
+        super().__init__(len(classes), least)
+        self.sampler = Sampler(view)
+        self.classes = classes
+        self.seat, self.n, self.feder = view.seat, view.num_players, view.feder
+        self.total = view.total
+        self.mine = counts_of(view.hand)
+        self.work = work
+        self.worked = 0
+
+    def more(self, done: int) -> bool:
+        return done < self.samples or (self.n > 2 and self.worked < self.work)
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample_counts(rng)
+        deal[self.seat] = self.mine
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        me, n, k = self.seat, self.n, self.classes[i]
+        hands = [h[:] for h in deal]
+        hands[me][k] -= 1
+        seat, end, used = rollout(hands, self.total + VALUES[k], (me + 1) % n)
+        self.worked += used + ROLLOUT_COST * n
+        return chips_to(me, seat, end, n, self.feder)

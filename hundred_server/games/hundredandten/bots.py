@@ -70,12 +70,6 @@ _BID_FOR: Final = tuple(
 )
 
 
-def suit_values(hand: Sequence[Card]) -> list[tuple[Suit, int]]:
-    """Each suit's worth as trump: its trumps' ranks summed, 10 less without a trump five."""
-    total = sum(map(_PACKED.__getitem__, hand))
-    return [(suit, _FIELD[total >> s & 255]) for suit, s in _SUIT_SHIFTS]
-
-
 def best_suit(hand: Sequence[Card]) -> tuple[Suit, int]:
     """The most valuable suit and its value; the first in SUIT_PREFERENCE on ties."""
     total = sum(map(_PACKED.__getitem__, hand))
@@ -96,8 +90,17 @@ def max_bid(hand: Sequence[Card]) -> int:
 
 
 def _play_keys(trump: Suit, lead: Card | None, is_bidder: bool) -> tuple[int, ...]:
-    """A key for each card (by index) such that the reference's choice is the hand's
-    first card of least key; ``naive_play`` says what the choice is."""
+    """A key for each card (by index) such that the reference's choice (its
+    ``best_card``, ``worst_card`` and ``worst_card_beating``) is the hand's first card of
+    least key: a table of keys for every case, since this runs for most of a game's
+    decisions.
+
+    - lead: the bidder its best trump (the first card if none), anyone else its worst;
+    - a trump led: the cheapest trump that beats it, else the worst trump, else the worst
+      card;
+    - else: the cheapest higher card of the suit led (the card to beat is the one
+      *led*), else the cheapest trump, else the worst card.
+    """
     is_trump, trumps, plain = IS_TRUMP[trump], TRUMP_VALUE, OFF_VALUE
     if lead is None and is_bidder:  # the best trump, else the first card
         return tuple(-1 - trumps[c] if is_trump[c] else 0 for c in ALL_CARDS)
@@ -131,21 +134,6 @@ _PLAY_KEYS: Final = {
 PLAY_KEYS: Final = _PLAY_KEYS
 
 
-def naive_play(hand: Sequence[Card], lead: Card | None, trump: Suit, is_bidder: bool) -> Card:
-    """The reference's card choice (its ``best_card``, ``worst_card`` and
-    ``worst_card_beating``): this runs for most of a game's decisions, so every case is a
-    table of keys (``_play_keys``) and the choice the hand's first card of least key.
-
-    - lead: the bidder its best trump (the first card if none), anyone else its worst;
-    - a trump led: the cheapest trump that beats it, else the worst trump, else the worst
-      card;
-    - else: the cheapest higher card of the suit led (the card to beat is the one
-      *led*), else the cheapest trump, else the worst card.
-    """
-    keys = _PLAY_KEYS[trump][(53 + is_bidder) if lead is None else lead]
-    return min(hand, key=keys.__getitem__)
-
-
 class NaiveInputs(Protocol):
     """The parts of a ``View`` the naive bot reads."""
 
@@ -171,7 +159,7 @@ class NaiveBot:
     def act(self, view: NaiveInputs) -> Action:
         phase, trump = view.phase, view.trump
         if phase is _TRICKS and trump is not None:  # most decisions: tested first
-            lead = view.lead  # naive_play, inlined
+            lead = view.lead
             keys = _PLAY_KEYS[trump][(53 + view.is_bidder) if lead is None else lead]
             return PLAY_ACTIONS[min(view.hand, key=keys.__getitem__)]
         if phase is _BIDDING:  # the lowest bid open that the hand supports, else pass

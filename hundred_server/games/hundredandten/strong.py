@@ -90,7 +90,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
@@ -117,8 +117,9 @@ from hundred_server.games.hundredandten.rules import (
     Unpass,
     View,
 )
+from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import DECK_SUITS
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, least
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts a decision (measured: see the module docstring).
@@ -170,12 +171,6 @@ _KEY: Final = tuple(
 _NAIVE_KEYS: Final = tuple(PLAY_KEYS[s] for s in DECK_SUITS)
 
 
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
-
-
 # ------------------------------------------------------------------------ the rollouts
 
 
@@ -214,7 +209,7 @@ def _lead(seat: int, hands: list[list[int]], t: int, bidder: int) -> int:
                         their_top = cost[c]
         if cost[top] > their_top or (seat == bidder and their_top >= 0):
             return top
-    return least(hand, cost)
+    return search.least(hand, cost)
 
 
 def _follow(seat: int, hands: list[list[int]], trick: list[int], t: int, n: int) -> int:
@@ -243,7 +238,7 @@ def _follow(seat: int, hands: list[list[int]], trick: list[int], t: int, n: int)
             choice, choice_key = c, k
     if choice >= 0:
         return choice
-    return least(cards, _COST[t])
+    return search.least(cards, _COST[t])
 
 
 def play_out(
@@ -265,7 +260,7 @@ def play_out(
             if not trick and len(winners) == TRICKS_PER_ROUND:
                 return winners
             lead = trick[0] & CARD if trick else 53 + (seat == bidder)
-            card = least(hands[seat], keys[lead])
+            card = search.least(hands[seat], keys[lead])
         elif trick:
             card = _follow(seat, hands, trick, t, n)
         else:
@@ -455,11 +450,13 @@ class Sampler:
         counts = view.discard_counts
         self.sizes = [HAND_SIZE - played[s] for s in range(n)]
         if self.sizes[0] != len(self.hand):
-            raise SampleError(f"the viewer holds {len(self.hand)} cards, not {self.sizes[0]}")
+            raise search.SampleError(
+                f"the viewer holds {len(self.hand)} cards, not {self.sizes[0]}"
+            )
         self.out = sum(counts[s] or 0 for s in range(1, n))
         self.stock_size = len(self.unseen) - sum(self.sizes[1:]) - self.out
         if self.stock_size < 0 or min(self.sizes) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         self.void = void
         #: Trumps each seat holds by the model (it kept 5 - k trumps).
         self.kept = [
@@ -471,11 +468,11 @@ class Sampler:
         self.discarded = [counts[s] is not None for s in range(n)]
         self.bid_bounds = self._bid_bounds(view)
         if t is None and any(void):
-            raise SampleError("a void in trumps before trumps were named")
+            raise search.SampleError("a void in trumps before trumps were named")
         if t is not None:
             non = sum(1 for c in self.unseen if not _IS_T[t][c])
             if non < sum(self.sizes[s] for s in range(1, n) if void[s]):
-                raise SampleError("no deal fits the voids this view shows")
+                raise search.SampleError("no deal fits the voids this view shows")
 
     def _bid_bounds(self, view: View) -> list[tuple[int, int] | None]:
         """For each seat whose hand is the one dealt and that bid: (lo, hi) such that
@@ -560,16 +557,19 @@ class Sampler:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
+
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def __init__(
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
+        budget: float | None = search.BUDGET,
+        work: int | None = None,
+        min_samples: int | None = None,
         threshold: float = THRESHOLD,
         moon: float = MOON_THRESHOLD,
         model: str = MODEL,
@@ -583,20 +583,27 @@ class StrongBot(SearchBot):
         self.naive = model == "naive"
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.round}|{view.scores}|{view.dealer}|"
-            f"{view.phase.value}|{''.join(c.code for c in view.hand)}|{view.bids}|"
-            f"{view.trump}|{view.discard_counts}|{view.completed_tricks}|{view.current_trick}"
+        return self.keyed(
+            view.seat,
+            view.round,
+            view.scores,
+            view.dealer,
+            view.phase.value,
+            search.codes(view.hand),
+            view.bids,
+            view.trump,
+            view.discard_counts,
+            view.completed_tricks,
+            view.current_trick,
         )
-        return Random(key)
 
     def _samples(self, rollouts: int, plays: int) -> int:
-        return max(self.min_samples, self.work // max(1, rollouts * plays))
+        return self.samples_for(self.work, rollouts, plays)
 
     def act(self, view: View) -> Action:
         legal = view.legal
         if not legal:
-            raise HundredError(f"the strong bot has nothing to do as seat {view.seat}")
+            raise no_action("strong", view.seat)
         self.last_rollouts = 0
         if len(legal) == 1:
             return legal[0]
@@ -616,52 +623,23 @@ class StrongBot(SearchBot):
     # ---------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = clock()
-        assert view.trump is not None
-        assert view.bidder is not None
-        t = DECK_SUITS.index(view.trump)
-        bidder, bid, scores = view.bidder, view.high_bid, view.scores
+        start = search.clock()
         cards = [int(p.card) for p in legal_plays(view)]
-        n = view.num_players
-        winners0 = [
-            next(s << SEAT | int(c) for s, c in plays if s == w)
-            for plays, w in view.completed_tricks
-        ]
-        trick0 = [s << SEAT | int(c) for s, c in view.current_trick]
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        left = sum(sampler.sizes) - len(trick0)
-        totals = [0.0] * len(cards)
-        for _ in range(self._samples(len(cards), left)):
-            deal, _, _ = sampler.sample(rng)
-            for i, card in enumerate(cards):
-                hands = [h[:] for h in deal]
-                hands[0].remove(card)
-                trick = [*trick0, card]  # seat 0's play is its card
-                winners = winners0[:]
-                if len(trick) == n:
-                    win = _trick_winner(trick, t)
-                    winners.append(win)
-                    trick, seat = [], win >> SEAT
-                else:
-                    seat = 1
-                play_out(hands, trick, seat, t, bidder, winners, self.naive)
-                totals[i] += round_value(scores, winners, t, bidder, bid)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
+        decision = CardSearch(view, cards, self.naive)
+        left = sum(decision.sampler.sizes) - len(decision.trick)
+        decision.samples = self._samples(len(cards), left)
+        totals = self.search(decision, self._rng(view), start)
         # ties (every card leads to the same rounds, or the game ends the same way on
         # every sample) go to the card that gives up least, never the first in hand
-        cost = _COST[t]
-        best = max(range(len(cards)), key=lambda i: (totals[i], -cost[cards[i]]))
-        return PLAY_ACTIONS[cards[best]]
+        cost = _COST[decision.trump]
+        chosen = max(range(len(cards)), key=lambda i: (totals[i], -cost[cards[i]]))
+        return PLAY_ACTIONS[cards[chosen]]
 
     # ------------------------------------------------------------------------ discard
 
     def _discard(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         assert view.trump is not None
-        assert view.bidder is not None
         t = DECK_SUITS.index(view.trump)
         ist, cost = _IS_T[t], _COST[t]
         hand = [int(c) for c in view.hand]
@@ -670,113 +648,175 @@ class StrongBot(SearchBot):
         throws = [plain[: len(plain) - j] for j in range(len(plain) + 1)]
         if len(throws) == 1:
             return Discard(())
-        n = view.num_players
-        dealer, bidder, bid, scores = view.dealer, view.bidder, view.high_bid, view.scores
-        after = list(range(1, dealer + 1)) if dealer else []
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        totals = [0.0] * len(throws)
-        for _ in range(self._samples(len(throws), n * HAND_SIZE)):
-            deal, stock0, _ = sampler.sample(rng)
-            for i, throw in enumerate(throws):
-                hands = [h[:] for h in deal]
-                stock = stock0[:]
-                if throw:
-                    hands[0] = [c for c in hand if c not in throw] + stock[: len(throw)]
-                    del stock[: len(throw)]
-                _discard_all(hands, stock, after, t)
-                winners = play_out(hands, [], (bidder + 1) % n, t, bidder, [], self.naive)
-                totals[i] += round_value(scores, winners, t, bidder, bid)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        thrown = set(throws[totals.index(max(totals))])
+        samples = self._samples(len(throws), view.num_players * HAND_SIZE)
+        decision = DiscardSearch(view, throws, samples, self.naive)
+        totals = self.search(decision, self._rng(view), start)
+        thrown = set(throws[search.best(totals)])
         return Discard(tuple(c for c in view.hand if c in thrown))
 
     # -------------------------------------------------------------------------- trump
 
     def _trump(self, view: View) -> Action:
-        start = clock()
-        n = view.num_players
-        dealer, bid, scores = view.dealer, view.high_bid, view.scores
-        order = [(dealer + k) % n for k in range(1, n + 1)]
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        totals = [0.0] * 4
-        for _ in range(self._samples(4, n * HAND_SIZE)):
-            deal, stock0, _ = sampler.sample(rng)
-            for t in _SUITS:
-                totals[t] += self._as_bidder(deal, stock0, order, t, 0, bid, scores)
-            if self.out_of_time(start):
-                break
-        return SelectTrump(DECK_SUITS[totals.index(max(totals))])
-
-    def _as_bidder(
-        self,
-        deal: Sequence[list[int]],
-        stock: Sequence[int],
-        order: Sequence[int],
-        t: int,
-        bidder: int,
-        bid: int,
-        scores: Sequence[int],
-    ) -> float:
-        winners = self._round_as(deal, stock, order, t, bidder)
-        return round_value(scores, winners, t, bidder, bid)
-
-    def _round_as(
-        self,
-        deal: Sequence[list[int]],
-        stock: Sequence[int],
-        order: Sequence[int],
-        t: int,
-        bidder: int,
-        keep: Sequence[int] = (),
-    ) -> list[int]:
-        hands = [h[:] for h in deal]
-        _discard_all(hands, list(stock), order, t, keep)
-        self.last_rollouts += 1
-        return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], self.naive)
+        start = search.clock()
+        samples = self._samples(4, view.num_players * HAND_SIZE)
+        decision = TrumpSearch(view, samples, self.naive)
+        totals = self.search(decision, self._rng(view), start)
+        return SelectTrump(DECK_SUITS[search.best(totals)])
 
     # ------------------------------------------------------------------------ bidding
 
     def _bid(self, view: View) -> Action:
-        start = clock()
-        n = view.num_players
+        start = search.clock()
         least = _min_open(view.high_bid, view.dealer == 0)
         if not least:
             return BID_ACTIONS[PASS]
-        order = [(view.dealer + k) % n for k in range(1, n + 1)]
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        # the points the viewer takes as bidder, by suit, on each sample
-        taken: list[list[int]] = [[] for _ in _SUITS]
-        sweeps = [0] * 4
-        # a sweep needs the side tricks too: for the moon the bidder keeps its masters
-        # (the point bids' threshold was measured with every non-trump thrown)
-        hand = [int(c) for c in view.hand]
-        masters = [_masters(hand, t) for t in _SUITS]
-        for _ in range(self._samples(4, n * HAND_SIZE)):
-            deal, stock, _ = sampler.sample(rng)
-            for t in _SUITS:
-                winners = self._round_as(deal, stock, order, t, 0)
-                points = round_points(winners, t, 0, PASS, n)[0]
-                taken[t].append(points)
-                swept = all(w >> SEAT == 0 for w in winners)
-                if not swept and masters[t]:
-                    again = self._round_as(deal, stock, order, t, 0, masters[t])
-                    swept = all(w >> SEAT == 0 for w in again)
-                sweeps[t] += swept
-            if self.out_of_time(start):
-                break
-        samples = len(taken[0])
+        samples = self._samples(4, view.num_players * HAND_SIZE)
+        decision = BidSearch(view, samples, self.naive)
+        self.search(decision, self._rng(view), start)
+        taken, sweeps, count = decision.taken, decision.sweeps, decision.done
         # the suit it would name: the likeliest to make the least bid, then the most points
         t = max(_SUITS, key=lambda t: (sum(p >= least for p in taken[t]), sum(taken[t])))
-        if MOON in (b.amount for b in legal_bids(view)) and sweeps[t] >= self.moon * samples:
+        if MOON in (b.amount for b in legal_bids(view)) and sweeps[t] >= self.moon * count:
             return BID_ACTIONS[MOON]
-        if sum(p >= least for p in taken[t]) >= self.threshold * samples:
+        if sum(p >= least for p in taken[t]) >= self.threshold * count:
             return BID_ACTIONS[least]
         return BID_ACTIONS[PASS]
+
+
+#: A sample (``Sampler.sample``): every seat's hand, the stock, the other seats' discards.
+Deal: TypeAlias = tuple[list[list[int]], list[int], list[int]]
+
+
+class RoundSearch(search.Decision[Deal]):
+    """A decision judged by playing rounds out on deals that fit the view (``Sampler``),
+    the other seats playing as ``naive`` says: what this game's searches share."""
+
+    def __init__(self, view: View, candidates: int, samples: int, naive: bool) -> None:
+        super().__init__(candidates, samples)
+        n = self.n = view.num_players
+        self.bid, self.scores = view.high_bid, view.scores
+        #: The seats from the dealer's left: the order they discard in.
+        self.order = [(view.dealer + k) % n for k in range(1, n + 1)]
+        self.naive = naive
+        self.sampler = Sampler(view)
+
+    def deal(self, rng: Random) -> Deal:
+        return self.sampler.sample(rng)
+
+
+class CardSearch(RoundSearch):
+    """A card decision: each legal card played, then the round played out, on every
+    sample; worth ``round_value``."""
+
+    def __init__(self, view: View, cards: list[int], naive: bool) -> None:
+        assert view.trump is not None
+        assert view.bidder is not None
+        super().__init__(view, len(cards), 0, naive)
+        self.trump = DECK_SUITS.index(view.trump)
+        self.bidder = view.bidder
+        self.cards = cards
+        self.winners = [
+            next(s << SEAT | int(c) for s, c in plays if s == w)
+            for plays, w in view.completed_tricks
+        ]
+        self.trick = [s << SEAT | int(c) for s, c in view.current_trick]
+
+    def value(self, deal: Deal, i: int) -> float:
+        card, t, bidder = self.cards[i], self.trump, self.bidder
+        hands = [h[:] for h in deal[0]]
+        hands[0].remove(card)
+        trick = [*self.trick, card]  # seat 0's play is its card
+        winners = self.winners[:]
+        if len(trick) == self.n:
+            win = _trick_winner(trick, t)
+            winners.append(win)
+            trick, seat = [], win >> SEAT
+        else:
+            seat = 1
+        play_out(hands, trick, seat, t, bidder, winners, self.naive)
+        return round_value(self.scores, winners, t, bidder, self.bid)
+
+
+class DiscardSearch(RoundSearch):
+    """The bidder's discard: each of ``throws`` thrown (and as many drawn), the seats
+    after it discarding by the rollout rule, then the round played out, on every sample."""
+
+    def __init__(self, view: View, throws: list[list[int]], samples: int, naive: bool) -> None:
+        assert view.trump is not None
+        assert view.bidder is not None
+        super().__init__(view, len(throws), samples, naive)
+        self.trump = DECK_SUITS.index(view.trump)
+        self.bidder = view.bidder
+        self.throws = throws
+        self.hand = [int(c) for c in view.hand]
+        self.after = list(range(1, view.dealer + 1)) if view.dealer else []
+
+    def value(self, deal: Deal, i: int) -> float:
+        throw, t, bidder = self.throws[i], self.trump, self.bidder
+        hands = [h[:] for h in deal[0]]
+        stock = deal[1][:]
+        if throw:
+            hands[0] = [c for c in self.hand if c not in throw] + stock[: len(throw)]
+            del stock[: len(throw)]
+        _discard_all(hands, stock, self.after, t)
+        winners = play_out(hands, [], (bidder + 1) % self.n, t, bidder, [], self.naive)
+        return round_value(self.scores, winners, t, bidder, self.bid)
+
+
+class TrumpSearch(RoundSearch):
+    """The bidder naming trump: each suit, every seat discarding by the rollout rule
+    from the dealer's left, then the round played out, on every sample."""
+
+    def __init__(self, view: View, samples: int, naive: bool) -> None:
+        super().__init__(view, len(_SUITS), samples, naive)
+
+    def value(self, deal: Deal, i: int) -> float:
+        winners = _round_as(deal[0], deal[1], self.order, i, 0, self.naive)
+        return round_value(self.scores, winners, i, 0, self.bid)
+
+
+class BidSearch(RoundSearch):
+    """The viewer as bidder, naming each suit (as ``TrumpSearch``), on every sample: it
+    keeps the points it takes (``taken``, by suit, a sample each) and counts its
+    sweeps (for the moon the bidder keeps its masters: a round without them that does
+    not sweep is played again with them; the point bids' threshold was measured with
+    every non-trump thrown)."""
+
+    def __init__(self, view: View, samples: int, naive: bool) -> None:
+        super().__init__(view, len(_SUITS), samples, naive)
+        hand = [int(c) for c in view.hand]
+        self.masters = [_masters(hand, t) for t in _SUITS]
+        self.taken: list[list[int]] = [[] for _ in _SUITS]
+        self.sweeps = [0] * len(_SUITS)
+
+    def value(self, deal: Deal, i: int) -> float:
+        hands, stock = deal[0], deal[1]
+        winners = _round_as(hands, stock, self.order, i, 0, self.naive)
+        points = round_points(winners, i, 0, PASS, self.n)[0]
+        self.taken[i].append(points)
+        swept = all(w >> SEAT == 0 for w in winners)
+        if not swept and self.masters[i]:
+            again = _round_as(hands, stock, self.order, i, 0, self.naive, self.masters[i])
+            swept = all(w >> SEAT == 0 for w in again)
+            self.extra_rollouts += 1
+        self.sweeps[i] += swept
+        return points
+
+
+def _round_as(
+    deal: Sequence[list[int]],
+    stock: Sequence[int],
+    order: Sequence[int],
+    t: int,
+    bidder: int,
+    naive: bool,
+    keep: Sequence[int] = (),
+) -> list[int]:
+    """The round from the discards, ``t`` trump and ``bidder`` the bidder: each seat of
+    ``order`` throws its non-trumps (but ``keep``) and draws, then it is played out."""
+    hands = [h[:] for h in deal]
+    _discard_all(hands, list(stock), order, t, keep)
+    return play_out(hands, [], (bidder + 1) % len(hands), t, bidder, [], naive)
 
 
 def legal_plays(view: View) -> list[Play]:

@@ -34,6 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Final
 
+from hundred_server.games.kit.bots import no_action, seats_after
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
@@ -55,7 +56,6 @@ from hundred_server.games.pinochle.rules import (
     team_of,
     trick_winner,
 )
-from hundred_server.protocol.errors import HundredError
 
 _ACE: Final = 5  # STRENGTH of an ace
 _TEN: Final = 4
@@ -69,10 +69,6 @@ def _bid_amount(view: View, amount: int) -> Action:
     """``Bid(amount)`` if it is legal now, else a pass."""
     action = BID_ACTIONS.get(amount, BID_ACTIONS[PASS])
     return action if action in view.legal else BID_ACTIONS[PASS]
-
-
-def _no_action(bot: str, view: View) -> HundredError:
-    return HundredError(f"the {bot} bot has nothing to do as seat {view.seat}")
 
 
 # ----------------------------------------------------------------------------- naive
@@ -92,7 +88,7 @@ class NaiveBot:
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise _no_action(self.name, view)
+            raise no_action(self.name, view.seat)
         if view.phase is Phase.BIDDING:
             best = max(naive_value(view.hand, s) for s in SUIT_ORDER)
             if best > view.high_bid and best >= MIN_BID:
@@ -265,7 +261,7 @@ def _follow(view: View, cards: list[Card], table: _Table) -> Card:
     trick = view.current_trick
     led = trick[0][1].suit
     winner, best = trick_winner(trick, table.trump)
-    later = [(view.seat + k) % NUM_PLAYERS for k in range(1, NUM_PLAYERS - len(trick))]
+    later = seats_after(view.seat, NUM_PLAYERS, len(trick))
     later_opponents = [s for s in later if team_of(s) != table.team]
     if team_of(winner) == table.team:
         if table.safe(best, led, later_opponents):
@@ -302,7 +298,7 @@ class PinochleBot:
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise _no_action(self.name, view)
+            raise no_action(self.name, view.seat)
         if view.phase is Phase.BIDDING:
             return self._bid(view)
         if view.phase is Phase.TRUMP:

@@ -68,8 +68,9 @@ from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
+from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, least, shuffle
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
     HAND_SIZE,
@@ -87,7 +88,6 @@ from hundred_server.games.pinochle.rules import (
     View,
     team_of,
 )
-from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per card decision, shared over the candidates and the cards
 #: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
@@ -179,12 +179,6 @@ def _counts(cards: Sequence[int]) -> list[int]:
     return counts
 
 
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
-
-
 # ----------------------------------------------------------------------- what it knows
 
 
@@ -240,13 +234,13 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.phase not in (Phase.BIDDING, Phase.TRUMP, Phase.TRICKS):
-            raise SampleError("a Pinochle view outside a hand has no hidden cards to sample")
+            raise search.SampleError("a Pinochle view outside a hand has no hidden cards to sample")
         me = view.seat
         self.others = [(me + k) % NUM_PLAYERS for k in (1, 2, 3)]
         played = played_by(view)
         mine = [_ID[c] for c in view.hand]
         if len(mine) != HAND_SIZE - len(played[me]):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {me} holds {len(mine)} cards, not {HAND_SIZE - len(played[me])}"
             )
         left = [2] * _NCARDS
@@ -267,12 +261,12 @@ class Sampler:
                         self.fixed[seat].append(c)
                         left[c] -= 1
         if min(left) < 0:
-            raise SampleError("the view shows more than two of a card")
+            raise search.SampleError("the view shows more than two of a card")
         #: Hidden copies of each card, to be placed.
         self.left = left
         self.room = [HAND_SIZE - len(played[s]) - len(self.fixed[s]) for s in self.others]
         if min(self.room) < 0 or sum(self.room) != sum(left):
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         # cap[k][c]: copies of c beyond the fixed ones self.others[k] may hold.
         top = top_allowed(view)
         self.cap = [
@@ -287,7 +281,7 @@ class Sampler:
             for c in range(_NCARDS):
                 row[c] = min(row[c], left[c])
         if not self._feasible(self.cap):
-            raise SampleError("no deal fits what this view shows")
+            raise search.SampleError("no deal fits what this view shows")
 
     def _meld_caps(self, trump: int, shown: list[list[int]], played: list[list[int]]) -> None:
         for k, seat in enumerate(self.others):
@@ -349,7 +343,7 @@ class Sampler:
 
     def _cards(self, rng: Random, cap: Sequence[Sequence[int]]) -> list[int]:
         cards = [c for c in range(_NCARDS) for _ in range(self.left[c])]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         cards.sort(key=lambda c: (cap[0][c] > 0) + (cap[1][c] > 0) + (cap[2][c] > 0))
         return cards
 
@@ -402,7 +396,7 @@ class Sampler:
                 weights.append(w)
             total = sum(weights)
             if not total:  # cannot happen: every step keeps the rest placeable
-                raise SampleError("the sampler got stuck")
+                raise search.SampleError("the sampler got stuck")
             pick = rng.random() * total
             k = 0 if pick < weights[0] else 1 if pick < weights[0] + weights[1] else 2
             left[c] -= 1
@@ -423,24 +417,24 @@ class Sampler:
         depth-first search in random order, each step checked by ``_feasible``."""
         cap = [row[:] for row in self.cap]
 
-        def search(i: int) -> bool:
+        def pick(i: int) -> bool:
             if i == len(self.open):
                 return True
             k, options = self.open[i]
             if any(cap[k][c] <= extra for c, extra in options):
-                return search(i + 1)
+                return pick(i + 1)
             order = list(options)
-            shuffle(order, rng)
+            search.shuffle(order, rng)
             for c, extra in order:
                 before = cap[k][c]
                 cap[k][c] = extra
-                if self._feasible(cap) and search(i + 1):
+                if self._feasible(cap) and pick(i + 1):
                     return True
                 cap[k][c] = before
             return False
 
-        if not search(0):
-            raise SampleError("no deal fits the melds this view shows")
+        if not pick(0):
+            raise search.SampleError("no deal fits the melds this view shows")
         return cap
 
     def sample(self, rng: Random) -> list[list[int]]:
@@ -450,7 +444,7 @@ class Sampler:
             hands = self._draw(cards, rng, self.cap)
             if hands is not None and (not self.open or self._melds_fit(hands)):
                 return self._full(hands)
-            shuffle(cards, rng)
+            search.shuffle(cards, rng)
             cards.sort(
                 key=lambda c: (self.cap[0][c] > 0) + (self.cap[1][c] > 0) + (self.cap[2][c] > 0)
             )
@@ -548,11 +542,11 @@ def _choose_card(
                 below, low = c, smear[c]
         if below >= 0:
             return below
-        return least(legal, _CHEAP[trump])
+        return search.least(legal, _CHEAP[trump])
     for c in legal:  # low to high within a suit: the cheapest sure winner first
         if _beats(c, best, trump) and (after is None or not _can_beat(after, led, c, trump)):
             return c
-    return least(legal, _CHEAP[trump])
+    return search.least(legal, _CHEAP[trump])
 
 
 def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_team: int) -> int:
@@ -649,6 +643,102 @@ def hand_worth(
 # --------------------------------------------------------------------------------- bot
 
 
+class CardSearch(search.Decision[list[Suits]]):
+    """A card decision: each legal card played, then the hand played out, on every
+    sample; worth ``hand_worth`` to the viewer's team."""
+
+    def __init__(self, view: View, cards: list[int], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        assert view.trump is not None
+        assert view.bidder is not None
+        assert view.bid is not None
+        self.cards = cards
+        self.seat, self.team, self.bid = view.seat, view.team, view.bid
+        self.trump = trump = SUIT_ORDER.index(view.trump)
+        self.bidding_team = team_of(view.bidder)
+        self.melds = [view.melds[0][0] + view.melds[2][0], view.melds[1][0] + view.melds[3][0]]
+        trick = [_ID[c] for _, c in view.current_trick]
+        top, top_seat = (trick[0], view.current_trick[0][0]) if trick else (0, view.seat)
+        for (s, _), c in zip(view.current_trick[1:], trick[1:], strict=True):
+            if _beats(c, top, trump):
+                top, top_seat = c, s
+        #: The trick under way, its winning card and its seat so far.
+        self.trick, self.best, self.best_seat = trick, top, top_seat
+        self.so_far = list(view.counters)
+        self.sampler = Sampler(view)
+        self.mine = [_ID[c] for c in view.hand]
+        self.led = trick[0] // 6 if trick else -1
+        self.in_trick = sum(1 for x in trick if x % 6 >= 3)
+        self.position = len(trick) + 1
+
+    def deal(self, rng: Random) -> list[Suits]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.mine
+        return [by_suit(h) for h in deal]
+
+    def value(self, deal: list[Suits], i: int) -> float:
+        c, seat, trump, bidding_team = self.cards[i], self.seat, self.trump, self.bidding_team
+        hands = [[s[:] for s in h] for h in deal]
+        hands[seat][c // 6].remove(c)
+        if not self.trick or _beats(c, self.best, trump):
+            b, bs = c, seat
+        else:
+            b, bs = self.best, self.best_seat
+        points = self.in_trick + (c % 6 >= 3)
+        if self.position == 4:
+            hand = hands[bs]
+            if hand[0] or hand[1] or hand[2] or hand[3]:
+                gained = rollout(hands, -1, 0, 0, bs, 0, bs, trump, bidding_team)
+                gained[bs % 2] += points
+            else:
+                gained = [0, 0]
+                gained[bs % 2] += points + 1
+        else:
+            led = c // 6 if self.led < 0 else self.led
+            to_act = (seat + 1) % 4
+            gained = rollout(hands, led, self.position, b, bs, points, to_act, trump, bidding_team)
+        counters = [self.so_far[0] + gained[0], self.so_far[1] + gained[1]]
+        return hand_worth(self.melds, counters, bidding_team, self.bid, self.team)
+
+
+class HandSearch(search.Decision[list[list[int]]]):
+    """A bid or trump decision: the hand played out from its first lead with each of
+    ``trumps``, ``bidder`` naming it at ``bid``, on every sample. It keeps each
+    outcome (``out``, as ``StrongBot._deal_outcomes`` gives it)."""
+
+    def __init__(
+        self, view: View, trumps: Sequence[int], bidder: int, bid: int, samples: int
+    ) -> None:
+        super().__init__(len(trumps), samples)
+        self.sampler = Sampler(view)
+        self.seat, self.team = view.seat, view.team
+        self.mine = [_ID[c] for c in view.hand]
+        self.trumps = trumps
+        self.bidder, self.bid = bidder, bid
+        self.bidding_team = team_of(bidder)
+        self.counts: list[list[int]] = []
+        self.out: list[list[int]] = [[] for _ in range(len(trumps) + 1)]
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.mine
+        self.counts = [_counts(h) for h in deal]
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        trump, team, bidder = self.trumps[i], self.team, self.bidder
+        bidding_team = self.bidding_team
+        melds = [meld_value(self.counts[s], trump) for s in range(4)]
+        meld = [melds[0] + melds[2], melds[1] + melds[3]]
+        hands = [by_suit(h) for h in deal]
+        counters = rollout(hands, -1, 0, 0, bidder, 0, bidder, trump, bidding_team)
+        worth = hand_worth(meld, counters, bidding_team, self.bid, team)
+        self.out[i].append(worth)
+        if i == 0:
+            self.out[-1].append(meld[team] + counters[team])
+        return worth
+
+
 def _hand_strength(counts: Sequence[int], trump: int) -> float:
     """A quick look at a hand with ``trump``: its meld, its trumps and its aces."""
     trumps = sum(counts[trump * 6 : trump * 6 + 6])
@@ -658,19 +748,20 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
-    name: ClassVar[str] = "strong"
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def __init__(
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
-        work: int = WORK,
+        budget: float | None = search.BUDGET,
+        work: int | None = None,
+        min_samples: int | None = None,
         bid_work: int = BID_WORK,
-        min_samples: int = MIN_SAMPLES,
         bid_margin: float = BID_MARGIN,
         pass_value: float = PASS_VALUE,
         partner_margin: float = PARTNER_MARGIN,
@@ -686,23 +777,22 @@ class StrongBot(SearchBot):
         self.bid_trumps = bid_trumps
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.hand_index}|{view.scores}|{view.dealer}|"
-            f"{view.phase.value}|{view.bids}|{''.join(c.code for c in view.hand)}|"
-            f"{''.join(c.code for c in view.played)}"
+        hand, played = search.codes(view.hand), search.codes(view.played)
+        phase = view.phase.value
+        return self.keyed(
+            view.seat, view.hand_index, view.scores, view.dealer, phase, view.bids, hand, played
         )
-        return Random(key)
 
-    def _over_budget(self, start: float, done: int) -> bool:
+    def spent(self, start: float, done: int) -> bool:
         """Whether another sample like the ``done`` so far would overrun the budget."""
         if self.budget is None:
             return False
-        spent = clock() - start
+        spent = search.clock() - start
         return spent + spent / done > self.budget * _CAP_SHARE
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise HundredError(f"the strong pinochle bot has nothing to do as seat {view.seat}")
+            raise no_action("strong pinochle", view.seat)
         self.last_rollouts = 0
         if len(view.legal) == 1:
             return view.legal[0]
@@ -715,70 +805,14 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------- card play
 
     def _play(self, view: View) -> Action:
-        start = clock()
-        assert view.trump is not None
-        assert view.bidder is not None
-        assert view.bid is not None
-        trump = SUIT_ORDER.index(view.trump)
+        start = search.clock()
         cards = list(dict.fromkeys(_ID[a.card] for a in view.legal if isinstance(a, Play)))
         if len(cards) == 1:
             return PLAY_ACTIONS[_CARD[cards[0]]]
-        team = view.team
-        bidding_team = team_of(view.bidder)
-        melds = [view.melds[0][0] + view.melds[2][0], view.melds[1][0] + view.melds[3][0]]
-        trick = [_ID[c] for _, c in view.current_trick]
-        best, best_seat = (trick[0], view.current_trick[0][0]) if trick else (0, view.seat)
-        for (s, _), c in zip(view.current_trick[1:], trick[1:], strict=True):
-            if _beats(c, best, trump):
-                best, best_seat = c, s
-        so_far = list(view.counters)
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        mine = [_ID[c] for c in view.hand]
         left = NUM_PLAYERS * HAND_SIZE - len(view.played)
-        samples = max(self.min_samples, self.work // (len(cards) * left))
-        led = trick[0] // 6 if trick else -1
-        in_trick = sum(1 for x in trick if x % 6 >= 3)
-        position = len(trick) + 1
-        totals = [0] * len(cards)
-        for done in range(1, samples + 1):
-            deal = sampler.sample(rng)
-            deal[view.seat] = mine
-            suits = [by_suit(h) for h in deal]
-            for i, c in enumerate(cards):
-                hands = [[s[:] for s in h] for h in suits]
-                hands[view.seat][c // 6].remove(c)
-                if not trick or _beats(c, best, trump):
-                    b, bs = c, view.seat
-                else:
-                    b, bs = best, best_seat
-                points = in_trick + (c % 6 >= 3)
-                if position == 4:
-                    hand = hands[bs]
-                    if hand[0] or hand[1] or hand[2] or hand[3]:
-                        gained = rollout(hands, -1, 0, 0, bs, 0, bs, trump, bidding_team)
-                        gained[bs % 2] += points
-                    else:
-                        gained = [0, 0]
-                        gained[bs % 2] += points + 1
-                else:
-                    gained = rollout(
-                        hands,
-                        c // 6 if led < 0 else led,
-                        position,
-                        b,
-                        bs,
-                        points,
-                        (view.seat + 1) % 4,
-                        trump,
-                        bidding_team,
-                    )
-                counters = [so_far[0] + gained[0], so_far[1] + gained[1]]
-                totals[i] += hand_worth(melds, counters, bidding_team, view.bid, team)
-                self.last_rollouts += 1
-            if self._over_budget(start, done):
-                break
-        return PLAY_ACTIONS[_CARD[cards[totals.index(max(totals))]]]
+        decision = CardSearch(view, cards, self.samples_for(self.work, len(cards), left))
+        totals = self.search(decision, self._rng(view), start)
+        return PLAY_ACTIONS[_CARD[cards[search.best(totals)]]]
 
     # --------------------------------------------------------------- trump and bids
 
@@ -788,32 +822,13 @@ class StrongBot(SearchBot):
         """For each trump, the worth (``hand_worth``) to the viewer's team of the hand
         played out on each sampled deal, ``bidder`` naming it at ``bid``; and, as the
         last row, the team's hand total (meld plus counters) with ``trumps[0]``."""
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        mine = [_ID[c] for c in view.hand]
-        samples = max(self.min_samples, self.bid_work // (len(trumps) * 48))
-        team = view.team
-        bidding_team = team_of(bidder)
-        out: list[list[int]] = [[] for _ in range(len(trumps) + 1)]
-        for done in range(1, samples + 1):
-            deal = sampler.sample(rng)
-            deal[view.seat] = mine
-            counts = [_counts(h) for h in deal]
-            for i, trump in enumerate(trumps):
-                melds = [meld_value(counts[s], trump) for s in range(4)]
-                meld = [melds[0] + melds[2], melds[1] + melds[3]]
-                hands = [by_suit(h) for h in deal]
-                counters = rollout(hands, -1, 0, 0, bidder, 0, bidder, trump, bidding_team)
-                out[i].append(hand_worth(meld, counters, bidding_team, bid, team))
-                if i == 0:
-                    out[-1].append(meld[team] + counters[team])
-                self.last_rollouts += 1
-            if self._over_budget(start, done):
-                break
-        return out
+        samples = self.samples_for(self.bid_work, len(trumps), 48)
+        decision = HandSearch(view, trumps, bidder, bid, samples)
+        self.search(decision, self._rng(view), start)
+        return decision.out
 
     def _trump(self, view: View) -> int:
-        start = clock()
+        start = search.clock()
         assert view.bid is not None
         counts = _counts([_ID[c] for c in view.hand])
         order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.trumps_judged]
@@ -822,7 +837,7 @@ class StrongBot(SearchBot):
         return order[means.index(max(means))]
 
     def _bid(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         high = view.high_bid
         lowest = max(MIN_BID, high + 1)
         bid = BID_ACTIONS.get(lowest)

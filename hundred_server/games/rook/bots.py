@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, Colour, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -44,15 +45,10 @@ from hundred_server.games.rook.rules import (
     suit_of,
     trick_winner,
 )
-from hundred_server.protocol.errors import HundredError
 
 #: STRENGTH of a 1 and of a 14.
 _ONE: Final = 15
 _FOURTEEN: Final = 14
-
-
-def _no_action(view: View) -> HundredError:
-    return HundredError(f"the Rook bot has nothing to do as seat {view.seat}")
 
 
 def _trumps(hand: Sequence[RookCard], colour: Colour) -> list[RookCard]:
@@ -202,7 +198,7 @@ class RookBot:
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise _no_action(view)
+            raise no_action("Rook", view.seat)
         if view.phase is Phase.BIDDING:
             return self._bid(view)
         if view.phase is Phase.SETUP:

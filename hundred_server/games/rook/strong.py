@@ -89,11 +89,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from random import Random
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
+from hundred_server.games.kit import search
+from hundred_server.games.kit.bots import no_action
 from hundred_server.games.rook.cards import COLOURS, ROOK_DECK, RookCard
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
@@ -113,7 +114,6 @@ from hundred_server.games.rook.rules import (
     Setup,
     View,
 )
-from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision, shared over the candidates (see the docstring).
 WORK: Final = 4000
@@ -153,12 +153,6 @@ def _held_value(theirs: int, members: int, mine: bool, high: int, n: int) -> flo
     total = members * delta + (n - members) * (HAND_POINTS - theirs)
     me = delta if mine else HAND_POINTS - theirs
     return me - (total - me) / (n - 1)
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def _trump_index(view: View) -> int:
@@ -210,7 +204,7 @@ class Sampler:
         self.seat = view.seat
         sizes = hand_sizes(view)
         if sizes[view.seat] != len(view.hand):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
             )
         seen = set(view.hand).union(played_cards(view))
@@ -230,7 +224,7 @@ class Sampler:
         self.room = room
         self.unseen = [c for c in range(45) if c not in seen]
         if sum(room) != len(self.unseen) or min(room, default=0) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         k = len(self.holders)
         full = (1 << k) - 1
         voids = voids_of(view)
@@ -260,10 +254,10 @@ class Sampler:
                 self.free = all(m == full for m in allowed)
                 try:
                     self._draw(Random(0))
-                except SampleError:
+                except search.SampleError:
                     continue
                 return
-        raise SampleError("no deal fits what this view shows")
+        raise search.SampleError("no deal fits what this view shows")
 
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand and then the hidden holder's (index ``n``), one deal."""
@@ -293,7 +287,7 @@ class Sampler:
         out: list[list[int]] = [[] for _ in range(n + 1)]
         if self.free:
             cards = self.unseen[:]
-            shuffle(cards, rng)
+            search.shuffle(cards, rng)
             start = 0
             for i, s in enumerate(holders):
                 out[s] = cards[start : start + self.room[i]]
@@ -303,7 +297,7 @@ class Sampler:
         room = self.room[:]
         placed: list[list[int]] = [[] for _ in range(k)]
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         # the most constrained cards first: they have the fewest places to go
         allowed = self.allowed
         cards.sort(key=lambda c: allowed[c].bit_count())
@@ -358,7 +352,7 @@ class Sampler:
                             room[h2] -= 1
                             return
                         queue.append(h2)
-        raise SampleError("no deal fits the voids this view shows")
+        raise search.SampleError("no deal fits the voids this view shows")
 
 
 # ------------------------------------------------------------------------ the rollouts
@@ -427,10 +421,6 @@ _RICH: Final = tuple(
 def masks_of(hands: Sequence[Sequence[int]], trump: int) -> list[int]:
     bit = _BIT[trump]
     return [sum(1 << bit[c] for c in hand) for hand in hands]
-
-
-def _low(mask: int) -> int:
-    return (mask & -mask).bit_length() - 1
 
 
 def _pick(mask: int, groups: Sequence[int]) -> int:
@@ -726,16 +716,19 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
+
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def __init__(
         self,
         seed: int | str = 0,
         *,
-        budget: float | None = BUDGET,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
+        budget: float | None = search.BUDGET,
+        work: int | None = None,
+        min_samples: int | None = None,
         bid_samples: int = BID_SAMPLES,
         bid_margin: float = BID_MARGIN,
         trumps_judged: int = 2,
@@ -751,17 +744,24 @@ class StrongBot(SearchBot):
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
-        key = (
-            f"{self.seed}|{view.seat}|{view.num_players}|{view.hand_index}|{view.scores}|"
-            f"{view.dealer}|{view.phase.value}|{[int(c) for c in view.hand]}|{view.bids}|"
-            f"{view.trump}|{[int(c) for c in view.called]}|{told}|"
-            f"{[(s, int(c)) for s, c in view.current_trick]}"
+        return self.keyed(
+            view.seat,
+            view.num_players,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            view.phase.value,
+            [int(c) for c in view.hand],
+            view.bids,
+            view.trump,
+            [int(c) for c in view.called],
+            told,
+            [(s, int(c)) for s, c in view.current_trick],
         )
-        return Random(key)
 
     def act(self, view: View) -> Action:
         if not view.legal:
-            raise HundredError(f"the strong Rook bot has nothing to do as seat {view.seat}")
+            raise no_action("strong Rook", view.seat)
         self.last_rollouts = 0
         if view.phase is Phase.BIDDING:
             return self._bid(view)
@@ -778,13 +778,18 @@ class StrongBot(SearchBot):
     def _deal_key(self, view: View) -> str:
         """What a bidding decision's samples depend on: the deal as the viewer sees it
         before play (not the bids, which the samples do not fit)."""
-        return (
-            f"{self.seed}|bidding|{view.seat}|{view.num_players}|{view.hand_index}|"
-            f"{view.scores}|{view.dealer}|{[int(c) for c in view.hand]}"
+        return self.key(
+            "bidding",
+            view.seat,
+            view.num_players,
+            view.hand_index,
+            view.scores,
+            view.dealer,
+            [int(c) for c in view.hand],
         )
 
     def _bid(self, view: View) -> Action:
-        start = clock()
+        start = search.clock()
         raises = [a for a in view.legal if isinstance(a, Bid) and PASS < a.amount <= MAX_BID]
         moon_open = BID_ACTIONS[MOON] in view.legal
         n = view.num_players
@@ -848,41 +853,9 @@ class StrongBot(SearchBot):
         None: not played alone, the side took too little). They depend on nothing the
         bidding changes, so every bidding decision of the deal judges its bids on the
         same samples (drawn from ``key``), and only the holder's hand is played anew."""
-        n = view.num_players
-        calls = n // 2 - 1
-        sampler = Sampler(view)
-        rng = Random(key)
-        hand = [int(c) for c in view.hand]
-        deals: list[bytes] = []
-        results: list[tuple[int, int, int | None]] = []
-        for _ in range(self.bid_samples):
-            deal = sampler.sample(rng)
-            deals.append(b"\xff".join(bytes(h) for h in deal))
-            full = hand + deal[n]
-            trump = _trump_order(full)[0]
-            discard, called = quick_setup(
-                full, trump, view.kitty_size, calls, self.bid_keeps_points, False
-            )
-            gone = set(discard)
-            deal[view.seat] = [c for c in full if c not in gone]
-            hands = masks_of(deal[:n], trump)
-            side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
-            taken = [0] * n
-            bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
-            moon_hands = hands[:]
-            rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
-            ours = sum(t for s, t in enumerate(taken) if side[s])
-            self.last_rollouts += 1
-            alone: int | None = None
-            if ours >= HAND_POINTS - 20:
-                solo = [s == view.seat for s in range(n)]
-                taken = [0] * n
-                swept = rollout(moon_hands, [], view.seat, trump, solo, taken, bonus, view.seat)
-                alone = 0 if swept else HAND_POINTS - taken[view.seat]
-                self.last_rollouts += 1
-            results.append((ours, sum(side), alone))
-            if self.out_of_time(start):
-                break
+        decision = BidSearch(view, self.bid_samples, self.bid_keeps_points)
+        self.search(decision, Random(key), start)
+        deals, results = decision.deals, decision.results
         cache = self._bid_cache
         if len(cache) >= BID_CACHE:
             del cache[next(iter(cache))]
@@ -917,10 +890,9 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ setup
 
     def _setup(self, view: View) -> Setup:
-        start = clock()
+        start = search.clock()
         n = view.num_players
         hand = [int(c) for c in view.hand]
-        bid = view.bid or MOON
         calls = view.calls
         options: list[tuple[int, list[int], list[int]]] = []
         for trump in _trump_order(hand)[: self.trumps_judged]:
@@ -932,26 +904,9 @@ class StrongBot(SearchBot):
                     option = (trump, sorted(discard), called)
                     if option not in options:
                         options.append(option)
-        totals = [0.0] * len(options)
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        left = n * HAND_SIZES[n]
-        samples = max(self.min_samples, self.work // (len(options) * left))
-        for _ in range(samples):
-            deal = sampler.sample(rng)
-            for i, (trump, discard, called) in enumerate(options):
-                gone = set(discard)
-                deal[view.seat] = [c for c in hand if c not in gone]
-                hands = masks_of(deal[:n], trump)
-                side = [s == view.seat or any(c in deal[s] for c in called) for s in range(n)]
-                taken = [0] * n
-                bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
-                swept = rollout(hands, [], view.seat, trump, side, taken, bonus, view.seat)
-                totals[i] += relative_value(taken, side, bid, swept, view.seat)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        trump, discard, called = options[totals.index(max(totals))]
+        samples = self.samples_for(self.work, len(options), n * HAND_SIZES[n])
+        totals = self.search(SetupSearch(view, options, samples), self._rng(view), start)
+        trump, discard, called = options[search.best(totals)]
         return Setup(
             tuple(ROOK_DECK[c] for c in discard),
             COLOURS[trump],
@@ -961,46 +916,140 @@ class StrongBot(SearchBot):
     # ------------------------------------------------------------------ play
 
     def _play(self, view: View, cards: Sequence[RookCard]) -> RookCard:
-        start = clock()
-        n = view.num_players
-        trump = _trump_index(view)
+        start = search.clock()
+        left = view.num_players * HAND_SIZES[view.num_players] - len(played_cards(view))
+        samples = self.samples_for(self.work, len(cards), left)
+        totals = self.search(CardSearch(view, cards, samples), self._rng(view), start)
+        return cards[search.best(totals)]
+
+
+class BidSearch(search.Decision[list[list[int]]]):
+    """A deal's bidding samples (``StrongBot._bid_samples``): on each the viewer takes
+    the kitty, sets up by the quick rule and plays the hand out (alone too, for the
+    moon, when its side took nearly everything); one candidate, kept in ``results``."""
+
+    def __init__(self, view: View, samples: int, keeps_points: bool) -> None:
+        super().__init__(1, samples)
+        self.n, self.seat, self.kitty_size = view.num_players, view.seat, view.kitty_size
+        self.calls = self.n // 2 - 1
+        self.keeps_points = keeps_points
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.deals: list[bytes] = []
+        self.results: list[tuple[int, int, int | None]] = []
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        self.deals.append(b"\xff".join(bytes(h) for h in deal))
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        n, seat = self.n, self.seat
+        full = self.hand + deal[n]
+        trump = _trump_order(full)[0]
+        discard, called = quick_setup(
+            full, trump, self.kitty_size, self.calls, self.keeps_points, False
+        )
+        gone = set(discard)
+        deal[seat] = [c for c in full if c not in gone]
+        hands = masks_of(deal[:n], trump)
+        side = [s == seat or any(c in deal[s] for c in called) for s in range(n)]
+        taken = [0] * n
+        bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
+        moon_hands = hands[:]
+        rollout(hands, [], seat, trump, side, taken, bonus, seat)
+        ours = sum(t for s, t in enumerate(taken) if side[s])
+        alone: int | None = None
+        if ours >= HAND_POINTS - 20:
+            solo = [s == seat for s in range(n)]
+            taken = [0] * n
+            swept = rollout(moon_hands, [], seat, trump, solo, taken, bonus, seat)
+            alone = 0 if swept else HAND_POINTS - taken[seat]
+            self.extra_rollouts += 1
+        self.results.append((ours, sum(side), alone))
+        return 0.0
+
+
+class SetupSearch(search.Decision[list[list[int]]]):
+    """The bidder's setup: each of ``options`` (trump, discard, calls) set up, then the
+    hand played out, on every sample; worth ``relative_value``."""
+
+    def __init__(
+        self, view: View, options: list[tuple[int, list[int], list[int]]], samples: int
+    ) -> None:
+        super().__init__(len(options), samples)
+        self.n, self.seat = view.num_players, view.seat
+        self.bid = view.bid or MOON
+        self.options = options
+        self.hand = [int(c) for c in view.hand]
+        self.sampler = Sampler(view)
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        return self.sampler.sample(rng)
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        n, seat = self.n, self.seat
+        trump, discard, called = self.options[i]
+        gone = set(discard)
+        deal[seat] = [c for c in self.hand if c not in gone]
+        hands = masks_of(deal[:n], trump)
+        side = [s == seat or any(c in deal[s] for c in called) for s in range(n)]
+        taken = [0] * n
+        bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in discard)
+        swept = rollout(hands, [], seat, trump, side, taken, bonus, seat)
+        return relative_value(taken, side, self.bid, swept, seat)
+
+
+class CardSearch(search.Decision[list[int]]):
+    """A card decision: each candidate card played, then the hand played out, on every
+    sample (the sides as the sample places the called cards); worth ``relative_value``."""
+
+    def __init__(self, view: View, cards: Sequence[RookCard], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        n = self.n = view.num_players
+        self.seat = view.seat
+        self.trump = trump = _trump_index(view)
         bidder = view.bidder
         assert bidder is not None
         assert view.bid is not None
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        hand = [int(c) for c in view.hand]
-        trick = [(s, int(c)) for s, c in view.current_trick]
-        revealed = {bidder, *view.partners}
-        called = [int(c) for c in view.called]
-        own_discard = sum(_PTS[c] for c in view.discarded)
+        self.bidder, self.bid = bidder, view.bid
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.revealed = {bidder, *view.partners}
+        self.called = [int(c) for c in view.called]
+        self.own_discard = sum(_PTS[c] for c in view.discarded)
         taken0 = [0] * n  # the finished tricks' points count towards the bid
         for plays, winner in zip(view.tricks, view.trick_winners, strict=False):
             taken0[winner] += sum(_PTS[c] for _, c in plays)
-        left = n * HAND_SIZES[n] - len(played_cards(view))
-        totals = [0.0] * len(cards)
-        samples = max(self.min_samples, self.work // (len(cards) * left))
-        swept0 = all(w == bidder for w in view.trick_winners)
-        nxt = (view.seat + 1) % n
-        bit = _BIT[trump]
-        trick_bits = [(s, bit[c]) for s, c in trick]
-        for _ in range(samples):
-            deal = sampler.sample(rng)
-            deal[view.seat] = hand
-            side = [s in revealed or any(c in deal[s] for c in called) for s in range(n)]
-            if view.seat == bidder:
-                bonus = LAST_TRICK_BONUS + own_discard
-            else:
-                bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in deal[n])
-            masks = masks_of(deal[:n], trump)
-            for i, card in enumerate(cards):
-                hands = masks[:]
-                hands[view.seat] ^= 1 << bit[card]
-                played = [*trick_bits, (view.seat, bit[card])]
-                taken = taken0[:]
-                swept = rollout(hands, played, nxt, trump, side, taken, bonus, bidder)
-                totals[i] += relative_value(taken, side, view.bid, swept and swept0, view.seat)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        return cards[totals.index(max(totals))]
+        self.taken0 = taken0
+        self.swept0 = all(w == bidder for w in view.trick_winners)
+        self.nxt = (view.seat + 1) % n
+        self.bit = bit = _BIT[trump]
+        self.bits = [bit[int(c)] for c in cards]
+        self.trick_bits = [(s, bit[int(c)]) for s, c in view.current_trick]
+        #: The sides and the last trick's bonus in the latest sample (``deal``).
+        self.side: list[bool] = []
+        self.bonus = 0
+
+    def deal(self, rng: Random) -> list[int]:
+        """The hands as masks of rollout bits, the sides and bonus set for them."""
+        n = self.n
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.hand
+        called, revealed = self.called, self.revealed
+        self.side = [s in revealed or any(c in deal[s] for c in called) for s in range(n)]
+        if self.seat == self.bidder:
+            self.bonus = LAST_TRICK_BONUS + self.own_discard
+        else:
+            self.bonus = LAST_TRICK_BONUS + sum(_PTS[c] for c in deal[n])
+        return masks_of(deal[:n], self.trump)
+
+    def value(self, deal: list[int], i: int) -> float:
+        seat, bit = self.seat, self.bits[i]
+        hands = deal[:]
+        hands[seat] ^= 1 << bit
+        played = [*self.trick_bits, (seat, bit)]
+        taken = self.taken0[:]
+        side = self.side
+        swept = rollout(hands, played, self.nxt, self.trump, side, taken, self.bonus, self.bidder)
+        return relative_value(taken, side, self.bid, swept and self.swept0, seat)

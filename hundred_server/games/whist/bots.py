@@ -34,6 +34,7 @@ from collections.abc import Collection, Sequence
 from random import Random
 from typing import Protocol
 
+from hundred_server.games.kit.bots import seats_after
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
@@ -165,7 +166,7 @@ def _follow(view: WhistInputs, cards: Sequence[Card], table: _Table) -> Card:
     if not winning:
         return _cheapest(cards, table, view.hand)
     # All winning cards share a suit (the suit led, or trumps when void in it).
-    later = [(view.seat + k) % NUM_PLAYERS for k in range(1, NUM_PLAYERS - len(trick))]
+    later = seats_after(view.seat, NUM_PLAYERS, len(trick))
     later_opponents = [s for s in later if side_of(s) != table.side]
     if not later_opponents:
         return min(winning)

@@ -29,8 +29,9 @@ this hand; ties go to the lowest card (deterministic).
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates and the cards left in the hand
-(``samples = max(min_samples, work // (candidates * cards left))``), and the generator
-is seeded from ``seed`` and the view, so the same game replays the same on any machine.
+(``samples = max(min_samples, work // (candidates * cards left))``; the loop is the
+kit's, ``kit/search.py``, with ``CardSearch`` the decision), and the generator is seeded
+from ``seed`` and the view, so the same game replays the same on any machine.
 The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
 development machines (``make bench-strong``, bench/strong.py; README, tournament section).
 ``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: it is checked
@@ -46,12 +47,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import Final
+from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
+from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.games.kit.search import BUDGET, SearchBot, clock, shuffle
 from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
 
@@ -68,12 +69,6 @@ _BITS: Final = tuple(bin(m).count("1") for m in range(8))
 _INSIDE: Final = tuple((t, tuple(m for m in range(1, 8) if m & ~t == 0)) for t in range(1, 7))
 #: Plain draws tried before the draw that checks Hall's condition at every card.
 _QUICK_TRIES: Final = 4
-
-
-class SampleError(HundredError):
-    """A view no deal fits (it cannot come from a real game)."""
-
-    code = "bad_view"
 
 
 def _suit(card: int) -> int:
@@ -106,12 +101,12 @@ class Sampler:
 
     def __init__(self, view: View) -> None:
         if view.trump_card is None:
-            raise SampleError("a Whist view before the deal has no hidden cards to sample")
+            raise search.SampleError("a Whist view before the deal has no hidden cards to sample")
         self.seat = view.seat
         self.others = [(view.seat + k) % NUM_PLAYERS for k in (1, 2, 3)]
         sizes = hand_sizes(view)
         if sizes[view.seat] != len(view.hand):
-            raise SampleError(
+            raise search.SampleError(
                 f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
             )
         voids = voids_of(view)
@@ -129,10 +124,10 @@ class Sampler:
             for suit in range(4)
         ]
         if sum(self.room) != len(self.unseen) or min(self.room) < 0:
-            raise SampleError("the hand sizes do not add up to the cards not seen")
+            raise search.SampleError("the hand sizes do not add up to the cards not seen")
         counts = self._mask_counts(self.unseen)
         if not self._feasible(counts, self.room):
-            raise SampleError("no deal fits the voids this view shows")
+            raise search.SampleError("no deal fits the voids this view shows")
 
     def _mask_counts(self, cards: list[int]) -> list[int]:
         counts = [0] * 8
@@ -157,7 +152,7 @@ class Sampler:
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hand in one consistent deal (the viewer's left empty)."""
         cards = self.unseen[:]
-        shuffle(cards, rng)
+        search.shuffle(cards, rng)
         # The most constrained cards first: they have the fewest places to go.
         cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
         for _ in range(_QUICK_TRIES):
@@ -166,7 +161,7 @@ class Sampler:
                 return hands
         hands = self._draw(cards, rng, True)
         if hands is None:  # cannot happen: every step keeps the rest placeable
-            raise SampleError("the sampler got stuck")
+            raise search.SampleError("the sampler got stuck")
         return hands
 
     def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
@@ -449,31 +444,49 @@ def candidates_of(view: View, cards: Sequence[Card]) -> list[Card]:
     return kept
 
 
+class CardSearch(search.Decision[list[list[int]]]):
+    """A card decision: each candidate card played, then the hand played out, on every
+    sample; worth the tricks the viewer's side takes from here."""
+
+    def __init__(self, view: View, cards: Sequence[Card], samples: int) -> None:
+        super().__init__(len(cards), samples)
+        assert view.trump is not None
+        self.trump = DECK_SUITS.index(view.trump)
+        self.seat = view.seat
+        self.side = view.seat % 2
+        self.sampler = Sampler(view)
+        self.hand = [int(c) for c in view.hand]
+        self.cards = [int(c) for c in cards]
+        self.trick = [s * SEAT + int(c) for s, c in view.current_trick]
+        self.next_seat = (view.seat + 1) % NUM_PLAYERS
+
+    def deal(self, rng: Random) -> list[list[int]]:
+        deal = self.sampler.sample(rng)
+        deal[self.seat] = self.hand
+        return deal
+
+    def value(self, deal: list[list[int]], i: int) -> float:
+        card, trump, side = self.cards[i], self.trump, self.side
+        hands = [h[:] for h in deal]
+        hands[self.seat].remove(card)
+        played = [*self.trick, self.seat * SEAT + card]
+        if len(played) == NUM_PLAYERS:
+            winner = _winner(played, trump)[0]
+            first = 1 if winner % 2 == side else 0
+            return first + (rollout(hands, [], winner, trump, side) if hands[winner] else 0)
+        return rollout(hands, played, self.next_seat, trump, side)
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
-class StrongBot(SearchBot):
+class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        work: int = WORK,
-        min_samples: int = MIN_SAMPLES,
-        budget: float | None = BUDGET,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
+    default_work: ClassVar[int] = WORK
+    default_min_samples: ClassVar[int] = MIN_SAMPLES
 
     def _rng(self, view: View) -> Random:
-        key = (
-            f"{self.seed}|{view.seat}|{view.hand_index}|{view.scores}|{view.dealer}|"
-            f"{''.join(c.code for c in view.hand)}|{''.join(c.code for c in view.played)}"
-        )
-        return Random(key)
-
-    def samples_for(self, candidates: int, left: int) -> int:
-        """How many deals a decision samples: between ``candidates`` cards to judge, with
-        ``left`` cards still to be played this hand."""
-        return max(self.min_samples, self.work // (candidates * left))
+        hand, played = search.codes(view.hand), search.codes(view.played)
+        return self.keyed(view.seat, view.hand_index, view.scores, view.dealer, hand, played)
 
     def act(self, view: View) -> Play:
         cards = sorted(p.card for p in view.legal)
@@ -486,34 +499,9 @@ class StrongBot(SearchBot):
         return PLAY_ACTIONS[self.choose(view, candidates)]
 
     def choose(self, view: View, cards: Sequence[Card]) -> Card:
-        """The legal card with the best mean tricks for the viewer's side."""
-        start = clock()
-        assert view.trump is not None
-        trump = DECK_SUITS.index(view.trump)
-        side = view.seat % 2
-        sampler = Sampler(view)
-        rng = self._rng(view)
-        trick = [s * SEAT + int(c) for s, c in view.current_trick]
-        next_seat = (view.seat + 1) % NUM_PLAYERS
-        totals = [0] * len(cards)
+        """The legal card with the best mean tricks for the viewer's side (the lowest
+        card among the best)."""
+        start = search.clock()
         left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
-        for _ in range(self.samples_for(len(cards), left)):
-            deal = sampler.sample(rng)
-            deal[view.seat] = [int(c) for c in view.hand]
-            for i, card in enumerate(cards):
-                hands = [h[:] for h in deal]
-                hands[view.seat].remove(card)
-                played = [*trick, view.seat * SEAT + int(card)]
-                if len(played) == NUM_PLAYERS:
-                    winner = _winner(played, trump)[0]
-                    first = 1 if winner % 2 == side else 0
-                    totals[i] += first + (
-                        rollout(hands, [], winner, trump, side) if hands[winner] else 0
-                    )
-                else:
-                    totals[i] += rollout(hands, played, next_seat, trump, side)
-                self.last_rollouts += 1
-            if self.out_of_time(start):
-                break
-        best_total = max(totals)
-        return cards[totals.index(best_total)]  # the lowest card among the best
+        decision = CardSearch(view, cards, self.samples_for(self.work, len(cards), left))
+        return cards[search.best(self.search(decision, self._rng(view), start))]
