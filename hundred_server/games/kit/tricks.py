@@ -1,22 +1,39 @@
 """What the trick-taking engines share (pure): who may sit, dealing, seeded shuffles,
 and where a seat stands in the trick under way and at a four-seat partnership table.
 
-The games keep their own rules; these are the parts that are the same word for word.
+The games keep their own rules; these are the parts that are the same word for word:
+the play of a card, a deck's check, and the trick's winner by a game's own ``beats``.
 """
 
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from random import Random
 from typing import ClassVar, Generic, TypeVar
 
 from hundred_server.games.kit.cards import Card
-from hundred_server.protocol.errors import IllegalActionError
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
 #: A game's card type (the French ``Card``, or a game's own deck's).
 C = TypeVar("C")
+#: A game's trump (a ``Suit``, or a game's own colour).
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlay:
+    """Play a card: the action every game of French cards has. Each game subclasses it,
+    so that its actions stay its own (another game's play is ``bad_action`` to it)."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
 
 
 def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
@@ -38,6 +55,41 @@ def shuffled(cards: Sequence[C], game: str, seed: str, hand_index: int) -> tuple
     order = list(cards)
     Random(f"{game}-deck|{seed}|hand:{hand_index}").shuffle(order)
     return tuple(order)
+
+
+def checked_deck(
+    deck: Sequence[C],
+    full: Sequence[C],
+    what: str,
+    card_type: type = Card,
+    unlike: str = "a deck holds cards only",
+    strangers: bool = False,
+) -> tuple[C, ...]:
+    """The deck as a tuple if it holds the cards of ``full``, each as often (order aside),
+    and only ``card_type``; else ``bad_deck``: ``unlike``, or ``what`` with what the deck
+    held (and with ``strangers``, how many of its cards are not of ``full``)."""
+    cards = tuple(deck)
+    if not all(type(c) is card_type for c in cards):
+        raise IllegalActionError(unlike, "bad_deck")
+    if len(cards) != len(full) or Counter(cards) != Counter(full):
+        distinct = set(cards)
+        foreign = f", {len(distinct - set(full))} not of the deck" if strangers else ""
+        raise IllegalActionError(
+            f"{what}; got {len(cards)} cards ({len(distinct)} distinct{foreign})", "bad_deck"
+        )
+    return cards
+
+
+def winning_play(
+    plays: Sequence[tuple[int, C]], trump: T, beats: Callable[[C, C, T], bool]
+) -> tuple[int, C]:
+    """The (seat, card) that wins a trick (complete or not): the first play, unless a
+    later card ``beats(card, best, trump)`` the best so far."""
+    best = plays[0]
+    for play in plays[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best
 
 
 def deal_one_at_a_time(
