@@ -32,7 +32,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import HandDeal, TrickGame
@@ -244,7 +244,11 @@ class Game(TrickGame[Card, Action, Event]):
     game_name: Final = "whist"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
-    VERBS = {Phase.DEAL: "deal", Phase.TRICKS: "play", Phase.GAME_OVER: "act"}
+    VERBS: ClassVar[dict[Phase, str]] = {
+        Phase.DEAL: "deal",
+        Phase.TRICKS: "play",
+        Phase.GAME_OVER: "act",
+    }
 
     #: Table options: this game has none (``GameSpec.flags``).
     flags: Final[frozenset[str]] = frozenset()
