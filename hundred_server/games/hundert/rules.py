@@ -54,19 +54,19 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.base import check_flags
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
+from hundred_server.games.kit.phases import HandDeal, HandGame
 from hundred_server.games.kit.tricks import (
-    Hands,
+    CardPlay,
     check_players,
-    check_seat,
-    check_turn,
+    checked_deck,
     deal_one_at_a_time,
     shuffled,
 )
-from hundred_server.protocol.errors import CardCodeError, IllegalActionError
+from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -131,15 +131,10 @@ class Phase(enum.Enum):
 # ------------------------------------------------------------------------------ actions
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(CardPlay):
     """Play a card: the only action."""
 
-    card: Card
-
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            raise CardCodeError(f"not a card: {self.card!r}")
+    __slots__ = ()
 
 
 Action: TypeAlias = Play
@@ -191,13 +186,10 @@ class GameWon:
 Event: TypeAlias = Dealt | Played | DealScored | GameWon
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(HandDeal[Card]):
     """A deal in ``Game.history``: the deal (1-based), its dealer and deck order."""
 
-    hand: int
-    dealer: int
-    deck: tuple[Card, ...]
+    __slots__ = ()
 
 
 # -------------------------------------------------------------------------------- views
@@ -243,16 +235,8 @@ def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
 
 def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     """The deck as a tuple if it is the 32 cards, each once; else ``bad_deck``."""
-    cards = tuple(deck)
-    if not all(type(c) is Card for c in cards):
-        raise IllegalActionError("a deck holds cards only", "bad_deck")
-    if len(cards) != len(HUNDERT_DECK) or set(cards) != _IN_DECK:
-        raise IllegalActionError(
-            f"a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards; got {len(cards)} "
-            f"cards ({len(set(cards))} distinct, {len(set(cards) - _IN_DECK)} not of the deck)",
-            "bad_deck",
-        )
-    return cards
+    what = "a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards"
+    return checked_deck(deck, HUNDERT_DECK, what, strangers=True)
 
 
 def deal_hands(
@@ -292,19 +276,17 @@ def game_winner(totals: Sequence[int]) -> int:
 # -------------------------------------------------------------------------------- game
 
 
-class Game(Hands[Card]):
+class Game(HandGame[Card, Action, Event]):
     """One game of Hundert; see the module docstring."""
 
     game_name: Final = "hundert"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
 
-    # The state of the current deal (``_start_deal`` resets it).
+    # The state of the current deal (``_start_deal`` resets it, the kit's ``HandGame``
+    # its deck and hands).
     phase: Phase
-    to_act: int | None
-    dealer: int
-    deck: tuple[Card, ...]
-    hands: list[list[Card]]  # by seat, sorted
     pile: tuple[Card, ...]
     total: int
     played: list[tuple[int, Card]]  # this deal, in order
@@ -347,14 +329,14 @@ class Game(Hands[Card]):
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: any card of its hand (in hand order) when it is to
         play, else nothing."""
-        check_seat(seat, self.num_players)
+        self._check_seat(seat)
         if seat != self.to_act:
             return ()
         return tuple(PLAY_ACTIONS[c] for c in self.hands[seat])
 
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
-        check_seat(seat, self.num_players)
+        self._check_seat(seat)
         return View(
             seat=seat,
             num_players=self.num_players,
@@ -387,37 +369,25 @@ class Game(Hands[Card]):
         self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands, pile, self.total)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``seat``; returns what happened, in order.
+    # -------------------------------------------------------------------- internals
 
-        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
-        action is not legal now.
-        """
-        check_seat(seat, self.num_players)
+    def _check(self, seat: int, action: Action) -> None:
         if type(action) is not Play:
             raise IllegalActionError(f"not a Hundert action: {action!r}", "bad_action")
         self._check_turn(seat, Phase.PLAY)
+        if action.card not in self.hands[seat]:
+            raise IllegalActionError(f"seat {seat} does not hold {action.card}", "not_in_hand")
+
+    def _carry_out(self, seat: int, action: Action, events: list[Event]) -> None:
         card = action.card
-        if card not in self.hands[seat]:
-            raise IllegalActionError(f"seat {seat} does not hold {card}", "not_in_hand")
-        # Recorded first: a play that ends a deal comes before the next deal's Deal.
-        self.history.append((seat, action))
         self.hands[seat].remove(card)
         self.played.append((seat, card))
         self.total += POINTS[card]
-        events: list[Event] = [Played(seat, card, self.total)]
+        events.append(Played(seat, card, self.total))
         if self.total < TARGET:
-            self.to_act = (seat + 1) % self.num_players
+            self.to_act = self._next(seat)
         else:
             self._score_deal(seat, events)
-        return events
-
-    # -------------------------------------------------------------------- internals
-
-    def _check_turn(self, seat: int | None, phase: Phase) -> None:
-        """The one place that says who may act: the seat to act, in the right phase."""
-        verb = "deal" if phase is Phase.DEAL else "play"
-        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, verb)
 
     def _score_deal(self, seat: int, events: list[Event]) -> None:
         change = chips(seat, self.total, self.num_players, self.feder)
@@ -428,17 +398,12 @@ class Game(Hands[Card]):
         if self.round < self.deals:
             self._start_deal((self.dealer + 1) % self.num_players)
             return
-        self.winner = game_winner(self.scores)
-        self.phase, self.to_act = Phase.GAME_OVER, None
-        events.append(GameWon(self.winner, self.scores))
+        winner = game_winner(self.scores)
+        self._end(winner)
+        events.append(GameWon(winner, self.scores))
 
     def _start_deal(self, dealer: int) -> None:
-        self.dealer = dealer
-        self.dealers.append(dealer)
-        self.phase = Phase.DEAL
-        self.to_act = None
-        self.deck = ()
-        self.hands = [[] for _ in range(self.num_players)]
+        self._new_hand(dealer)
         self.pile = ()
         self.total = 0
         self.played = []
