@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from random import Random
 from typing import ClassVar, Generic, TypeVar
 
-from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
@@ -34,6 +34,18 @@ class CardPlay:
     def __post_init__(self) -> None:
         if type(self.card) is not Card:
             raise CardCodeError(f"not a card: {self.card!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class SuitChoice:
+    """Name a suit (trump): the action of the games whose bidder names one. Each game
+    subclasses it, as ``CardPlay``."""
+
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
 
 
 def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:

@@ -78,6 +78,7 @@ from hundred_server.games.kit.phases import Bids, HandDeal, TrickGame
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Plays,
+    SuitChoice,
     TrickSeat,
     check_players,
     checked_deck,
@@ -170,15 +171,10 @@ class Bid:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class Trump:
+class Trump(SuitChoice):
     """The bidder names trump."""
 
-    suit: Suit
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.suit, Suit):
-            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+    __slots__ = ()
 
 
 class Play(CardPlay):
