@@ -58,7 +58,7 @@ from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.base import check_flags
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
-from hundred_server.games.kit.phases import HandDeal, HandGame
+from hundred_server.games.kit.phases import HandDeal, HandGame, Rule
 from hundred_server.games.kit.tricks import (
     CardPlay,
     check_players,
@@ -280,6 +280,7 @@ class Game(HandGame[Card, Action, Event]):
     """One game of Hundert; see the module docstring."""
 
     game_name: Final = "hundert"
+    TITLE = "Hundert"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
@@ -371,14 +372,11 @@ class Game(HandGame[Card, Action, Event]):
 
     # -------------------------------------------------------------------- internals
 
-    def _check(self, seat: int, action: Action) -> None:
-        if type(action) is not Play:
-            raise IllegalActionError(f"not a Hundert action: {action!r}", "bad_action")
-        self._check_turn(seat, Phase.PLAY)
+    def _check_play(self, seat: int, action: Play) -> None:
         if action.card not in self.hands[seat]:
             raise IllegalActionError(f"seat {seat} does not hold {action.card}", "not_in_hand")
 
-    def _carry_out(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
         self.hands[seat].remove(card)
         self.played.append((seat, card))
@@ -407,3 +405,6 @@ class Game(HandGame[Card, Action, Event]):
         self.pile = ()
         self.total = 0
         self.played = []
+
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.PLAY, _check_play, _play)}

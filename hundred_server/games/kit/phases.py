@@ -5,18 +5,20 @@ anything.
 ``HandGame`` answers what every engine answers alike: who may act (``_check_turn``,
 the one place that says it), the checked ``apply``, a hand's start and the game's
 end. ``TrickGame`` adds the trick under way, the tricks taken and who took them. A
-game writes the rest, which is its rules: its phases and their verbs, what each action
-checks (``_check``) and does (``_carry_out``), how it deals and how it scores.
+game writes the rest, which is its rules: its phases and their verbs, its table of
+``RULES`` (each action type: the phase it is taken in, what more it checks, what it
+does), how it deals and how it scores.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from hundred_server.games.kit.tricks import C, Hands, check_seat, check_turn
+from hundred_server.protocol.errors import IllegalActionError
 
 #: A game's action and event types.
 A = TypeVar("A")
@@ -31,6 +33,16 @@ class HandDeal(Generic[C]):
     hand: int
     dealer: int
     deck: tuple[C, ...]
+
+
+class Rule(NamedTuple):
+    """How a game takes one type of action: in ``phase``, from the seat to act;
+    ``check(game, seat, action)`` raises why it is illegal beyond that (None: nothing
+    more to check); ``carry_out(game, seat, action, events)`` does it, checked."""
+
+    phase: enum.Enum
+    check: Callable[[Any, int, Any], None] | None
+    carry_out: Callable[[Any, int, Any, list[Any]], None]
 
 
 class Bids:
@@ -49,11 +61,14 @@ class Bids:
 class HandGame(Hands[C], Generic[C, A, E]):
     """A game played hand after hand by seats in turn; see the module docstring.
 
-    The game names ``VERBS`` (what a seat does in each phase, for the messages of
-    ``wrong_phase`` and ``not_your_turn``), writes ``_check`` and ``_carry_out``, and
-    starts each hand with ``_new_hand``."""
+    The game names its ``TITLE`` and ``VERBS`` (what a seat does in each phase, for the
+    messages of ``wrong_phase`` and ``not_your_turn``), writes who may do what in its
+    ``RULES`` (one ``Rule`` an action type: anything else is ``bad_action``), and starts
+    each hand with ``_new_hand``."""
 
+    TITLE: ClassVar[str]
     VERBS: ClassVar[Mapping[Any, str]]
+    RULES: ClassVar[Mapping[type, Rule]]
     # The state of the current hand (``_new_hand`` resets it; the game, its own part).
     to_act: int | None
     dealer: int
@@ -70,21 +85,17 @@ class HandGame(Hands[C], Generic[C, A, E]):
         action is not legal now.
         """
         self._check_seat(seat)
-        self._check(seat, action)
+        rule = self.RULES.get(type(action))
+        if rule is None:
+            raise IllegalActionError(f"not a {self.TITLE} action: {action!r}", "bad_action")
+        self._check_turn(seat, rule.phase)
+        if rule.check is not None:
+            rule.check(self, seat, action)
         # Recorded first: a play that ends a hand comes before the next hand's deal.
         self.history.append((seat, action))
         events: list[E] = []
-        self._carry_out(seat, action, events)
+        rule.carry_out(self, seat, action, events)
         return events
-
-    def _check(self, seat: int, action: A) -> None:
-        """Raise the ``IllegalActionError`` that says why ``seat`` may not do ``action``
-        now (``bad_action`` for what is not this game's); else nothing."""
-        raise NotImplementedError
-
-    def _carry_out(self, seat: int, action: A, events: list[E]) -> None:
-        """Do ``action``, checked, for ``seat``, adding what happened to ``events``."""
-        raise NotImplementedError
 
     def _check_seat(self, seat: int) -> None:
         check_seat(seat, self.num_players)

@@ -74,7 +74,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
-from hundred_server.games.kit.phases import Bids, HandDeal, TrickGame
+from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Plays,
@@ -560,6 +560,7 @@ class Game(TrickGame[Card, Action, Event], Bids):
     """One game of single-deck Pinochle for four players; see the module docstring."""
 
     game_name: Final = "pinochle"
+    TITLE = "Pinochle"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
@@ -662,33 +663,20 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     # -------------------------------------------------------------------- internals
 
-    def _check(self, seat: int, action: Action) -> None:
-        if type(action) is Play:
-            self._check_turn(seat, Phase.TRICKS)
-            assert self.trump is not None
-            check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
-        elif type(action) is Bid:
-            self._check_turn(seat, Phase.BIDDING)
-            high = self.high_bid
-            if action.amount != PASS and action.amount <= high:
-                raise IllegalActionError(
-                    f"a bid must top the high bid of {high}; {action.amount} does not",
-                    "illegal_bid",
-                )
-        elif type(action) is Trump:
-            self._check_turn(seat, Phase.TRUMP)
-        else:
-            raise IllegalActionError(f"not a Pinochle action: {action!r}", "bad_action")
+    def _check_bid(self, seat: int, action: Bid) -> None:
+        high = self.high_bid
+        if action.amount != PASS and action.amount <= high:
+            raise IllegalActionError(
+                f"a bid must top the high bid of {high}; {action.amount} does not",
+                "illegal_bid",
+            )
 
-    def _carry_out(self, seat: int, action: Action, events: list[Event]) -> None:
-        if isinstance(action, Play):
-            self._play(seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(seat, action.amount, events)
-        else:
-            self._name_trump(seat, action.suit, events)
+    def _check_play(self, seat: int, action: Play) -> None:
+        assert self.trump is not None
+        check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
 
-    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        amount = action.amount
         self.bids.append((seat, amount))
         events.append(BidMade(seat, amount))
         if len(self.bids) < NUM_PLAYERS:
@@ -704,7 +692,8 @@ class Game(TrickGame[Card, Action, Event], Bids):
         events.append(BiddingWon(bidder, high))
         self.phase, self.to_act = Phase.TRUMP, bidder
 
-    def _name_trump(self, seat: int, suit: Suit, events: list[Event]) -> None:
+    def _name_trump(self, seat: int, action: Trump, events: list[Event]) -> None:
+        suit = action.suit
         self.trump = suit
         events.append(TrumpNamed(seat, suit))
         self.melds = [meld(h, suit) for h in self.hands]
@@ -712,7 +701,8 @@ class Game(TrickGame[Card, Action, Event], Bids):
             events.append(Melded(s, cards, amount))
         self.phase, self.to_act = Phase.TRICKS, seat
 
-    def _play(self, seat: int, played: Card, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        played = action.card
         assert self.trump is not None
         complete = self._lay(seat, played)
         self.played.append(played)
@@ -765,3 +755,10 @@ class Game(TrickGame[Card, Action, Event], Bids):
         self.played = []
         self.tricks_won = (0, 0)
         self.counters = (0, 0)
+
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {
+        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
+        Trump: Rule(Phase.TRUMP, None, _name_trump),
+        Play: Rule(Phase.TRICKS, _check_play, _play),
+    }

@@ -74,7 +74,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
-from hundred_server.games.kit.phases import Bids, HandDeal, TrickGame
+from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     check_players,
     checked_deck,
@@ -560,6 +560,7 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
     """One game of Rook for 3 to 6 players; see the module docstring."""
 
     game_name: Final = "rook"
+    TITLE = "Rook"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
@@ -683,35 +684,23 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
 
     # -------------------------------------------------------------------- internals
 
-    def _check(self, seat: int, action: Action) -> None:
-        if type(action) is Play:
-            self._check_turn(seat, Phase.TRICKS)
-            assert self.trump is not None
-            check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
-        elif type(action) is Bid:
-            self._check_turn(seat, Phase.BIDDING)
-            high = self.high_bid
-            if action.amount not in (PASS, MOON) and action.amount <= high:
-                raise IllegalActionError(
-                    f"a bid must top the high bid of {high} (by 5 or more); {action.amount} "
-                    "does not",
-                    "illegal_bid",
-                )
-        elif type(action) is Setup:
-            self._check_turn(seat, Phase.SETUP)
-            check_setup(self.hands[seat], action, self.kitty_size, self.calls, f"seat {seat}")
-        else:
-            raise IllegalActionError(f"not a Rook action: {action!r}", "bad_action")
+    def _check_bid(self, seat: int, action: Bid) -> None:
+        high = self.high_bid
+        if action.amount not in (PASS, MOON) and action.amount <= high:
+            raise IllegalActionError(
+                f"a bid must top the high bid of {high} (by 5 or more); {action.amount} does not",
+                "illegal_bid",
+            )
 
-    def _carry_out(self, seat: int, action: Action, events: list[Event]) -> None:
-        if isinstance(action, Play):
-            self._play(seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(seat, action.amount, events)
-        else:
-            self._setup(seat, action, events)
+    def _check_setup(self, seat: int, action: Setup) -> None:
+        check_setup(self.hands[seat], action, self.kitty_size, self.calls, f"seat {seat}")
 
-    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+    def _check_play(self, seat: int, action: Play) -> None:
+        assert self.trump is not None
+        check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
+
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        amount = action.amount
         n = self.num_players
         self.bids.append((seat, amount))
         events.append(BidMade(seat, amount))
@@ -769,7 +758,8 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
             )
         )
 
-    def _play(self, seat: int, card: RookCard, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        card = action.card
         assert self.trump is not None
         complete = self._lay(seat, card)
         self.played.add(card)
@@ -827,3 +817,10 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         self.discard = ()
         self.played = set()
         self.taken = [0] * n
+
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {
+        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
+        Setup: Rule(Phase.SETUP, _check_setup, _setup),
+        Play: Rule(Phase.TRICKS, _check_play, _play),
+    }

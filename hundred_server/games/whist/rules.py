@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import HandDeal, TrickGame
+from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Plays,
@@ -242,6 +242,7 @@ class Game(TrickGame[Card, Action, Event]):
     """One game of Whist for four players; see the module docstring."""
 
     game_name: Final = "whist"
+    TITLE = "Whist"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
@@ -320,10 +321,7 @@ class Game(TrickGame[Card, Action, Event]):
 
     # -------------------------------------------------------------------- internals
 
-    def _check(self, seat: int, action: Action) -> None:
-        if type(action) is not Play:
-            raise IllegalActionError(f"not a Whist action: {action!r}", "bad_action")
-        self._check_turn(seat, Phase.TRICKS)
+    def _check_play(self, seat: int, action: Play) -> None:
         card = action.card
         hand = self.hands[seat]
         if card not in hand:
@@ -339,7 +337,7 @@ class Game(TrickGame[Card, Action, Event]):
                     "must_follow_suit",
                 )
 
-    def _carry_out(self, seat: int, action: Action, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         assert self.trump is not None
         card = action.card
         complete = self._lay(seat, card)
@@ -392,3 +390,6 @@ class Game(TrickGame[Card, Action, Event]):
         self.history.append(DealRecord(self.round, self.dealer, deck))
         events.append(Dealt(self.round, self.dealer, hands, self.trump_card))
         events.append(TrumpTurned(self.trump_card, self.dealer))
+
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.TRICKS, _check_play, _play)}
