@@ -61,10 +61,8 @@ from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
 from hundred_server.games.kit.phases import HandDeal, HandGame, Rule
 from hundred_server.games.kit.tricks import (
     CardPlay,
+    Deck,
     check_players,
-    checked_deck,
-    deal_one_at_a_time,
-    shuffled,
 )
 from hundred_server.protocol.errors import IllegalActionError
 
@@ -228,15 +226,17 @@ class View:
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
-    """The deck order of deal ``round_index`` (0-based): the same for the same inputs."""
-    return shuffled(HUNDERT_DECK, "hundert", seed, round_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it is the 32 cards, each once; else ``bad_deck``."""
-    what = "a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards"
-    return checked_deck(deck, HUNDERT_DECK, what, strangers=True)
+#: The 32 cards, each once; hands in ``sort_hand`` order. A deck refused says how many
+#: of its cards are not of the deck.
+DECK: Final = Deck(
+    "hundert",
+    HUNDERT_DECK,
+    "a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards",
+    sort_hand,
+    strangers=True,
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(
@@ -245,9 +245,7 @@ def deal_hands(
     """Each seat's hand, sorted, and the pile: ``deck[i]`` goes to seat ``(dealer + 1 +
     i) % num_players`` for the first ``num_players * hand_size`` cards; the rest is the
     pile."""
-    dealt = num_players * hand_size(num_players)
-    hands = deal_one_at_a_time(deck[:dealt], dealer, num_players, sort_hand)
-    return hands, tuple(deck[dealt:])
+    return DECK.deal(deck, dealer, num_players, hand_size(num_players))
 
 
 # ------------------------------------------------------------------------------ scoring

@@ -2,7 +2,8 @@
 and where a seat stands in the trick under way and at a four-seat partnership table.
 
 The games keep their own rules; these are the parts that are the same word for word:
-the play of a card, a deck's check, and the trick's winner by a game's own ``beats``.
+the play of a card, a deck (its seeded shuffle, its check, its deal), and the trick's
+winner by a game's own ``beats``.
 """
 
 from __future__ import annotations
@@ -69,29 +70,6 @@ def shuffled(cards: Sequence[C], game: str, seed: str, hand_index: int) -> tuple
     return tuple(order)
 
 
-def checked_deck(
-    deck: Sequence[C],
-    full: Sequence[C],
-    what: str,
-    card_type: type = Card,
-    unlike: str = "a deck holds cards only",
-    strangers: bool = False,
-) -> tuple[C, ...]:
-    """The deck as a tuple if it holds the cards of ``full``, each as often (order aside),
-    and only ``card_type``; else ``bad_deck``: ``unlike``, or ``what`` with what the deck
-    held (and with ``strangers``, how many of its cards are not of ``full``)."""
-    cards = tuple(deck)
-    if not all(type(c) is card_type for c in cards):
-        raise IllegalActionError(unlike, "bad_deck")
-    if len(cards) != len(full) or Counter(cards) != Counter(full):
-        distinct = set(cards)
-        foreign = f", {len(distinct - set(full))} not of the deck" if strangers else ""
-        raise IllegalActionError(
-            f"{what}; got {len(cards)} cards ({len(distinct)} distinct{foreign})", "bad_deck"
-        )
-    return cards
-
-
 def winning_play(
     plays: Sequence[tuple[int, C]], trump: T, beats: Callable[[C, C, T], bool]
 ) -> tuple[int, C]:
@@ -112,6 +90,65 @@ def deal_one_at_a_time(
 ) -> tuple[tuple[C, ...], ...]:
     """Each seat's hand, arranged: ``deck[i]`` goes to seat ``(dealer + 1 + i) % seats``."""
     return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
+
+
+class Deck(Generic[C]):
+    """A game's deck and what the game does with one: shuffle it from a seed, check an
+    order it is given, deal it.
+
+    ``cards`` holds every card as often as the deck does, in the order the seeded
+    shuffle starts from; ``game`` names the shuffle (``shuffled``). A deck given is
+    refused (``bad_deck``) with ``unlike`` if it holds anything but ``card_type``, else
+    with ``what`` and what it held (with ``strangers``, how many of its cards are not
+    of the deck). ``arrange`` puts a hand dealt in its order.
+    """
+
+    def __init__(
+        self,
+        game: str,
+        cards: tuple[C, ...],
+        what: str,
+        arrange: Callable[[Iterable[C]], tuple[C, ...]],
+        *,
+        card_type: type = Card,
+        unlike: str = "a deck holds cards only",
+        strangers: bool = False,
+    ) -> None:
+        self.game = game
+        self.cards = cards
+        self.what = what
+        self.arrange = arrange
+        self.card_type = card_type
+        self.unlike = unlike
+        self.strangers = strangers
+        self._counts = Counter(cards)
+
+    def seeded(self, seed: str, hand_index: int) -> tuple[C, ...]:
+        """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
+        return shuffled(self.cards, self.game, seed, hand_index)
+
+    def check(self, deck: Sequence[C]) -> tuple[C, ...]:
+        """The deck as a tuple if it holds the deck's cards, each as often, in any order;
+        else ``bad_deck``."""
+        cards = tuple(deck)
+        if not all(type(c) is self.card_type for c in cards):
+            raise IllegalActionError(self.unlike, "bad_deck")
+        if len(cards) != len(self.cards) or Counter(cards) != self._counts:
+            held = set(cards)
+            foreign = f", {len(held - set(self.cards))} not of the deck" if self.strangers else ""
+            raise IllegalActionError(
+                f"{self.what}; got {len(cards)} cards ({len(held)} distinct{foreign})",
+                "bad_deck",
+            )
+        return cards
+
+    def deal(
+        self, deck: Sequence[C], dealer: int, seats: int, hand_size: int
+    ) -> tuple[tuple[tuple[C, ...], ...], tuple[C, ...]]:
+        """Each seat's hand, arranged, and the cards left over: ``deck[i]`` goes to seat
+        ``(dealer + 1 + i) % seats`` for the first ``seats * hand_size`` cards."""
+        dealt = seats * hand_size
+        return deal_one_at_a_time(deck[:dealt], dealer, seats, self.arrange), tuple(deck[dealt:])
 
 
 class TrickSeat:

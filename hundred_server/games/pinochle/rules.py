@@ -77,13 +77,11 @@ from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     CardPlay,
+    Deck,
     Plays,
     SuitChoice,
     TrickSeat,
     check_players,
-    checked_deck,
-    deal_one_at_a_time,
-    shuffled,
     winning_play,
 )
 from hundred_server.protocol.errors import IllegalActionError
@@ -349,21 +347,20 @@ class View(TrickSeat, Bids):
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(PINOCHLE_DECK, "pinochle", seed, hand_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it is the 48 cards (each of 24 twice); else ``bad_deck``."""
-    return checked_deck(
-        deck, PINOCHLE_DECK, "a Pinochle deck is A T K Q J 9 of each suit twice, 48 cards"
-    )
+#: The 48 cards (each of 24 twice); hands in ``sort_hand`` order.
+DECK: Final = Deck(
+    "pinochle",
+    PINOCHLE_DECK,
+    "a Pinochle deck is A T K Q J 9 of each suit twice, 48 cards",
+    sort_hand,
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, sort_hand)
+    return DECK.deal(deck, dealer, NUM_PLAYERS, HAND_SIZE)[0]
 
 
 # -------------------------------------------------------------------------------- meld

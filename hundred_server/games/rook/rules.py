@@ -76,10 +76,8 @@ from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
+    Deck,
     check_players,
-    checked_deck,
-    deal_one_at_a_time,
-    shuffled,
     winning_play,
 )
 from hundred_server.games.rook.cards import (
@@ -388,20 +386,17 @@ class View(Bids):
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[RookCard, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(ROOK_DECK, "rook", seed, hand_index)
-
-
-def check_deck(deck: Sequence[RookCard]) -> tuple[RookCard, ...]:
-    """The deck as a tuple if it is the 45 cards, each once; else ``bad_deck``."""
-    return checked_deck(
-        deck,
-        ROOK_DECK,
-        "a Rook deck is the 45 cards, each once",
-        RookCard,
-        "a Rook deck holds Rook cards only",
-    )
+#: The 45 cards, each once; hands in ``sort_hand`` order.
+DECK: Final = Deck(
+    "rook",
+    ROOK_DECK,
+    "a Rook deck is the 45 cards, each once",
+    sort_hand,
+    card_type=RookCard,
+    unlike="a Rook deck holds Rook cards only",
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(
@@ -409,8 +404,7 @@ def deal_hands(
 ) -> tuple[tuple[tuple[RookCard, ...], ...], tuple[RookCard, ...]]:
     """Each seat's hand, sorted, and the kitty: ``deck[i]`` goes to seat
     ``(dealer + 1 + i) % players``, and the last kitty-size cards are the kitty."""
-    dealt = players * HAND_SIZES[players]
-    return deal_one_at_a_time(deck[:dealt], dealer, players, sort_hand), tuple(deck[dealt:])
+    return DECK.deal(deck, dealer, players, HAND_SIZES[players])
 
 
 # -------------------------------------------------------------------------- tricks

@@ -38,12 +38,10 @@ from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     CardPlay,
+    Deck,
     Plays,
     TrickSeat,
     check_players,
-    checked_deck,
-    deal_one_at_a_time,
-    shuffled,
     winning_play,
 )
 from hundred_server.protocol.errors import IllegalActionError
@@ -187,21 +185,20 @@ class View(TrickSeat):
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(STANDARD_52, "whist", seed, hand_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it holds each of the 52 cards once; else ``bad_deck``."""
-    return checked_deck(
-        deck, STANDARD_52, "a Whist deck is the 52 cards without the joker, each once"
-    )
+#: The 52 cards, each once; hands sorted (2 low ... ace high, hearts first).
+DECK: Final = Deck(
+    "whist",
+    STANDARD_52,
+    "a Whist deck is the 52 cards without the joker, each once",
+    lambda cards: tuple(sorted(cards)),
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, lambda cards: tuple(sorted(cards)))
+    return DECK.deal(deck, dealer, NUM_PLAYERS, HAND_SIZE)[0]
 
 
 # ------------------------------------------------------------------------------- rules
