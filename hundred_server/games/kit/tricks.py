@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from random import Random
 from typing import ClassVar, Generic, TypeVar
 
@@ -92,6 +92,7 @@ def deal_one_at_a_time(
     return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
 
 
+@dataclass(frozen=True)
 class Deck(Generic[C]):
     """A game's deck and what the game does with one: shuffle it from a seed, check an
     order it is given, deal it.
@@ -103,25 +104,14 @@ class Deck(Generic[C]):
     of the deck). ``arrange`` puts a hand dealt in its order.
     """
 
-    def __init__(
-        self,
-        game: str,
-        cards: tuple[C, ...],
-        what: str,
-        arrange: Callable[[Iterable[C]], tuple[C, ...]],
-        *,
-        card_type: type = Card,
-        unlike: str = "a deck holds cards only",
-        strangers: bool = False,
-    ) -> None:
-        self.game = game
-        self.cards = cards
-        self.what = what
-        self.arrange = arrange
-        self.card_type = card_type
-        self.unlike = unlike
-        self.strangers = strangers
-        self._counts = Counter(cards)
+    game: str
+    cards: tuple[C, ...]
+    what: str
+    arrange: Callable[[Iterable[C]], tuple[C, ...]]
+    _: KW_ONLY
+    card_type: type = Card
+    unlike: str = "a deck holds cards only"
+    strangers: bool = False
 
     def seeded(self, seed: str, hand_index: int) -> tuple[C, ...]:
         """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
@@ -133,7 +123,7 @@ class Deck(Generic[C]):
         cards = tuple(deck)
         if not all(type(c) is self.card_type for c in cards):
             raise IllegalActionError(self.unlike, "bad_deck")
-        if len(cards) != len(self.cards) or Counter(cards) != self._counts:
+        if len(cards) != len(self.cards) or Counter(cards) != Counter(self.cards):
             held = set(cards)
             foreign = f", {len(held - set(self.cards))} not of the deck" if self.strangers else ""
             raise IllegalActionError(
