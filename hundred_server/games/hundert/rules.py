@@ -296,7 +296,7 @@ class Game(HandGame[Card, Action, Event]):
         check_flags(flags, FLAGS, "Hundert")
         self.players: tuple[str, ...] = names
         self.num_players = len(names)
-        self._flags = flags
+        self.flags = flags
         self.scores: tuple[int, ...] = (0,) * self.num_players
         self.winner: int | None = None
         self.dealers: list[int] = []  # the dealer of every deal so far
@@ -307,13 +307,8 @@ class Game(HandGame[Card, Action, Event]):
     # ---------------------------------------------------------------------- queries
 
     @property
-    def flags(self) -> frozenset[str]:
-        """The table options the game is played with (``Feder`` or none)."""
-        return self._flags
-
-    @property
     def feder(self) -> bool:
-        return FEDER in self._flags
+        return FEDER in self.flags
 
     @property
     def seed(self) -> None:

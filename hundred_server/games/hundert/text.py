@@ -36,20 +36,13 @@ class HundertText(TrickText):
     help = HELP
     win_text: ClassVar[str] = "You win!"
 
-    def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
-        self.seat_at(msg, screen)
-        seat = screen.seat
+    def deal_heading(self, msg: Message, screen: TextScreen) -> str:
+        """``── Deal 3 of 6: bob deals.``: every seat deals twice."""
         deals = 2 * len(screen.players)
-        said = (
+        return (
             f"── Deal {msg['Round']} of {deals}: "
             f"{says(screen.name(msg['Dealer']), 'deal', 'deals')}."
         )
-        if seat is None:  # a watcher's
-            return [said]
-        return [
-            f"{said} You are seat {seat} ({screen.players[seat]}).",
-            f"Your hand: {pretty(screen.hand)}",
-        ]
 
     def _render_Pile(self, msg: Message, screen: TextScreen) -> list[str]:
         return []  # the Message that follows says it for people

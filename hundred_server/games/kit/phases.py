@@ -67,6 +67,9 @@ class HandGame(Hands[C], Generic[C, A, E]):
     each hand with ``_new_hand``."""
 
     TITLE: ClassVar[str]
+    #: The table options the game is played with (``GameSpec.flags``): none, unless the
+    #: game has some.
+    flags: frozenset[str] = frozenset()
     VERBS: ClassVar[Mapping[Any, str]]
     RULES: ClassVar[Mapping[type, Rule]]
     # The state of the current hand (``_new_hand`` resets it; the game, its own part).

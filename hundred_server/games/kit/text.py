@@ -193,13 +193,17 @@ class TrickText:
     def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
         self.seat_at(msg, screen)
         seat = screen.seat
-        deals = f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}."
+        deals = self.deal_heading(msg, screen)
         if seat is None:  # a watcher's
             return [deals]
         return [
             f"{deals} You are seat {seat} ({screen.players[seat]}).",
             f"Your hand: {self.cards_text(screen.hand)}",
         ]
+
+    def deal_heading(self, msg: Message, screen: TextScreen) -> str:
+        """The line a deal opens with: ``── Round 2: bob deals.``"""
+        return f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}."
 
     def _render_Play(self, msg: Message, screen: TextScreen) -> list[str]:
         if "PlayedCard" not in msg:

@@ -565,11 +565,8 @@ class Game(TrickGame[Card, Action, Event], Bids):
         Phase.BIDDING: "bid",
         Phase.TRUMP: "name trump",
         Phase.TRICKS: "play",
-        Phase.GAME_OVER: "act",
     }
 
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
     # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks).
     phase: Phase

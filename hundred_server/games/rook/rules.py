@@ -562,11 +562,7 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         Phase.BIDDING: "bid",
         Phase.SETUP: "set up the hand",
         Phase.TRICKS: "play",
-        Phase.GAME_OVER: "act",
     }
-
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
 
     # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks; ``tricks`` is what every seat was told).

@@ -242,14 +242,8 @@ class Game(TrickGame[Card, Action, Event]):
     TITLE = "Whist"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
-    VERBS: ClassVar[dict[Phase, str]] = {
-        Phase.DEAL: "deal",
-        Phase.TRICKS: "play",
-        Phase.GAME_OVER: "act",
-    }
+    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
     # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks).
     phase: Phase
