@@ -378,10 +378,6 @@ class View(Bids):
     def moon(self) -> bool:
         return self.bid == MOON
 
-    @property
-    def lead(self) -> RookCard | None:
-        return self.current_trick[0][1] if self.current_trick else None
-
 
 # ------------------------------------------------------------------------------- decks
 
