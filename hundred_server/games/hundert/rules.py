@@ -58,6 +58,7 @@ from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.base import check_flags
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
+from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.phases import HandDeal, HandGame, Rule
 from hundred_server.games.kit.tricks import (
     CardPlay,
@@ -173,12 +174,6 @@ class DealScored:
     @property
     def exact(self) -> bool:
         return self.total == TARGET
-
-
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    winner: int  # a seat
-    totals: tuple[int, ...]
 
 
 Event: TypeAlias = Dealt | Played | DealScored | GameWon

@@ -31,7 +31,9 @@ from itertools import combinations, filterfalse
 from typing import Any, Final, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
+from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import CardPlay, SuitChoice, check_players
+from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -224,12 +226,6 @@ class Discarded:
 
 
 @dataclass(slots=True)
-class Played:
-    seat: int
-    card: Card
-
-
-@dataclass(slots=True)
 class TrickWon:
     seat: int
     card: Card
@@ -241,12 +237,6 @@ class RoundScored:
     round: int
     entries: tuple[tuple[int, int], ...]  # (seat, points) in earning order
     points: tuple[int, ...]  # this round, by seat
-    totals: tuple[int, ...]
-
-
-@dataclass(slots=True)
-class GameWon:
-    winner: int
     totals: tuple[int, ...]
 
 

@@ -35,6 +35,15 @@ class HandDeal(Generic[C]):
     deck: tuple[C, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    """The event that ends a game of seats each for themselves: ``winner`` (a seat) won
+    it, with ``totals`` by seat."""
+
+    winner: int
+    totals: tuple[int, ...]
+
+
 class Rule(NamedTuple):
     """How a game takes one type of action: in ``phase``, from the seat to act;
     ``check(game, seat, action)`` raises why it is illegal beyond that (None: nothing

@@ -37,6 +37,16 @@ class CardPlay:
             raise CardCodeError(f"not a card: {self.card!r}")
 
 
+@dataclass(slots=True)
+class Played:
+    """The event of a card played, for a game whose plays tell nothing more. Not frozen:
+    a frozen ``__init__`` costs twice as much, and the engines make one every move;
+    treat it as immutable."""
+
+    seat: int
+    card: Card
+
+
 @dataclass(frozen=True, slots=True)
 class SuitChoice:
     """Name a suit (trump): the action of the games whose bidder names one. Each game

@@ -75,6 +75,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
+from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import (
     Deck,
     check_players,
@@ -308,12 +309,6 @@ class HandScored:
     @property
     def is_moon(self) -> bool:
         return self.bid == MOON
-
-
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    winner: int
-    totals: tuple[int, ...]
 
 
 Event: TypeAlias = (

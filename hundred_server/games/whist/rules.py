@@ -44,6 +44,7 @@ from hundred_server.games.kit.tricks import (
     check_players,
     winning_play,
 )
+from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -103,12 +104,6 @@ class Dealt:
 class TrumpTurned:
     card: Card  # public; its suit is trump and it stays in the dealer's hand
     dealer: int
-
-
-@dataclass(slots=True)
-class Played:
-    seat: int
-    card: Card
 
 
 @dataclass(slots=True)
