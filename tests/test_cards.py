@@ -21,7 +21,6 @@ from hundred_server.games.kit.cards import (
     card,
     format_cards,
     parse_cards,
-    pretty_cards,
 )
 from hundred_server.protocol.errors import CardCodeError, HundredError, MalformedError
 
@@ -199,11 +198,6 @@ def test_pretty_form_of_every_card():
         assert c.pretty == expected
 
 
-def test_pretty_cards_joins_with_spaces():
-    assert pretty_cards(parse_cards(["5H", "TS", "JK"])) == "5♥ 10♠ 🃏"
-    assert pretty_cards([]) == ""
-
-
 # ---------------------------------------------------------------------------- suits
 
 
@@ -235,11 +229,10 @@ def test_suit_parse_rejects_and_quotes(bad):
     assert info.value.code == "bad_suit"
 
 
-def test_suit_values_symbols_and_colours():
+def test_suit_values_and_symbols():
     assert [s.value for s in Suit] == ["H", "D", "S", "C"]
     assert [str(s) for s in Suit] == ["H", "D", "S", "C"]
     assert [s.symbol for s in Suit] == ["♥", "♦", "♠", "♣"]
-    assert [s.is_red for s in Suit] == [True, True, False, False]
     for s in Suit:
         assert Suit.parse(s.value) is s
         assert Suit.parse(str(s)) is s

@@ -54,19 +54,18 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.base import check_flags
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit
+from hundred_server.games.kit.phases import GameWon as GameWon
+from hundred_server.games.kit.phases import HandDeal, HandGame, Rule
 from hundred_server.games.kit.tricks import (
-    Hands,
+    CardPlay,
+    Deck,
     check_players,
-    check_seat,
-    check_turn,
-    deal_one_at_a_time,
-    shuffled,
 )
-from hundred_server.protocol.errors import CardCodeError, IllegalActionError
+from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -131,15 +130,10 @@ class Phase(enum.Enum):
 # ------------------------------------------------------------------------------ actions
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+class Play(CardPlay):
     """Play a card: the only action."""
 
-    card: Card
-
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            raise CardCodeError(f"not a card: {self.card!r}")
+    __slots__ = ()
 
 
 Action: TypeAlias = Play
@@ -182,22 +176,13 @@ class DealScored:
         return self.total == TARGET
 
 
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    winner: int  # a seat
-    totals: tuple[int, ...]
-
-
 Event: TypeAlias = Dealt | Played | DealScored | GameWon
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(HandDeal[Card]):
     """A deal in ``Game.history``: the deal (1-based), its dealer and deck order."""
 
-    hand: int
-    dealer: int
-    deck: tuple[Card, ...]
+    __slots__ = ()
 
 
 # -------------------------------------------------------------------------------- views
@@ -236,23 +221,17 @@ class View:
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, round_index: int) -> tuple[Card, ...]:
-    """The deck order of deal ``round_index`` (0-based): the same for the same inputs."""
-    return shuffled(HUNDERT_DECK, "hundert", seed, round_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it is the 32 cards, each once; else ``bad_deck``."""
-    cards = tuple(deck)
-    if not all(type(c) is Card for c in cards):
-        raise IllegalActionError("a deck holds cards only", "bad_deck")
-    if len(cards) != len(HUNDERT_DECK) or set(cards) != _IN_DECK:
-        raise IllegalActionError(
-            f"a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards; got {len(cards)} "
-            f"cards ({len(set(cards))} distinct, {len(set(cards) - _IN_DECK)} not of the deck)",
-            "bad_deck",
-        )
-    return cards
+#: The 32 cards, each once; hands in ``sort_hand`` order. A deck refused says how many
+#: of its cards are not of the deck.
+DECK: Final = Deck(
+    "hundert",
+    HUNDERT_DECK,
+    "a Hundert deck is 7 8 9 T J Q K A of each suit, 32 cards",
+    sort_hand,
+    strangers=True,
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(
@@ -261,9 +240,7 @@ def deal_hands(
     """Each seat's hand, sorted, and the pile: ``deck[i]`` goes to seat ``(dealer + 1 +
     i) % num_players`` for the first ``num_players * hand_size`` cards; the rest is the
     pile."""
-    dealt = num_players * hand_size(num_players)
-    hands = deal_one_at_a_time(deck[:dealt], dealer, num_players, sort_hand)
-    return hands, tuple(deck[dealt:])
+    return DECK.deal(deck, dealer, num_players, hand_size(num_players))
 
 
 # ------------------------------------------------------------------------------ scoring
@@ -292,19 +269,18 @@ def game_winner(totals: Sequence[int]) -> int:
 # -------------------------------------------------------------------------------- game
 
 
-class Game(Hands[Card]):
+class Game(HandGame[Card, Action, Event]):
     """One game of Hundert; see the module docstring."""
 
     game_name: Final = "hundert"
+    TITLE = "Hundert"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
 
-    # The state of the current deal (``_start_deal`` resets it).
+    # The state of the current deal (``_start_deal`` resets it, the kit's ``HandGame``
+    # its deck and hands).
     phase: Phase
-    to_act: int | None
-    dealer: int
-    deck: tuple[Card, ...]
-    hands: list[list[Card]]  # by seat, sorted
     pile: tuple[Card, ...]
     total: int
     played: list[tuple[int, Card]]  # this deal, in order
@@ -315,7 +291,7 @@ class Game(Hands[Card]):
         check_flags(flags, FLAGS, "Hundert")
         self.players: tuple[str, ...] = names
         self.num_players = len(names)
-        self._flags = flags
+        self.flags = flags
         self.scores: tuple[int, ...] = (0,) * self.num_players
         self.winner: int | None = None
         self.dealers: list[int] = []  # the dealer of every deal so far
@@ -326,13 +302,8 @@ class Game(Hands[Card]):
     # ---------------------------------------------------------------------- queries
 
     @property
-    def flags(self) -> frozenset[str]:
-        """The table options the game is played with (``Feder`` or none)."""
-        return self._flags
-
-    @property
     def feder(self) -> bool:
-        return FEDER in self._flags
+        return FEDER in self.flags
 
     @property
     def seed(self) -> None:
@@ -347,14 +318,14 @@ class Game(Hands[Card]):
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: any card of its hand (in hand order) when it is to
         play, else nothing."""
-        check_seat(seat, self.num_players)
+        self._check_seat(seat)
         if seat != self.to_act:
             return ()
         return tuple(PLAY_ACTIONS[c] for c in self.hands[seat])
 
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
-        check_seat(seat, self.num_players)
+        self._check_seat(seat)
         return View(
             seat=seat,
             num_players=self.num_players,
@@ -387,37 +358,22 @@ class Game(Hands[Card]):
         self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands, pile, self.total)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``seat``; returns what happened, in order.
+    # -------------------------------------------------------------------- internals
 
-        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
-        action is not legal now.
-        """
-        check_seat(seat, self.num_players)
-        if type(action) is not Play:
-            raise IllegalActionError(f"not a Hundert action: {action!r}", "bad_action")
-        self._check_turn(seat, Phase.PLAY)
+    def _check_play(self, seat: int, action: Play) -> None:
+        if action.card not in self.hands[seat]:
+            raise IllegalActionError(f"seat {seat} does not hold {action.card}", "not_in_hand")
+
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         card = action.card
-        if card not in self.hands[seat]:
-            raise IllegalActionError(f"seat {seat} does not hold {card}", "not_in_hand")
-        # Recorded first: a play that ends a deal comes before the next deal's Deal.
-        self.history.append((seat, action))
         self.hands[seat].remove(card)
         self.played.append((seat, card))
         self.total += POINTS[card]
-        events: list[Event] = [Played(seat, card, self.total)]
+        events.append(Played(seat, card, self.total))
         if self.total < TARGET:
-            self.to_act = (seat + 1) % self.num_players
+            self.to_act = self._next(seat)
         else:
             self._score_deal(seat, events)
-        return events
-
-    # -------------------------------------------------------------------- internals
-
-    def _check_turn(self, seat: int | None, phase: Phase) -> None:
-        """The one place that says who may act: the seat to act, in the right phase."""
-        verb = "deal" if phase is Phase.DEAL else "play"
-        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, verb)
 
     def _score_deal(self, seat: int, events: list[Event]) -> None:
         change = chips(seat, self.total, self.num_players, self.feder)
@@ -428,17 +384,15 @@ class Game(Hands[Card]):
         if self.round < self.deals:
             self._start_deal((self.dealer + 1) % self.num_players)
             return
-        self.winner = game_winner(self.scores)
-        self.phase, self.to_act = Phase.GAME_OVER, None
-        events.append(GameWon(self.winner, self.scores))
+        winner = game_winner(self.scores)
+        self._end(winner)
+        events.append(GameWon(winner, self.scores))
 
     def _start_deal(self, dealer: int) -> None:
-        self.dealer = dealer
-        self.dealers.append(dealer)
-        self.phase = Phase.DEAL
-        self.to_act = None
-        self.deck = ()
-        self.hands = [[] for _ in range(self.num_players)]
+        self._new_hand(dealer)
         self.pile = ()
         self.total = 0
         self.played = []
+
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.PLAY, _check_play, _play)}

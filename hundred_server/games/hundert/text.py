@@ -10,7 +10,7 @@ from typing import ClassVar, Final
 from hundred_server.games.base import Message, TextScreen
 from hundred_server.games.hundert.rules import POINTS, TARGET
 from hundred_server.games.kit.cards import Card
-from hundred_server.games.kit.text import HELP_PLAY, TrickText, numbered, pretty, says, waiting
+from hundred_server.games.kit.text import HELP_PLAY, TrickText, numbered, pretty, says
 
 HELP: Final = "\n".join(
     [
@@ -36,39 +36,30 @@ class HundertText(TrickText):
     help = HELP
     win_text: ClassVar[str] = "You win!"
 
-    def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
-        self.seat_at(msg, screen)
-        seat = screen.seat
+    def deal_heading(self, msg: Message, screen: TextScreen) -> str:
+        """``── Deal 3 of 6: bob deals.``: every seat deals twice."""
         deals = 2 * len(screen.players)
-        said = (
+        return (
             f"── Deal {msg['Round']} of {deals}: "
             f"{says(screen.name(msg['Dealer']), 'deal', 'deals')}."
         )
-        if seat is None:  # a watcher's
-            return [said]
-        return [
-            f"{said} You are seat {seat} ({screen.players[seat]}).",
-            f"Your hand: {pretty(screen.hand)}",
-        ]
 
     def _render_Pile(self, msg: Message, screen: TextScreen) -> list[str]:
         return []  # the Message that follows says it for people
 
-    def _render_Play(self, msg: Message, screen: TextScreen) -> list[str]:
+    def play_prompt(self, msg: Message, screen: TextScreen) -> list[str]:
+        """A play prompt to the viewer: the total, what each of its cards would make it."""
         total = msg.get("Total", 0)
-        if "PlayedCard" not in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "play")
-            return [
-                f"The total is {total}; your cards would make it: {makes(total, msg['Legal'])}",
-                f"Your hand: {numbered(screen.hand)}   (total {total})",
-                f"> play one of: {pretty(msg['Legal'])}   (play AS or play 3)",
-            ]
-        card = msg["PlayedCard"]
-        if msg["Playerid"] == screen.seat and card in screen.hand:
-            screen.hand.remove(card)
-        return [f"{screen.name(msg['Playerid'])} played {Card.parse(card).pretty}: total {total}"]
+        return [
+            f"The total is {total}; your cards would make it: {makes(total, msg['Legal'])}",
+            f"Your hand: {numbered(screen.hand)}   (total {total})",
+            f"> play one of: {pretty(msg['Legal'])}   (play AS or play 3)",
+        ]
+
+    def played(self, msg: Message, screen: TextScreen) -> str:
+        """A card played and the total it makes: ``bob played A♠: total 68``."""
+        card = Card.parse(msg["PlayedCard"]).pretty
+        return f"{screen.name(msg['Playerid'])} played {card}: total {msg.get('Total', 0)}"
 
     def _render_Score(self, msg: Message, screen: TextScreen) -> list[str]:
         if msg.get("GameOver"):

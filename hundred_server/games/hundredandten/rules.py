@@ -31,7 +31,9 @@ from itertools import combinations, filterfalse
 from typing import Any, Final, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
-from hundred_server.games.kit.tricks import check_players
+from hundred_server.games.kit.phases import GameWon as GameWon
+from hundred_server.games.kit.tricks import CardPlay, SuitChoice, check_players
+from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -117,13 +119,10 @@ class Unpass:
     """Take back a pre-pass."""
 
 
-@dataclass(frozen=True, slots=True)
-class SelectTrump:
-    suit: Suit
+class SelectTrump(SuitChoice):
+    """The bidder selects trump."""
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.suit, Suit):
-            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+    __slots__ = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +141,10 @@ class Discard:
                 raise CardCodeError(f"not a card: {card!r}")
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: Card
+class Play(CardPlay):
+    """Play a card."""
 
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            raise CardCodeError(f"not a card: {self.card!r}")
+    __slots__ = ()
 
 
 Action: TypeAlias = Bid | Unpass | SelectTrump | Discard | Play
@@ -230,12 +226,6 @@ class Discarded:
 
 
 @dataclass(slots=True)
-class Played:
-    seat: int
-    card: Card
-
-
-@dataclass(slots=True)
 class TrickWon:
     seat: int
     card: Card
@@ -247,12 +237,6 @@ class RoundScored:
     round: int
     entries: tuple[tuple[int, int], ...]  # (seat, points) in earning order
     points: tuple[int, ...]  # this round, by seat
-    totals: tuple[int, ...]
-
-
-@dataclass(slots=True)
-class GameWon:
-    winner: int
     totals: tuple[int, ...]
 
 

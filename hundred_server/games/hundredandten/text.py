@@ -14,7 +14,7 @@ from hundred_server.games.kit.text import (
     card_at,
     numbered,
     pretty,
-    waiting,
+    prompted,
 )
 
 HELP: Final = "\n".join(
@@ -46,19 +46,20 @@ class HundredAndTenText(BiddingText):
 
     def _render_Discard(self, msg: Message, screen: TextScreen) -> list[str]:
         if "Count" not in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "discard")
-            screen.hand = list(msg["Legal"])
-            return [
-                f"Your hand: {numbered(screen.hand)}",
-                "> discard by position or card (discard 2 5, discard 2C), or discard none",
-            ]
+            return prompted(msg, screen, "discard", self.discard_prompt)
         if "Hand" in msg:
             screen.hand = list(msg["Hand"])
             gone = pretty(msg["Cards"]) or "nothing"
             return [f"You discarded {gone}. Your hand: {pretty(screen.hand)}"]
         return [f"{screen.name(msg['Playerid'])} exchanged {msg['Count']} card(s)"]
+
+    def discard_prompt(self, msg: Message, screen: TextScreen) -> list[str]:
+        """The discard prompt: the hand, numbered, that ``Legal`` holds."""
+        screen.hand = list(msg["Legal"])
+        return [
+            f"Your hand: {numbered(screen.hand)}",
+            "> discard by position or card (discard 2 5, discard 2C), or discard none",
+        ]
 
     def _render_Score(self, msg: Message, screen: TextScreen) -> list[str]:
         if msg.get("GameOver"):

@@ -14,7 +14,7 @@ speed in the rules engines.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from hundred_server.protocol.errors import CardCodeError
@@ -45,10 +45,6 @@ class Suit(enum.Enum):
     @property
     def symbol(self) -> str:
         return _SUIT_SYMBOLS[self]
-
-    @property
-    def is_red(self) -> bool:
-        return self in (Suit.HEARTS, Suit.DIAMONDS)
 
     def __str__(self) -> str:
         return self.value
@@ -199,7 +195,3 @@ def parse_cards(codes: Iterable[str]) -> list[Card]:
 
 def format_cards(cards: Iterable[Card]) -> list[str]:
     return [_CODES[c] for c in cards]
-
-
-def pretty_cards(cards: Sequence[Card]) -> str:
-    return " ".join(c.pretty for c in cards)

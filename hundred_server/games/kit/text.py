@@ -13,7 +13,7 @@ the game at hand for everything else.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
@@ -22,6 +22,7 @@ from hundred_server.protocol.wire import ProtocolError, quote
 
 HELP_TRUMP: Final = "  trump SUIT        hearts, diamonds, spades, clubs (or h, d, s, c)"
 HELP_PLAY: Final = "  play 5H, play 3   play by card or by position"
+NAME_TRUMP: Final = "> name trump: trump hearts, diamonds, spades or clubs"
 
 SUIT_WORDS: Final = {
     **{s.name.lower(): s for s in Suit},
@@ -83,6 +84,20 @@ def says(who: str, you: str, other: str) -> str:
 def waiting(msg: Message, screen: TextScreen, verb: str) -> list[str]:
     """What a prompt to another seat says: ``(waiting for bob to bid)``."""
     return [f"(waiting for {screen.name(msg['Playerid'])} to {verb})"]
+
+
+def prompted(
+    msg: Message,
+    screen: TextScreen,
+    verb: str,
+    lines: Callable[[Message, TextScreen], list[str]],
+) -> list[str]:
+    """A prompt, kept as the screen's prompt: ``lines`` for the seat it asks (it carries
+    ``Legal``), ``waiting`` (to ``verb``) for everyone else."""
+    screen.prompt = msg
+    if "Legal" not in msg:
+        return waiting(msg, screen, verb)
+    return lines(msg, screen)
 
 
 class TrickText:
@@ -178,7 +193,7 @@ class TrickText:
     def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
         self.seat_at(msg, screen)
         seat = screen.seat
-        deals = f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}."
+        deals = self.deal_heading(msg, screen)
         if seat is None:  # a watcher's
             return [deals]
         return [
@@ -186,22 +201,31 @@ class TrickText:
             f"Your hand: {self.cards_text(screen.hand)}",
         ]
 
+    def deal_heading(self, msg: Message, screen: TextScreen) -> str:
+        """The line a deal opens with: ``── Round 2: bob deals.``"""
+        return f"── Round {msg['Round']}: {says(screen.name(msg['Dealer']), 'deal', 'deals')}."
+
     def _render_Play(self, msg: Message, screen: TextScreen) -> list[str]:
         if "PlayedCard" not in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "play")
-            state = f"trump {self.suit_symbol(msg['Trump'])}"
-            if "WinningCard" in msg:
-                state += f", winning {self.card_text(msg['WinningCard'])}"
-            return [
-                f"Your hand: {self.numbered_text(screen.hand)}   ({state})",
-                f"> play one of: {self.cards_text(msg['Legal'])}   ({self.play_hint})",
-            ]
+            return prompted(msg, screen, "play", self.play_prompt)
         card = msg["PlayedCard"]
         if msg["Playerid"] == screen.seat and card in screen.hand:
             screen.hand.remove(card)
-        return [f"{screen.name(msg['Playerid'])} played {self.card_text(card)}"]
+        return [self.played(msg, screen)]
+
+    def play_prompt(self, msg: Message, screen: TextScreen) -> list[str]:
+        """A play prompt to the viewer: its hand, trump and the card winning the trick."""
+        state = f"trump {self.suit_symbol(msg['Trump'])}"
+        if "WinningCard" in msg:
+            state += f", winning {self.card_text(msg['WinningCard'])}"
+        return [
+            f"Your hand: {self.numbered_text(screen.hand)}   ({state})",
+            f"> play one of: {self.cards_text(msg['Legal'])}   ({self.play_hint})",
+        ]
+
+    def played(self, msg: Message, screen: TextScreen) -> str:
+        """A card played: ``bob played 5♥``."""
+        return f"{screen.name(msg['Playerid'])} played {self.card_text(msg['PlayedCard'])}"
 
     def _render_Trick(self, msg: Message, screen: TextScreen) -> list[str]:
         return []  # the Message that follows says it for people
@@ -258,20 +282,18 @@ class BiddingText(TrickText):
         amount = msg["Bid"]
         return says(screen.name(msg["Playerid"]), f"bid {amount}", f"bids {amount}")
 
+    def asks_bid(self, msg: Message) -> bool:
+        """Whether a ``Bid`` message is a prompt (else it tells a bid made)."""
+        return "Bid" not in msg
+
     def _render_Bid(self, msg: Message, screen: TextScreen) -> list[str]:
-        if "Bid" not in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "bid")
-            return [self.bid_prompt(msg["Legal"])]
+        if self.asks_bid(msg):
+            return prompted(msg, screen, "bid", lambda m, _: [self.bid_prompt(m["Legal"])])
         return [self.bid_said(msg, screen)]
 
     def _render_Trump(self, msg: Message, screen: TextScreen) -> list[str]:
         if "Trump" not in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "name trump")
-            return ["> name trump: trump hearts, diamonds, spades or clubs"]
+            return prompted(msg, screen, "name trump", lambda m, s: [NAME_TRUMP])
         return [
             f"Trump is {self.suit_text(msg['Trump'])} (named by {screen.name(msg['Playerid'])})"
         ]

@@ -1,22 +1,62 @@
 """What the trick-taking engines share (pure): who may sit, dealing, seeded shuffles,
 and where a seat stands in the trick under way and at a four-seat partnership table.
 
-The games keep their own rules; these are the parts that are the same word for word.
+The games keep their own rules; these are the parts that are the same word for word:
+the play of a card, a deck (its seeded shuffle, its check, its deal), and the trick's
+winner by a game's own ``beats``.
 """
 
 from __future__ import annotations
 
 import enum
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import KW_ONLY, dataclass
 from random import Random
 from typing import ClassVar, Generic, TypeVar
 
-from hundred_server.games.kit.cards import Card
-from hundred_server.protocol.errors import IllegalActionError
+from hundred_server.games.kit.cards import Card, Suit
+from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
 #: A game's card type (the French ``Card``, or a game's own deck's).
 C = TypeVar("C")
+#: A game's trump (a ``Suit``, or a game's own colour).
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlay:
+    """Play a card: the action every game of French cards has. Each game subclasses it,
+    so that its actions stay its own (another game's play is ``bad_action`` to it)."""
+
+    card: Card
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            raise CardCodeError(f"not a card: {self.card!r}")
+
+
+@dataclass(slots=True)
+class Played:
+    """The event of a card played, for a game whose plays tell nothing more. Not frozen:
+    a frozen ``__init__`` costs twice as much, and the engines make one every move;
+    treat it as immutable."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class SuitChoice:
+    """Name a suit (trump): the action of the games whose bidder names one. Each game
+    subclasses it, as ``CardPlay``."""
+
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.suit, Suit):
+            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
 
 
 def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
@@ -40,6 +80,18 @@ def shuffled(cards: Sequence[C], game: str, seed: str, hand_index: int) -> tuple
     return tuple(order)
 
 
+def winning_play(
+    plays: Sequence[tuple[int, C]], trump: T, beats: Callable[[C, C, T], bool]
+) -> tuple[int, C]:
+    """The (seat, card) that wins a trick (complete or not): the first play, unless a
+    later card ``beats(card, best, trump)`` the best so far."""
+    best = plays[0]
+    for play in plays[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best
+
+
 def deal_one_at_a_time(
     deck: Sequence[C],
     dealer: int,
@@ -48,6 +100,55 @@ def deal_one_at_a_time(
 ) -> tuple[tuple[C, ...], ...]:
     """Each seat's hand, arranged: ``deck[i]`` goes to seat ``(dealer + 1 + i) % seats``."""
     return tuple(arrange(deck[(seat - dealer - 1) % seats :: seats]) for seat in range(seats))
+
+
+@dataclass(frozen=True)
+class Deck(Generic[C]):
+    """A game's deck and what the game does with one: shuffle it from a seed, check an
+    order it is given, deal it.
+
+    ``cards`` holds every card as often as the deck does, in the order the seeded
+    shuffle starts from; ``game`` names the shuffle (``shuffled``). A deck given is
+    refused (``bad_deck``) with ``unlike`` if it holds anything but ``card_type``, else
+    with ``what`` and what it held (with ``strangers``, how many of its cards are not
+    of the deck). ``arrange`` puts a hand dealt in its order.
+    """
+
+    game: str
+    cards: tuple[C, ...]
+    what: str
+    arrange: Callable[[Iterable[C]], tuple[C, ...]]
+    _: KW_ONLY
+    card_type: type = Card
+    unlike: str = "a deck holds cards only"
+    strangers: bool = False
+
+    def seeded(self, seed: str, hand_index: int) -> tuple[C, ...]:
+        """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
+        return shuffled(self.cards, self.game, seed, hand_index)
+
+    def check(self, deck: Sequence[C]) -> tuple[C, ...]:
+        """The deck as a tuple if it holds the deck's cards, each as often, in any order;
+        else ``bad_deck``."""
+        cards = tuple(deck)
+        if not all(type(c) is self.card_type for c in cards):
+            raise IllegalActionError(self.unlike, "bad_deck")
+        if len(cards) != len(self.cards) or Counter(cards) != Counter(self.cards):
+            held = set(cards)
+            foreign = f", {len(held - set(self.cards))} not of the deck" if self.strangers else ""
+            raise IllegalActionError(
+                f"{self.what}; got {len(cards)} cards ({len(held)} distinct{foreign})",
+                "bad_deck",
+            )
+        return cards
+
+    def deal(
+        self, deck: Sequence[C], dealer: int, seats: int, hand_size: int
+    ) -> tuple[tuple[tuple[C, ...], ...], tuple[C, ...]]:
+        """Each seat's hand, arranged, and the cards left over: ``deck[i]`` goes to seat
+        ``(dealer + 1 + i) % seats`` for the first ``seats * hand_size`` cards."""
+        dealt = seats * hand_size
+        return deal_one_at_a_time(deck[:dealt], dealer, seats, self.arrange), tuple(deck[dealt:])
 
 
 class TrickSeat:

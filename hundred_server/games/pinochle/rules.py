@@ -71,20 +71,20 @@ import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
+from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
-    Hands,
+    CardPlay,
+    Deck,
     Plays,
+    SuitChoice,
     TrickSeat,
     check_players,
-    check_seat,
-    check_turn,
-    deal_one_at_a_time,
-    shuffled,
+    winning_play,
 )
-from hundred_server.protocol.errors import CardCodeError, IllegalActionError
+from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -169,24 +169,16 @@ class Bid:
             )
 
 
-@dataclass(frozen=True, slots=True)
-class Trump:
+class Trump(SuitChoice):
     """The bidder names trump."""
 
-    suit: Suit
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.suit, Suit):
-            raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+    __slots__ = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: Card
+class Play(CardPlay):
+    """Play a card."""
 
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            raise CardCodeError(f"not a card: {self.card!r}")
+    __slots__ = ()
 
 
 Action: TypeAlias = Bid | Trump | Play
@@ -304,13 +296,10 @@ Event: TypeAlias = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(HandDeal[Card]):
     """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
 
-    hand: int
-    dealer: int
-    deck: tuple[Card, ...]
+    __slots__ = ()
 
 
 # -------------------------------------------------------------------------------- views
@@ -321,7 +310,7 @@ MeldShown: TypeAlias = tuple[int, tuple[Card, ...]]
 
 
 @dataclass(frozen=True, slots=True)
-class View(TrickSeat):
+class View(TrickSeat, Bids):
     """What one seat may know: its own hand and everything shown to the table.
 
     Seats are absolute; scores, trick counts and counters are by team. A view is a
@@ -354,37 +343,24 @@ class View(TrickSeat):
     def team(self) -> int:
         return team_of(self.seat)
 
-    @property
-    def high_bid(self) -> int:
-        """The highest bid so far this hand (0: none)."""
-        return max((amount for _, amount in self.bids), default=PASS)
-
 
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(PINOCHLE_DECK, "pinochle", seed, hand_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it is the 48 cards (each of 24 twice); else ``bad_deck``."""
-    cards = tuple(deck)
-    if not all(type(c) is Card for c in cards):
-        raise IllegalActionError("a deck holds cards only", "bad_deck")
-    if len(cards) != len(PINOCHLE_DECK) or Counter(cards) != _DECK_COUNTS:
-        raise IllegalActionError(
-            f"a Pinochle deck is A T K Q J 9 of each suit twice, 48 cards; got "
-            f"{len(cards)} cards ({len(set(cards))} distinct)",
-            "bad_deck",
-        )
-    return cards
+#: The 48 cards (each of 24 twice); hands in ``sort_hand`` order.
+DECK: Final = Deck(
+    "pinochle",
+    PINOCHLE_DECK,
+    "a Pinochle deck is A T K Q J 9 of each suit twice, 48 cards",
+    sort_hand,
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, sort_hand)
+    return DECK.deal(deck, dealer, NUM_PLAYERS, HAND_SIZE)[0]
 
 
 # -------------------------------------------------------------------------------- meld
@@ -468,11 +444,7 @@ def beats(challenger: Card, best: Card, trump: Suit) -> bool:
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
     """The (seat, card) that wins: the highest trump, else the highest of the led suit,
     the first played of two identical cards."""
-    best = plays[0]
-    for play in plays[1:]:
-        if beats(play[1], best[1], trump):
-            best = play
-    return best
+    return winning_play(plays, trump, beats)
 
 
 def trick_points(plays: Iterable[tuple[int, Card]], last: bool) -> int:
@@ -581,34 +553,28 @@ def game_winner(totals: tuple[int, int], target: int, bidding_team: int) -> int 
 # -------------------------------------------------------------------------------- game
 
 
-def _illegal(message: str, code: str) -> IllegalActionError:
-    return IllegalActionError(message, code)
-
-
-class Game(Hands[Card]):
+class Game(TrickGame[Card, Action, Event], Bids):
     """One game of single-deck Pinochle for four players; see the module docstring."""
 
     game_name: Final = "pinochle"
+    TITLE = "Pinochle"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {
+        Phase.DEAL: "deal",
+        Phase.BIDDING: "bid",
+        Phase.TRUMP: "name trump",
+        Phase.TRICKS: "play",
+    }
 
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
-    # The state of the current hand (``_start_hand`` resets it).
+    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
+    # its deck, hands and tricks).
     phase: Phase
-    to_act: int | None
-    dealer: int
-    hand_index: int  # 0-based
-    deck: tuple[Card, ...]
-    hands: list[list[Card]]  # by seat, sorted
     bids: list[tuple[int, int]]  # (seat, amount) in order
     bidder: int | None
     bid: int | None
     trump: Suit | None
     melds: list[MeldShown]  # by seat once trump is named
-    tricks: list[tuple[tuple[int, Card], ...]]  # completed, this hand
-    trick_winners: list[int]  # the seat that won each completed trick
-    trick: list[tuple[int, Card]]  # the trick being played
     played: list[Card]  # every card played this hand, in order
     tricks_won: tuple[int, int]  # by team, this hand
     counters: tuple[int, int]  # by team, this hand (the last trick's bonus included)
@@ -616,7 +582,7 @@ class Game(Hands[Card]):
     def __init__(self, players: Sequence[str], target: int = DEFAULT_TARGET) -> None:
         names = check_players(players, (NUM_PLAYERS,), "Pinochle")
         if type(target) is not int or target < 1:
-            raise _illegal(
+            raise IllegalActionError(
                 f"the target must be a whole number from 1, got {target!r}", "bad_target"
             )
         self.players: tuple[str, ...] = names
@@ -635,11 +601,6 @@ class Game(Hands[Card]):
     def seed(self) -> None:
         """Always None: a Pinochle game never deals itself (records carry every deck)."""
         return None
-
-    @property
-    def high_bid(self) -> int:
-        """The highest bid so far this hand (0: none)."""
-        return max((amount for _, amount in self.bids), default=PASS)
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: nothing unless it is to act. Bids come as
@@ -681,9 +642,6 @@ class Game(Hands[Card]):
             legal=self.legal_actions(seat),
         )
 
-    def _check_seat(self, seat: int) -> None:
-        check_seat(seat, NUM_PLAYERS)
-
     # ---------------------------------------------------------------------- actions
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
@@ -697,52 +655,22 @@ class Game(Hands[Card]):
         self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``seat``; returns what happened, in order.
-
-        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
-        action is not legal now.
-        """
-        self._check_seat(seat)
-        if type(action) is Play:
-            self._check_play(seat, action.card)
-        elif type(action) is Bid:
-            self._check_bid(seat, action.amount)
-        elif type(action) is Trump:
-            self._check_turn(seat, Phase.TRUMP)
-        else:
-            raise _illegal(f"not a Pinochle action: {action!r}", "bad_action")
-        # Recorded first: a play that ends a hand comes before the next hand's deal.
-        self.history.append((seat, action))
-        events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(seat, action.amount, events)
-        else:
-            self._name_trump(seat, action.suit, events)
-        return events
-
     # -------------------------------------------------------------------- internals
 
-    def _check_turn(self, seat: int | None, phase: Phase) -> None:
-        """The one place that says who may act: the seat to act, in the right phase."""
-        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, _VERBS[phase])
-
-    def _check_bid(self, seat: int, amount: int) -> None:
-        self._check_turn(seat, Phase.BIDDING)
+    def _check_bid(self, seat: int, action: Bid) -> None:
         high = self.high_bid
-        if amount != PASS and amount <= high:
-            raise _illegal(
-                f"a bid must top the high bid of {high}; {amount} does not", "illegal_bid"
+        if action.amount != PASS and action.amount <= high:
+            raise IllegalActionError(
+                f"a bid must top the high bid of {high}; {action.amount} does not",
+                "illegal_bid",
             )
 
-    def _check_play(self, seat: int, played: Card) -> None:
-        self._check_turn(seat, Phase.TRICKS)
+    def _check_play(self, seat: int, action: Play) -> None:
         assert self.trump is not None
-        check_play(self.hands[seat], self.trick, self.trump, played, f"seat {seat}")
+        check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
 
-    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        amount = action.amount
         self.bids.append((seat, amount))
         events.append(BidMade(seat, amount))
         if len(self.bids) < NUM_PLAYERS:
@@ -758,7 +686,8 @@ class Game(Hands[Card]):
         events.append(BiddingWon(bidder, high))
         self.phase, self.to_act = Phase.TRUMP, bidder
 
-    def _name_trump(self, seat: int, suit: Suit, events: list[Event]) -> None:
+    def _name_trump(self, seat: int, action: Trump, events: list[Event]) -> None:
+        suit = action.suit
         self.trump = suit
         events.append(TrumpNamed(seat, suit))
         self.melds = [meld(h, suit) for h in self.hands]
@@ -766,20 +695,16 @@ class Game(Hands[Card]):
             events.append(Melded(s, cards, amount))
         self.phase, self.to_act = Phase.TRICKS, seat
 
-    def _play(self, seat: int, played: Card, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        played = action.card
         assert self.trump is not None
-        self.hands[seat].remove(played)
-        self.trick.append((seat, played))
+        complete = self._lay(seat, played)
         self.played.append(played)
         events.append(Played(seat, played))
-        if len(self.trick) < NUM_PLAYERS:
-            self.to_act = (seat + 1) % NUM_PLAYERS
+        if not complete:
             return
         winner, best = trick_winner(self.trick, self.trump)
-        plays = tuple(self.trick)
-        self.tricks.append(plays)
-        self.trick_winners.append(winner)
-        self.trick = []
+        plays = self._gather(winner)
         last = len(self.tricks) == TRICKS_PER_HAND
         points = trick_points(plays, last)
         team = team_of(winner)
@@ -811,35 +736,23 @@ class Game(Hands[Card]):
         if winner is None:
             self._start_hand((self.dealer + 1) % NUM_PLAYERS)
         else:
-            self.winner = winner
-            self.phase, self.to_act = Phase.GAME_OVER, None
+            self._end(winner)
             events.append(GameWon(winner, totals))
 
     def _start_hand(self, dealer: int) -> None:
-        self.dealer = dealer
-        self.dealers.append(dealer)
-        self.hand_index = len(self.dealers) - 1
-        self.phase = Phase.DEAL
-        self.to_act = None
-        self.deck = ()
-        self.hands = [[] for _ in range(NUM_PLAYERS)]
+        self._new_hand(dealer)
         self.bids = []
         self.bidder = None
         self.bid = None
         self.trump = None
         self.melds = []
-        self.tricks = []
-        self.trick_winners = []
-        self.trick = []
         self.played = []
         self.tricks_won = (0, 0)
         self.counters = (0, 0)
 
-
-_VERBS: Final = {
-    Phase.DEAL: "deal",
-    Phase.BIDDING: "bid",
-    Phase.TRUMP: "name trump",
-    Phase.TRICKS: "play",
-    Phase.GAME_OVER: "act",
-}
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {
+        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
+        Trump: Rule(Phase.TRUMP, None, _name_trump),
+        Play: Rule(Phase.TRICKS, _check_play, _play),
+    }

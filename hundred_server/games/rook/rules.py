@@ -72,15 +72,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
+from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
+from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import (
-    Hands,
+    Deck,
     check_players,
-    check_seat,
-    check_turn,
-    deal_one_at_a_time,
-    shuffled,
+    winning_play,
 )
 from hundred_server.games.rook.cards import (
     COLOURS,
@@ -312,12 +311,6 @@ class HandScored:
         return self.bid == MOON
 
 
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    winner: int
-    totals: tuple[int, ...]
-
-
 Event: TypeAlias = (
     Dealt
     | BidMade
@@ -331,13 +324,10 @@ Event: TypeAlias = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(HandDeal[RookCard]):
     """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
 
-    hand: int
-    dealer: int
-    deck: tuple[RookCard, ...]
+    __slots__ = ()
 
 
 # -------------------------------------------------------------------------------- views
@@ -346,7 +336,7 @@ Plays: TypeAlias = tuple[tuple[int, RookCard], ...]
 
 
 @dataclass(frozen=True, slots=True)
-class View:
+class View(Bids):
     """What one seat may know: its own hand, what is shown to the table, and what it
     was told this hand. A view is a snapshot.
 
@@ -383,40 +373,21 @@ class View:
     def moon(self) -> bool:
         return self.bid == MOON
 
-    @property
-    def high_bid(self) -> int:
-        """The highest bid so far this hand (0: none)."""
-        return max((amount for _, amount in self.bids), default=PASS)
-
-    @property
-    def lead(self) -> RookCard | None:
-        return self.current_trick[0][1] if self.current_trick else None
-
-    @property
-    def tricks_per_hand(self) -> int:
-        return HAND_SIZES[self.num_players]
-
 
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[RookCard, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(ROOK_DECK, "rook", seed, hand_index)
-
-
-def check_deck(deck: Sequence[RookCard]) -> tuple[RookCard, ...]:
-    """The deck as a tuple if it is the 45 cards, each once; else ``bad_deck``."""
-    cards = tuple(deck)
-    if not all(type(c) is RookCard for c in cards):
-        raise IllegalActionError("a Rook deck holds Rook cards only", "bad_deck")
-    if len(cards) != len(ROOK_DECK) or len(set(cards)) != len(ROOK_DECK):
-        raise IllegalActionError(
-            f"a Rook deck is the 45 cards, each once; got {len(cards)} cards "
-            f"({len(set(cards))} distinct)",
-            "bad_deck",
-        )
-    return cards
+#: The 45 cards, each once; hands in ``sort_hand`` order.
+DECK: Final = Deck(
+    "rook",
+    ROOK_DECK,
+    "a Rook deck is the 45 cards, each once",
+    sort_hand,
+    card_type=RookCard,
+    unlike="a Rook deck holds Rook cards only",
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(
@@ -424,8 +395,7 @@ def deal_hands(
 ) -> tuple[tuple[tuple[RookCard, ...], ...], tuple[RookCard, ...]]:
     """Each seat's hand, sorted, and the kitty: ``deck[i]`` goes to seat
     ``(dealer + 1 + i) % players``, and the last kitty-size cards are the kitty."""
-    dealt = players * HAND_SIZES[players]
-    return deal_one_at_a_time(deck[:dealt], dealer, players, sort_hand), tuple(deck[dealt:])
+    return DECK.deal(deck, dealer, players, HAND_SIZES[players])
 
 
 # -------------------------------------------------------------------------- tricks
@@ -434,11 +404,7 @@ def deal_hands(
 def trick_winner(trick: Sequence[tuple[int, RookCard]], trump: Colour) -> tuple[int, RookCard]:
     """(seat, card) winning a trick (complete or not): the highest trump, the bird being
     the lowest, else the highest card of the led colour."""
-    best_seat, best = trick[0]
-    for seat, card in trick[1:]:
-        if beats(card, best, trump):
-            best_seat, best = seat, card
-    return best_seat, best
+    return winning_play(trick, trump, beats)
 
 
 def beats(card: RookCard, best: RookCard, trump: Colour) -> bool:
@@ -575,27 +541,23 @@ def game_winner(totals: Sequence[int]) -> int | None:
 # -------------------------------------------------------------------------------- game
 
 
-def _illegal(message: str, code: str) -> IllegalActionError:
-    return IllegalActionError(message, code)
-
-
-class Game(Hands[RookCard]):
+class Game(TrickGame[RookCard, Action, Event], Bids):
     """One game of Rook for 3 to 6 players; see the module docstring."""
 
     game_name: Final = "rook"
+    TITLE = "Rook"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {
+        Phase.DEAL: "deal",
+        Phase.BIDDING: "bid",
+        Phase.SETUP: "set up the hand",
+        Phase.TRICKS: "play",
+    }
 
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
-
-    # The state of the current hand (``_start_hand`` resets it).
+    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
+    # its deck, hands and tricks; ``tricks`` is what every seat was told).
     phase: Phase
-    to_act: int | None
-    dealer: int
-    hand_index: int  # 0-based
-    deck: tuple[RookCard, ...]
-    hands: list[list[RookCard]]  # by seat, sorted
     kitty: tuple[RookCard, ...]
     bids: list[tuple[int, int]]  # (seat, amount) in order
     passed: list[bool]
@@ -607,9 +569,6 @@ class Game(Hands[RookCard]):
     called_holders: dict[RookCard, int]  # called card -> the seat that holds it (not the bidder)
     partners: list[int]  # revealed partner seats, in order
     discard: tuple[RookCard, ...]
-    trick: list[tuple[int, RookCard]]
-    tricks: list[Plays]  # this hand's finished tricks (what every seat was told)
-    trick_winners: list[int]
     played: set[RookCard]  # every card played this hand (for the called cards)
     taken: list[int]  # points by seat this hand
 
@@ -638,10 +597,6 @@ class Game(Hands[RookCard]):
     @property
     def hand_size(self) -> int:
         return HAND_SIZES[self.num_players]
-
-    @property
-    def high_bid(self) -> int:
-        return max((amount for _, amount in self.bids), default=PASS)
 
     @property
     def moon(self) -> bool:
@@ -695,9 +650,6 @@ class Game(Hands[RookCard]):
             legal=self.legal_actions(seat),
         )
 
-    def _check_seat(self, seat: int) -> None:
-        check_seat(seat, self.num_players)
-
     # ---------------------------------------------------------------------- actions
 
     def deal(self, deck: Sequence[RookCard]) -> list[Event]:
@@ -711,51 +663,25 @@ class Game(Hands[RookCard]):
         self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands, self.kitty_size)]
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``seat``; returns what happened, in order.
-
-        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
-        action is not legal now.
-        """
-        self._check_seat(seat)
-        if type(action) is Play:
-            self._check_turn(seat, Phase.TRICKS)
-            assert self.trump is not None
-            check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
-        elif type(action) is Bid:
-            self._check_bid(seat, action.amount)
-        elif type(action) is Setup:
-            self._check_turn(seat, Phase.SETUP)
-            check_setup(self.hands[seat], action, self.kitty_size, self.calls, f"seat {seat}")
-        else:
-            raise _illegal(f"not a Rook action: {action!r}", "bad_action")
-        # Recorded first: a play that ends a hand comes before the next hand's deal.
-        self.history.append((seat, action))
-        events: list[Event] = []
-        if isinstance(action, Play):
-            self._play(seat, action.card, events)
-        elif isinstance(action, Bid):
-            self._bid(seat, action.amount, events)
-        else:
-            self._setup(seat, action, events)
-        return events
-
     # -------------------------------------------------------------------- internals
 
-    def _check_turn(self, seat: int | None, phase: Phase) -> None:
-        """The one place that says who may act: the seat to act, in the right phase."""
-        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, _VERBS[phase])
-
-    def _check_bid(self, seat: int, amount: int) -> None:
-        self._check_turn(seat, Phase.BIDDING)
+    def _check_bid(self, seat: int, action: Bid) -> None:
         high = self.high_bid
-        if amount not in (PASS, MOON) and amount <= high:
-            raise _illegal(
-                f"a bid must top the high bid of {high} (by 5 or more); {amount} does not",
+        if action.amount not in (PASS, MOON) and action.amount <= high:
+            raise IllegalActionError(
+                f"a bid must top the high bid of {high} (by 5 or more); {action.amount} does not",
                 "illegal_bid",
             )
 
-    def _bid(self, seat: int, amount: int, events: list[Event]) -> None:
+    def _check_setup(self, seat: int, action: Setup) -> None:
+        check_setup(self.hands[seat], action, self.kitty_size, self.calls, f"seat {seat}")
+
+    def _check_play(self, seat: int, action: Play) -> None:
+        assert self.trump is not None
+        check_play(self.hands[seat], self.trick, self.trump, action.card, f"seat {seat}")
+
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        amount = action.amount
         n = self.num_players
         self.bids.append((seat, amount))
         events.append(BidMade(seat, amount))
@@ -813,23 +739,21 @@ class Game(Hands[RookCard]):
             )
         )
 
-    def _play(self, seat: int, card: RookCard, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        card = action.card
         assert self.trump is not None
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
+        complete = self._lay(seat, card)
         self.played.add(card)
         reveals = self.called_holders.get(card) == seat and seat not in self.partners
         if reveals:
             self.partners.append(seat)
         events.append(Played(seat, card, reveals))
-        if len(self.trick) < self.num_players:
-            self.to_act = (seat + 1) % self.num_players
+        if not complete:
             return
         winner, best = trick_winner(self.trick, self.trump)
-        self.taken[winner] += card_points(c for _, c in self.trick)
-        self.trick_winners.append(winner)
-        self.tricks.append(tuple(self.trick))
-        self.trick = []  # its cards are shown no more (the seats remember them)
+        # Its cards are shown no more (the seats remember them).
+        plays = self._gather(winner)
+        self.taken[winner] += card_points(c for _, c in plays)
         events.append(TrickWon(winner, best, len(self.trick_winners)))
         if len(self.trick_winners) == self.hand_size:
             self.taken[winner] += LAST_TRICK_BONUS + card_points(self.discard)
@@ -855,19 +779,12 @@ class Game(Hands[RookCard]):
         if winner is None:
             self._start_hand((self.dealer + 1) % self.num_players)
         else:
-            self.winner = winner
-            self.phase, self.to_act = Phase.GAME_OVER, None
+            self._end(winner)
             events.append(GameWon(winner, totals))
 
     def _start_hand(self, dealer: int) -> None:
         n = self.num_players
-        self.dealer = dealer
-        self.dealers.append(dealer)
-        self.hand_index = len(self.dealers) - 1
-        self.phase = Phase.DEAL
-        self.to_act = None
-        self.deck = ()
-        self.hands = [[] for _ in range(n)]
+        self._new_hand(dealer)
         self.kitty = ()
         self.bids = []
         self.passed = [False] * n
@@ -879,17 +796,12 @@ class Game(Hands[RookCard]):
         self.called_holders = {}
         self.partners = []
         self.discard = ()
-        self.trick = []
-        self.tricks = []
-        self.trick_winners = []
         self.played = set()
         self.taken = [0] * n
 
-
-_VERBS: Final = {
-    Phase.DEAL: "deal",
-    Phase.BIDDING: "bid",
-    Phase.SETUP: "set up the hand",
-    Phase.TRICKS: "play",
-    Phase.GAME_OVER: "act",
-}
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {
+        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
+        Setup: Rule(Phase.SETUP, _check_setup, _setup),
+        Play: Rule(Phase.TRICKS, _check_play, _play),
+    }

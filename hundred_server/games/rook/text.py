@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
-from hundred_server.games.kit.text import BiddingText, card_at, says, waiting
+from hundred_server.games.kit.text import BiddingText, card_at, prompted, says
 from hundred_server.games.rook.cards import Colour, RookCard
 from hundred_server.protocol.errors import CardCodeError
 from hundred_server.protocol.wire import ProtocolError, quote
@@ -85,13 +85,9 @@ class RookText(BiddingText):
             return says(screen.name(msg["Playerid"]), "shoot the moon", "shoots the moon")
         return super().bid_said(msg, screen)
 
-    def _render_Bid(self, msg: Message, screen: TextScreen) -> list[str]:
-        if "Seq" in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "bid")
-            return [self.bid_prompt(msg["Legal"])]
-        return [self.bid_said(msg, screen)]
+    def asks_bid(self, msg: Message) -> bool:
+        # A Rook pass is a Bid without "Bid": only a prompt carries "Seq".
+        return "Seq" in msg
 
     # The Message that comes with a Kitty, a Setup, a partner's Play and a hand's Score
     # says what happened for everyone; these add only what that Message does not.
@@ -107,29 +103,30 @@ class RookText(BiddingText):
 
     def _render_Setup(self, msg: Message, screen: TextScreen) -> list[str]:
         if "Seq" in msg:
-            screen.prompt = msg
-            if "Legal" not in msg:
-                return waiting(msg, screen, "set up the hand")
-            calls = msg["Calls"]
-            call = (
-                f" and call {calls} partner card{'s' if calls != 1 else ''}"
-                if calls
-                else " (no partners to call)"
-            )
-            example = " ".join(str(i) for i in range(1, msg["Count"] + 1))
-            example_call = " call G1" if calls == 1 else " call G1 Y1" if calls else ""
-            return [
-                f"Your hand: {self.numbered_text(screen.hand)}",
-                f"> set up: name trump, discard {msg['Count']} cards{call}: "
-                f"setup COLOUR CARDS...{' call CARDS...' if calls else ''} "
-                f"(e.g. setup red {example}{example_call})",
-            ]
+            return prompted(msg, screen, "set up the hand", self.setup_prompt)
         if "Hand" not in msg:
             return []
         screen.hand = list(msg["Hand"])
         return [
             f"You discarded: {self.cards_text(msg.get('Discard') or [])}",
             f"Your hand: {self.cards_text(screen.hand)}",
+        ]
+
+    def setup_prompt(self, msg: Message, screen: TextScreen) -> list[str]:
+        """The bidder's setup prompt: its hand, how many cards to discard and to call."""
+        calls = msg["Calls"]
+        call = (
+            f" and call {calls} partner card{'s' if calls != 1 else ''}"
+            if calls
+            else " (no partners to call)"
+        )
+        example = " ".join(str(i) for i in range(1, msg["Count"] + 1))
+        example_call = " call G1" if calls == 1 else " call G1 Y1" if calls else ""
+        return [
+            f"Your hand: {self.numbered_text(screen.hand)}",
+            f"> set up: name trump, discard {msg['Count']} cards{call}: "
+            f"setup COLOUR CARDS...{' call CARDS...' if calls else ''} "
+            f"(e.g. setup red {example}{example_call})",
         ]
 
     def _render_Score(self, msg: Message, screen: TextScreen) -> list[str]:

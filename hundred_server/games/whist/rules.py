@@ -23,8 +23,8 @@ with an explicit 52-card order, which is how records replay. With a seed, hand `
 is dealt from ``seeded_deck(seed, k)``.
 
 Scores, tricks and the winner are by side: index 0 is North-South, 1 is East-West
-(``side_of(seat)``). Who may act is decided in one place, ``_check_turn``; every action
-is validated in full before any state changes.
+(``side_of(seat)``). Who may act is decided in one place, ``_check_turn`` (the kit's
+``HandGame``); every action is validated in full before any state changes.
 """
 
 from __future__ import annotations
@@ -32,20 +32,20 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final, TypeAlias
+from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
-    Hands,
+    CardPlay,
+    Deck,
     Plays,
     TrickSeat,
     check_players,
-    check_seat,
-    check_turn,
-    deal_one_at_a_time,
-    shuffled,
+    winning_play,
 )
-from hundred_server.protocol.errors import CardCodeError, IllegalActionError
+from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -75,13 +75,10 @@ class Phase(enum.Enum):
 # ------------------------------------------------------------------------------ actions
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: Card
+class Play(CardPlay):
+    """Play a card: the only action."""
 
-    def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            raise CardCodeError(f"not a card: {self.card!r}")
+    __slots__ = ()
 
 
 Action: TypeAlias = Play
@@ -107,12 +104,6 @@ class Dealt:
 class TrumpTurned:
     card: Card  # public; its suit is trump and it stays in the dealer's hand
     dealer: int
-
-
-@dataclass(slots=True)
-class Played:
-    seat: int
-    card: Card
 
 
 @dataclass(slots=True)
@@ -147,13 +138,10 @@ class GameWon:
 Event: TypeAlias = Dealt | TrumpTurned | Played | TrickWon | HandScored | GameWon
 
 
-@dataclass(frozen=True, slots=True)
-class DealRecord:
+class DealRecord(HandDeal[Card]):
     """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
 
-    hand: int
-    dealer: int
-    deck: tuple[Card, ...]
+    __slots__ = ()
 
 
 # -------------------------------------------------------------------------------- views
@@ -192,28 +180,20 @@ class View(TrickSeat):
 # ------------------------------------------------------------------------------- decks
 
 
-def seeded_deck(seed: str, hand_index: int) -> tuple[Card, ...]:
-    """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
-    return shuffled(STANDARD_52, "whist", seed, hand_index)
-
-
-def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
-    """The deck as a tuple if it holds each of the 52 cards once; else ``bad_deck``."""
-    cards = tuple(deck)
-    if len(cards) != len(STANDARD_52) or set(cards) != set(STANDARD_52):
-        raise IllegalActionError(
-            f"a Whist deck is the 52 cards without the joker, each once; got {len(cards)} "
-            f"cards ({len(set(cards))} distinct)",
-            "bad_deck",
-        )
-    if not all(type(c) is Card for c in cards):
-        raise IllegalActionError("a deck holds cards only", "bad_deck")
-    return cards
+#: The 52 cards, each once; hands sorted (2 low ... ace high, hearts first).
+DECK: Final = Deck(
+    "whist",
+    STANDARD_52,
+    "a Whist deck is the 52 cards without the joker, each once",
+    lambda cards: tuple(sorted(cards)),
+)
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
 
 
 def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...]:
     """Each seat's hand, sorted: ``deck[i]`` goes to seat ``(dealer + 1 + i) % 4``."""
-    return deal_one_at_a_time(deck, dealer, NUM_PLAYERS, lambda cards: tuple(sorted(cards)))
+    return DECK.deal(deck, dealer, NUM_PLAYERS, HAND_SIZE)[0]
 
 
 # ------------------------------------------------------------------------------- rules
@@ -238,11 +218,7 @@ def beats(card: Card, best: Card, trump: Suit) -> bool:
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
     """The (seat, card) that wins: the highest trump, else the highest of the led suit."""
-    best = plays[0]
-    for play in plays[1:]:
-        if beats(play[1], best[1], trump):
-            best = play
-    return best
+    return winning_play(plays, trump, beats)
 
 
 def hand_points(tricks: tuple[int, int]) -> tuple[int, int]:
@@ -254,31 +230,20 @@ def hand_points(tricks: tuple[int, int]) -> tuple[int, int]:
 # -------------------------------------------------------------------------------- game
 
 
-def _illegal(message: str, code: str) -> IllegalActionError:
-    return IllegalActionError(message, code)
-
-
-class Game(Hands[Card]):
+class Game(TrickGame[Card, Action, Event]):
     """One game of Whist for four players; see the module docstring."""
 
     game_name: Final = "whist"
+    TITLE = "Whist"
     DEAL_PHASE = Phase.DEAL
     OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
-    #: Table options: this game has none (``GameSpec.flags``).
-    flags: Final[frozenset[str]] = frozenset()
-    # The state of the current hand (``_start_hand`` resets it).
+    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
+    # its deck, hands and tricks).
     phase: Phase
-    to_act: int | None
-    dealer: int
-    hand_index: int  # 0-based
-    deck: tuple[Card, ...]
-    hands: list[list[Card]]  # by seat, sorted
     trump: Suit | None
     trump_card: Card | None
-    tricks: list[tuple[tuple[int, Card], ...]]  # completed, this hand
-    trick_winners: list[int]  # seat that won each completed trick
-    trick: list[tuple[int, Card]]  # the trick being played
     played: list[Card]  # every card played this hand, in order
     tricks_won: tuple[int, int]  # (NS, EW) this hand
 
@@ -330,9 +295,6 @@ class Game(Hands[Card]):
             legal=self.legal_actions(seat),
         )
 
-    def _check_seat(self, seat: int) -> None:
-        check_seat(seat, NUM_PLAYERS)
-
     # ---------------------------------------------------------------------- actions
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
@@ -343,59 +305,35 @@ class Game(Hands[Card]):
         self._deal(cards, events)
         return events
 
-    def apply(self, seat: int, action: Action) -> list[Event]:
-        """Carry out ``action`` for ``seat``; returns what happened, in order.
-
-        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
-        action is not legal now.
-        """
-        self._check_seat(seat)
-        if type(action) is not Play:
-            raise _illegal(f"not a Whist action: {action!r}", "bad_action")
-        self._check_play(seat, action.card)
-        # Recorded first: a play that ends a hand comes before the next hand's deal.
-        self.history.append((seat, action))
-        events: list[Event] = []
-        self._play(seat, action.card, events)
-        return events
-
     # -------------------------------------------------------------------- internals
 
-    def _check_turn(self, seat: int | None, phase: Phase) -> None:
-        """The one place that says who may act: the seat to act, in the right phase."""
-        check_turn(self.phase, phase, Phase.GAME_OVER, self.to_act, seat, _VERBS[phase])
-
-    def _check_play(self, seat: int, card: Card) -> None:
-        self._check_turn(seat, Phase.TRICKS)
+    def _check_play(self, seat: int, action: Play) -> None:
+        card = action.card
         hand = self.hands[seat]
         if card not in hand:
-            raise _illegal(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+            raise IllegalActionError(f"{card} is not in seat {seat}'s hand", "not_in_hand")
         if self.trick:
             lead = self.trick[0][1]
             suit = lead.suit
             if card.suit is not suit and any(c.suit is suit for c in hand):
                 assert suit is not None
-                raise _illegal(
+                raise IllegalActionError(
                     f"{lead} was led: seat {seat} holds {suit.name.lower()} and must follow "
                     f"suit, not play {card}",
                     "must_follow_suit",
                 )
 
-    def _play(self, seat: int, card: Card, events: list[Event]) -> None:
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         assert self.trump is not None
-        self.hands[seat].remove(card)
-        self.trick.append((seat, card))
+        card = action.card
+        complete = self._lay(seat, card)
         self.played.append(card)
         events.append(Played(seat, card))
-        if len(self.trick) < NUM_PLAYERS:
-            self.to_act = (seat + 1) % NUM_PLAYERS
+        if not complete:
             return
         winner, best = trick_winner(self.trick, self.trump)
         side = side_of(winner)
-        plays = tuple(self.trick)
-        self.tricks.append(plays)
-        self.trick_winners.append(winner)
-        self.trick = []
+        plays = self._gather(winner)
         ns, ew = self.tricks_won
         self.tricks_won = (ns + 1, ew) if side == 0 else (ns, ew + 1)
         events.append(TrickWon(winner, best, len(self.tricks), plays, side, self.tricks_won))
@@ -413,25 +351,15 @@ class Game(Hands[Card]):
         # Only one side scores in a hand, so only that side can have reached the target.
         winners = [side for side in (0, 1) if totals[side] >= WINNING_SCORE]
         if winners:
-            self.winner = winners[0]
-            self.phase, self.to_act = Phase.GAME_OVER, None
+            self._end(winners[0])
             events.append(GameWon(winners[0], totals))
         else:
             self._start_hand((self.dealer + 1) % NUM_PLAYERS, events)
 
     def _start_hand(self, dealer: int, events: list[Event]) -> None:
-        self.dealer = dealer
-        self.dealers.append(dealer)
-        self.hand_index = len(self.dealers) - 1
-        self.phase = Phase.DEAL
-        self.to_act = None
-        self.deck = ()
-        self.hands = [[] for _ in range(NUM_PLAYERS)]
+        self._new_hand(dealer)
         self.trump = None
         self.trump_card = None
-        self.tricks = []
-        self.trick_winners = []
-        self.trick = []
         self.played = []
         self.tricks_won = (0, 0)
         if self._deals_itself:
@@ -449,9 +377,5 @@ class Game(Hands[Card]):
         events.append(Dealt(self.round, self.dealer, hands, self.trump_card))
         events.append(TrumpTurned(self.trump_card, self.dealer))
 
-
-_VERBS: Final = {
-    Phase.DEAL: "deal",
-    Phase.TRICKS: "play",
-    Phase.GAME_OVER: "act",
-}
+    #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.TRICKS, _check_play, _play)}

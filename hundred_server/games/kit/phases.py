@@ -1,0 +1,170 @@
+"""The skeleton the card-game engines share (pure): a game played hand after hand, in
+phases, by seats that act in turn, every action validated in full before it changes
+anything.
+
+``HandGame`` answers what every engine answers alike: who may act (``_check_turn``,
+the one place that says it), the checked ``apply``, a hand's start and the game's
+end. ``TrickGame`` adds the trick under way, the tricks taken and who took them. A
+game writes the rest, which is its rules: its phases and their verbs, its table of
+``RULES`` (each action type: the phase it is taken in, what more it checks, what it
+does), how it deals and how it scores.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
+
+from hundred_server.games.kit.tricks import C, Hands, check_seat, check_turn
+from hundred_server.protocol.errors import IllegalActionError
+
+#: A game's action and event types.
+A = TypeVar("A")
+E = TypeVar("E")
+
+
+@dataclass(frozen=True, slots=True)
+class HandDeal(Generic[C]):
+    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order. A game
+    names its own subclass ``DealRecord`` of its card type."""
+
+    hand: int
+    dealer: int
+    deck: tuple[C, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon:
+    """The event that ends a game of seats each for themselves: ``winner`` (a seat) won
+    it, with ``totals`` by seat."""
+
+    winner: int
+    totals: tuple[int, ...]
+
+
+class Rule(NamedTuple):
+    """How a game takes one type of action: in ``phase``, from the seat to act;
+    ``check(game, seat, action)`` raises why it is illegal beyond that (None: nothing
+    more to check); ``carry_out(game, seat, action, events)`` does it, checked."""
+
+    phase: enum.Enum
+    check: Callable[[Any, int, Any], None] | None
+    carry_out: Callable[[Any, int, Any, list[Any]], None]
+
+
+class Bids:
+    """The bids of a hand so far, ``bids`` ((seat, amount) in order, 0 a pass): a mixin
+    for a game's ``Game`` and ``View``."""
+
+    __slots__ = ()
+    bids: Sequence[tuple[int, int]]
+
+    @property
+    def high_bid(self) -> int:
+        """The highest bid so far this hand (0: none)."""
+        return max((amount for _, amount in self.bids), default=0)
+
+
+class HandGame(Hands[C], Generic[C, A, E]):
+    """A game played hand after hand by seats in turn; see the module docstring.
+
+    The game names its ``TITLE`` and ``VERBS`` (what a seat does in each phase, for the
+    messages of ``wrong_phase`` and ``not_your_turn``), writes who may do what in its
+    ``RULES`` (one ``Rule`` an action type: anything else is ``bad_action``), and starts
+    each hand with ``_new_hand``."""
+
+    TITLE: ClassVar[str]
+    #: The table options the game is played with (``GameSpec.flags``): none, unless the
+    #: game has some.
+    flags: frozenset[str] = frozenset()
+    VERBS: ClassVar[Mapping[Any, str]]
+    RULES: ClassVar[Mapping[type, Rule]]
+    # The state of the current hand (``_new_hand`` resets it; the game, its own part).
+    to_act: int | None
+    dealer: int
+    hand_index: int  # 0-based
+    deck: tuple[C, ...]
+    winner: int | None
+    #: Deals and (seat, action) pairs, in order: what a record replays.
+    history: list[Any]
+
+    def apply(self, seat: int, action: A) -> list[E]:
+        """Carry out ``action`` for ``seat``; returns what happened, in order.
+
+        Raises ``IllegalActionError`` (with its ``code``) and changes nothing if the
+        action is not legal now.
+        """
+        self._check_seat(seat)
+        rule = self.RULES.get(type(action))
+        if rule is None:
+            raise IllegalActionError(f"not a {self.TITLE} action: {action!r}", "bad_action")
+        self._check_turn(seat, rule.phase)
+        if rule.check is not None:
+            rule.check(self, seat, action)
+        # Recorded first: a play that ends a hand comes before the next hand's deal.
+        self.history.append((seat, action))
+        events: list[E] = []
+        rule.carry_out(self, seat, action, events)
+        return events
+
+    def _check_seat(self, seat: int) -> None:
+        check_seat(seat, self.num_players)
+
+    def _check_turn(self, seat: int | None, phase: enum.Enum) -> None:
+        """The one place that says who may act: the seat to act, in the right phase."""
+        check_turn(self.phase, phase, self.OVER_PHASE, self.to_act, seat, self.VERBS[phase])
+
+    def _next(self, seat: int) -> int:
+        """The seat on ``seat``'s left."""
+        return (seat + 1) % self.num_players
+
+    def _new_hand(self, dealer: int) -> None:
+        """Start a hand that ``dealer`` deals: it waits for its deck, nobody holds a card."""
+        self.dealer = dealer
+        self.dealers.append(dealer)
+        self.hand_index = len(self.dealers) - 1
+        self.phase = self.DEAL_PHASE
+        self.to_act = None
+        self.deck = ()
+        self.hands = [[] for _ in range(self.num_players)]
+
+    def _end(self, winner: int) -> None:
+        """The game is over, won by ``winner``: nobody acts again."""
+        self.winner = winner
+        self.phase, self.to_act = self.OVER_PHASE, None
+
+
+class TrickGame(HandGame[C, A, E]):
+    """A ``HandGame`` played in tricks: one card a seat, from the leader round the table;
+    the game says who wins a trick and what it is worth."""
+
+    trick: list[tuple[int, C]]  # the trick being played: (seat, card) in playing order
+    tricks: list[tuple[tuple[int, C], ...]]  # this hand's complete tricks
+    trick_winners: list[int]  # the seat that won each complete trick
+
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
+        self.trick = []
+        self.tricks = []
+        self.trick_winners = []
+
+    def _lay(self, seat: int, card: C) -> bool:
+        """``seat`` plays ``card`` from its hand to the trick: whether that completes the
+        trick (if not, the next seat is to play)."""
+        self.hands[seat].remove(card)
+        self.trick.append((seat, card))
+        if len(self.trick) < self.num_players:
+            self.to_act = self._next(seat)
+            return False
+        return True
+
+    def _gather(self, winner: int) -> tuple[tuple[int, C], ...]:
+        """The complete trick goes to ``winner``: it is the hand's next trick taken, and
+        the table is clear. Returns its plays."""
+        plays = tuple(self.trick)
+        self.tricks.append(plays)
+        self.trick_winners.append(winner)
+        self.trick = []
+        return plays
