@@ -21,7 +21,7 @@ from hundred_server.ai.plugins import BotLimits, Plugin, load_plugin
 from hundred_server.core.hub import Hub
 from hundred_server.core.remote import STRIKES
 from hundred_server.io.server import Server
-from tests.live_server import server_process
+from tests.support.live_server import server_process
 from tests.support.peer import Peer, play
 
 GAME_TIMEOUT = 30.0

@@ -35,7 +35,7 @@ from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
 from hundred_server.io.server import Server, _ProxyHeader
 from hundred_server.protocol.wire import MAX_LINE
-from tests.live_server import eventually, start_server
+from tests.support.live_server import eventually, start_server
 from tests.support.peer import READ_TIMEOUT, Peer, back_in_the_lobby, play
 
 SEED = "over-sockets"

@@ -23,9 +23,9 @@ from hundred_server.core.lobby import Limits
 from hundred_server.games.records import load_record
 from hundred_server.io.server import Server
 from hundred_server.store import Store, Write
-from tests.faulty_store import FaultyStore
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.live_server import ROOT, start_server, stop_server
+from tests.support.faulty_store import FaultyStore
+from tests.support.live_server import ROOT, start_server, stop_server
 from tests.support.peer import Peer
 
 Message = dict[str, Any]

@@ -1,5 +1,5 @@
 """The PostgreSQL store's own (store/postgres.py), against a real PostgreSQL
-(tests/engines.py): its version table, a database that is not ours, one server per
+(tests/support/engines.py): its version table, a database that is not ours, one server per
 store, connections lost and made again (a COMMIT whose answer was lost included), the
 server paused while PostgreSQL is down, and passwords never shown. What it shares with
 SQLite runs on both engines in test_store.py."""
@@ -30,10 +30,10 @@ from hundred_server.store import (
     redact,
 )
 from hundred_server.store.postgres import STORE_VERSION, PostgresStore
-from tests import engines
-from tests.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.live_server import ROOT, free_port, start_server
+from tests.support import engines
+from tests.support.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
+from tests.support.live_server import ROOT, free_port, start_server
 from tests.support.peer import Peer
 from tests.test_store_faults import against_ai, serving
 

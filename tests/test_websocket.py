@@ -34,7 +34,7 @@ from hundred_server.io import server as server_module
 from hundred_server.io.server import Server
 from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
 from hundred_server.protocol.wire import MAX_LINE
-from tests.live_server import eventually, free_port, start_server, stop_server
+from tests.support.live_server import eventually, free_port, start_server, stop_server
 from tests.support.peer import READ_TIMEOUT, WsPeer
 from tests.support.peer import play as play_from_legal
 from tests.test_slow_reader import flood_until_dropped
