@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,7 @@ from hundred_server.games.hundredandten.rules import (
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import LOBBY_QUESTION
-from tests.support.oracle import LeakError, WatcherOracle
+from tests.support.oracle import LeakError, WatcherOracle, card_fields
 
 Message = dict[str, Any]
 PROMPT_TYPES = frozenset({"Bid", "Trump", "Discard", "Setup", "Play"})
@@ -254,28 +254,7 @@ def cards_in(msg: Message) -> list[str]:
     """Every card code in a message: card fields, and card words of people's text."""
     if msg.get("Type") == "Message":
         return CARD_WORD.findall(str(msg.get("Message", "")))
-    return _card_fields(msg, CARD_CODES, ("Players", "Name", "Tables", "Message"))
-
-
-def _card_fields(msg: Message, codes: Collection[str], skip: tuple[str, ...]) -> list[str]:
-    """The strings among ``codes`` anywhere in ``msg``'s fields, but under ``skip``
-    (names and text, not cards)."""
-    found: list[str] = []
-
-    def walk(value: object, key: str = "") -> None:
-        if key in skip:
-            return
-        if isinstance(value, str) and value in codes:
-            found.append(value)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-
-    walk(msg)
-    return found
+    return card_fields(msg, CARD_CODES, ("Players", "Name", "Tables", "Message"))
 
 
 @dataclass

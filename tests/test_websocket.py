@@ -222,8 +222,7 @@ async def test_a_token_takes_the_seat_back_over_a_new_websocket() -> None:
         seat = await ann.until(lambda m: m["Type"] == "Seat")
         assert await play(ann, random.Random(4), stop_after=3) == 3
         await ann.close()  # a reload: the page is gone, its seat waits (grace)
-        again = await WsPeer.open(server.http_port)
-        assert [await again.recv(), await again.recv()] == [QUESTION, HELLO]
+        again = await WsPeer.welcomed(server.http_port)
         await again.send({"Type": "Hello", "Token": seat["Token"]})
         back = await again.until(lambda m: m["Type"] == "Seat")
         assert (back["Table"], back["Playerid"]) == (seat["Table"], seat["Playerid"])
@@ -289,8 +288,7 @@ async def test_a_frame_over_the_line_limit_is_refused_and_the_connection_closed(
 async def test_the_rate_limit_holds_on_a_websocket() -> None:
     limits = Limits(rate=1.0, burst=2, max_refused=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server.http_port)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         for _ in range(2):  # the burst
             await ann.send({"Type": "Hello"})
             assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
@@ -313,8 +311,7 @@ async def test_pings_count_against_the_rate_and_too_many_close_with_1008() -> No
     that moves no game on, so a ping flood is closed as a line flood is."""
     limits = Limits(rate=0.01, burst=2, max_refused=3)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server.http_port)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         for _ in range(5):  # the burst, and three over it: answered, still open
             await asyncio.wait_for(await ann.ws.ping(), READ_TIMEOUT)
         assert server.hub.links[1].refused == 3
@@ -346,8 +343,7 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
         pings = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pings * 5, caplog)
         writer.close()
-        other = await WsPeer.open(server.http_port)  # nobody waited on it
-        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
         await other.close()
     finally:
         await server.close()
@@ -400,8 +396,7 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
         await eventually(lambda: server.hub.half_open() == 0)
         for _, writer in [*stuck, (over, closed)]:
             writer.close()
-        ann = await WsPeer.open(server.http_port)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         await ann.close()
 
 
@@ -416,8 +411,7 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
         for _, writer in stuck:
             writer.close()
         await eventually(lambda: server.hub.half_open() == 0)
-        bob = await WsPeer.open(server.http_port)
-        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        bob = await WsPeer.welcomed(server.http_port)
         await bob.close()
 
 
@@ -425,8 +419,7 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
 async def test_connection_limits_refuse_a_websocket_with_the_reason() -> None:
     limits = Limits(max_connections_per_address=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server.http_port)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         other = await WsPeer.open(server.http_port)
         refused = await other.recv()
         assert refused["Code"] == "too_many_connections"
@@ -468,8 +461,7 @@ async def test_behind_a_balancer_the_limits_count_the_forwarded_address(
 async def test_without_the_option_the_header_is_not_believed() -> None:
     limits = Limits(max_connections_per_address=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server.http_port, "10.0.0.1")
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port, forwarded="10.0.0.1")
         other = await WsPeer.open(server.http_port, "10.0.0.2")  # both are 127.0.0.1 here
         assert (await other.recv())["Code"] == "too_many_connections"
         await ann.close()
@@ -583,8 +575,7 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
         pair = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pair * 500, caplog)
         writer.close()
-        other = await WsPeer.open(server.http_port)  # nobody waited on it
-        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
         await other.close()
     finally:
         await server.close()
