@@ -591,7 +591,7 @@ def run_site(args: argparse.Namespace) -> dict[str, Any]:
     """One run on a site of ``--instances`` servers: a PostgreSQL cluster and a Redis of
     its own (started as the tests start theirs, in temporary folders, removed after)."""
     sys.path.insert(0, str(ROOT))
-    from tests.engines import start_cluster, start_redis
+    from tests.support.engines import start_cluster, start_redis
 
     cluster = start_cluster()
     try:

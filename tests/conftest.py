@@ -26,7 +26,7 @@ from typing import TypeVar  # noqa: E402
 
 import pytest  # noqa: E402
 
-from tests.plugin_sources import write_plugins  # noqa: E402
+from tests.support.plugin_sources import write_plugins  # noqa: E402
 
 _Service = TypeVar("_Service", "Cluster", "RedisServer")
 
@@ -53,7 +53,7 @@ def worker_processes() -> set[int]:
 
 @pytest.fixture
 def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """The test plug-ins (tests/plugin_sources.py) on ``sys.path``; and after the test,
+    """The test plug-ins (tests/support/plugin_sources.py) on ``sys.path``; and after the test,
     no worker process of this one is left (waited for 5 s at most)."""
     folder = tmp_path / "plugins"
     folder.mkdir()
@@ -70,11 +70,11 @@ def plugin_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path
 # ------------------------------------------------------------------ the stores' engines
 
 
-from tests.engines import Cluster, Engine, RedisServer, start_cluster, start_redis  # noqa: E402
+from tests.support.engines import Cluster, Engine, RedisServer, start_cluster, start_redis  # noqa: E402
 
 
 def _running(start: Callable[[], _Service]) -> Iterator[_Service]:
-    """A real server that ``start`` starts (tests/engines.py), stopped and removed at
+    """A real server that ``start`` starts (tests/support/engines.py), stopped and removed at
     the end; the tests that ask for it fail, never skip, if it is not installed."""
     try:
         running = start()
@@ -95,7 +95,7 @@ def pg_cluster() -> Iterator[Cluster]:
 @pytest.fixture
 def pg_engine(pg_cluster: Cluster) -> Iterator[Engine]:
     """A database of its own on the session's PostgreSQL, dropped after the test."""
-    from tests.engines import postgres_engine
+    from tests.support.engines import postgres_engine
 
     name = pg_cluster.create_database()
     engine = postgres_engine(pg_cluster, name)
@@ -110,7 +110,7 @@ def pg_engine(pg_cluster: Cluster) -> Iterator[Engine]:
 def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     """Each store engine in turn: an SQLite file in ``tmp_path``, then a PostgreSQL
     database of its own."""
-    from tests.engines import sqlite_engine
+    from tests.support.engines import sqlite_engine
 
     if request.param == "sqlite":
         engine = sqlite_engine(tmp_path / "s.db")

@@ -19,10 +19,11 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hundred_server import games
 from hundred_server.config import AISettings
 from hundred_server.core.fairness import commitment
 from hundred_server.core.hub import Close, Command, Hub, Send
@@ -35,6 +36,7 @@ from hundred_server.games.hundredandten.rules import (
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import LOBBY_QUESTION
+from tests.support.oracle import LeakError, WatcherOracle, card_fields
 
 Message = dict[str, Any]
 PROMPT_TYPES = frozenset({"Bid", "Trump", "Discard", "Setup", "Play"})
@@ -253,28 +255,7 @@ def cards_in(msg: Message) -> list[str]:
     """Every card code in a message: card fields, and card words of people's text."""
     if msg.get("Type") == "Message":
         return CARD_WORD.findall(str(msg.get("Message", "")))
-    return _card_fields(msg, CARD_CODES, ("Players", "Name", "Tables", "Message"))
-
-
-def _card_fields(msg: Message, codes: Collection[str], skip: tuple[str, ...]) -> list[str]:
-    """The strings among ``codes`` anywhere in ``msg``'s fields, but under ``skip``
-    (names and text, not cards)."""
-    found: list[str] = []
-
-    def walk(value: object, key: str = "") -> None:
-        if key in skip:
-            return
-        if isinstance(value, str) and value in codes:
-            found.append(value)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-        elif isinstance(value, dict):
-            for k, v in value.items():
-                walk(v, k)
-
-    walk(msg)
-    return found
+    return card_fields(msg, CARD_CODES, ("Players", "Name", "Tables", "Message"))
 
 
 @dataclass
@@ -290,8 +271,8 @@ class _Round:
     drawn: int = 0  # cards of the deck dealt or drawn so far
 
 
-class StreamError(AssertionError):
-    pass
+class StreamError(LeakError):
+    """A connection's stream broke a rule of the oracle (a leak, or any other)."""
 
 
 _VALID: set[str] = set()
@@ -542,31 +523,13 @@ def text_answer(lines: list[str], rng: random.Random) -> str | None:
 
 # ------------------------------------------------------------------ a watcher's stream
 
-#: Every card code of every game (the French deck's, the joker, Rook's).
-ALL_CODES = CARD_CODES | {code for colour in "BGRY" for code in (
-    f"{colour}{n}" for n in (1, *range(5, 15)))} | {"ROOK"}  # fmt: skip
-_ROOK_NAME = re.compile(r"\b(Black|Green|Red|Yellow) (1[0-4]|[15-9])\b")
-#: Rook's bidder names the partner cards it calls (by name) before its Setup says so.
-_CALLED = re.compile(r" names \w+ trump and calls (.*); the discard holds")
-#: Keys that hold one seat's own cards, never in a watcher's stream (a ``Meld``'s
-#: ``Hand`` and the ``Pile``'s ``Cards`` are face up: see ``check_watcher_stream``).
-PRIVATE_KEYS = frozenset({"Legal", "Hand", "Cards", "Discard", "Discarded", "Token", "Win"})
+#: Keys that hold one seat's own cards, never in a watcher's stream.
+PRIVATE_KEYS = WatcherOracle.PRIVATE_KEYS
 #: What a watcher is told of the game exactly as the seats are (prompts without their
 #: ``Legal`` and clock): the oracle compares these with a seat's stream.
 PUBLIC_TYPES = frozenset(
     {"Bid", "Trump", "Play", "Trick", "Meld", "Pile", "Score", "Setup", "Kitty", "Discard"}
 )
-
-
-def codes_named(msg: Message) -> list[str]:
-    """Every card code a message names, in any game: card fields, and card codes (or
-    Rook card names) in people's text."""
-    if msg.get("Type") in ("Message", "Chat"):
-        text = str(msg.get("Message", msg.get("Text", "")))
-        rook = [f"{m[1][0]}{m[2]}" for m in _ROOK_NAME.finditer(text)]
-        return CARD_WORD.findall(text) + rook
-    skip = ("Players", "Name", "Tables", "Message", "From", "Text", "Hash", "Seed")
-    return _card_fields(msg, ALL_CODES, skip)
 
 
 def public_part(messages: list[Message]) -> list[Message]:
@@ -588,20 +551,13 @@ def public_part(messages: list[Message]) -> list[Message]:
 def check_watcher_stream(messages: list[Message], *, schema: bool = True) -> int:
     """The oracle for a watcher's whole JSON stream; returns the games it saw end.
 
-    A watcher is told no card that is not face up: every card code it is told (in a
-    field, or in people's text) was played to a trick, is the turned-up trump (Whist),
-    in a meld (Pinochle), in the pile (Hundert), or named as a called partner card
-    (Rook), this round, by the time it is told; at a Rook table no card of a finished
-    trick is named again once the next trick starts. It never gets a key that holds a
-    seat's own cards (``PRIVATE_KEYS``; a ``Meld``'s ``Hand`` and the ``Pile``'s
-    ``Cards`` aside), a ``Deal`` with a seat or a hand, a prompt with ``Legal``, a
-    ``Seat`` or a token. Every game it saw start (a ``Deal``, or a ``Snapshot``) ends in
-    its end: the ``GameOver`` score, the ``Reveal``, the lobby question."""
-    game = ""
-    shown: set[str] = set()
-    trick: list[str] = []
-    gone: set[str] = set()
-    trick_over = False
+    Each table's messages are read by the ``WatcherOracle`` of its game (from the
+    registry, by the ``Table``'s ``Game``): no card that is not face up, no key that
+    holds a seat's own cards, no ``Deal`` with a seat or a hand (tests/support/oracle.py).
+    And here: a prompt never carries ``Legal`` (``PRIVATE_KEYS``), and every game it saw
+    start (a ``Deal``, or a ``Snapshot``) ends in its end: the ``GameOver`` score, the
+    ``Reveal``, the lobby question."""
+    watching: WatcherOracle | None = None
     in_game = False
     ended = 0
     for index, msg in enumerate(messages):
@@ -612,58 +568,17 @@ def check_watcher_stream(messages: list[Message], *, schema: bool = True) -> int
         if schema:
             validate_once(msg, fail)
         kind = msg.get("Type")
-        if kind == "Seat":
-            raise fail("a watcher holds no seat")
         if kind == "Table":
-            game = msg["Game"]
-        if kind == "Deal":
-            if "Playerid" in msg or "Hand" in msg:
-                raise fail("a watcher's Deal has no seat and no hand")
-            shown, trick, gone, trick_over, in_game = set(), [], set(), False, True
-        public: set[str] = set()
-        if kind == "Snapshot":
-            if {"Playerid", "Hand", "Discarded"} & set(msg):
-                raise fail("a watcher's Snapshot has no seat, hand or discard")
-            shown, gone, trick_over, in_game = set(), set(), False, True
-            trick = [p["PlayedCard"] for p in msg.get("Trick", [])]
-            public |= set(trick) | set(msg.get("Pile", [])) | set(msg.get("Called", []))
-            public |= {p["PlayedCard"] for p in msg.get("Played", [])}
-            public |= {c for m in msg.get("Meld", []) for c in m["Hand"]}
-            public |= {msg["TrumpCard"]} if "TrumpCard" in msg else set()
-        elif kind == "Play" and "PlayedCard" in msg:
-            if trick_over:  # the first card of the next trick: the last one is gone
-                if game == "rook":
-                    gone |= set(trick)
-                trick, trick_over = [], False
-            trick.append(msg["PlayedCard"])
-            public.add(msg["PlayedCard"])
-        elif kind == "Trick":
-            if msg["WinningCard"] not in trick:
-                raise fail(f"the trick won is {trick}")
-            trick_over = True
-        elif kind == "Trump" and "Card" in msg:
-            public.add(msg["Card"])
-        elif kind == "Meld":
-            public |= set(msg["Hand"])
-        elif kind == "Pile":
-            public |= set(msg["Cards"])
-        elif kind == "Setup" and "Partners" in msg:
-            public |= set(msg["Partners"])
-        elif kind == "Message" and (called := _CALLED.search(msg["Message"])):
-            public |= {f"{m[1][0]}{m[2]}" for m in _ROOK_NAME.finditer(called[1])}
-        keys = (
-            set(msg)
-            - ({"Hand"} if kind == "Meld" else set())
-            - ({"Cards"} if kind == "Pile" else set())
-        )
-        if keys & PRIVATE_KEYS:
-            raise fail(f"a watcher is never told {sorted(keys & PRIVATE_KEYS)}")
-        shown |= public
-        hidden = [c for c in codes_named(msg) if c not in shown or c in gone - public]
-        if hidden:
-            raise fail(f"a watcher sees {hidden}, which are not face up")
-        if "WinningCard" in msg and msg["WinningCard"] not in trick:
-            raise fail(f"WinningCard is not of the trick under way {trick}")
+            watching = WatcherOracle(games.get(msg["Game"]))
+        if kind in ("Deal", "Snapshot"):
+            in_game = True
+        if watching is not None:
+            try:
+                watching.see(msg)
+            except LeakError as exc:
+                raise fail(str(exc)) from None
+        elif kind == "Seat":
+            raise fail("a watcher holds no seat")
         if kind == "Score" and msg.get("GameOver"):
             rest = [m.get("Type") for m in messages[index + 1 : index + 4]]
             if rest != ["Reveal", "Message", "Hello"] or messages[index + 2] != QUESTION:

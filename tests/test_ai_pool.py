@@ -32,8 +32,8 @@ from hundred_server.games.base import GameState
 from hundred_server.games.kit.search import SearchBot, clock
 from hundred_server.games.records import record_lines
 from hundred_server.io.server import Server
-from tests.live_server import eventually, start_server, stop_server
-from tests.test_plugin_server import Peer
+from tests.support.live_server import eventually, start_server, stop_server
+from tests.support.peer import Peer
 
 GAME_TIMEOUT = 120.0
 #: A budget no decision comes near (CPU seconds): the search is its fixed work only,
@@ -111,7 +111,7 @@ async def until_asked(server: Server, peer: Peer, table: int) -> None:
 async def play_out(peer: Peer, rng: random.Random) -> None:
     """Answer every prompt from Legal (by ``rng``) until the game is over."""
     while not (await peer.recv()).get("GameOver"):
-        msg = peer.messages[-1][1]
+        msg = peer.messages[-1]
         if "Legal" in msg and "Seq" in msg:
             await peer.send(answer_from_legal(msg, rng))
 

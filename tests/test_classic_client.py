@@ -1,4 +1,4 @@
-"""Offline tests of the independent classic-dialect client (tests/classic_client.py).
+"""Offline tests of the independent classic-dialect client (tests/support/classic_client.py).
 
 The calculator is checked against every meld line, visible trick line and hand score of
 the seed transcript (seeds/pinochle-server-protocol.txt, embedded below so the tests do
@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.classic_client import (
+from tests.support.classic_client import (
     BYE,
     FULL_DECK,
     LOBBY_QUESTION,

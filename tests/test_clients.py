@@ -15,7 +15,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.live_server import ROOT, server_process
+from tests.support.live_server import ROOT, server_process
 
 NODE = shutil.which("node")
 LIMIT = 120  # seconds any one client may take

@@ -67,7 +67,7 @@ def test_without_uvloop_and_orjson_a_real_server_says_and_stores_the_same_bytes(
     hides them), on ``--loop auto`` and a store, plays protocol.md's example session
     byte for byte, and the record it stored exports the same as with orjson."""
     db = tmp_path / "fallback.db"
-    command = [sys.executable, str(ROOT / "tests" / "fallback_server.py"), "serve"]
+    command = [sys.executable, str(ROOT / "tests" / "support" / "fallback_server.py"), "serve"]
     command += ["--host", "127.0.0.1", "--port", "0", "--db", str(db), "--loop", "auto"]
     command += ["--ai", "naive"]
     process = subprocess.Popen(
@@ -88,7 +88,7 @@ def test_without_uvloop_and_orjson_a_real_server_says_and_stores_the_same_bytes(
     assert "event loop: asyncio" in err
     export = ["export", "--db", str(db), "1"]
     without = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "fallback_server.py"), *export],
+        [sys.executable, str(ROOT / "tests" / "support" / "fallback_server.py"), *export],
         cwd=ROOT, capture_output=True, timeout=TIMEOUT, check=True,
     )  # fmt: skip
     with_orjson = subprocess.run(

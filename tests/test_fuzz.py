@@ -31,9 +31,8 @@ import contextlib
 import json
 import random
 import re
-import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +62,7 @@ from hundred_server.io.server import Server
 from hundred_server.protocol.codecs.jsonlines import client_types
 from hundred_server.protocol.codecs.text import HELP, strip_telnet
 from hundred_server.protocol.wire import MAX_LINE, strip_line
+from tests.support.peer import Peer
 
 CLIENT_TYPES = client_types()
 Message = dict[str, Any]
@@ -725,7 +725,6 @@ def test_text_mode_survives_any_bytes(
 SEED = "fuzz-live"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every live table is dealt from SEED
 LINES_PER_SECOND = 12.0  # per connection: under the server's ~20 lines a second
-READ_TIMEOUT = 5.0
 LIVE_TIMEOUT = 90.0
 LOBBY_FUZZERS = 2
 LOBBY_LINES = 70  # per lobby fuzzer
@@ -814,51 +813,15 @@ def live_lines() -> dict[str, Any]:
     return {"lobby": lobby, "skipped": skipped, "text": text, "ops": game_ops, "other": others}
 
 
-class Peer:
-    """A client over a socket, paced; ``messages`` is every JSON message it has read."""
+def paced_peer(port: int) -> Awaitable[Peer]:
+    """A greeted connection that sends at most ``LINES_PER_SECOND`` (answers that play
+    a turn need no pacing: the server's rate limit does not count them) and checks
+    each message it reads against the schema."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.messages: list[Message] = []
-        self.sent = 0
-        self._next = 0.0
-
-    @classmethod
-    async def open(cls, port: int) -> Peer:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        peer = cls(reader, writer)
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-        return peer
-
-    async def send(self, msg: Message | bytes, paced: bool = True) -> None:
-        """Send one line; paced, at most ``LINES_PER_SECOND`` (answers that play a turn
-        need no pacing: the server's rate limit does not count them)."""
-        now = time.monotonic()
-        if paced and now < self._next:
-            await asyncio.sleep(self._next - now)
-        if paced:
-            self._next = max(now, self._next) + 1 / LINES_PER_SECOND
-        data = msg if isinstance(msg, bytes) else json.dumps(msg).encode() + b"\n"
-        self.writer.write(data)
-        self.sent += 1
-        await self.writer.drain()
-
-    async def line(self) -> bytes:
-        data = await asyncio.wait_for(self.reader.readline(), READ_TIMEOUT)
-        if not data:
-            raise EOFError("the server closed the connection")
-        return data
-
-    async def recv(self) -> Message:
-        msg: Message = json.loads(await self.line())
+    def valid(msg: Message) -> None:
         validate_once(msg, lambda why: StreamError(f"{json.dumps(msg)}: {why}"))
-        self.messages.append(msg)
-        return msg
 
-    async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
+    return Peer.welcomed(port, check=valid, rate=LINES_PER_SECOND)
 
 
 @contextlib.asynccontextmanager
@@ -919,7 +882,7 @@ async def play(
 
 
 async def lobby_fuzzer(port: int, lines: list[tuple[bytes, list[Message]]]) -> Peer:
-    peer = await Peer.open(port)
+    peer = await paced_peer(port)
     await peer.send(b"{\n")
     first = [await peer.recv(), await peer.recv()]
     assert [first[0]["Code"], first[1]] == ["bad_json", HELLO], first
@@ -937,7 +900,7 @@ async def lobby_fuzzer(port: int, lines: list[tuple[bytes, list[Message]]]) -> P
 
 
 async def text_fuzzer(port: int, lines: list[bytes]) -> int:
-    peer = await Peer.open(port)
+    peer = await paced_peer(port)
     await peer.send(b"help\r\n")
     shown: list[str] = []
     sentinel = '! unknown command "zz-end" (type help) (unknown_type)'
@@ -968,7 +931,7 @@ async def game_fuzzer(
     port: int, ops: list[Any], others: list[bytes], rng: random.Random
 ) -> tuple[int, int]:
     """An option-3 game where answers come with mutated answers and other lines first."""
-    peer = await Peer.open(port)
+    peer = await paced_peer(port)
     await create(peer, {"Type": "Game", "Option": 3})
     budget = [GAME_FUZZ_LINES]
 
@@ -1004,7 +967,7 @@ async def greeters(port: int, stop: asyncio.Event) -> int:
     """A new connection now and then: it is greeted (the server keeps serving)."""
     count = 0
     while not stop.is_set():
-        peer = await Peer.open(port)
+        peer = await paced_peer(port)
         await peer.close()
         count += 1
         with contextlib.suppress(TimeoutError):
@@ -1029,7 +992,7 @@ async def live_scenario(lines: dict[str, Any]) -> dict[str, int]:
         stop = asyncio.Event()
         greeting = asyncio.create_task(greeters(port, stop))
         # The real game: a person against one AI seat, clean answers.
-        real = await Peer.open(port)
+        real = await paced_peer(port)
         await create(real, {"Type": "Game", "Option": 3})
         lobby = lines["lobby"]
         results = await asyncio.gather(
@@ -1048,7 +1011,7 @@ async def live_scenario(lines: dict[str, Any]) -> dict[str, int]:
         text_errors = results[-2]
         game_sent, game_refused = results[-1]
         # A new game after the fuzz: a new connection and a fuzzed one, people only.
-        pat = await Peer.open(port)
+        pat = await paced_peer(port)
         await pat.send({"Type": "Hello", "Name": "pat"})
         table = await create(pat, {"Type": "Game", "Option": 5, "Seats": 2, "Name": "after"})
         joiner = fuzzed[0]
@@ -1064,7 +1027,7 @@ async def live_scenario(lines: dict[str, Any]) -> dict[str, int]:
         stop.set()
         greeted = await greeting
         assert greeted >= 3
-        last = await Peer.open(port)
+        last = await paced_peer(port)
         for peer in (real, pat, last, *fuzzed):
             await peer.close()
     return {
@@ -1151,7 +1114,7 @@ def test_found_a_refused_hello_set_the_name() -> None:
 def test_found_live_a_lone_surrogate_dropped_the_connection() -> None:
     async def scenario() -> None:
         async with live_server() as server, asyncio.timeout(LIVE_TIMEOUT):
-            peer = await Peer.open(server.port)
+            peer = await paced_peer(server.port)
             await peer.send(b'{"Type":"\\ud800"}\n')
             assert (await peer.recv())["Code"] == "unknown_type"
             assert await peer.recv() == HELLO

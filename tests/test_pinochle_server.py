@@ -21,8 +21,8 @@ from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs.classic import ClassicCodec, dumps, project
 from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError
-from tests.classic_client import meld, play_games
 from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, text_answer
+from tests.support.classic_client import meld, play_games
 
 SEED_OPTIONS = [
     "Option 1 - Play against three AI players and start immediately",
@@ -343,7 +343,7 @@ def test_a_classic_client_can_join_a_table_by_number() -> None:
 
 
 def test_an_independent_seed_client_plays_whole_games_on_the_classic_port() -> None:
-    """tests/classic_client.py knows only the seed transcript and RULES.md: it checks
+    """tests/support/classic_client.py knows only the seed transcript and RULES.md: it checks
     every meld, trick line and score against its own calculation."""
 
     async def main() -> Any:

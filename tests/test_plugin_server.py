@@ -15,16 +15,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hub_harness import HELLO, QUESTION, answer_from_legal
+from hub_harness import answer_from_legal
 
 from hundred_server.ai.plugins import BotLimits, Plugin, load_plugin
 from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.remote import STRIKES
 from hundred_server.io.server import Server
-from tests.live_server import server_process
+from tests.support.live_server import server_process
+from tests.support.peer import Peer, play
 
-READ_TIMEOUT = 5.0
 GAME_TIMEOUT = 30.0
 TIMEOUT = 0.25  # the plug-ins' time limit a move here
 LIMITS = BotLimits(timeout=TIMEOUT, memory=128 << 20)
@@ -42,48 +42,6 @@ async def serving(plugin: Plugin) -> AsyncIterator[Server]:
         yield server
     finally:
         await server.close()
-
-
-class Peer:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.messages: list[tuple[float, Message]] = []  # (when it came, message)
-
-    @classmethod
-    async def greeted(cls, port: int, name: str) -> Peer:
-        peer = cls(*await asyncio.open_connection("127.0.0.1", port))
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-        await peer.send({"Type": "Hello", "Name": name})
-        assert (await peer.recv())["Message"] == f"Hello, {name}."
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-        return peer
-
-    async def send(self, msg: Message) -> None:
-        self.writer.write(json.dumps(msg).encode() + b"\n")
-        await self.writer.drain()
-
-    async def recv(self) -> Message:
-        line = await asyncio.wait_for(self.reader.readline(), READ_TIMEOUT)
-        if not line:
-            raise EOFError
-        msg: Message = json.loads(line)
-        self.messages.append((asyncio.get_running_loop().time(), msg))
-        return msg
-
-    async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
-
-
-async def play_to_the_end(peer: Peer, rng: random.Random) -> Message:
-    """Answer ann's prompts from Legal until the game is over; the GameOver."""
-    while True:
-        msg = await peer.recv()
-        if msg.get("GameOver"):
-            return msg
-        if "Legal" in msg and "Seq" in msg:
-            await peer.send(answer_from_legal(msg, rng))
 
 
 @pytest.mark.parametrize(
@@ -113,11 +71,12 @@ async def test_a_hostile_plugin_holds_up_nobody_and_its_table_finishes(
         await bob.send({"Type": "Hello", "Message": "join"})
         assert await bob.recv() == {"Type": "Tables", "Tables": []}
         answered = loop.time()
-        over = await asyncio.wait_for(play_to_the_end(ann, random.Random(1)), GAME_TIMEOUT)
+        over = await asyncio.wait_for(play(ann, random.Random(1)), GAME_TIMEOUT)
+        assert over is not None
         assert over["Type"] == "Score"
         first_ai_play = next(
             when
-            for when, m in ann.messages
+            for when, m in zip(ann.times, ann.messages, strict=True)
             if m.get("Type") == "Play" and m.get("Playerid") == 1 and "PlayedCard" in m
         )
         assert answered < first_ai_play  # bob did not wait for the plug-in
@@ -136,7 +95,7 @@ async def test_a_good_plugin_plays_its_seats_at_a_server(plugin_dir: Path) -> No
         ann = await Peer.greeted(server.port, "ann")
         await ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
         await ann.send({"Type": "Game", "Option": 1})
-        await asyncio.wait_for(play_to_the_end(ann, random.Random(2)), GAME_TIMEOUT)
+        await asyncio.wait_for(play(ann, random.Random(2)), GAME_TIMEOUT)
         assert server.hub.forfeits == {}
         runner = server.runner
         assert runner is not None

@@ -42,7 +42,7 @@ from hundred_server.games.rook.rules import (
     trick_winner,
 )
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
-from tests.rook_decks import (
+from tests.support.rook_decks import (
     FOUR_COLOURS,
     NAMES,
     THREE_MOON_FAILS,

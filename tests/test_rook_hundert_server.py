@@ -13,8 +13,9 @@ import pytest
 
 from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import HELLO, QUESTION, is_prompt
+from tests.support.peer import Peer
 from tests.test_rook_wire import TrickWatch
-from tests.test_server import GAME_TIMEOUT, Peer, greeted, play_to_the_end, running
+from tests.test_server import GAME_TIMEOUT, play_to_the_end, running
 
 Message = dict[str, Any]
 
@@ -37,7 +38,7 @@ async def create(peer: Peer, game: str, option: Message) -> None:
 
 async def seat_people(port: int, game: str, option: Message, names: list[str]) -> list[Peer]:
     """People at one new table: the first creates it, the others join it."""
-    people = [await greeted(port, name) for name in names]
+    people = [await Peer.greeted(port, name) for name in names]
     await create(people[0], game, option)
     for peer in people[1:]:
         await peer.send({"Type": "Join", "Table": 1})

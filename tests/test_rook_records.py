@@ -13,7 +13,7 @@ from hundred_server.games.records import record_lines
 from hundred_server.games.records import replay as any_replay
 from hundred_server.games.rook.records import FORMAT
 from tests.game_checks import check_replay_error
-from tests.rook_decks import FOUR_COLOURS, THREE_MOON_FAILS
+from tests.support.rook_decks import FOUR_COLOURS, THREE_MOON_FAILS
 
 ERROR_CODES = FORMAT.codes
 load_record = FORMAT.load_record

@@ -31,7 +31,7 @@ from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import QUESTION, Client, Harness, answer_from_legal
-from tests.rook_decks import FOUR_COLOURS, NAMES
+from tests.support.rook_decks import FOUR_COLOURS, NAMES
 
 parse_action = SPEC.parse_action
 

@@ -12,7 +12,7 @@ import socket
 import sys
 import time
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +32,19 @@ from hypothesis import strategies as st
 
 from hundred_server import cli
 from hundred_server.config import AISettings, Listeners, Settings
-from hundred_server.core.fairness import commitment
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
 from hundred_server.io.admit import ProxyHeader as _ProxyHeader
 from hundred_server.io.server import Server
 from hundred_server.protocol.wire import MAX_LINE
-from tests.live_server import eventually, start_server
+from tests.support.live_server import eventually, start_server
+from tests.support.peer import READ_TIMEOUT, Peer, back_in_the_lobby, play
 
 #: A server on a free port of 127.0.0.1, with the defaults.
 LOCAL = Settings(listeners=Listeners("127.0.0.1", 0))
 
 SEED = "over-sockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)  # every table is dealt from SEED
-READ_TIMEOUT = 5.0
 GAME_TIMEOUT = 20.0
 BYE = {"Type": "Message", "Message": "The server is shutting down. Bye!"}
 REPO = Path(__file__).resolve().parent.parent
@@ -66,90 +65,13 @@ async def running(limits: Limits | None = None, **options: Any) -> AsyncIterator
         await server.close()
 
 
-class Peer:
-    """A client over a socket; ``messages`` is everything it has read, decoded."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.messages: list[Message] = []
-
-    @classmethod
-    async def open(cls, port: int) -> Peer:
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        return cls(reader, writer)
-
-    async def send(self, msg: Message | bytes) -> None:
-        data = msg if isinstance(msg, bytes) else json.dumps(msg).encode() + b"\n"
-        self.writer.write(data)
-        await self.writer.drain()
-
-    async def line(self) -> bytes:
-        data = await asyncio.wait_for(self.reader.readline(), READ_TIMEOUT)
-        if not data:
-            raise EOFError
-        return data
-
-    async def recv(self) -> Message:
-        msg: Message = json.loads(await self.line())
-        self.messages.append(msg)
-        return msg
-
-    async def until(self, done: Callable[[Message], bool]) -> Message:
-        while not done(msg := await self.recv()):
-            pass
-        return msg
-
-    async def text_until_prompt(self) -> list[str]:
-        """Text mode: the lines up to and including the next ``> `` prompt."""
-        lines: list[str] = []
-        while True:
-            raw = await self.line()
-            assert raw.endswith(b"\r\n"), raw
-            lines.append(raw.decode().removesuffix("\r\n"))
-            if lines[-1].startswith("> "):
-                return lines
-
-    async def at_eof(self) -> bytes:
-        """What is left to read before the server closes (fails if it does not)."""
-        rest = b""
-        with contextlib.suppress(ConnectionResetError):
-            while chunk := await asyncio.wait_for(self.reader.read(65536), READ_TIMEOUT):
-                rest += chunk
-        return rest
-
-    async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
-
-
-async def greeted(port: int, name: str) -> Peer:
-    peer = await Peer.open(port)
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-    await peer.send({"Type": "Hello", "Name": name})
-    assert await peer.recv() == {"Type": "Message", "Message": f"Hello, {name}."}
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-    return peer
-
-
 async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None = None) -> int:
     """Answer from Legal until the game is over and the lobby question is back (or,
     with ``stop_after``, until that many answers are given). Returns the answers given."""
-    answers = 0
-    while True:
-        msg = await peer.recv()
-        if msg.get("GameOver"):
-            break
-        if is_prompt(msg) and "Legal" in msg:
-            await peer.send(answer_from_legal(msg, rng))
-            answers += 1
-            if answers == stop_after:
-                return answers
-    reveal = await peer.recv()  # the table's seed, which its Commit bound
-    assert reveal["Type"] == "Reveal"
-    assert reveal["Hash"] == commitment(reveal["Game"], reveal["Seed"])
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-    return answers
+    before = peer.answers
+    if await play(peer, rng, stop_after) is not None:
+        await back_in_the_lobby(peer)
+    return peer.answers - before
 
 
 # ------------------------------------------------------------------ whole games
@@ -158,7 +80,7 @@ async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None
 @pytest.mark.asyncio
 async def test_one_json_client_against_three_ai_finishes_a_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server.port, "ann")
+        ann = await Peer.greeted(server.port, "ann")
         await ann.send({"Type": "Hello", "Message": "create"})
         await ann.until(lambda m: m == {"Type": "Game"})
         await ann.send(b'{"Type":"Game","Option":1}\r\n')
@@ -174,7 +96,7 @@ async def test_one_json_client_against_three_ai_finishes_a_game() -> None:
 async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         names = ["ann", "bob", "cy", "dee"]
-        people = [await greeted(server.port, name) for name in names]
+        people = [await Peer.greeted(server.port, name) for name in names]
         await people[0].send({"Type": "Hello", "Message": "create"})
         await people[0].until(lambda m: m == {"Type": "Game"})
         await people[0].send({"Type": "Game", "Option": 4})
@@ -236,7 +158,7 @@ async def test_a_text_mode_session_over_a_raw_socket() -> None:
 @pytest.mark.parametrize("size", [MAX_LINE + 1, MAX_LINE + 2, 100_000])
 async def test_a_line_over_the_limit_is_refused_and_the_connection_closed(size: int) -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await greeted(server.port, "ann")
+        peer = await Peer.greeted(server.port, "ann")
         await peer.send(b"{" + b" " * (size - 2) + b"}\n")
         # Past the stream limit the server stops reading mid-line; closing with unread
         # data may reset the connection, which can drop the error line on its way.
@@ -256,7 +178,7 @@ async def test_a_line_over_the_limit_is_refused_and_the_connection_closed(size: 
 @pytest.mark.parametrize("ending", [b"\n", b"\r\n"])
 async def test_a_line_of_exactly_8192_bytes_is_not_refused(ending: bytes) -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await greeted(server.port, "ann")
+        peer = await Peer.greeted(server.port, "ann")
         head = b'{"Type":"Hello","Message":"create"'
         line = head + b" " * (MAX_LINE - len(head) - 1) + b"}"
         assert len(line) == MAX_LINE
@@ -272,7 +194,7 @@ async def test_a_line_of_exactly_8192_bytes_is_not_refused(ending: bytes) -> Non
 @pytest.mark.asyncio
 async def test_malformed_lines_keep_the_connection_usable() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await greeted(server.port, "ann")
+        peer = await Peer.greeted(server.port, "ann")
         for bad, code in [
             (b"{not json\n", "bad_json"),
             (b"[1, 2, 3]\n", "bad_json"),
@@ -293,7 +215,7 @@ async def test_malformed_lines_keep_the_connection_usable() -> None:
 @pytest.mark.asyncio
 async def test_a_last_line_without_a_newline_is_read_at_end_of_stream() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await greeted(server.port, "ann")
+        peer = await Peer.greeted(server.port, "ann")
         await peer.send(b'{"Type":"Hello","Message":"quit"}')
         peer.writer.write_eof()
         assert await peer.recv() == {"Type": "Message", "Message": "Ok, bye bye!"}
@@ -307,7 +229,7 @@ async def test_a_last_line_without_a_newline_is_read_at_end_of_stream() -> None:
 @pytest.mark.asyncio
 async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> None:
     async with running(Limits(grace=0.2)) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann, bob = await greeted(server.port, "ann"), await greeted(server.port, "bob")
+        ann, bob = await Peer.greeted(server.port, "ann"), await Peer.greeted(server.port, "bob")
         await ann.send({"Type": "Hello", "Message": "create"})
         await ann.until(lambda m: m == {"Type": "Game"})
         await ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
@@ -336,8 +258,8 @@ async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> N
     await server.start()
     port = server.port
     async with asyncio.timeout(GAME_TIMEOUT):
-        lobby = await greeted(port, "ann")
-        playing = await greeted(port, "bob")
+        lobby = await Peer.greeted(port, "ann")
+        playing = await Peer.greeted(port, "bob")
         await playing.send({"Type": "Hello", "Message": "create"})
         await playing.until(lambda m: m == {"Type": "Game"})
         await playing.send({"Type": "Game", "Option": 1})
@@ -430,7 +352,7 @@ def test_serve_loop_uvloop_without_uvloop_says_how_to_get_it(
 @pytest.mark.asyncio
 async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await greeted(server.port, "ann")
+        ann = await Peer.greeted(server.port, "ann")
         await ann.send({"Type": "Hello", "Message": "create"})
         await ann.until(lambda m: m == {"Type": "Game"})
         await ann.send({"Type": "Game", "Option": 2})
@@ -443,7 +365,7 @@ async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
             await ann.send(answer_from_legal(prompt, rng))
         ann.writer.transport.abort()  # the connection is lost, mid-trick
 
-        again = await greeted(server.port, "someone")
+        again = await Peer.greeted(server.port, "someone")
         await again.send({"Type": "Hello", "Token": seat["Token"]})
         assert await again.recv() == seat
         assert (await again.recv())["Type"] == "Table"
@@ -473,13 +395,13 @@ async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None
     await server.start()
     try:
         async with asyncio.timeout(GAME_TIMEOUT):
-            ann = await greeted(server.port, "ann")
+            ann = await Peer.greeted(server.port, "ann")
             await ann.send({"Type": "Hello", "Message": "create"})
             await ann.until(lambda m: m == {"Type": "Game"})
             await ann.send({"Type": "Game", "Option": 1})
             first = await ann.until(lambda m: is_prompt(m) and "Legal" in m)
             since = len(ann.messages)
-            wat = await greeted(server.port, "wat")
+            wat = await Peer.greeted(server.port, "wat")
             await wat.send({"Type": "Hello", "Message": "watch"})
             listed = await wat.recv()
             assert (listed["Watch"], [t["Table"] for t in listed["Tables"]]) == (True, [1])

@@ -24,9 +24,9 @@ from hundred_server.core.lobby import Elsewhere, Limits, Where
 from hundred_server.games.records import load_record
 from hundred_server.io.bus import WATCH_PUBLISHED, listed_tables, merge_listed
 from hundred_server.protocol.wire import Message
-from tests.engines import Engine, RedisServer
 from tests.hub_harness import answer_from_legal, is_prompt
-from tests.live_server import ROOT, free_port, start_server, stop_server
+from tests.support.engines import Engine, RedisServer
+from tests.support.live_server import ROOT, free_port, start_server, stop_server
 
 READ = 15.0
 #: A failover: the game owned elsewhere and its people back at their prompt.

@@ -1,7 +1,7 @@
 """The stores (store/): what the hub saves, restart recovery, the games and export
 commands, refusing files it must not touch, and a crash-and-resume over a real server
 process killed with SIGKILL. A test that takes ``engine`` runs on each engine, SQLite
-and a real PostgreSQL (tests/engines.py); the others are about SQLite's file.
+and a real PostgreSQL (tests/support/engines.py); the others are about SQLite's file.
 PostgreSQL's own (its version table, its lock, lost connections): test_store_postgres.py."""
 
 from __future__ import annotations
@@ -50,8 +50,6 @@ from hundred_server.store import (
 )
 from hundred_server.store import sqlite as sqlite_store
 from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
-from tests.engines import Engine
-from tests.faulty_store import FaultyStore
 from tests.hub_harness import (
     Client,
     Harness,
@@ -60,7 +58,9 @@ from tests.hub_harness import (
     check_stream,
     is_prompt,
 )
-from tests.live_server import ROOT, start_server
+from tests.support.engines import Engine
+from tests.support.faulty_store import FaultyStore
+from tests.support.live_server import ROOT, start_server
 from tests.test_fairness import solo_option
 from tests.test_table import person_vs_ai, play_until_over
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 import sqlite3
 import subprocess
@@ -25,55 +24,15 @@ from hundred_server.core.lobby import Limits
 from hundred_server.games.records import load_record
 from hundred_server.io.server import Server
 from hundred_server.store import Store, Write
-from tests.faulty_store import FaultyStore
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.live_server import ROOT, start_server, stop_server
+from tests.support.faulty_store import FaultyStore
+from tests.support.live_server import ROOT, start_server, stop_server
+from tests.support.peer import Peer
 
 #: A server on a free port of 127.0.0.1, with the defaults.
 LOCAL = Settings(listeners=Listeners("127.0.0.1", 0))
 
-READ_TIMEOUT = 5.0
 Message = dict[str, Any]
-
-
-class Peer:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-        self.messages: list[Message] = []
-
-    @classmethod
-    async def open(cls, port: int) -> Peer:
-        peer = cls(*await asyncio.open_connection("127.0.0.1", port))
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-        return peer
-
-    async def send(self, msg: Message | bytes) -> None:
-        self.writer.write(msg if isinstance(msg, bytes) else json.dumps(msg).encode() + b"\n")
-        await self.writer.drain()
-
-    async def recv(self, wait: float = READ_TIMEOUT) -> Message:
-        line = await asyncio.wait_for(self.reader.readline(), wait)
-        if not line:
-            raise EOFError
-        msg: Message = json.loads(line)
-        self.messages.append(msg)
-        return msg
-
-    async def prompt(self) -> Message:
-        """Up to this seat's next prompt to answer."""
-        while True:
-            msg = await self.recv()
-            if is_prompt(msg) and "Legal" in msg:
-                return msg
-
-    async def nothing_for(self, seconds: float) -> None:
-        with pytest.raises(TimeoutError):
-            await self.recv(seconds)
-
-    async def close(self) -> None:
-        self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
 
 
 @contextlib.asynccontextmanager
@@ -95,7 +54,7 @@ async def serving(
 
 
 async def against_ai(port: int) -> tuple[Peer, Message]:
-    peer = await Peer.open(port)
+    peer = await Peer.welcomed(port)
     await peer.send({"Type": "Hello", "Message": "create", "Name": "ann"})
     await peer.send({"Type": "Game", "Option": 1})
     return peer, await peer.prompt()
@@ -211,7 +170,7 @@ async def test_a_failing_store_pauses_its_table_and_loses_nothing(tmp_path: Path
     rng = random.Random(3)
     async with serving(store) as server, asyncio.timeout(60):
         ann, prompt = await against_ai(server.port)
-        bob = await Peer.open(server.port)
+        bob = await Peer.welcomed(server.port)
         store.failing = True
         await ann.send(answer_from_legal(prompt, rng))  # accepted, but cannot be saved
         await ann.nothing_for(0.5)  # nothing unsaved is sent
@@ -252,7 +211,7 @@ async def test_a_lock_held_by_another_process_never_stalls_the_lobby(tmp_path: P
     store = Store(tmp_path / "s.db", busy_timeout=0.2)
     async with serving(store) as server, asyncio.timeout(60):
         ann, prompt = await against_ai(server.port)
-        bob = await Peer.open(server.port)
+        bob = await Peer.welcomed(server.port)
         other = sqlite3.connect(tmp_path / "s.db", isolation_level=None)
         other.execute("BEGIN IMMEDIATE")  # another program takes the write lock
         try:
@@ -381,7 +340,7 @@ async def _rest(peer: Peer) -> AsyncIterator[Message]:
 async def test_a_seated_connection_that_goes_silent_is_closed(tmp_path: Path) -> None:
     limits = Limits(idle_timeout=60.0, table_idle_timeout=0.3)
     async with serving(Store(tmp_path / "s.db"), limits) as server, asyncio.timeout(30):
-        ann = await Peer.open(server.port)
+        ann = await Peer.welcomed(server.port)
         await ann.send({"Type": "Hello", "Message": "create"})
         await ann.send({"Type": "Game", "Option": 4})  # waits for people
         while (msg := await ann.recv())["Type"] != "Error":
@@ -396,15 +355,14 @@ async def test_a_seated_connection_that_goes_silent_is_closed(tmp_path: Path) ->
 async def test_connections_from_one_address_are_limited(tmp_path: Path) -> None:
     limits = Limits(max_connections_per_address=2)
     async with serving(Store(tmp_path / "s.db"), limits) as server, asyncio.timeout(30):
-        first, second = await Peer.open(server.port), await Peer.open(server.port)
-        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-        refused = json.loads(await asyncio.wait_for(reader.readline(), READ_TIMEOUT))
-        assert refused["Code"] == "too_many_connections"
-        assert await asyncio.wait_for(reader.read(), READ_TIMEOUT) == b""
-        writer.close()
+        first, second = await Peer.welcomed(server.port), await Peer.welcomed(server.port)
+        over = await Peer.open(server.port)
+        assert (await over.recv())["Code"] == "too_many_connections"
+        assert await over.at_eof() == b""
+        await over.close()
         await first.close()
         await asyncio.sleep(0.1)
-        third = await Peer.open(server.port)  # room again
+        third = await Peer.welcomed(server.port)  # room again
         for peer in (second, third):
             await peer.close()
 

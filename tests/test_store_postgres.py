@@ -1,5 +1,5 @@
 """The PostgreSQL store's own (store/postgres.py), against a real PostgreSQL
-(tests/engines.py): its version table, a database that is not ours, one server per
+(tests/support/engines.py): its version table, a database that is not ours, one server per
 store, connections lost and made again (a COMMIT whose answer was lost included), the
 server paused while PostgreSQL is down, and passwords never shown. What it shares with
 SQLite runs on both engines in test_store.py."""
@@ -30,11 +30,12 @@ from hundred_server.store import (
     redact,
 )
 from hundred_server.store.postgres import STORE_VERSION, PostgresStore
-from tests import engines
-from tests.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
 from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.live_server import ROOT, free_port, start_server
-from tests.test_store_faults import Peer, against_ai, serving
+from tests.support import engines
+from tests.support.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
+from tests.support.live_server import ROOT, free_port, start_server
+from tests.support.peer import Peer
+from tests.test_store_faults import against_ai, serving
 
 
 def started(game_id: int) -> GameStarted:
@@ -260,7 +261,7 @@ async def test_postgresql_stopped_mid_game_pauses_the_table_until_it_is_back(
     try:
         async with serving(store) as server, asyncio.timeout(60):
             ann, prompt = await against_ai(server.port)
-            bob = await Peer.open(server.port)
+            bob = await Peer.welcomed(server.port)
             await asyncio.to_thread(cluster.stop)
             try:
                 await ann.send(answer_from_legal(prompt, rng))  # accepted, not saved

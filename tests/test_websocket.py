@@ -14,7 +14,7 @@ import socket
 import urllib.error
 import urllib.request
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +22,10 @@ import pytest
 from hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.client import ClientProtocol
 from websockets.datastructures import Headers
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import InvalidStatus
 from websockets.uri import parse_uri
 
 from hundred_server.config import AISettings, Listeners, Settings
@@ -35,12 +35,13 @@ from hundred_server.io import outbox as server_module
 from hundred_server.io.server import Server
 from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
 from hundred_server.protocol.wire import MAX_LINE
-from tests.live_server import eventually, free_port, start_server, stop_server
+from tests.support.live_server import eventually, free_port, start_server, stop_server
+from tests.support.peer import READ_TIMEOUT, WsPeer
+from tests.support.peer import play as play_from_legal
 from tests.test_slow_reader import flood_until_dropped
 
 SEED = "over-websockets"
 SEEDS: defaultdict[int, str] = defaultdict(lambda: SEED)
-READ_TIMEOUT = 5.0
 GAME_TIMEOUT = 30.0
 PAGE = b"<!doctype html><title>t</title><script src=app.js></script>"
 STATIC = {
@@ -66,58 +67,10 @@ async def running(
         await server.close()
 
 
-class WsPeer:
-    """A WebSocket client of the protocol; ``messages`` is everything it has read."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.messages: list[Message] = []
-
-    @classmethod
-    async def open(cls, server: Server, forwarded: str | None = None) -> WsPeer:
-        """Connect; ``forwarded``: the X-Forwarded-For header a balancer would add."""
-        headers = None if forwarded is None else {"X-Forwarded-For": forwarded}
-        url = f"ws://127.0.0.1:{server.http_port}/ws"
-        ws = await connect(url, open_timeout=READ_TIMEOUT, additional_headers=headers)
-        return cls(ws)
-
-    async def send(self, msg: Message | str) -> None:
-        await self.ws.send(msg if isinstance(msg, str) else json.dumps(msg))
-
-    async def frame(self) -> str | bytes:
-        return await asyncio.wait_for(self.ws.recv(), READ_TIMEOUT)
-
-    async def recv(self) -> Message:
-        frame = await self.frame()
-        assert isinstance(frame, str), frame  # text frames only
-        assert not frame.endswith("\n"), frame  # one message, no line ending
-        msg: Message = json.loads(frame)
-        self.messages.append(msg)
-        return msg
-
-    async def until(self, done: Callable[[Message], bool]) -> Message:
-        while True:
-            msg = await self.recv()
-            if done(msg):
-                return msg
-
-    async def closed(self) -> int | None:
-        """Wait for the server to close; the close code it gave."""
-        with contextlib.suppress(ConnectionClosed):
-            while True:
-                await self.frame()
-        return self.ws.close_code
-
-    async def close(self) -> None:
-        await self.ws.close()
-
-
 async def greeted(server: Server, name: str) -> WsPeer:
-    peer = await WsPeer.open(server)
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-    await peer.send({"Type": "Hello", "Name": name})
-    assert await peer.recv() == {"Type": "Message", "Message": f"Hello, {name}."}
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    assert server.http_port is not None
+    peer = await WsPeer.greeted(server.http_port, name)
+    assert isinstance(peer, WsPeer)
     return peer
 
 
@@ -132,16 +85,9 @@ async def seated(server: Server, name: str, game: Message) -> WsPeer:
 
 async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) -> int:
     """Answer from Legal until the game is over (or ``stop_after`` answers)."""
-    answers = 0
-    while True:
-        msg = await peer.recv()
-        if msg.get("GameOver"):
-            return answers
-        if is_prompt(msg) and "Legal" in msg:
-            await peer.send(answer_from_legal(msg, rng))
-            answers += 1
-            if answers == stop_after:
-                return answers
+    before = peer.answers
+    await play_from_legal(peer, rng, stop_after)
+    return peer.answers - before
 
 
 async def unread(server: Server) -> tuple[ClientProtocol, asyncio.StreamWriter]:
@@ -276,8 +222,7 @@ async def test_a_token_takes_the_seat_back_over_a_new_websocket() -> None:
         seat = await ann.until(lambda m: m["Type"] == "Seat")
         assert await play(ann, random.Random(4), stop_after=3) == 3
         await ann.close()  # a reload: the page is gone, its seat waits (grace)
-        again = await WsPeer.open(server)
-        assert [await again.recv(), await again.recv()] == [QUESTION, HELLO]
+        again = await WsPeer.welcomed(server.http_port)
         await again.send({"Type": "Hello", "Token": seat["Token"]})
         back = await again.until(lambda m: m["Type"] == "Seat")
         assert (back["Table"], back["Playerid"]) == (seat["Table"], seat["Playerid"])
@@ -343,8 +288,7 @@ async def test_a_frame_over_the_line_limit_is_refused_and_the_connection_closed(
 async def test_the_rate_limit_holds_on_a_websocket() -> None:
     limits = Limits(rate=1.0, burst=2, max_refused=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         for _ in range(2):  # the burst
             await ann.send({"Type": "Hello"})
             assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
@@ -367,8 +311,7 @@ async def test_pings_count_against_the_rate_and_too_many_close_with_1008() -> No
     that moves no game on, so a ping flood is closed as a line flood is."""
     limits = Limits(rate=0.01, burst=2, max_refused=3)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         for _ in range(5):  # the burst, and three over it: answered, still open
             await asyncio.wait_for(await ann.ws.ping(), READ_TIMEOUT)
         assert server.hub.links[1].refused == 3
@@ -401,8 +344,7 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
         pings = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pings * 5, caplog)
         writer.close()
-        other = await WsPeer.open(server)  # nobody waited on it
-        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
         await other.close()
     finally:
         await server.close()
@@ -455,8 +397,7 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
         await eventually(lambda: server.hub.half_open() == 0)
         for _, writer in [*stuck, (over, closed)]:
             writer.close()
-        ann = await WsPeer.open(server)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        ann = await WsPeer.welcomed(server.http_port)
         await ann.close()
 
 
@@ -465,14 +406,13 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
     limits = Limits(max_connections_per_address=2)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
         stuck = await stuck_handshakes(server, 2)
-        ann = await WsPeer.open(server)
+        ann = await WsPeer.open(server.http_port)
         refused = await ann.recv()
         assert refused["Code"] == "too_many_connections"
         for _, writer in stuck:
             writer.close()
         await eventually(lambda: server.hub.half_open() == 0)
-        bob = await WsPeer.open(server)
-        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        bob = await WsPeer.welcomed(server.http_port)
         await bob.close()
 
 
@@ -480,9 +420,8 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
 async def test_connection_limits_refuse_a_websocket_with_the_reason() -> None:
     limits = Limits(max_connections_per_address=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server)
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
-        other = await WsPeer.open(server)
+        ann = await WsPeer.welcomed(server.http_port)
+        other = await WsPeer.open(server.http_port)
         refused = await other.recv()
         assert refused["Code"] == "too_many_connections"
         assert await other.closed() == 1000
@@ -495,19 +434,23 @@ async def test_behind_a_balancer_the_limits_count_the_forwarded_address(
 ) -> None:
     limits = Limits(max_connections_per_address=1)
     async with running(limits, forwarded_for=True) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server, "203.0.113.9, 10.0.0.1")  # the balancer adds the last
-        bob = await WsPeer.open(server, "10.0.0.2")  # from the same balancer, another person
+        ann = await WsPeer.open(
+            server.http_port, "203.0.113.9, 10.0.0.1"
+        )  # the balancer adds the last
+        bob = await WsPeer.open(
+            server.http_port, "10.0.0.2"
+        )  # from the same balancer, another person
         for peer in (ann, bob):
             assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
-        again = await WsPeer.open(server, "198.51.100.7, 10.0.0.1")  # ann's address again
+        again = await WsPeer.open(server.http_port, "198.51.100.7, 10.0.0.1")  # ann's address again
         refused = await again.recv()
         assert refused["Code"] == "too_many_connections"
         assert await again.closed() == 1000
         with pytest.raises(InvalidStatus) as refusal:  # no header: not through the balancer
-            await WsPeer.open(server)
+            await WsPeer.open(server.http_port)
         assert refusal.value.response.status_code == 400
         with pytest.raises(InvalidStatus):
-            await WsPeer.open(server, "unknown")
+            await WsPeer.open(server.http_port, "unknown")
         assert "refused a WebSocket from 127.0.0.1: no X-Forwarded-For" in caplog.text
         status, _, body = await asyncio.to_thread(get, server.http_port, "/")  # pages: as ever
         assert (status, body) == (200, PAGE)
@@ -519,9 +462,8 @@ async def test_behind_a_balancer_the_limits_count_the_forwarded_address(
 async def test_without_the_option_the_header_is_not_believed() -> None:
     limits = Limits(max_connections_per_address=1)
     async with running(limits) as server, asyncio.timeout(GAME_TIMEOUT):
-        ann = await WsPeer.open(server, "10.0.0.1")
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
-        other = await WsPeer.open(server, "10.0.0.2")  # both are 127.0.0.1 here
+        ann = await WsPeer.welcomed(server.http_port, forwarded="10.0.0.1")
+        other = await WsPeer.open(server.http_port, "10.0.0.2")  # both are 127.0.0.1 here
         assert (await other.recv())["Code"] == "too_many_connections"
         await ann.close()
 
@@ -635,8 +577,7 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
         pair = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pair * 500, caplog)
         writer.close()
-        other = await WsPeer.open(server)  # nobody waited on it
-        assert [await other.recv(), await other.recv()] == [QUESTION, HELLO]
+        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
         await other.close()
     finally:
         await server.close()

@@ -34,7 +34,7 @@ from typing import Any
 import psycopg
 
 from hundred_server.store import GameStore, open_store, redact
-from tests.live_server import free_port
+from tests.support.live_server import free_port
 
 #: How long a pg_ctl start or stop may take before the test fails (seconds).
 PG_WAIT = 60
