@@ -11,10 +11,12 @@ first line; the hub turns lines into messages with it and messages into bytes, a
 hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
 are kept here too, per connection.
 
-Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
-``next_deadline()`` (grace periods of lost connections, turn clocks). Plug-in bots are
-an input too: the caller takes the moves to run (``take_bot_requests``) and brings
-their answers back (``bot_answer``); see core/remote.py.
+What the lobby does without a connection's line is reached on its parts, not through
+the hub (lobby.py): what to save (``lobby.journal.take()``), the plug-in moves to run
+(``lobby.ai_seats.take()``), when ``tick()`` is due (``lobby.timers.next_deadline()``),
+the store failing and back (``lobby.store_gate``), a restart (``lobby.restorer``). The
+hub keeps the events that say something to connections: ``tick()``, ``bot_answer()``
+(a plug-in's answer; core/remote.py) and ``tables_lost()``, which it renders.
 """
 
 from __future__ import annotations
@@ -25,20 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hundred_server.core.journal import StoredGame, Write
-from hundred_server.core.lobby import (
-    AI_LEVELS,
-    IN_LOBBY,
-    NAME_RE,
-    Elsewhere,
-    Limits,
-    Lobby,
-    Session,
-    Where,
-)
-from hundred_server.core.names import reserved
-from hundred_server.core.remote import BotRequest, Forfeits
-from hundred_server.core.table import Outgoing, Table
+from hundred_server.core.ai_seats import AI_LEVELS
+from hundred_server.core.limits import Limits
+from hundred_server.core.lobby import Lobby
+from hundred_server.core.names import NAME_RE, reserved
+from hundred_server.core.sessions import IN_LOBBY, Where
+from hundred_server.core.table import Outgoing
+from hundred_server.core.watchers import Elsewhere
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
@@ -180,54 +175,7 @@ class Hub:
         #: no socket here, so they take none of ``max_connections``.
         self._virtual = 0
 
-    # ------------------------------------------------------------- the lobby's state
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.lobby.clock
-
-    @property
-    def sessions(self) -> dict[int, Session]:
-        return self.lobby.sessions
-
-    @property
-    def tables(self) -> dict[int, Table]:
-        return self.lobby.tables
-
-    @property
-    def tokens(self) -> dict[str, Table]:
-        return self.lobby.tokens
-
-    @property
-    def durable(self) -> bool:
-        return self.lobby.durable
-
-    @property
-    def bots(self) -> dict[str, Callable[[], Bot]]:
-        return self.lobby.bots
-
-    @bots.setter
-    def bots(self, bots: dict[str, Callable[[], Bot]]) -> None:
-        self.lobby.bots = bots
-
-    @property
-    def plugins(self) -> dict[str, str]:
-        """Game name -> the label of the plug-in bot that plays its AI seats."""
-        return self.lobby.plugins
-
-    @plugins.setter
-    def plugins(self, plugins: dict[str, str]) -> None:
-        self.lobby.plugins = plugins
-
-    @property
-    def forfeits(self) -> Forfeits:
-        """Forfeited moves by plug-in label (core/remote.py), for tournaments."""
-        return self.lobby.forfeits
-
-    def take_bot_requests(self) -> list[BotRequest]:
-        """The plug-in moves to run and the tables whose workers may stop, since the
-        last call (core/remote.py); the server runs them (bots/runner.py)."""
-        return self.lobby.take_bot_requests()
+    # ------------------------------------------------------- the lobby's events, rendered
 
     def bot_answer(
         self,
@@ -243,42 +191,14 @@ class Hub:
         ``action`` itself); stale answers are dropped."""
         return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault, action))
 
-    @property
-    def limits(self) -> Limits:
-        return self.lobby.limits
-
-    @limits.setter
-    def limits(self, limits: Limits) -> None:
-        self.lobby.limits = limits
-
-    def take_writes(self) -> list[Write]:
-        """What must be saved (in order, in one transaction) before the commands
-        returned so far are sent."""
-        return self.lobby.take_writes()
-
-    def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
-        """Tables for the unfinished games of a store (before any connection)."""
-        return self.lobby.restore(stored_games, last_id)
-
-    def next_deadline(self) -> float | None:
-        """When ``tick`` is next due (on ``clock``), or None."""
-        return self.lobby.next_deadline()
-
     def tick(self) -> list[Command]:
-        """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
+        """Let the tables whose deadline has come act (see ``Lobby.tick``); it is due at
+        ``lobby.timers.next_deadline()``."""
         return self._render(self.lobby.tick())
 
     def tables_lost(self, table_ids: set[int]) -> list[Command]:
-        """Another instance of the site took these tables over (see ``Lobby.tables_lost``)."""
-        return self._render(self.lobby.tables_lost(table_ids))
-
-    def store_failed(self, game_ids: set[int]) -> None:
-        """The store refused the saves of ``game_ids`` (see ``Lobby.store_failed``)."""
-        self.lobby.store_failed(game_ids)
-
-    def store_back(self) -> None:
-        """The store took every save that waited (see ``Lobby.store_back``)."""
-        self.lobby.store_back()
+        """Another instance of the site took these tables over (see ``TableEnds.lost``)."""
+        return self._render(self.lobby.ends.lost(table_ids))
 
     def codec_of(self, conn: int) -> Codec | None:
         link = self.links.get(conn)
@@ -292,7 +212,7 @@ class Hub:
         as (code, text), if it is: the half-open connections from its address or in all
         are at their limit. Otherwise it is half-open until ``settle(address)``, and
         counts against its address's ``max_connections_per_address`` meanwhile."""
-        limits = self.limits
+        limits = self.lobby.limits
         if self._half_open_total >= limits.max_half_open:
             return (
                 "too_many_half_open",
@@ -330,7 +250,7 @@ class Hub:
         is: the server's or the address's connections are at their limit (a virtual
         connection holds no socket here and is not counted; the address's half-open ones
         are, so a connection that was half-open is settled first)."""
-        limits = self.limits
+        limits = self.lobby.limits
         if len(self.links) - self._virtual >= limits.max_connections:
             return (
                 "server_full",
@@ -356,8 +276,8 @@ class Hub:
         conn = self._next_conn
         self._next_conn += 1
         codec = codecs.for_listener(listener)
-        link = Link(conn, listener, peer, codec, float(self.limits.burst))
-        link.address, link.heard = address, self.clock()
+        link = Link(conn, listener, peer, codec, float(self.lobby.limits.burst))
+        link.address, link.heard = address, self.lobby.clock()
         self.links[conn] = link
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
@@ -376,9 +296,9 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        link.heard = self.clock()
+        link.heard = self.lobby.clock()
         if now is not None:
-            limits = self.limits
+            limits = self.lobby.limits
             if link.last is not None:  # _refill, inline: a call a line is measurable
                 elapsed = max(0.0, now - link.last)
                 link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
@@ -409,7 +329,7 @@ class Hub:
 
     def _refill(self, link: Link, now: float) -> None:
         """The rate limit's bucket of ``link`` as it is at ``now`` (``Limits.rate``)."""
-        limits = self.limits
+        limits = self.lobby.limits
         if link.last is not None:
             elapsed = max(0.0, now - link.last)
             link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
@@ -427,7 +347,7 @@ class Hub:
         spent = min(count, max(0, int(link.tokens)))
         link.tokens -= spent
         if spent < count:
-            limits = self.limits
+            limits = self.lobby.limits
             link.refused += count - spent
             if link.refused > limits.max_refused:
                 text = f"over {limits.rate:g} pings a second for too long; goodbye"
@@ -487,7 +407,7 @@ class Hub:
         play what its codec there can (``playable``, ``Codec.games``)."""
         conn = self._next_conn
         self._next_conn += 1
-        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
+        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.lobby.clock())
         self._virtual += 1
         self.lobby.connect(conn, address, playable)  # the lobby question: its own instance asked it
         if _name_ok(name):
@@ -499,7 +419,7 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        link.heard = self.clock()
+        link.heard = self.lobby.clock()
         return self._handle(conn, [msg])
 
     def deliver(self, conn: int, msg: Message) -> list[Command]:
@@ -513,10 +433,10 @@ class Hub:
         session = self.lobby.sessions.get(conn)
         if session is None or session.where is not Where.RELAYED:
             return []
-        session.where = Where.QUESTION
+        self.lobby.sessions.move(session, Where.QUESTION)
         link = self.links.get(conn)
         if link is not None:
-            link.in_lobby, link.heard = True, self.clock()
+            link.in_lobby, link.heard = True, self.lobby.clock()
         if text is None:
             return []
         said: Message = message(text) if code is None else error(code, text)
@@ -539,16 +459,12 @@ class Hub:
         out += self.disconnect(conn)
         return [*out, Close(conn, code)]
 
-    def in_lobby(self, conn: int) -> bool:
-        """Whether ``conn`` is in the lobby (not at a table)."""
-        return self.lobby.in_lobby(conn)
-
     def idle(self) -> list[Command]:
         """Close the connections silent for longer than their place allows: the lobby's
         ``idle_timeout`` or a table's ``table_idle_timeout`` (call it now and then; the
         server does, a few times per the shorter of the two)."""
-        now = self.clock()
-        limits = self.limits
+        now = self.lobby.clock()
+        limits = self.lobby.limits
         out: list[Command] = []
         for conn, link in list(self.links.items()):
             if link.virtual:  # its own instance keeps its clock
@@ -648,7 +564,7 @@ class Hub:
         lobby = self.lobby
         wheres: list[Where | None] = []
         for conn, (chunks, _, _) in said.items():
-            where = lobby.where(conn)  # closed, or in the lobby: asked once
+            where = lobby.sessions.where(conn)  # closed, or in the lobby: asked once
             wheres.append(where)
             if chunks:
                 news = conn != speaker and (chat.get(conn) == len(chunks) or lobby.bystander(conn))
@@ -670,6 +586,6 @@ class Hub:
                 continue
             if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
                 link.in_lobby = in_lobby
-                now = self.clock() if now is None else now
+                now = self.lobby.clock() if now is None else now
                 link.heard = max(link.heard, now)
         return commands

@@ -122,7 +122,10 @@ def listed_tables(hub: Hub) -> dict[str, list[Message]]:
     for players (as ``join`` lists them), and ``watch``, the newest ``WATCH_PUBLISHED``
     of those that may be watched (as ``watch`` lists them)."""
     lobby = hub.lobby
-    return {"open": lobby.open_here(), "watch": lobby.watchable()[-WATCH_PUBLISHED:]}
+    return {
+        "open": lobby.tables.open_here(),
+        "watch": lobby.tables.watchable(lobby.limits.max_watchers)[-WATCH_PUBLISHED:],
+    }
 
 
 def relayed_games(games: object) -> frozenset[str] | None:
@@ -269,8 +272,8 @@ class Bus:
         self._dispatch = dispatch
         self._forget_games = forget
         lobby = hub.lobby
-        lobby.site = True
-        lobby.table_ids = self._next_id
+        lobby.tables.site = True
+        lobby.tables.table_ids = self._next_id
         for work in (self._listen, self._send, self._publish, self._renew, self._sweep):
             self._tasks.append(asyncio.create_task(self._forever(work)))
         self._tasks.append(asyncio.create_task(self._forever(self._check)))
@@ -362,8 +365,8 @@ class Bus:
                 for key, value in zip(keys, values, strict=True)
             }
             merged = merge_listed(listed, self.instance)
-            self.hub.lobby.remote_tables = merged.open
-            self.hub.lobby.remote_watchable = merged.watch
+            self.hub.lobby.tables.remote_tables = merged.open
+            self.hub.lobby.tables.remote_watchable = merged.watch
             self._owners = merged.owners
             await asyncio.sleep(PUBLISH_EVERY)
 
@@ -376,7 +379,7 @@ class Bus:
         while not self._closed:
             db = await self._db()
             await db.execute(_RENEW, (self.instance, self.lease))
-            here = [t.id for t in self.hub.tables.values() if t.saved]
+            here = [t.id for t in self.hub.lobby.tables.values() if t.saved]
             if here:
                 cursor = await db.execute(
                     "SELECT id FROM games WHERE id = ANY(%s) AND owner IS DISTINCT FROM %s",
@@ -407,7 +410,7 @@ class Bus:
                 (self.instance, SWEEP_BATCH),
             )
             ids = sorted(int(row[0]) for row in await cursor.fetchall())
-            ids = [i for i in ids if i not in self.hub.tables]  # ours already
+            ids = [i for i in ids if i not in self.hub.lobby.tables]  # ours already
             if not ids:
                 await db.execute(
                     "DELETE FROM hundred_instances WHERE lease_until < now() - %s * interval"
@@ -421,7 +424,7 @@ class Bus:
                 found = await loop.run_in_executor(None, self.store.game, game_id)
                 if found is not None and found.state == "playing":
                     stored.append(found)
-            for line in self.hub.restore(stored):
+            for line in self.hub.lobby.restorer.restore(stored):
                 log.info("took over %s", line)
             self.taken_over += ids
             self._dispatch([])
@@ -473,7 +476,7 @@ class Bus:
 
     def _in(self, out: _Out, msg: Message) -> dict[str, Any]:
         assert self.hub is not None
-        session = self.hub.sessions.get(out.conn)
+        session = self.hub.lobby.sessions.get(out.conn)
         link = self.hub.links.get(out.conn)
         return {
             "k": "in",
@@ -612,10 +615,12 @@ class Bus:
                     out.table, owner = row
                 elif out.table is not None:
                     owner = self._owners.get(out.table)
-                if out.table is not None and (owner == self.instance or out.table in hub.tables):
+                if out.table is not None and (
+                    owner == self.instance or out.table in hub.lobby.tables
+                ):
                     async with self._claiming:  # a takeover under way ends first
                         pass
-                    if out.table in hub.tables:
+                    if out.table in hub.lobby.tables:
                         self._here(out)
                         return
                 elif owner is not None and out.buffer:

@@ -403,7 +403,7 @@ class Server:
         #: (bots/runner.py), within ``bot_limits``.
         self.plugins = {p.label: p for p in plugins}
         if plugins:
-            self.hub.plugins = {p.game: p.label for p in plugins}
+            self.hub.lobby.plugins = {p.game: p.label for p in plugins}
         self.bot_limits = bot_limits or BotLimits()
         self.runner: PluginRunner | None = None
         #: The AI pool's limits (None: the strong AI plays in process), and the pool
@@ -780,7 +780,7 @@ class Server:
         """Queue what the hub returned, with what it asks to save (one event's worth:
         a line, a tick, a lost connection); ``_flush`` sends it at the end of this turn
         of the event loop, after whatever it must wait for."""
-        writes = self.hub.take_writes() if self.store is not None else []
+        writes = self.hub.lobby.journal.take() if self.store is not None else []
         if commands or writes:
             self._pending.append(_Batch(writes, commands))
         self._run_bots()
@@ -791,7 +791,7 @@ class Server:
     def _run_bots(self) -> None:
         """Hand the plug-in moves the hub asked for to their workers at once: an ask
         tells no client anything, so it waits for no save."""
-        requests = self.hub.take_bot_requests()
+        requests = self.hub.lobby.ai_seats.take()
         if not requests or self._closed:
             return
         if self.runner is not None:
@@ -817,7 +817,7 @@ class Server:
         the module docstring). Nothing is sent before it is saved."""
         self._flush_soon = False
         pending, self._pending = self._pending, []
-        late = self.hub.take_writes() if self.store is not None else []
+        late = self.hub.lobby.journal.take() if self.store is not None else []
         if late:  # made outside a dispatch (restoring, say)
             pending.append(_Batch(late, []))
         retry = False
@@ -903,7 +903,7 @@ class Server:
         if self.store_down:
             self.store_down = False
             log.warning("the store takes saves again; paused tables go on")
-            self.hub.store_back()
+            self.hub.lobby.store_gate.back()
 
     def _enqueue(self, batch: _Batch) -> None:
         self._queue.append(batch)
@@ -1011,7 +1011,7 @@ class Server:
                 type(exc).__name__, exc, len(games),
             )  # fmt: skip
         self.store_down = True
-        self.hub.store_failed(games)
+        self.hub.lobby.store_gate.failed(games)
 
     async def _last_saves(self) -> frozenset[int]:
         """At shutdown: let the store take what is queued (``store_grace`` at most);
@@ -1104,7 +1104,7 @@ class Server:
 
     def _schedule(self) -> None:
         """Have the hub's ``tick`` called when its next deadline comes (one timer)."""
-        deadline = None if self._closed else self.hub.next_deadline()
+        deadline = None if self._closed else self.hub.lobby.timers.next_deadline()
         if deadline == self._timer_at:
             return
         if self._timer is not None:
@@ -1112,7 +1112,7 @@ class Server:
             self._timer = None
         self._timer_at = deadline
         if deadline is not None:
-            delay = max(0.0, deadline - self.hub.clock())
+            delay = max(0.0, deadline - self.hub.lobby.clock())
             self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
 
     def _on_timer(self) -> None:
@@ -1252,7 +1252,7 @@ async def run(
     if bus is not None:
         await bus.connect()
     elif store is not None:
-        for line in hub.restore(restorable(store), store.last_id()):
+        for line in hub.lobby.restorer.restore(restorable(store), store.last_id()):
             log.info("%s", line)
     server = Server(
         hub,
