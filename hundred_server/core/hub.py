@@ -31,13 +31,12 @@ from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.limits import Limits
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.names import NAME_RE, reserved
+from hundred_server.core.render import Close, Command, Relay, Remote, Send, encode
 from hundred_server.core.sessions import IN_LOBBY, Where
 from hundred_server.core.table import Outgoing
-from hundred_server.core.watchers import Elsewhere
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
-from hundred_server.protocol.codecs.jsonlines import JsonCodec
 from hundred_server.protocol.wire import (
     MAX_LINE,
     Message,
@@ -47,59 +46,10 @@ from hundred_server.protocol.wire import (
     strip_line,
 )
 
+#: The commands (render.py) are imported from here by the server and the tests.
+__all__ = ["Close", "Command", "Hub", "Link", "Relay", "Remote", "Send"]
+
 log = logging.getLogger("hundred_server")
-
-
-# The commands are made for every message (a Send each): slotted, and not frozen,
-# whose __init__ costs about twice as much. Nothing changes one after it is made.
-@dataclass(slots=True)
-class Send:
-    """Bytes for a connection. ``news``: for a bystander (a person at a game under way
-    who neither spoke nor is to act, or a watcher), or only others' lobby chat, so it
-    may wait a moment to go out with what comes for that connection next (server.py);
-    what the connection's own line brought, a prompt, and the rest of the lobby never
-    wait."""
-
-    conn: int
-    data: bytes
-    news: bool = False
-
-
-@dataclass(slots=True)
-class Close:
-    """Close ``conn`` once what it was sent is written. ``error``: the code of the
-    Error it was last sent, when the server closes it for that (a limit, a bug); a
-    WebSocket's close frame then says so (server.py)."""
-
-    conn: int
-    error: str = ""
-
-
-@dataclass(frozen=True)
-class Relay:
-    """A client's message for the instance of the site that holds its table (bus.py):
-    ``to`` says where, with the first of them; None for ``message``: the client is gone."""
-
-    conn: int
-    message: Message | None
-    to: Elsewhere | None = None
-
-
-@dataclass(frozen=True)
-class Remote:
-    """A message for a virtual connection, a client of another instance of the site
-    (bus.py). None: it is back in the lobby, which its own instance keeps (``close``:
-    its session ended)."""
-
-    conn: int
-    message: Message | None
-    close: bool = False
-
-
-Command = Send | Close | Relay | Remote
-
-#: What a connection is sent before its first line says how it speaks.
-_FIRST_CODEC = JsonCodec()
 
 
 @dataclass
@@ -121,6 +71,13 @@ class Link:
     #: A client of another instance of the site, whose messages come and go through
     #: the bus (bus.py): ``Remote`` commands instead of bytes.
     virtual: bool = False
+
+    def refill(self, now: float, limits: Limits) -> None:
+        """The rate limit's bucket as it is at ``now`` (``Limits.rate``)."""
+        if self.last is not None:
+            elapsed = max(0.0, now - self.last)
+            self.tokens = min(float(limits.burst), self.tokens + elapsed * limits.rate)
+        self.last = now
 
 
 #: The messages that are not game answers, whatever the table (a relayed client's count
@@ -299,7 +256,7 @@ class Hub:
         link.heard = self.lobby.clock()
         if now is not None:
             limits = self.lobby.limits
-            if link.last is not None:  # _refill, inline: a call a line is measurable
+            if link.last is not None:  # Link.refill, inline: a call a line is measurable
                 elapsed = max(0.0, now - link.last)
                 link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
             link.last = now
@@ -327,14 +284,6 @@ class Hub:
             link.tokens -= 1  # a line that moved no game on counts against the rate
         return out
 
-    def _refill(self, link: Link, now: float) -> None:
-        """The rate limit's bucket of ``link`` as it is at ``now`` (``Limits.rate``)."""
-        limits = self.lobby.limits
-        if link.last is not None:
-            elapsed = max(0.0, now - link.last)
-            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
-        link.last = now
-
     def controls(self, conn: int, count: int, now: float) -> list[Command]:
         """``count`` WebSocket control frames (pings, pongs) from ``conn`` at ``now``,
         which the WebSocket library has answered by itself: each counts against the rate
@@ -343,7 +292,7 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        self._refill(link, now)
+        link.refill(now, self.lobby.limits)
         spent = min(count, max(0, int(link.tokens)))
         link.tokens -= spent
         if spent < count:
@@ -519,59 +468,14 @@ class Hub:
     # ------------------------------------------------------------------- writing
 
     def _render(self, out: Outgoing, speaker: int | None = None) -> list[Command]:
-        """What ``out`` says, as commands: one ``Send`` a connection with all its
-        bytes in order (the server writes each connection once a turn anyway), a
-        ``Remote`` a message to a virtual connection, then the closes. ``speaker``: the
-        connection whose line this answers (its bytes are never news)."""
-        commands: list[Command] = []
+        """What ``out`` says, as commands (``render.encode``), then the closes: of the
+        sessions that ended, and of the virtual connections back in the lobby; the idle
+        clock of a connection that came to or left the lobby starts again. ``speaker``:
+        the connection whose line this answers (its bytes are never news)."""
         links = self.links
-        # A message sent to many is encoded once a codec kind: by its id, which is
-        # unique while ``out`` holds every message (a seat's private ones included).
-        shared: dict[str, dict[int, bytes]] = {}
-        # Every connection told, in order: its bytes, and its codec with that codec's
-        # kind's encodings (None for both: a virtual connection), found once.
-        said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
-        # How many lobby chat lines each connection is told: lobby chat alone is news for
-        # all but its speaker (it may wait, behind what a table says). Counted, not the
-        # rest marked, so that a message that is no chat costs one lookup.
-        chat: dict[int, int] = {}
-        for conn, msg in out:
-            entry = said.get(conn)
-            if entry is None:
-                link = links.get(conn)
-                if link is None:
-                    continue
-                if link.virtual:
-                    entry = said[conn] = ([], None, None)
-                else:
-                    mine = link.codec or _FIRST_CODEC
-                    cache = shared.setdefault(mine.kind, {}) if mine.shared else None
-                    entry = said[conn] = ([], mine, cache)
-            chunks, codec, cache = entry
-            if codec is None:
-                commands.append(Remote(conn, msg))
-                continue
-            if cache is not None:
-                data = cache.get(id(msg))
-                if data is None:
-                    data = cache[id(msg)] = codec.encode(msg)
-            else:
-                data = codec.encode(msg)
-            if data:
-                chunks.append(data)
-                if msg.get("Where") == "lobby":
-                    chat[conn] = chat.get(conn, 0) + 1
-        lobby = self.lobby
-        wheres: list[Where | None] = []
-        for conn, (chunks, _, _) in said.items():
-            where = lobby.sessions.where(conn)  # closed, or in the lobby: asked once
-            wheres.append(where)
-            if chunks:
-                news = conn != speaker and (chat.get(conn) == len(chunks) or lobby.bystander(conn))
-                data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-                commands.append(Send(conn, data, news))
+        commands, told = encode(out, links, self.lobby, speaker)
         now: float | None = None
-        for conn, where in zip(said, wheres, strict=True):
+        for conn, where in told:
             link = links.get(conn)
             if link is None:
                 continue
