@@ -45,7 +45,14 @@ from hundred_server.core.names import NAME_RE, read_name, reserved
 from hundred_server.core.remote import Forfeits
 from hundred_server.core.restore import Restorer
 from hundred_server.core.seating import Seating, game_named, options
-from hundred_server.core.sessions import IN_LOBBY, UNDER_WAY, Session, Sessions, Where
+from hundred_server.core.sessions import (
+    IN_LOBBY,
+    UNDER_WAY,
+    Session,
+    Sessions,
+    Where,
+    check_plays,
+)
 from hundred_server.core.store_gate import StoreGate
 from hundred_server.core.table import Outgoing, Table, TableState
 from hundred_server.core.tables import TableRegistry
@@ -292,28 +299,6 @@ class Lobby:
             self.after(table)
         return out
 
-    @staticmethod
-    def check_plays(
-        session: Session, game: object, table_id: int | None = None, doing: str = "play"
-    ) -> None:
-        """``bad_game`` unless ``session``'s connection can play ``game``
-        (``Session.games``): a new table of it, or the table ``table_id`` (to play or
-        ``doing`` "watch")."""
-        playable = session.games
-        if playable is None or game in playable:
-            return
-        title = games.get(game).title if isinstance(game, str) and game in games.names() else None
-        named = title or quote(game)
-        plays = " and ".join(sorted(games.get(name).title for name in playable)) or "no game"
-        what = (
-            f"{named} is a game" if table_id is None else f"table {table_id} plays {named}, which"
-        )
-        raise ProtocolError(
-            f"{what} this connection cannot {doing}: its protocol has no words for it (it "
-            f"plays {plays})",
-            "bad_game",
-        )
-
     def shutdown(
         self, reason: str, unsaved: frozenset[int] = frozenset()
     ) -> list[tuple[int, Outgoing]]:
@@ -410,7 +395,7 @@ class Lobby:
                 )
         game = game_named(msg) if choice == "create" else None  # bad_game: no change
         if choice == "create":
-            self.check_plays(session, game or games.DEFAULT_GAME)
+            check_plays(session, game or games.DEFAULT_GAME)
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
         if choice is None:  # a bare Hello (or one that only names you): the question again

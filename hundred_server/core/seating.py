@@ -15,7 +15,7 @@ from hundred_server import games
 from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.guard import TableFailed
 from hundred_server.core.names import read_name
-from hundred_server.core.sessions import Session, Where
+from hundred_server.core.sessions import Session, Where, check_plays
 from hundred_server.core.table import Outgoing, Table, TableState
 from hundred_server.core.tokens import Ended, hash_token, read_token
 from hundred_server.core.watchers import Elsewhere
@@ -72,7 +72,7 @@ class Seating:
                 "Game answers the create options; say Hello create first", "not_now"
             )
         game_name = game_named(msg) or session.game
-        lobby.check_plays(session, game_name)
+        check_plays(session, game_name)
         spec = games.get(game_name)
         count = len(options(spec))
         option = require_int(msg, "Option", lo=1, hi=count, code="bad_option")
@@ -140,11 +140,11 @@ class Seating:
         table = lobby.tables.get(table_id)
         remote = lobby.tables.remote_tables
         if table is None and table_id in remote:
-            lobby.check_plays(session, remote[table_id].get("Game"), table_id)
+            check_plays(session, remote[table_id].get("Game"), table_id)
             raise Elsewhere(table=table_id)
         if table is None or table.state is TableState.OVER:
             raise ProtocolError(f"no open table {table_id}", "no_such_table")
-        lobby.check_plays(session, table.game_name, table_id)
+        check_plays(session, table.game_name, table_id)
         if table.state is not TableState.WAITING:
             raise ProtocolError(f"table {table_id} is full: its game is under way", "table_full")
         if table.free == 1:  # this seat starts the game
@@ -195,7 +195,7 @@ class Seating:
                 f"no game under way has a seat for token {quote(token)} (it may be over)",
                 "bad_token",
             )
-        lobby.check_plays(session, table.game_name, table.id)
+        check_plays(session, table.game_name, table.id)
         lobby.store_gate.check_paused(table)
         with lobby.guard(table, session):
             seat, previous, out = table.reclaim(session.conn, digest)

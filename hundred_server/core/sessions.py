@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Final
 
 from hundred_server import games
 from hundred_server.core.chat import Mutes
-from hundred_server.protocol.wire import LOBBY_QUESTION, message
+from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError, message, quote
 
 if TYPE_CHECKING:
     from hundred_server.core.table import Outgoing, Table
@@ -159,6 +159,25 @@ class Sessions(Mapping[int, Session]):
         ``Limits.idle_timeout`` there and ``table_idle_timeout`` at a table."""
         return self.where(conn) in IN_LOBBY
 
-    def lobby(self) -> list[int]:
+    def lobby_conns(self) -> list[int]:
         """The connections in the lobby (for its chat)."""
         return [c for c, s in self._by_conn.items() if s.where in IN_LOBBY]
+
+
+def check_plays(
+    session: Session, game: object, table_id: int | None = None, doing: str = "play"
+) -> None:
+    """``bad_game`` unless ``session``'s connection can play ``game`` (``Session.games``):
+    a new table of it, or the table ``table_id`` (to play or ``doing`` "watch")."""
+    playable = session.games
+    if playable is None or game in playable:
+        return
+    title = games.get(game).title if isinstance(game, str) and game in games.names() else None
+    named = title or quote(game)
+    plays = " and ".join(sorted(games.get(name).title for name in playable)) or "no game"
+    what = f"{named} is a game" if table_id is None else f"table {table_id} plays {named}, which"
+    raise ProtocolError(
+        f"{what} this connection cannot {doing}: its protocol has no words for it (it plays "
+        f"{plays})",
+        "bad_game",
+    )

@@ -64,7 +64,7 @@ class Talk:
         table = session.table if session.where in AT_TABLE else None
         where: Place = "lobby" if table is None else "table"
         sessions = lobby.sessions
-        audience = sessions.lobby() if table is None else table.audience()
+        audience = sessions.lobby_conns() if table is None else table.audience()
         said = chat_message(chat_name(session), text, where)
         out: Outgoing = []
         for conn in audience:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from hundred_server.core.sessions import IN_LOBBY, Session, Where
+from hundred_server.core.sessions import IN_LOBBY, Session, Where, check_plays
 from hundred_server.core.table import Outgoing, Table
 from hundred_server.protocol.wire import Message, ProtocolError, require_int
 
@@ -52,11 +52,11 @@ class Watchers:
         table = lobby.tables.get(table_id)
         remote = lobby.tables.remote_watchable
         if table is None and table_id in remote:
-            lobby.check_plays(session, remote[table_id].get("Game"), table_id, "watch")
+            check_plays(session, remote[table_id].get("Game"), table_id, "watch")
             raise Elsewhere(table=table_id, watch=True)
         if table is None:
             raise ProtocolError(f"no table {table_id} to watch", "no_such_table")
-        lobby.check_plays(session, table.game_name, table_id, "watch")
+        check_plays(session, table.game_name, table_id, "watch")
         with lobby.guard(table, session):
             out = table.watch(session.conn, lobby.limits.max_watchers)
         lobby.sessions.move(session, Where.WATCHING, table)
