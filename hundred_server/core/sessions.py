@@ -12,12 +12,13 @@ session its table with the place (a place at a table has one, the others none).
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from hundred_server import games
 from hundred_server.core.chat import Mutes
+from hundred_server.core.keyed import Keyed
 from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError, message, quote
 
 if TYPE_CHECKING:
@@ -97,42 +98,25 @@ class Session:
         self.person = self.person or self.conn
 
 
-class Sessions(Mapping[int, Session]):
+class Sessions(Keyed[int, Session]):
     """Every open session by its connection, read as a mapping; opened, moved and
     closed through its methods."""
-
-    def __init__(self) -> None:
-        self._by_conn: dict[int, Session] = {}
-
-    def __getitem__(self, conn: int) -> Session:
-        return self._by_conn[conn]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._by_conn)
-
-    def __len__(self) -> int:
-        return len(self._by_conn)
-
-    def get(self, conn: int, default: None = None) -> Session | None:  # type: ignore[override]
-        """The session of ``conn`` (None: it has none); a dict's lookup, asked per
-        connection on every answer."""
-        return self._by_conn.get(conn)
 
     def open(self, conn: int, address: str | None, playable: frozenset[str] | None) -> Session:
         """A new session for ``conn``, at the lobby question."""
         session = Session(conn, f"player{conn}", address=address, games=playable)
-        self._by_conn[conn] = session
+        self._items[conn] = session
         return session
 
     def close(self, conn: int) -> Session | None:
         """``conn`` is gone: its session (closed, no longer kept), if it had one."""
-        session = self._by_conn.pop(conn, None)
+        session = self._items.pop(conn, None)
         if session is not None:
             self.move(session, Where.CLOSED)
         return session
 
     def clear(self) -> None:
-        self._by_conn.clear()
+        self._items.clear()
 
     @staticmethod
     def move(session: Session, where: Where, table: Table | None = None) -> None:
@@ -151,7 +135,7 @@ class Sessions(Mapping[int, Session]):
 
     def where(self, conn: int) -> Where | None:
         """Where ``conn``'s session is (None: it has none)."""
-        session = self._by_conn.get(conn)
+        session = self._items.get(conn)
         return None if session is None else session.where
 
     def in_lobby(self, conn: int) -> bool:
@@ -161,7 +145,7 @@ class Sessions(Mapping[int, Session]):
 
     def lobby_conns(self) -> list[int]:
         """The connections in the lobby (for its chat)."""
-        return [c for c, s in self._by_conn.items() if s.where in IN_LOBBY]
+        return [c for c, s in self._items.items() if s.where in IN_LOBBY]
 
 
 def check_plays(

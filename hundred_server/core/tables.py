@@ -8,19 +8,20 @@ takes its new tables' numbers from ``table_ids`` (unique on the site).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable
 
+from hundred_server.core.keyed import Keyed
 from hundred_server.core.sessions import Session
 from hundred_server.core.table import Table, TableState
 from hundred_server.protocol.wire import Message, ProtocolError
 
 
-class TableRegistry(Mapping[int, Table]):
+class TableRegistry(Keyed[int, Table]):
     """The live tables by id, read as a mapping; added and removed through its
     methods."""
 
     def __init__(self) -> None:
-        self._by_id: dict[int, Table] = {}
+        super().__init__()
         #: Address -> the ids of the live tables created from it (``Limits``).
         self._by_address: dict[str, set[int]] = {}
         self._address_of: dict[int, str] = {}
@@ -35,32 +36,17 @@ class TableRegistry(Mapping[int, Table]):
         self.remote_watchable: dict[int, Message] = {}
         self.table_ids: Callable[[], int | None] | None = None
 
-    def __getitem__(self, table_id: int) -> Table:
-        return self._by_id[table_id]
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self._by_id)
-
-    def __len__(self) -> int:
-        return len(self._by_id)
-
-    def __contains__(self, table_id: object) -> bool:
-        return table_id in self._by_id
-
-    def get(self, table_id: int, default: None = None) -> Table | None:  # type: ignore[override]
-        return self._by_id.get(table_id)
-
     def add(self, table: Table, address: str | None = None) -> None:
         """A new table (created from ``address``, counted against its limits; None: a
         restored table, or a client without one)."""
-        self._by_id[table.id] = table
+        self._items[table.id] = table
         if address is not None:
             self._by_address.setdefault(address, set()).add(table.id)
             self._address_of[table.id] = address
 
     def remove(self, table_id: int) -> None:
         """The table is gone (over, closed, broken, or never restored)."""
-        self._by_id.pop(table_id, None)
+        self._items.pop(table_id, None)
         address = self._address_of.pop(table_id, None)
         if address is not None:
             ids = self._by_address[address]
@@ -69,7 +55,7 @@ class TableRegistry(Mapping[int, Table]):
                 del self._by_address[address]
 
     def clear(self) -> None:
-        self._by_id.clear()
+        self._items.clear()
         self._by_address.clear()
         self._address_of.clear()
 
@@ -92,7 +78,7 @@ class TableRegistry(Mapping[int, Table]):
         """The per-address limits on tables (``Limits``), before ``address`` creates one."""
         if address is None:
             return
-        live = [self._by_id[i] for i in self._by_address.get(address, ())]
+        live = [self._items[i] for i in self._by_address.get(address, ())]
         waiting = sum(t.state is TableState.WAITING for t in live)
         if waiting >= most_waiting:
             raise ProtocolError(
@@ -111,7 +97,7 @@ class TableRegistry(Mapping[int, Table]):
 
     def open_here(self) -> list[Message]:
         """This lobby's tables that wait for players (``Table`` infos less their Type)."""
-        return _listed(t for t in self._by_id.values() if t.state is TableState.WAITING and t.free)
+        return _listed(t for t in self._items.values() if t.state is TableState.WAITING and t.free)
 
     def watchable(self, most: int) -> list[Message]:
         """This lobby's tables that may be watched: every table that takes watchers and
@@ -119,7 +105,7 @@ class TableRegistry(Mapping[int, Table]):
         less their Type)."""
         return _listed(
             t
-            for t in self._by_id.values()
+            for t in self._items.values()
             if t.state is not TableState.OVER and t.watchable and len(t.watchers) < most
         )
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
+from hundred_server.core.keyed import Keyed
 from hundred_server.core.table import Table
 from hundred_server.protocol.wire import Message, ProtocolError, field_str, quote
 
@@ -52,13 +53,13 @@ class Ended:
     told: tuple[Message, ...]
 
 
-class Tokens(Mapping[str, Table]):
+class Tokens(Keyed[str, Table]):
     """Token hash -> the table it owns a seat at, while its game goes on, read as a
     mapping; given and forgotten through its methods."""
 
     def __init__(self, source: Callable[[], str] | None = None) -> None:
         self._source = source or (lambda: secrets.token_hex(16))  # 128 bits
-        self._table_of: dict[str, Table] = {}
+        super().__init__()
         #: Token hash -> the ``Session.person`` who sat with it (dropped with the token).
         self._person_of: dict[str, int] = {}
         #: Table id -> the token hashes given out at it (forgotten with it).
@@ -68,15 +69,6 @@ class Tokens(Mapping[str, Table]):
         self.ended: dict[str, Ended] = {}
         self.ended_until = 0.0
 
-    def __getitem__(self, digest: str) -> Table:
-        return self._table_of[digest]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._table_of)
-
-    def __len__(self) -> int:
-        return len(self._table_of)
-
     def new(self) -> tuple[str, str]:
         """A new token and its hash."""
         token = self._source()
@@ -84,14 +76,14 @@ class Tokens(Mapping[str, Table]):
 
     def give(self, digest: str, table: Table, person: int) -> None:
         """The token ``digest`` owns a seat at ``table``, sat in by ``person``."""
-        self._table_of[digest] = table
+        self._items[digest] = table
         self._person_of[digest] = person
         self._issued.setdefault(table.id, set()).add(digest)
 
     def restored(self, table: Table) -> None:
         """The tokens of a restored table's seats own them again."""
         for digest in table.tokens():
-            self._table_of[digest] = table
+            self._items[digest] = table
 
     def person(self, digest: str, default: int) -> int:
         """Who sat with the token ``digest`` (``default`` if it is not known)."""
@@ -107,16 +99,16 @@ class Tokens(Mapping[str, Table]):
         owned = set() if every else set(table.tokens())
         issued = self._issued.pop(table.id, set())
         for digest in issued - owned:
-            if self._table_of.get(digest) is table:
-                del self._table_of[digest]
+            if self._items.get(digest) is table:
+                del self._items[digest]
                 self._person_of.pop(digest, None)
         if issued & owned:
             self._issued[table.id] = issued & owned
 
     def drop_table(self, table_id: int) -> None:
         """Every token of table ``table_id`` goes (a game that cannot be restored)."""
-        for digest in [d for d, t in self._table_of.items() if t.id == table_id]:
-            del self._table_of[digest]
+        for digest in [d for d, t in self._items.items() if t.id == table_id]:
+            del self._items[digest]
 
     def end_of(self, digest: str, clock: Callable[[], float]) -> Ended | None:
         """The kept end of the token ``digest``'s game, if it is held still (on
@@ -129,4 +121,4 @@ class Tokens(Mapping[str, Table]):
         return self.ended.get(digest)
 
     def clear(self) -> None:
-        self._table_of.clear()
+        self._items.clear()
