@@ -158,7 +158,7 @@ class Harness:
     def advance(self, seconds: float) -> None:
         """Move the hub's clock on and run its timers, as the server would."""
         self.now += seconds
-        deadline = self.hub.next_deadline()
+        deadline = self.hub.lobby.timers.next_deadline()
         if deadline is not None and deadline <= self.now:
             self.apply(self.hub.tick())
 

@@ -13,7 +13,8 @@ import pytest
 
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.journal import GameDropped, GameEnded, GameStarted, Moves, StoredGame
-from hundred_server.core.lobby import TICK_BATCH, Limits
+from hundred_server.core.lobby import Limits
+from hundred_server.core.timers import TICK_BATCH
 from hundred_server.games.records import record_lines
 from tests.hub_harness import Client, Harness, answer_from_legal
 
@@ -47,15 +48,15 @@ def test_a_table_nobody_played_in_is_forgotten_when_the_grace_ends() -> None:
     h = Harness("churn", durable=True)
     client = connect(h, "10.0.0.1")
     create(client)
-    started = h.hub.take_writes()
+    started = h.hub.lobby.journal.take()
     assert [type(w) for w in started] == [GameStarted, Moves]
     client.disconnect()
-    assert h.hub.take_writes() == []
-    h.advance(h.hub.limits.grace + 1)
-    assert h.hub.tables == {}
-    assert h.hub.tokens == {}
-    assert h.hub.take_writes() == [GameDropped(1)]
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.journal.take() == []
+    h.advance(h.hub.lobby.limits.grace + 1)
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.tokens == {}
+    assert h.hub.lobby.journal.take() == [GameDropped(1)]
+    assert h.hub.lobby.timers.next_deadline() is None
 
 
 def test_a_table_a_person_played_in_is_kept_when_they_leave() -> None:
@@ -66,16 +67,16 @@ def test_a_table_a_person_played_in_is_kept_when_they_leave() -> None:
     assert prompt is not None
     assert "Legal" in prompt
     client.send(answer_from_legal(prompt, random.Random(1)))
-    h.hub.take_writes()
+    h.hub.lobby.journal.take()
     client.send({"Type": "Hello", "Message": "quit"})
-    writes = h.hub.take_writes()
+    writes = h.hub.lobby.journal.take()
     assert not any(isinstance(w, GameDropped) for w in writes)
     assert any(isinstance(w, GameEnded) and w.state == "abandoned" for w in writes)
 
 
 def test_tables_per_address_are_limited() -> None:
     h = Harness("limit")
-    h.hub.limits = Limits(max_tables_per_address=3, max_waiting_per_address=1)
+    h.hub.lobby.limits = Limits(max_tables_per_address=3, max_waiting_per_address=1)
     for _ in range(3):  # three games against the AI, each creator gone
         client = connect(h, "10.0.0.1")
         assert codes(create(client)) == []
@@ -83,16 +84,16 @@ def test_tables_per_address_are_limited() -> None:
     refused = create(connect(h, "10.0.0.1"))
     assert codes(refused) == ["too_many_tables"]
     assert refused[-1] == {"Type": "Game"}  # asked again, nothing created
-    assert len(h.hub.tables) == 3
+    assert len(h.hub.lobby.tables) == 3
     assert codes(create(connect(h, "10.0.0.2"))) == []  # another address is not affected
     assert codes(create(connect(h, None))) == []  # nor a connection with no address
-    h.advance(h.hub.limits.grace + 1)  # the abandoned tables go: room again
+    h.advance(h.hub.lobby.limits.grace + 1)  # the abandoned tables go: room again
     assert codes(create(connect(h, "10.0.0.1"))) == []
 
 
 def test_tables_waiting_for_players_per_address_are_limited() -> None:
     h = Harness("waiting")
-    h.hub.limits = Limits(max_waiting_per_address=1)
+    h.hub.lobby.limits = Limits(max_waiting_per_address=1)
     first = connect(h, "10.0.0.1")
     assert codes(create(first, option=4)) == []  # a people-only table: it waits
     second = connect(h, "10.0.0.1")
@@ -128,11 +129,11 @@ def test_tokens_of_ended_tables_are_forgotten_table_by_table() -> None:
         client = connect(h, None)
         create(client)
         clients.append(client)
-    assert len(h.hub.tokens) == 20
+    assert len(h.hub.lobby.tokens) == 20
     for client in clients:
         client.send({"Type": "Hello", "Message": "quit"})
-    assert h.hub.tokens == {}
-    assert all(not t.issued for t in h.hub.tables.values())
+    assert h.hub.lobby.tokens == {}
+    assert all(not h.hub.lobby.tokens.issued_at(t) for t in h.hub.lobby.tables)
 
 
 def test_a_burst_of_deadlines_is_ticked_in_batches() -> None:
@@ -144,14 +145,14 @@ def test_a_burst_of_deadlines_is_ticked_in_batches() -> None:
         client = connect(h, None)
         create(client)
         client.disconnect()
-    h.now += h.hub.limits.grace + 1
+    h.now += h.hub.lobby.limits.grace + 1
     ticks = 0
-    while (deadline := h.hub.next_deadline()) is not None and deadline <= h.now:
-        before = len(h.hub.tables)
+    while (deadline := h.hub.lobby.timers.next_deadline()) is not None and deadline <= h.now:
+        before = len(h.hub.lobby.tables)
         h.apply(h.hub.tick())
-        assert before - len(h.hub.tables) <= TICK_BATCH
+        assert before - len(h.hub.lobby.tables) <= TICK_BATCH
         ticks += 1
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     assert ticks == 3
 
 
@@ -180,10 +181,10 @@ def test_timers_cannot_pile_up() -> None:
     h = Harness("clock")
     client = connect(h, None)
     create(client, option=5, Seats=4, Bots=3, Clock=3600)
-    assert h.hub.next_deadline() is not None
+    assert h.hub.lobby.timers.next_deadline() is not None
     for n in range(3000):
         client.send({"Type": "Bid", "Bid": 7} if n % 2 else b"\n")
-    assert h.hub.lobby.timer_entries <= 2 * len(h.hub.tables) + 64
+    assert h.hub.lobby.timers.entries <= 2 * len(h.hub.lobby.tables) + 64
 
 
 # ------------------------------------------------------------ 5, 8. silent connections
@@ -191,7 +192,7 @@ def test_timers_cannot_pile_up() -> None:
 
 def test_a_connection_sent_back_to_the_lobby_gets_the_lobby_idle_limit() -> None:
     h = Harness("idle")
-    h.hub.limits = Limits(idle_timeout=100.0, table_idle_timeout=1000.0)
+    h.hub.lobby.limits = Limits(idle_timeout=100.0, table_idle_timeout=1000.0)
     ann = connect(h, None)
     create(ann)
     token = next(m for m in ann.messages if m.get("Type") == "Seat")["Token"]
@@ -216,7 +217,7 @@ def test_a_connection_sent_back_to_the_lobby_gets_the_lobby_idle_limit() -> None
 
 def test_a_silent_seated_connection_times_out() -> None:
     h = Harness("seated")
-    h.hub.limits = Limits(idle_timeout=10.0, table_idle_timeout=50.0)
+    h.hub.lobby.limits = Limits(idle_timeout=10.0, table_idle_timeout=50.0)
     ann = connect(h, None)
     create(ann, option=4)  # waits for three more people
     h.advance(49)
@@ -226,12 +227,12 @@ def test_a_silent_seated_connection_times_out() -> None:
     h.apply(h.hub.idle())
     assert ann.closed
     assert ann.messages[-1]["Message"] == "silent for 50 s at a table; goodbye"
-    assert h.hub.tables == {}  # its waiting table closed with it
+    assert h.hub.lobby.tables == {}  # its waiting table closed with it
 
 
 def test_any_line_resets_the_idle_clock() -> None:
     h = Harness("alive")
-    h.hub.limits = Limits(idle_timeout=10.0)
+    h.hub.lobby.limits = Limits(idle_timeout=10.0)
     ann = connect(h, None)
     for _ in range(5):
         h.advance(9)
@@ -250,7 +251,7 @@ def test_reserved_names_are_refused(name: str) -> None:
     said = client.send({"Type": "Hello", "Name": name})
     assert said[0]["Code"] == "bad_name"
     assert "reserved" in said[0]["Message"]
-    assert h.hub.sessions[client.conn].name == f"player{client.conn}"
+    assert h.hub.lobby.sessions[client.conn].name == f"player{client.conn}"
 
 
 @pytest.mark.parametrize("name", ["youth", "aida", "AI-1x", "players", "Yours"])
@@ -267,7 +268,7 @@ def _stored(game_id: int, h: Harness) -> StoredGame:
     """A real game under way, as the store would give it back."""
     client = connect(h, None)
     create(client)
-    table = h.hub.tables[max(h.hub.tables)]
+    table = h.hub.lobby.tables[max(h.hub.lobby.tables)]
     assert table.game is not None
     return StoredGame(
         id=game_id,
@@ -299,14 +300,14 @@ def test_bad_store_rows_mark_their_game_failed_and_the_rest_is_restored() -> Non
     other_game = _stored(5, source)
     other_game.game = "whist"  # the row says whist; its record is Hundred and Ten
     h = Harness("restored", durable=True)
-    said = h.hub.restore([good, unknown_game, few_seats, bad_lines, other_game], 5)
-    assert sorted(h.hub.tables) == [1]
+    said = h.hub.lobby.restorer.restore([good, unknown_game, few_seats, bad_lines, other_game], 5)
+    assert sorted(h.hub.lobby.tables) == [1]
     assert [line.split(" (")[0] for line in said[1:]] == [
         "game 2 cannot be restored",
         "game 3 cannot be restored",
         "game 4 cannot be restored",
         "game 5 cannot be restored",
     ]
-    failed = [w.game_id for w in h.hub.take_writes() if isinstance(w, GameEnded)]
+    failed = [w.game_id for w in h.hub.lobby.journal.take() if isinstance(w, GameEnded)]
     assert failed == [2, 3, 4, 5]
-    assert len(h.hub.tokens) == 1
+    assert len(h.hub.lobby.tokens) == 1

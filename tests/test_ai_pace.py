@@ -26,7 +26,7 @@ def two_seat_hundert(h: Harness) -> Client:
 def test_the_strong_ai_plays_out_a_table_one_move_a_tick() -> None:
     h = Harness("pace", ai="strong")
     ann = two_seat_hundert(h)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     game = table.game
     assert game is not None
     ann.disconnect()
@@ -34,14 +34,14 @@ def test_the_strong_ai_plays_out_a_table_one_move_a_tick() -> None:
     steps = 0
     while ann.game_over() is None and table.state is TableState.PLAYING:
         before = len(game.history)
-        assert h.hub.next_deadline() == h.now  # the next AI move is due at once
+        assert h.hub.lobby.timers.next_deadline() == h.now  # the next AI move is due at once
         h.advance(0)
         steps += 1
         assert 1 <= len(game.history) - before <= 2  # one move (and a deal with it)
         assert steps < 1000
     assert game.is_over
     assert steps > 10
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.timers.next_deadline() is None
 
 
 def test_another_connection_is_answered_between_two_strong_ai_moves() -> None:
@@ -50,7 +50,7 @@ def test_another_connection_is_answered_between_two_strong_ai_moves() -> None:
     ann.disconnect()
     h.advance(60)
     bob = h.json_client("bob")
-    game = h.hub.tables[1].game
+    game = h.hub.lobby.tables[1].game
     assert game is not None
     played = len(game.history)
     assert bob.send({"Type": "Hello", "Message": "join"})[0]["Type"] == "Tables"
@@ -62,11 +62,11 @@ def test_another_connection_is_answered_between_two_strong_ai_moves() -> None:
 def test_the_naive_ai_plays_on_to_the_next_person_at_once() -> None:
     h = Harness("pace", ai="naive")
     ann = two_seat_hundert(h)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     ann.disconnect()
     h.advance(60)
     assert table.state is TableState.OVER  # the whole game, in the one tick
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.timers.next_deadline() is None
 
 
 def test_a_person_against_strong_ai_is_prompted_once_the_ai_has_moved() -> None:
@@ -83,7 +83,7 @@ def test_a_person_against_strong_ai_is_prompted_once_the_ai_has_moved() -> None:
             break
         prompt = ann.pending()
         if prompt is None:
-            assert h.hub.next_deadline() == h.now
+            assert h.hub.lobby.timers.next_deadline() == h.now
             h.advance(0)
             continue
         ann.send(answer_from_legal(prompt, rng))
@@ -102,7 +102,7 @@ def test_a_seat_taken_back_while_its_ai_move_is_due_is_prompted_not_played() -> 
     bob = h.json_client("bob")
     bob.send({"Type": "Hello", "Message": "join"})
     bob.send({"Type": "Join", "Table": 1})
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     game = table.game
     assert game is not None
     rng = random.Random(5)
@@ -127,7 +127,7 @@ def test_a_seat_taken_back_while_its_ai_move_is_due_is_prompted_not_played() -> 
     assert prompt["Playerid"] == bob_seat
     assert "Legal" in prompt
     assert table.ai_due is None
-    assert h.hub.next_deadline() is None  # nothing is due: bob is to answer
+    assert h.hub.lobby.timers.next_deadline() is None  # nothing is due: bob is to answer
     h.advance(0)
     assert len(game.history) == played
     assert back.send(answer_from_legal(prompt, rng))[0].get("Type") != "Error"

@@ -99,7 +99,7 @@ async def until_asked(server: Server, peer: Peer, table: int) -> None:
     """Answer ``peer``'s prompts (from Legal) until ``table``'s AI is asked for a move."""
     rng = random.Random(table)
     async with asyncio.timeout(GAME_TIMEOUT):
-        while (at := server.hub.tables.get(table)) is None or at.asking is None:
+        while (at := server.hub.lobby.tables.get(table)) is None or at.asking is None:
             try:
                 msg = await asyncio.wait_for(peer.recv(), 0.02)
             except TimeoutError:
@@ -121,8 +121,8 @@ async def a_game(name: str, workers: int) -> list[str]:
     against the strong AI, played in ``workers`` workers."""
     async with serving(workers, seed=f"pool-{name}") as server:
         ann = await create(server, "ann", name)
-        await eventually(lambda: 1 in server.hub.tables)
-        game = server.hub.tables[1].game
+        await eventually(lambda: 1 in server.hub.lobby.tables)
+        game = server.hub.lobby.tables[1].game
         assert game is not None
         await asyncio.wait_for(play_out(ann, random.Random(name)), GAME_TIMEOUT)
         await ann.close()
@@ -147,7 +147,7 @@ def ai_moves(game: GameState, seat: int) -> list[Any]:
 
 async def ask_pending(server: Server, table: int) -> None:
     """Wait until ``table``'s AI has been asked for a move."""
-    await eventually(lambda: server.hub.tables[table].asking is not None)
+    await eventually(lambda: server.hub.lobby.tables[table].asking is not None)
 
 
 @pytest.mark.asyncio
@@ -165,7 +165,7 @@ async def test_a_worker_killed_mid_decision_is_replaced_and_its_table_goes_on(
         await eventually(lambda: pool.busy_pids() == [pid])
         [slot] = pool._slots
         assert slot.job is not None
-        view, table = slot.job.view, server.hub.tables[1]
+        view, table = slot.job.view, server.hub.lobby.tables[1]
         game = table.game
         assert game is not None
         played = len(ai_moves(game, 1))
@@ -215,7 +215,7 @@ async def test_a_busy_pool_refuses_new_strong_tables_and_serves_those_playing(
             while (said := await cy.recv())["Type"] != "Error":
                 assert "Legal" not in said
             assert said == {"Type": "Error", "Code": "ai_busy", "Message": BUSY}
-            assert 3 not in server.hub.tables
+            assert 3 not in server.hub.lobby.tables
             # The naive AI is there for the asking.
             await cy.send({**smallest_table("hundert"), "AI": "naive"})
             assert "Legal" in await first_prompt(cy)
@@ -262,12 +262,12 @@ async def test_a_table_that_is_gone_has_its_asks_dropped(caplog: pytest.LogCaptu
             await bob.send(
                 {"Type": "Hello", "Message": "quit"}
             )  # bob's table is abandoned: its ask goes
-            await eventually(lambda: 2 not in server.hub.tables)
+            await eventually(lambda: 2 not in server.hub.lobby.tables)
             assert pool.queued == 0
             await ann.send(
                 {"Type": "Hello", "Message": "quit"}
             )  # ann's too, while the worker is on its ask
-            await eventually(lambda: 1 not in server.hub.tables)
+            await eventually(lambda: 1 not in server.hub.lobby.tables)
             assert pool.counts["dropped"] == 2
         finally:
             os.kill(pid, signal.SIGCONT)

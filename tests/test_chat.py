@@ -148,7 +148,7 @@ def test_chat_names_are_as_the_table_shows_them() -> None:
     other.take()
     second = h.json_client("ann")
     second.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].names()[1] == "ann (2)"
+    assert h.hub.lobby.tables[1].names()[1] == "ann (2)"
     ann.take()
     assert second.send({"Type": "Chat", "Text": "me too"}) == [said("ann (2)", "me too", "table")]
     assert ann.take() == [said("ann (2)", "me too", "table")]
@@ -248,7 +248,7 @@ def test_mutes_last_as_long_as_the_connection() -> None:
 
 def test_a_chat_flood_is_rate_limited() -> None:
     h = Harness("chat-flood")
-    h.hub.limits = Limits(rate=2.0, burst=4)
+    h.hub.lobby.limits = Limits(rate=2.0, burst=4)
     ann = at_table(h, "ann", Option=1)
     got: list[Message] = []
     for _ in range(8):

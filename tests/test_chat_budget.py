@@ -36,7 +36,7 @@ def lobby_of(h: Harness, count: int) -> list[Client]:
 
 def test_the_lobby_chat_budget_refuses_once_spent_and_refills_with_the_clock() -> None:
     h = Harness("chat-budget")
-    h.hub.limits = Limits(chat_fanout=100)
+    h.hub.lobby.limits = Limits(chat_fanout=100)
     ann, *others = lobby_of(h, 10)  # a line costs 10: ann's echo and 9 listeners
     for n in range(10):  # one second's budget: 10 lines of 10
         assert ann.send({"Type": "Chat", "Text": f"hi {n}"}) == [said("p0", f"hi {n}", "lobby")]
@@ -51,7 +51,7 @@ def test_the_lobby_chat_budget_refuses_once_spent_and_refills_with_the_clock() -
 
 def test_a_second_speaker_is_heard_while_a_first_floods() -> None:
     h = Harness("chat-fair")
-    h.hub.limits = Limits(chat_fanout=100)
+    h.hub.lobby.limits = Limits(chat_fanout=100)
     ann, bob, *others = lobby_of(h, 10)
     heard = 0
     for _ in range(30):  # ann floods: her share runs out
@@ -70,7 +70,7 @@ def test_a_second_speaker_is_heard_while_a_first_floods() -> None:
 
 def test_a_line_dearer_than_a_seconds_share_waits_for_a_whole_second() -> None:
     h = Harness("chat-dear")
-    h.hub.limits = Limits(chat_fanout=5)
+    h.hub.lobby.limits = Limits(chat_fanout=5)
     ann, *_ = lobby_of(h, 8)  # a line costs 8, more than the 5 a second
     assert ann.send({"Type": "Chat", "Text": "a"})[0]["Type"] == "Chat"
     h.advance(1.0)
@@ -81,7 +81,7 @@ def test_a_line_dearer_than_a_seconds_share_waits_for_a_whole_second() -> None:
 
 def test_table_chat_is_not_counted() -> None:
     h = Harness("chat-table-free")
-    h.hub.limits = Limits(chat_fanout=1)
+    h.hub.lobby.limits = Limits(chat_fanout=1)
     ann = h.json_client("ann")
     ann.send({"Type": "Hello", "Message": "create"})
     ann.send({"Type": "Game", "Option": 1})

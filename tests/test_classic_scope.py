@@ -38,7 +38,7 @@ def tables_of_two_games(h: Harness) -> tuple[Client, Client]:
     bob = h.json_client("bob")
     bob.send({"Type": "Hello", "Message": "create", "Game": "pinochle"})
     bob.send({"Type": "Game", "Option": 2})
-    assert [t.game_name for t in h.hub.tables.values()] == ["hundredandten", "pinochle"]
+    assert [t.game_name for t in h.hub.lobby.tables.values()] == ["hundredandten", "pinochle"]
     return ann, bob
 
 
@@ -72,7 +72,7 @@ def test_a_classic_join_of_another_games_table_is_refused_and_changes_nothing() 
     ann, _ = tables_of_two_games(h)
     carl = classic(h)
     said(carl, b'{"Message":"join","Type":"Hello"}')
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     before = table.info()
     # Table 1 by its number, though it was not listed: why, then the list again.
     refused = json.dumps({"Message": REFUSED_110, "Type": "Message"}, separators=(",", ":"))
@@ -84,7 +84,7 @@ def test_a_classic_join_of_another_games_table_is_refused_and_changes_nothing() 
     ]
     assert table.info() == before
     assert table.seat_of(carl.conn) is None
-    assert h.hub.sessions[carl.conn].where is Where.TABLES
+    assert h.hub.lobby.sessions[carl.conn].where is Where.TABLES
     assert ann.take() == []  # nobody at the table hears of it
     # The list's own table still seats the classic client (opposite bob).
     deal = next(json.loads(m) for m in said(carl, b'{"Option":2,"Type":"Game"}') if b"Deal" in m)
@@ -104,8 +104,8 @@ def test_a_classic_client_cannot_create_another_games_table() -> None:
         refused.encode(),
         b'{"Type":"Game"}',
     ]
-    assert h.hub.tables == {}
-    assert h.hub.sessions[carl.conn].where is Where.OPTIONS
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.sessions[carl.conn].where is Where.OPTIONS
 
 
 def test_a_classic_client_watches_nothing() -> None:
@@ -115,8 +115,8 @@ def test_a_classic_client_watches_nothing() -> None:
     carl = classic(h)
     assert said(carl, b'{"Table":1,"Type":"Watch"}') == [b'{"Type":"Hello"}']
     assert said(carl, b'{"Message":"watch","Type":"Hello"}') == [b'{"Type":"Hello"}']
-    assert h.hub.tables[1].watchers == []
-    assert h.hub.tables[2].watchers == []
+    assert h.hub.lobby.tables[1].watchers == []
+    assert h.hub.lobby.tables[2].watchers == []
 
 
 def pinochle_only(lobby: Lobby, conn: int = 50) -> int:
@@ -138,21 +138,21 @@ def test_a_session_limited_to_some_games_watches_only_those() -> None:
     out, _ = lobby.handle(conn, {"Type": "Watch", "Table": 1})
     text = REFUSED_110.replace("cannot play:", "cannot watch:")
     assert errors(out) == [("bad_game", text)]
-    assert h.hub.tables[1].watchers == []
+    assert h.hub.lobby.tables[1].watchers == []
     assert lobby.sessions[conn].where is Where.TABLES
     lobby.handle(conn, {"Type": "Watch", "Table": 2})
-    assert h.hub.tables[2].watchers == [conn]
+    assert h.hub.lobby.tables[2].watchers == [conn]
 
 
 def test_the_sites_tables_of_other_games_neither_list_nor_relay() -> None:
     lobby = Lobby(seed_source=lambda: "site", ai=AISettings("naive"))
-    lobby.site = True
+    lobby.tables.site = True
 
     def info(table: int, game: str) -> Message:
         return {"Table": table, "Name": f"t{table}", "Game": game, "Players": ["x", None]}
 
-    lobby.remote_tables = {1: info(1, "hundredandten"), 2: info(2, "pinochle")}
-    lobby.remote_watchable = {1: info(1, "hundredandten"), 2: info(2, "pinochle")}
+    lobby.tables.remote_tables = {1: info(1, "hundredandten"), 2: info(2, "pinochle")}
+    lobby.tables.remote_watchable = {1: info(1, "hundredandten"), 2: info(2, "pinochle")}
     conn = pinochle_only(lobby)
     out, _ = lobby.handle(conn, {"Type": "Hello", "Message": "join"})
     assert [t["Table"] for t in out[-1][1]["Tables"]] == [2]
@@ -188,7 +188,7 @@ def test_a_relayed_classic_client_is_refused_by_the_tables_instance_too() -> Non
     out = h.hub.receive_message(vconn, {"Type": "Join", "Table": 1})
     told = [c.message for c in out if isinstance(c, Remote) and c.message is not None]
     assert {"Type": "Error", "Code": "bad_game", "Message": REFUSED_110} in told
-    assert h.hub.tables[1].seat_of(vconn) is None
+    assert h.hub.lobby.tables[1].seat_of(vconn) is None
 
 
 def test_a_classic_client_cannot_take_back_a_seat_of_another_game() -> None:
@@ -199,7 +199,7 @@ def test_a_classic_client_cannot_take_back_a_seat_of_another_game() -> None:
     ann.send({"Type": "Hello", "Message": "create", "Game": "hundredandten"})
     told = ann.send({"Type": "Game", "Option": 1})  # three AI: under way at once
     seat = next(m for m in told if m.get("Type") == "Seat")
-    table = h.hub.tables[seat["Table"]]
+    table = h.hub.lobby.tables[seat["Table"]]
     carl = classic(h)
     hello = {"Type": "Hello", "Token": seat["Token"]}
     lines = said(carl, json.dumps(hello).encode())
@@ -208,7 +208,7 @@ def test_a_classic_client_cannot_take_back_a_seat_of_another_game() -> None:
         "protocol has no words for it (it plays Pinochle)"
     )
     assert json.loads(lines[0]) == {"Type": "Message", "Message": refused}
-    assert h.hub.sessions[carl.conn].table is None
+    assert h.hub.lobby.sessions[carl.conn].table is None
     assert table.seat_of(ann.conn) == seat["Playerid"]
 
 
@@ -222,8 +222,8 @@ def test_json_and_text_clients_join_any_game() -> None:
         (2, "pinochle"),
     ]
     dee.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].seat_of(dee.conn) == 1
+    assert h.hub.lobby.tables[1].seat_of(dee.conn) == 1
     eve = h.connect()
     eve.say("name eve")
     eve.say("join 1")
-    assert h.hub.tables[1].seat_of(eve.conn) == 2
+    assert h.hub.lobby.tables[1].seat_of(eve.conn) == 2

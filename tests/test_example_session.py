@@ -43,4 +43,4 @@ def test_the_example_session_replays_exactly() -> None:
             transcript.append(line)
             collect(hub.receive(conn, line[4:].encode() + b"\n"))
     assert transcript == SESSION
-    assert hub.sessions == {}
+    assert hub.lobby.sessions == {}

@@ -336,7 +336,7 @@ def test_a_person_is_committed_to_at_the_start_and_shown_the_seed_at_the_end(
     ann = h.json_client("ann")
     ann.send({"Type": "Hello", "Message": "create", "Game": name})
     start = ann.send({"Type": "Game", "Option": solo_option(games.get(name))})
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     seed = h.seeds[0]
     assert table.seed == seed
     kinds = [m["Type"] for m in start]
@@ -537,7 +537,7 @@ class SavingHarness(Harness):
         self.store = store
 
     def apply(self, commands: Iterable[Command]) -> None:
-        self.store.write(self.hub.take_writes())
+        self.store.write(self.hub.lobby.journal.take())
         super().apply(commands)
 
 

@@ -43,15 +43,15 @@ def test_a_table_that_fails_on_an_answer_is_closed_and_its_people_told(
     assert told == [BROKEN, QUESTION, HELLO]
     assert "table 1 failed; closing it" in caplog.text
     assert "RuntimeError: boom" in caplog.text
-    assert list(h.hub.tables) == [2]
-    assert all(t is h.hub.tables[2] for t in h.hub.tokens.values())
+    assert list(h.hub.lobby.tables) == [2]
+    assert all(t is h.hub.lobby.tables[2] for t in h.hub.lobby.tokens.values())
     # ann can play a new game; bob's game goes on to its end.
     ann.send({"Type": "Hello", "Message": "create"})
     ann.send({"Type": "Game", "Option": 3})
     play_until_over([other], random.Random(1))
     play_until_over([ann], random.Random(2))
     check_stream(other.messages, h.table_seeds())
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_a_table_that_fails_on_a_timer_is_closed_too(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -63,8 +63,8 @@ def test_a_table_that_fails_on_a_timer_is_closed_too(monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(Table, "tick", explode)
     h.advance(5)
     assert ann.take() == [BROKEN, QUESTION, HELLO]
-    assert h.hub.tables == {}
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.timers.next_deadline() is None
 
 
 def test_a_table_that_fails_when_someone_leaves_is_closed(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -76,7 +76,7 @@ def test_a_table_that_fails_when_someone_leaves_is_closed(monkeypatch: pytest.Mo
     monkeypatch.setattr(Table, "drop", explode)
     bob.disconnect()
     assert ann.take() == [BROKEN, QUESTION, HELLO]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 @pytest.mark.asyncio

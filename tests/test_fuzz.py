@@ -430,7 +430,7 @@ def set_up(h: Harness, stage: str, rng: random.Random) -> tuple[Client, list[Cli
 
 
 def session_of(h: Harness, client: Client) -> Session | None:
-    return h.hub.sessions.get(client.conn)
+    return h.hub.lobby.sessions.get(client.conn)
 
 
 def speaks_text(h: Harness, client: Client) -> bool:
@@ -453,16 +453,16 @@ def snapshot(h: Harness, client: Client) -> tuple[object, ...]:
             t.seq,
             None if t.game is None else repr(sorted(vars(t.game).items())),
         )
-        for tid, t in h.hub.tables.items()
+        for tid, t in h.hub.lobby.tables.items()
     }
     return (
         session.where,
         session.name,
         None if session.table is None else session.table.id,
         speaks_text(h, client),
-        sorted(h.hub.sessions),
+        sorted(h.hub.lobby.sessions),
         tables,
-        h.hub.lobby._next_table,
+        h.hub.lobby.tables.next_id,
     )
 
 

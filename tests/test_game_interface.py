@@ -249,7 +249,7 @@ def leaks(messages: list[dict[str, Any]]) -> list[str]:
 def test_a_person_plays_whist_against_three_ai_seats_to_the_end() -> None:
     h = Harness("whist-table")
     ann = whist_person_vs_ai(h)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     assert table.info()["Game"] == "whist"
     assert table.names() == ["ann", "AI 1", "AI 2", "AI 3"]
     rng = random.Random(3)
@@ -272,18 +272,18 @@ def test_a_person_plays_whist_against_three_ai_seats_to_the_end() -> None:
     deals = [m for m in ann.messages if m["Type"] == "Deal"]
     assert all(len(d["Hand"]) == 13 for d in deals)
     assert [d["Dealer"] for d in deals] == [i % 4 for i in range(len(deals))]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_whist_option_2_seats_a_person_as_partner() -> None:
     h = Harness("whist-partner")
     ann = whist_person_vs_ai(h, 2)
-    assert h.hub.tables[1].names() == ["ann", "AI 1", None, "AI 2"]
+    assert h.hub.lobby.tables[1].names() == ["ann", "AI 1", None, "AI 2"]
     bob = h.json_client("bob")
     told = bob.send({"Type": "Hello", "Message": "join"})
     assert told[0]["Tables"][0]["Game"] == "whist"
     bob.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].names() == ["ann", "AI 1", "bob", "AI 2"]
+    assert h.hub.lobby.tables[1].names() == ["ann", "AI 1", "bob", "AI 2"]
     assert ann.last("Deal")["Playerid"] == 0
     assert bob.last("Deal")["Playerid"] == 2
 
@@ -335,7 +335,7 @@ def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     store.close()
     store = Store(tmp_path / "s.db")
     h2 = SavingHarness("whist-store", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", "Play"]
@@ -365,13 +365,13 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
         assert prompt is not None
         ann.send(answer_from_legal(prompt, rng))
     prompt = ann.pending()
-    game = h.hub.tables[1].game
+    game = h.hub.lobby.tables[1].game
     assert game is not None
     hand = [c.code for c in game.view_for(0).hand]
     store.close()  # the process dies here: only the store is left
     store = Store(tmp_path / "s.db")
     h2 = SavingHarness(f"{name}-store", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told][:4] == ["Seat", "Table", "Commit", "Snapshot"]

@@ -482,7 +482,7 @@ def test_a_person_in_text_mode_plays_hundert_to_the_end():
     assert sum(1 for line in seen if line.startswith("The pile shows ")) == 6
     assert any(": total " in line and " played " in line for line in seen)
     assert seen[-1] == "> create, join, quit (or help)"
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     help_lines = nc.say("help")
     assert help_lines  # the lobby's, after the game
 
@@ -494,7 +494,7 @@ def test_text_mode_makes_a_feder_table_of_your_choice():
     nc.say("create hundert")
     shown = nc.say("7 3 2 FEDER friday")
     assert shown[0] == "Table 1 (friday): player1, AI 1, AI 2 [Feder] (naive AI)"
-    assert h.hub.tables[1].game.flags == FEDER
+    assert h.hub.lobby.tables[1].game.flags == FEDER
     seen = finish_in_text(nc, shown, random.Random(4))
     chips = [line for line in seen if line.startswith("Deal ") and ": chips " in line]
     assert len(chips) == 6
@@ -582,7 +582,7 @@ def check_hundert_stream(messages: list[Message], seat: int) -> int:
 def test_a_json_client_plays_hundert_against_ai_to_the_end(option: int):
     h = Harness(f"json-hundert-{option}")
     ann = create(h, "ann", option)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     seats = option + 1
     assert table.names() == ["ann", *(f"AI {i}" for i in range(1, seats))]
     rng = random.Random(option)
@@ -604,7 +604,7 @@ def test_a_json_client_plays_hundert_against_ai_to_the_end(option: int):
         validate_server_message(msg)
     start = next(i for i, m in enumerate(ann.messages) if m["Type"] == "Deal")
     assert check_hundert_stream(ann.messages[start:-3], 0) == 2 * seats
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_two_people_and_an_ai_at_a_table_of_your_choice():
@@ -613,7 +613,7 @@ def test_two_people_and_an_ai_at_a_table_of_your_choice():
     assert ann.last("Table")["Free"] == 1
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].names() == ["ann", "AI 1", "bob"]
+    assert h.hub.lobby.tables[1].names() == ["ann", "AI 1", "bob"]
     rng = random.Random(8)
     for _ in range(600):
         if ann.game_over() is not None and bob.game_over() is not None:
@@ -646,7 +646,7 @@ def test_a_feder_table_from_the_preset_and_from_the_table_of_your_choice(how: di
     extra = {k: v for k, v in how.items() if k != "option"}
     ann = create(h, "ann", how["option"], **extra)
     assert ann.last("Table")["Flags"] == ["Feder"]
-    assert h.hub.tables[1].game.flags == FEDER
+    assert h.hub.lobby.tables[1].game.flags == FEDER
     rng = random.Random(2)
     for _ in range(600):
         if ann.game_over() is not None:
@@ -666,7 +666,7 @@ def test_a_plain_table_of_your_choice_has_no_flags():
     h = Harness("plain")
     ann = create(h, "ann", 7, Seats=2, Bots=1, Feder=False)
     assert "Flags" not in ann.last("Table")
-    assert h.hub.tables[1].game.flags == frozenset()
+    assert h.hub.lobby.tables[1].game.flags == frozenset()
 
 
 def test_a_feder_game_is_saved_restored_with_its_option_and_exported(tmp_path: Path):
@@ -686,8 +686,8 @@ def test_a_feder_game_is_saved_restored_with_its_option_and_exported(tmp_path: P
     store.close()
     store = Store(tmp_path / "s.db")
     h2 = SavingHarness("hundert-store", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
-    assert h2.hub.tables[1].game.flags == FEDER
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    assert h2.hub.lobby.tables[1].game.flags == FEDER
     again = h2.json_client("ann")
     said = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in said] == ["Seat", "Table", "Commit", "Snapshot", "Play"]

@@ -39,7 +39,7 @@ def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
         "Message": "slow down: at most 2 lines a second; that line was not read",
     }
     assert refused[1:] == [{"Type": "Hello"}]  # what it was asked, again; quit was not read
-    assert conn in hub.sessions
+    assert conn in hub.lobby.sessions
     # Half a second later one token has come back: a line is read again.
     assert messages(hub.receive(conn, HELLO, now=0.5))[-1] == {"Type": "Hello"}
     assert messages(hub.receive(conn, HELLO, now=0.5))[0]["Code"] == "rate_limited"
@@ -52,7 +52,7 @@ def test_lines_that_play_no_turn_are_limited_and_then_refused_unread() -> None:
         }
     ]
     assert isinstance(last[-1], Close)
-    assert conn not in hub.sessions
+    assert conn not in hub.lobby.sessions
 
 
 def test_answers_that_play_a_turn_are_never_counted() -> None:

@@ -75,7 +75,9 @@ def error_of(replies: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def ai_bots(h: Harness, table_id: int) -> list[object]:
-    return [s.bot for s in h.hub.tables[table_id].seats if s is not None and s.bot is not None]
+    return [
+        s.bot for s in h.hub.lobby.tables[table_id].seats if s is not None and s.bot is not None
+    ]
 
 
 @pytest.mark.parametrize("name", games.names())
@@ -170,7 +172,7 @@ def test_text_mode_asks_for_the_naive_ai_with_a_word(command: str, level: str, s
     person = h.connect()
     said = person.say(command)
     assert next(line for line in said if line.startswith("Table 1 (")) == shown
-    assert h.hub.tables[1].ai.level == level
+    assert h.hub.lobby.tables[1].ai.level == level
 
 
 def test_text_mode_refuses_two_ais_and_help_tells_of_the_word() -> None:
@@ -179,7 +181,7 @@ def test_text_mode_refuses_two_ais_and_help_tells_of_the_word() -> None:
     person.say("create")
     said = person.say("1 naive strong")
     assert said[0] == "! one AI a table, not naive and strong (naive or strong) (bad_option)"
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     assert any("create ... naive" in line for line in person.say("help"))
 
 
@@ -269,7 +271,7 @@ def test_options_1_to_3_start_at_once_against_ai(option: int, seats: int) -> Non
     }
     assert set(prompt["Legal"]) <= {0, 15, 20, 25, 30, 60}
     assert 0 in prompt["Legal"]
-    assert h.hub.tables[1].state is TableState.PLAYING
+    assert h.hub.lobby.tables[1].state is TableState.PLAYING
 
 
 def test_option_4_waits_and_joiners_see_the_tables_and_updates() -> None:
@@ -477,7 +479,7 @@ def test_game_errors_then_the_game_prompt_again(
     assert replies[0]["Code"] == code
     assert quoted in replies[0]["Message"]
     assert replies[1] == GAME
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     # Nothing changed: a good answer still works.
     assert client.send({"Type": "Game", "Option": 4})[0]["Type"] == "Table"
 
@@ -511,7 +513,7 @@ def test_option_6_goes_back_to_the_lobby_question() -> None:
     h = Harness()
     client = at_options(h)
     assert client.send({"Type": "Game", "Option": 6}) == [QUESTION, HELLO]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     # Back at the question, Game is out of place again.
     assert error_of(client.send({"Type": "Game", "Option": 1}))["Code"] == "not_now"
 
@@ -550,7 +552,7 @@ def test_join_a_full_table_is_refused() -> None:
         },
         {"Type": "Tables", "Tables": []},
     ]
-    assert h.hub.tables[1].names() == ["ann", "bob"]
+    assert h.hub.lobby.tables[1].names() == ["ann", "bob"]
 
 
 def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
@@ -571,7 +573,7 @@ def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
     # The last person leaving closes the table.
     ann.send({"Type": "Hello", "Message": "quit"})
     cy.disconnect()
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_seated_waiting_only_quit_leaves() -> None:
@@ -701,7 +703,7 @@ def test_quit_says_bye_bye_then_closes() -> None:
         Send(conn, b'{"Type":"Message","Message":"Ok, bye bye!"}\n'),
         Close(conn),
     ]
-    assert conn not in h.hub.sessions
+    assert conn not in h.hub.lobby.sessions
     assert h.hub.receive(conn, b'{"Type":"Hello","Message":"create"}\n') == []
     assert h.hub.disconnect(conn) == []
 
@@ -906,7 +908,7 @@ def test_line_too_long_gets_an_error_and_closes() -> None:
         ),
         Close(conn, "line_too_long"),
     ]
-    assert conn not in h.hub.sessions
+    assert conn not in h.hub.lobby.sessions
 
 
 def test_line_too_long_frees_the_seat() -> None:
@@ -965,4 +967,4 @@ def test_quit_at_a_table_reads_the_choice_as_the_lobby_does() -> None:
     assert ann.send({"Type": "Hello", "Message": " QUIT "}) == [
         {"Type": "Message", "Message": "Ok, bye bye!"}
     ]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}

@@ -91,7 +91,7 @@ def test_each_look_alike_is_refused_with_bad_name(name: str) -> None:
         },
         HELLO,
     ]
-    assert h.hub.sessions[client.conn].name == f"player{client.conn}"
+    assert h.hub.lobby.sessions[client.conn].name == f"player{client.conn}"
 
 
 def test_text_mode_name_refuses_a_look_alike() -> None:
@@ -100,7 +100,7 @@ def test_text_mode_name_refuses_a_look_alike() -> None:
     client.take()
     said = client.say("name Al 1")
     assert any("looks like a reserved name" in line and "(bad_name)" in line for line in said)
-    assert h.hub.sessions[client.conn].name == f"player{client.conn}"
+    assert h.hub.lobby.sessions[client.conn].name == f"player{client.conn}"
 
 
 def test_seated_names_that_fold_alike_are_shown_apart() -> None:
@@ -112,4 +112,4 @@ def test_seated_names_that_fold_alike_are_shown_apart() -> None:
         other = h.json_client(name)
         other.send({"Type": "Hello", "Message": "join"})
         other.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].names() == ["ann", "Ann (2)", "a.n.n (3)", "bob"]
+    assert h.hub.lobby.tables[1].names() == ["ann", "Ann (2)", "a.n.n (3)", "bob"]

@@ -185,6 +185,6 @@ def test_to_act_is_the_seat_the_game_waits_for_and_the_rest_are_bystanders(
     bystanders = [c for c in (*(p.conn for p in people), watcher.conn) if h.hub.lobby.bystander(c)]
     assert bystanders == [*(p.conn for p in people if p.conn not in acting), watcher.conn]
     assert not h.hub.lobby.bystander(lobby.conn)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     monkeypatch.setattr(table, "game", SimpleNamespace(to_act=None))  # nobody's turn
     assert not any(h.hub.lobby.to_act(c) for c in [*(p.conn for p in people), watcher.conn])

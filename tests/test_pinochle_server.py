@@ -65,7 +65,7 @@ def test_each_mode_seats_people_and_ai_where_the_seed_says(option: int) -> None:
     people, seats, ai = MODES[option]
     h = Harness(f"mode-{option}")
     clients = [create(h, people[0], option)] + [join(h, name) for name in people[1:]]
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     assert table.info()["Game"] == "pinochle"
     for client, seat in zip(clients, seats, strict=True):
         assert client.last("Seat")["Playerid"] == seat
@@ -83,7 +83,7 @@ def test_option_6_goes_back() -> None:
     ann = h.json_client("ann")
     ann.send({"Type": "Hello", "Message": "create", "Game": "pinochle"})
     assert ann.send({"Type": "Game", "Option": 6}) == [QUESTION, HELLO]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 # ------------------------------------------------------------ a JSON client plays
@@ -188,7 +188,7 @@ def test_a_pinochle_game_is_saved_restored_and_exported(tmp_path: Path) -> None:
     store.close()
     store = Store(tmp_path / "s.db")
     h2 = SavingHarness("pinochle-store", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
@@ -421,4 +421,4 @@ def test_a_person_in_text_mode_plays_pinochle_to_the_end() -> None:
     assert any(" melds " in line or "has no meld" in line for line in seen)
     assert any(line.startswith("Player ") and " wins trick #12 " in line for line in seen)
     assert seen[-1] == "> create, join, quit (or help)"
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}

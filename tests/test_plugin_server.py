@@ -82,8 +82,8 @@ async def test_a_hostile_plugin_holds_up_nobody_and_its_table_finishes(
         assert answered < first_ai_play  # bob did not wait for the plug-in
         if stuck:  # ...which really was stuck for its whole time limit
             assert first_ai_play - started >= TIMEOUT
-        assert server.hub.forfeits[plugin.label] >= 3 * STRIKES  # every AI seat forfeited
-        assert server.hub.tables == {}
+        assert server.hub.lobby.forfeits[plugin.label] >= 3 * STRIKES  # every AI seat forfeited
+        assert server.hub.lobby.tables == {}
         await bob.close()
         await ann.close()
 
@@ -96,7 +96,7 @@ async def test_a_good_plugin_plays_its_seats_at_a_server(plugin_dir: Path) -> No
         await ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
         await ann.send({"Type": "Game", "Option": 1})
         await asyncio.wait_for(play(ann, random.Random(2)), GAME_TIMEOUT)
-        assert server.hub.forfeits == {}
+        assert server.hub.lobby.forfeits == {}
         runner = server.runner
         assert runner is not None
         for _ in range(250):  # the table is over: its workers are killed, then reaped

@@ -72,7 +72,7 @@ def test_serve_refuses_a_bad_plugin_before_listening(
 
 def whist_table(seed: str, option: int = 1) -> tuple[Harness, Client]:
     h = Harness(seed)
-    h.hub.plugins = {"whist": LABEL}
+    h.hub.lobby.plugins = {"whist": LABEL}
     ann = h.json_client("ann")
     ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
     ann.send({"Type": "Game", "Option": option})
@@ -80,7 +80,7 @@ def whist_table(seed: str, option: int = 1) -> tuple[Harness, Client]:
 
 
 def asks(h: Harness) -> list[AskBot]:
-    requests = h.hub.take_bot_requests()
+    requests = h.hub.lobby.ai_seats.take()
     assert all(isinstance(r, AskBot) for r in requests)
     return [r for r in requests if isinstance(r, AskBot)]
 
@@ -112,7 +112,7 @@ def first_legal(ask: AskBot) -> tuple[int | None, str | None]:
 
 def test_a_plugin_seat_is_asked_and_its_choice_is_played() -> None:
     h, ann = whist_table("ask")
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     # Whoever acts first: if it is an AI seat, it was asked, and ann has no prompt.
     pending = asks(h)
     while not pending:
@@ -135,17 +135,17 @@ def test_a_plugin_seat_is_asked_and_its_choice_is_played() -> None:
         "PlayedCard": ask.view.legal[last].card.code,  # its own choice
     }
     assert table.asking != (ask.seat, ask.ask)
-    assert h.hub.forfeits == {}
+    assert h.hub.lobby.forfeits == {}
 
 
 def test_a_whole_game_with_three_plugin_seats_finishes_and_the_stream_holds() -> None:
     h, ann = whist_table("whole")
     answered = play_out(h, ann, first_legal, random.Random(3))
     assert answered > 30
-    assert h.hub.tables == {}
-    assert h.hub.take_bot_requests() == [ReleaseBots(1)]
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.ai_seats.take() == [ReleaseBots(1)]
     check_stream(ann.messages, h.table_seeds())
-    assert h.hub.forfeits == {}
+    assert h.hub.lobby.forfeits == {}
 
 
 def test_stale_answers_are_dropped() -> None:
@@ -156,7 +156,7 @@ def test_stale_answers_are_dropped() -> None:
         assert prompt is not None
         ann.send(answer_from_legal(prompt, rng))
     (ask,) = pending
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     assert h.hub.bot_answer(1, ask.seat, ask.ask + 1, 0) == []  # not the current ask
     assert h.hub.bot_answer(1, (ask.seat + 1) % 4, ask.ask, 0) == []  # another seat
     assert h.hub.bot_answer(99, ask.seat, ask.ask, 0) == []  # no such table
@@ -166,7 +166,7 @@ def test_stale_answers_are_dropped() -> None:
     assert h.hub.bot_answer(1, ask.seat, ask.ask, 0) == []  # the same answer again
     assert table.game is not None
     assert len(table.game.history) == history
-    assert h.hub.forfeits == {}
+    assert h.hub.lobby.forfeits == {}
 
 
 def test_a_fault_is_a_forfeit_the_default_ai_plays_it_and_a_warning_says_why(
@@ -188,7 +188,7 @@ def test_a_fault_is_a_forfeit_the_default_ai_plays_it_and_a_warning_says_why(
         if m.get("Type") == "Play" and m.get("Playerid") == ask.seat and "PlayedCard" in m
     ]
     assert played[-1] == expected.card.code  # the default AI's card
-    assert h.hub.forfeits == {LABEL: 1}
+    assert h.hub.lobby.forfeits == {LABEL: 1}
     (warning,) = [r.getMessage() for r in caplog.records]
     assert warning == (
         f"table 1, seat {ask.seat}: plug-in {LABEL} forfeits its move: it took longer than "
@@ -206,7 +206,7 @@ def test_a_choice_that_is_no_legal_move_is_a_forfeit(caplog: pytest.LogCaptureFi
     (ask,) = pending
     with caplog.at_level(logging.WARNING, logger="hundred_server"):
         h.apply(h.hub.bot_answer(1, ask.seat, ask.ask, len(ask.view.legal)))
-    assert h.hub.forfeits == {LABEL: 1}
+    assert h.hub.lobby.forfeits == {LABEL: 1}
     assert f"it chose move {len(ask.view.legal)} of" in caplog.records[0].getMessage()
 
 
@@ -223,7 +223,7 @@ def test_a_seat_that_forfeits_strikes_in_a_row_is_benched_and_the_game_finishes(
     with caplog.at_level(logging.WARNING, logger="hundred_server"):
         play_out(h, ann, always_fails, random.Random(6))
     assert asked == {1: STRIKES, 2: STRIKES, 3: STRIKES}
-    assert h.hub.forfeits[LABEL] > 3 * STRIKES  # benched moves count too
+    assert h.hub.lobby.forfeits[LABEL] > 3 * STRIKES  # benched moves count too
     benched = [r.getMessage() for r in caplog.records if "in a row" in r.getMessage()]
     assert len(benched) == 3
 
@@ -238,18 +238,18 @@ def test_a_good_move_resets_the_strikes() -> None:
 
     answered = play_out(h, ann, every_other, random.Random(7))
     assert sum(turns) == answered
-    assert h.hub.forfeits[LABEL] == sum(n // 2 for n in turns)  # asked every time
+    assert h.hub.lobby.forfeits[LABEL] == sum(n // 2 for n in turns)  # asked every time
 
 
 def test_in_process_bots_are_still_called_as_before() -> None:
     h = Harness("in-process")
-    h.hub.bots = {"whist": games.get("whist").bot}
+    h.hub.lobby.bots = {"whist": games.get("whist").bot}
     ann = h.json_client("ann")
     ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
     ann.send({"Type": "Game", "Option": 1})
     rng = random.Random(8)
     while ann.game_over() is None:
-        assert h.hub.take_bot_requests() == []
+        assert h.hub.lobby.ai_seats.take() == []
         prompt = ann.pending()
         assert prompt is not None
         ann.send(answer_from_legal(prompt, rng))
@@ -262,7 +262,7 @@ def test_a_person_back_in_her_seat_is_prompted_and_the_plugins_answer_is_stale()
         while (prompt := ann.pending()) is None:  # ...and the AI seats until her turn
             (ask,) = asks(h)
             h.apply(h.hub.bot_answer(ask.table, ask.seat, ask.ask, 0))
-        if not h.hub.tables[1].touched:
+        if not h.hub.lobby.tables[1].touched:
             ann.send(answer_from_legal(prompt, rng))
     ann.disconnect()
     h.advance(61)  # her grace runs out: the plug-in plays her seat, and it is her turn
@@ -278,4 +278,4 @@ def test_a_person_back_in_her_seat_is_prompted_and_the_plugins_answer_is_stale()
     told = back.send(answer_from_legal(prompt, rng))
     assert [m["Playerid"] for m in told if m.get("Type") == "Play"] == [0]  # her move
     assert [a.seat for a in asks(h)] == [1]  # and the next seat's plug-in is asked
-    assert h.hub.forfeits == {}
+    assert h.hub.lobby.forfeits == {}

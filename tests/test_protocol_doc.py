@@ -849,7 +849,7 @@ def test_the_classic_exchange_replays_exactly() -> None:
     def ticks() -> None:
         """The timers that are due, as the server runs them (the strong AI's moves
         come one a tick)."""
-        while (due := hub.next_deadline()) is not None and due <= time.monotonic():
+        while (due := hub.lobby.timers.next_deadline()) is not None and due <= time.monotonic():
             collect(hub.tick())
 
     collect(commands)
@@ -859,4 +859,4 @@ def test_the_classic_exchange_replays_exactly() -> None:
             collect(hub.receive(conn, line[4:].encode() + b"\n"))
             ticks()
     assert transcript == CLASSIC_EXCHANGE
-    assert hub.sessions == {}
+    assert hub.lobby.sessions == {}

@@ -33,7 +33,7 @@ LOST = "{} lost their connection; seat {} waits 60 s for them to come back"
 
 
 def table_of(h: Harness, table_id: int = 1) -> Table:
-    return h.hub.tables[table_id]
+    return h.hub.lobby.tables[table_id]
 
 
 def game_of(h: Harness, table_id: int = 1) -> Game:
@@ -62,7 +62,7 @@ def play_to_the_end(clients: list[Client], rng: random.Random) -> None:
 
 def mid_trick(h: Harness, seat: int) -> bool:
     """``seat`` is to play to a trick that has a card on it already."""
-    game = h.hub.tables[1].game if 1 in h.hub.tables else None
+    game = h.hub.lobby.tables[1].game if 1 in h.hub.lobby.tables else None
     return (
         game is not None and game.phase is Phase.TRICKS and game.to_act == seat and bool(game.trick)
     )
@@ -81,7 +81,7 @@ def test_the_seat_message_carries_the_token_the_hub_keeps_only_hashed() -> None:
     ann = person_vs_ai(h, 3)
     seat = seat_message(ann)
     assert seat == {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]}
-    assert list(h.hub.tokens) == [hash_token(h.tokens[0])]
+    assert list(h.hub.lobby.tokens) == [hash_token(h.tokens[0])]
     assert table_of(h).seats[0] is not None
     assert table_of(h).seats[0].token == hash_token(h.tokens[0])
     assert h.tokens[0] not in repr(vars(table_of(h)))
@@ -132,7 +132,7 @@ def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
         prompt,  # the very prompt bob was waiting on: same Seq, same Legal
     ]
     assert ann.take() == [{"Type": "Message", "Message": "bob is back at seat 2"}]
-    assert h.hub.next_deadline() is None  # nobody is awaited any more
+    assert h.hub.lobby.timers.next_deadline() is None  # nobody is awaited any more
     play_to_the_end([ann, again], rng)
     over, also = ann.game_over(), again.game_over()
     assert over is not None
@@ -141,8 +141,8 @@ def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     for client in (ann, bob, again):
         check_stream(client.messages, h.table_seeds())
     assert again.messages[-2:] == [QUESTION, HELLO]
-    assert h.hub.tables == {}
-    assert h.hub.tokens == {}
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.tokens == {}
     assert h.stray == []
 
 
@@ -181,7 +181,7 @@ def test_dropping_and_reclaiming_anywhere_keeps_every_stream_true(
     play_to_the_end([ann], rng)
     for client in streams:
         check_stream(client.messages, h.table_seeds())
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_after_the_grace_period_the_ai_plays_and_the_owner_can_still_come_back() -> None:
@@ -318,7 +318,7 @@ def test_a_waiting_table_frees_a_lost_seat_and_its_token() -> None:
     bob.send({"Type": "Join", "Table": 1})
     bob.disconnect()
     assert table_of(h).names() == ["ann", None, None, None]
-    assert list(h.hub.tokens) == [hash_token(h.tokens[0])]
+    assert list(h.hub.lobby.tokens) == [hash_token(h.tokens[0])]
     eve = h.json_client("eve")
     assert eve.send({"Type": "Hello", "Token": h.tokens[1]})[0]["Code"] == "bad_token"
 
@@ -399,12 +399,12 @@ def test_when_the_clock_runs_out_the_naive_move_is_played_and_said() -> None:
 
 def test_the_server_wide_turn_timeout_applies_to_every_table() -> None:
     h = Harness("wide")
-    h.hub.limits = Limits(turn_timeout=5.0)
+    h.hub.lobby.limits = Limits(turn_timeout=5.0)
     ann = person_vs_ai(h, 1)
     prompt = ann.pending()
     assert prompt is not None
     assert prompt["TimeLeft"] == 5.0
-    assert h.hub.next_deadline() == h.now + 5.0
+    assert h.hub.lobby.timers.next_deadline() == h.now + 5.0
     # A table that asks for no clock has none.
     bob = h.json_client("bob")
     bob.send({"Type": "Hello", "Message": "create"})
@@ -424,7 +424,7 @@ def test_a_game_with_nobody_answering_ends_by_the_clock_alone() -> None:
     over = ann.game_over()
     assert over is not None
     check_stream(ann.messages, h.table_seeds())
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.timers.next_deadline() is None
 
 
 @pytest.mark.parametrize("clock", [-1, 3601, "30", 2.5])
@@ -435,4 +435,4 @@ def test_a_bad_clock_is_refused(clock: object) -> None:
     told = ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": clock})
     assert told[0]["Type"] == "Error"
     assert told[0]["Code"] in ("bad_option", "bad_message")
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}

@@ -469,7 +469,7 @@ def play_people(h: Harness, clients: list[Client], rng: random.Random, rejoin_at
 def test_no_finished_trick_reaches_any_seat_at_a_table_of_people(seats: int, seed: int) -> None:
     h = Harness(f"rook-people-{seats}")
     clients = people_table(h, seats)
-    assert h.hub.tables[1].names() == list(NAMES[:seats])
+    assert h.hub.lobby.tables[1].names() == list(NAMES[:seats])
     play_people(h, clients, random.Random(seed), rejoin_at=37)
     for seat, client in enumerate(clients):
         watch = TrickWatch()
@@ -489,7 +489,7 @@ def test_no_finished_trick_reaches_any_seat_at_a_table_of_people(seats: int, see
         assert watch.checked > 100
     snapshots = [m for m in clients[1].messages if m["Type"] == "Snapshot"]
     assert len(snapshots) == 1
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
 
 
 def test_the_watch_catches_a_finished_trick_named_later() -> None:
@@ -558,7 +558,7 @@ def test_a_person_in_text_mode_and_a_json_client_finish_a_game() -> None:
     bob = h.json_client("bob")
     bob.send({"Type": "Hello", "Message": "join"})
     bob.send({"Type": "Join", "Table": 1})
-    assert h.hub.tables[1].names() == ["player1", "bob", "AI 1", "AI 2"]
+    assert h.hub.lobby.tables[1].names() == ["player1", "bob", "AI 1", "AI 2"]
     rng = random.Random(5)
     answered_upto = 0
     watch = TrickWatch()
@@ -660,7 +660,7 @@ def test_a_table_of_one_person_and_ai_starts_and_finishes(seats: int) -> None:
         if p.seats == seats and len(p.ai_seats) == seats - 1
     )
     ann.send({"Type": "Game", "Option": option})
-    assert h.hub.tables[1].names() == ["ann", *(f"AI {i}" for i in range(1, seats))]
+    assert h.hub.lobby.tables[1].names() == ["ann", *(f"AI {i}" for i in range(1, seats))]
     play_people(h, [ann], random.Random(seats))
     over = ann.game_over()
     assert over is not None

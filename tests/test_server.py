@@ -171,7 +171,7 @@ async def test_a_line_over_the_limit_is_refused_and_the_connection_closed(size: 
             }
             assert await peer.at_eof() == b""
         await peer.close()
-        assert server.hub.sessions == {}
+        assert server.hub.lobby.sessions == {}
 
 
 @pytest.mark.asyncio
@@ -249,7 +249,7 @@ async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> Non
         assert check_stream(ann.messages, SEEDS) == 1
         await ann.close()
         await bob.close()
-        assert server.hub.tables == {}
+        assert server.hub.lobby.tables == {}
 
 
 @pytest.mark.asyncio
@@ -281,7 +281,7 @@ async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> N
             )
             assert await peer.at_eof() == b""
         assert (await texter.at_eof()).endswith(b"The server is shutting down. Bye!\r\n")
-        assert server.hub.sessions == {}
+        assert server.hub.lobby.sessions == {}
         with pytest.raises(ConnectionRefusedError):  # no longer listening
             await asyncio.open_connection("127.0.0.1", port)
         for peer in (lobby, playing, texter):
@@ -380,7 +380,7 @@ async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
         await play_to_the_end(again, rng)
         assert check_stream(again.messages, SEEDS) == 1
         await again.close()
-        assert server.hub.tables == {}
+        assert server.hub.lobby.tables == {}
 
 
 # ------------------------------------------------------------------ watching and chat

@@ -74,7 +74,7 @@ def test_an_instance_publishes_its_open_and_its_watchable_tables() -> None:
         hub.receive(more, b'{"Type":"Game","Option":1}')
     watch = listed_tables(hub)["watch"]
     assert len(watch) == WATCH_PUBLISHED
-    assert [t["Table"] for t in watch] == sorted(hub.tables)[-WATCH_PUBLISHED:]
+    assert [t["Table"] for t in watch] == sorted(hub.lobby.tables)[-WATCH_PUBLISHED:]
 
 
 def a_sites_lobby(
@@ -83,9 +83,9 @@ def a_sites_lobby(
 ) -> tuple[Hub, int]:
     """An instance's hub that knows these tables of the others, and a connection."""
     hub = Hub()
-    hub.lobby.site = True
-    hub.lobby.remote_tables = remote_tables or {}
-    hub.lobby.remote_watchable = remote_watchable or {}
+    hub.lobby.tables.site = True
+    hub.lobby.tables.remote_tables = remote_tables or {}
+    hub.lobby.tables.remote_watchable = remote_watchable or {}
     conn, _ = hub.connect()
     return hub, conn
 
@@ -94,7 +94,11 @@ def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() 
     hub, conn = a_sites_lobby(remote_watchable={9: {"Table": 9, "Name": "far", "Watchers": 0}})
     said = hub.receive(conn, b'{"Type":"Hello","Message":"watch"}')
     listing = json.loads(said[0].data.splitlines()[0])  # type: ignore[union-attr]
-    assert listing == {"Type": "Tables", "Tables": [hub.lobby.remote_watchable[9]], "Watch": True}
+    assert listing == {
+        "Type": "Tables",
+        "Tables": [hub.lobby.tables.remote_watchable[9]],
+        "Watch": True,
+    }
     out = hub.receive(conn, b'{"Type":"Watch","Table":9}')
     assert len(out) == 1
     relay = out[0]
@@ -105,7 +109,7 @@ def test_a_remote_table_is_listed_to_watch_and_watching_it_relays_the_session() 
         True,
         {"Type": "Watch", "Table": 9},
     )
-    assert hub.sessions[conn].where is Where.RELAYED
+    assert hub.lobby.sessions[conn].where is Where.RELAYED
     hub.unrelay(conn)
     refused = hub.receive(conn, b'{"Type":"Watch","Table":10}')  # listed nowhere
     assert b"no_such_table" in refused[0].data  # type: ignore[union-attr]
@@ -122,11 +126,11 @@ def test_a_remote_table_is_listed_and_joining_it_relays_the_session() -> None:
     assert isinstance(first, Relay)
     assert isinstance(first.to, Elsewhere)
     assert first.to.table == 9
-    assert hub.sessions[conn].where is Where.RELAYED
+    assert hub.lobby.sessions[conn].where is Where.RELAYED
     # What the owner says is written here; its "back in the lobby" ends the relay.
     assert hub.deliver(conn, {"Type": "Hello"})
     assert hub.unrelay(conn) == []
-    assert hub.sessions[conn].where is Where.QUESTION
+    assert hub.lobby.sessions[conn].where is Where.QUESTION
     # A token this instance does not know is looked for on the site.
     out = hub.receive(conn, json.dumps({"Type": "Hello", "Token": "ab" * 16}).encode())
     assert isinstance(out[0], Relay)
@@ -148,13 +152,13 @@ def test_a_virtual_connection_answers_with_remote_commands_until_back_in_the_lob
     host, _ = hub.connect()
     hub.receive(host, b'{"Type":"Hello","Message":"create"}')
     hub.receive(host, b'{"Type":"Game","Option":4}')  # a table for people only
-    (table,) = hub.tables
+    (table,) = hub.lobby.tables
     vconn = hub.connect_virtual("bob", None)
     out = hub.receive_message(vconn, {"Type": "Join", "Table": table})
     mine = [c for c in out if getattr(c, "conn", None) == vconn]
     assert mine
     assert all(isinstance(c, Remote) and c.message is not None for c in mine)
-    assert hub.sessions[vconn].name == "bob"
+    assert hub.lobby.sessions[vconn].name == "bob"
     out = hub.receive_message(vconn, {"Type": "Hello", "Message": "quit"})
     assert Remote(vconn, None, close=True) in out
     assert vconn not in hub.links

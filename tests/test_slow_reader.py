@@ -30,9 +30,9 @@ async def flood_until_dropped(
                 await asyncio.wait_for(writer.drain(), 2)
             except (ConnectionError, OSError, TimeoutError):
                 break
-            if not server.hub.sessions:
+            if not server.hub.lobby.sessions:
                 break
-    assert server.hub.sessions == {}, "the silent reader is still connected"
+    assert server.hub.lobby.sessions == {}, "the silent reader is still connected"
     assert "is not reading: dropped" in caplog.text
 
 
@@ -98,7 +98,7 @@ async def test_a_table_finishes_while_one_of_its_people_never_reads() -> None:
             said = [m["Message"] for m in messages if m["Type"] == "Message"]
             assert any(s.startswith("player2 ran out of time") for s in said)
             assert check_stream(messages, {1: "slow-table"}) == 1
-            assert server.hub.tables == {}
+            assert server.hub.lobby.tables == {}
             ann_w.close()
             bob.close()
     finally:

@@ -76,7 +76,7 @@ class SavingHarness(Harness):
         self.store = store
 
     def apply(self, commands: Iterable[Command]) -> None:
-        self.store.write(self.hub.take_writes())
+        self.store.write(self.hub.lobby.journal.take())
         super().apply(commands)
 
 
@@ -619,7 +619,7 @@ def test_damaged_rows_never_stop_the_games_from_being_read(engine: Engine) -> No
     assert (games[6].name, games[6].seed, games[6].lines, games[6].seats[0]) == seventh
     assert len(describe(games)) == 8
     hub = Hub(durable=True)  # none of them can be played on; each is marked failed
-    said = hub.restore(store.games("playing"), store.last_id())
+    said = hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     assert len(said) == 7
     for game in games:
         store.mark_failed(game.id)
@@ -691,7 +691,7 @@ def test_a_game_is_saved_as_it_goes_and_exports_to_a_record_that_replays(engine:
     store = engine.open()
     h = SavingHarness("saved", store)
     ann = person_vs_ai(h, 1)
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     (stored,) = store.games()
     assert stored.state == "playing"
     assert stored.seats == [
@@ -766,20 +766,20 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(engine: E
     for _ in range(14):
         ann.send(answer_from_legal(pending_of(ann), rng))
     prompt = pending_of(ann)
-    game = h.hub.tables[1].game
+    game = h.hub.lobby.tables[1].game
     assert game is not None
     hand = format_cards(game.hands[0])
     # The process dies here: nothing but the store survives.
     store.close()
     store = engine.open()
     h2 = SavingHarness("restart", store)
-    said = h2.hub.restore(store.games("playing"), store.last_id())
+    said = h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     h2.apply([])
     assert said == [
         f"game 1 (table 1) restored at round {game.round}; people have 60 s to take their "
         "seats back"
     ]
-    assert h2.hub.next_deadline() == h2.now + 60  # ann's seat waits for her
+    assert h2.hub.lobby.timers.next_deadline() == h2.now + 60  # ann's seat waits for her
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
@@ -808,16 +808,16 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(engine: Engine) -> N
         client = h.json_client(name)
         client.send({"Type": "Hello", "Message": "create"})
         client.send({"Type": "Game", "Option": 1, **asked})
-    assert [h.hub.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
+    assert [h.hub.lobby.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
     assert [g.ai for g in store.games()] == ["naive", "strong"]
     store.close()
     store = engine.open()
     h2 = SavingHarness("kept", store, ai="strong")
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     h2.apply([])
     spec = wire.SPEC
     for table_id, level in ((1, "naive"), (2, "strong")):
-        table = h2.hub.tables[table_id]
+        table = h2.hub.lobby.tables[table_id]
         assert (table.ai.level, table.info()["AI"]) == (level, level)
         bots = [seat.bot for seat in table.seats[1:] if seat is not None]
         assert len(bots) == 3
@@ -863,9 +863,9 @@ def test_a_version_1_store_is_upgraded_and_its_games_go_on_with_the_naive_ai(
     assert game.ai is None
     assert game.watchers is True  # as every table did before they could refuse
     h2 = SavingHarness("old", store, ai="strong")
-    h2.hub.restore([game], store.last_id())
-    assert h2.hub.tables[1].info()["AI"] == "naive"
-    assert h2.hub.tables[1].watchable
+    h2.hub.lobby.restorer.restore([game], store.last_id())
+    assert h2.hub.lobby.tables[1].info()["AI"] == "naive"
+    assert h2.hub.lobby.tables[1].watchable
     store.close()
 
 
@@ -961,15 +961,15 @@ def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
         ann.send({"Type": "Hello", "Message": "create"})
         ann.send({"Type": "Game", "Option": 1, "Watchers": watchers})
         onlooker = h.json_client("wat")
-        told = onlooker.send({"Type": "Watch", "Table": len(h.hub.tables)})
+        told = onlooker.send({"Type": "Watch", "Table": len(h.hub.lobby.tables)})
         assert told[0]["Type"] == ("Table" if watchers else "Error")
-    assert [len(t.watchers) for t in h.hub.tables.values()] == [0, 1]
+    assert [len(t.watchers) for t in h.hub.lobby.tables.values()] == [0, 1]
     assert [g.watchers for g in store.games("playing")] == [False, True]
     store.close()
     store = engine.open()
     h2 = SavingHarness("private", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
-    assert [(t.watchable, t.watchers) for t in h2.hub.tables.values()] == [
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    assert [(t.watchable, t.watchers) for t in h2.hub.lobby.tables.values()] == [
         (False, []),
         (True, []),
     ]
@@ -990,7 +990,7 @@ def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(engine: Eng
     store.close()
     store = engine.open()
     h2 = SavingHarness("gone", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     h2.apply([])
     h2.advance(60)  # nobody came back: the AI plays the game out
     (stored,) = store.games()
@@ -1009,7 +1009,7 @@ class CrashingHarness(SavingHarness):
         self.unsent: dict[int, list[Message]] = {}
 
     def apply(self, commands: Iterable[Command]) -> None:
-        writes = self.hub.take_writes()
+        writes = self.hub.lobby.journal.take()
         self.store.write(writes)
         self.dead = self.dead or any(isinstance(w, GameEnded) for w in writes)
         if not self.dead:
@@ -1056,10 +1056,10 @@ def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     store.close()
     store = engine.open()
     h2 = SavingHarness("crash", store)
-    said = h2.hub.restore(restorable(store), store.last_id())
+    said = h2.hub.lobby.restorer.restore(restorable(store), store.last_id())
     h2.apply([])
     assert said == ["game 1 (table 1) is over: its people's tokens get its end for 600 s"]
-    assert h2.hub.tables == {}
+    assert h2.hub.lobby.tables == {}
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert told[0] == {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]}
@@ -1091,7 +1091,7 @@ def test_every_games_end_reaches_its_people_after_such_a_crash(tmp_path: Path, n
     store = Store(tmp_path / "s.db")
     h, ann = crash_at_the_end(store, name)
     h2 = SavingHarness("crash", store)
-    h2.hub.restore(restorable(store), store.last_id())
+    h2.hub.lobby.restorer.restore(restorable(store), store.last_id())
     told = h2.json_client("ann").send({"Type": "Hello", "Token": h.tokens[0]})
     end = told[2:]
     assert end == h.unsent[ann.conn][-len(end) :]
@@ -1121,12 +1121,12 @@ def test_only_the_games_that_ended_just_before_the_last_one_are_read_back(
     assert [g.id for g in restorable(store)] == [4, 1, 3]
     # Their records end no game: they are logged, and their tokens take nothing.
     hub = Hub(durable=True)
-    said = hub.restore(restorable(store)[1:], store.last_id())
+    said = hub.lobby.restorer.restore(restorable(store)[1:], store.last_id())
     assert [line.split(" (")[0] for line in said] == [
         "game 1 is over and its end cannot be replayed",
         "game 3 is over and its end cannot be replayed",
     ]
-    assert hub.lobby.ended == {}
+    assert hub.lobby.tokens.ended == {}
     store.close()
 
 
@@ -1139,11 +1139,11 @@ def test_a_record_that_cannot_be_restored_is_marked_failed(engine: Engine) -> No
         ]
     )
     hub = Hub(durable=True)
-    (said,) = hub.restore(store.games("playing"), store.last_id())
+    (said,) = hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     assert said.startswith("game 1 cannot be restored (")
-    store.write(hub.take_writes())
+    store.write(hub.lobby.journal.take())
     assert store.games()[0].state == "failed"
-    assert hub.tables == {}
+    assert hub.lobby.tables == {}
 
 
 # ------------------------------------------------------------------ many at once

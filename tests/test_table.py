@@ -103,7 +103,7 @@ def test_a_person_against_ai_plays_whole_games(option: int, seats: int, seed: in
     play_until_over([ann], random.Random(seed))
     assert_game_ended_well(ann, 0, seats)
     assert check_stream(ann.messages, h.table_seeds()) == 1
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     # Back in the lobby: a second game at once, on a new table.
     ann.send({"Type": "Hello", "Message": "create"})
     ann.send({"Type": "Game", "Option": option})
@@ -505,31 +505,31 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
     assert_game_ended_well(ann, 0, 3)
     check_stream(ann.messages, h.table_seeds())
     check_stream(bob.messages, h.table_seeds())
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     assert h.stray == []
 
 
 def test_the_last_person_quitting_ends_the_table() -> None:
     h = Harness("last")
     ann = person_vs_ai(h, 1)
-    assert list(h.hub.tables) == [1]
+    assert list(h.hub.lobby.tables) == [1]
     ann.send({"Type": "Hello", "Message": "quit"})
-    assert h.hub.tables == {}
-    assert h.hub.sessions == {}
-    assert h.hub.tokens == {}
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.sessions == {}
+    assert h.hub.lobby.tokens == {}
 
 
 def test_the_last_person_losing_their_connection_is_waited_for_then_the_ai_finishes() -> None:
     h = Harness("last-lost")
     ann = person_vs_ai(h, 1)
     ann.disconnect()
-    assert list(h.hub.tables) == [1]  # the seat waits for ann
-    assert h.hub.next_deadline() == h.now + 60
+    assert list(h.hub.lobby.tables) == [1]  # the seat waits for ann
+    assert h.hub.lobby.timers.next_deadline() == h.now + 60
     h.advance(60)
     # No one to wait for: the AI plays ann's seat and the game runs to its end.
-    assert h.hub.tables == {}
-    assert h.hub.tokens == {}
-    assert h.hub.next_deadline() is None
+    assert h.hub.lobby.tables == {}
+    assert h.hub.lobby.tokens == {}
+    assert h.hub.lobby.timers.next_deadline() is None
     assert h.stray == []
 
 

@@ -105,7 +105,7 @@ def test_a_restored_table_keeps_its_table_options(tmp_path: Path) -> None:
     store.close()  # the process dies: only the store is left
     store = Store(tmp_path / "s.db")
     h2 = SavingHarness("feder", store)
-    h2.hub.restore(store.games("playing"), store.last_id())
+    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
     h2.apply([])
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})

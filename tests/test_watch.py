@@ -61,7 +61,7 @@ def test_a_watcher_of_a_game_under_way_gets_what_a_seat_taking_it_back_gets() ->
         ann.send(answer_from_legal(prompt, rng))
     watcher = h.json_client("wat")
     told = watcher.send({"Type": "Watch", "Table": 1})
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     assert told == table.rejoin(None)
     assert kinds(told) == ["Table", "Commit", "Snapshot", ann.pending()["Type"]]  # type: ignore[index]
     assert told[0]["Watchers"] == 1
@@ -83,7 +83,7 @@ def test_a_watcher_of_a_waiting_table_sees_it_fill_and_the_game_from_its_start()
     h = Harness("watch-waiting")
     ann = create(h, Option=5, Seats=3, Bots=1)
     watcher = h.json_client("wat")
-    table_1 = {**h.hub.tables[1].info(), "Watchers": 1}
+    table_1 = {**h.hub.lobby.tables[1].info(), "Watchers": 1}
     assert watcher.send({"Type": "Watch", "Table": 1}) == [table_1]
     assert ann.take() == [table_1]  # everyone at a waiting table: the new count
     bob = h.json_client("bob")
@@ -106,7 +106,7 @@ def test_a_watcher_of_a_waiting_table_sees_it_fill_and_the_game_from_its_start()
 
 def test_the_watch_list_shows_tables_under_way_and_waiting_that_take_watchers() -> None:
     h = Harness("watch-list")
-    h.hub.limits = Limits(max_watchers=1)
+    h.hub.lobby.limits = Limits(max_watchers=1)
     create(h, Option=1)  # 1: under way
     create(h, "bob", Option=4)  # 2: waits
     create(h, "cy", Option=1, Watchers=False)  # 3: takes none
@@ -121,7 +121,7 @@ def test_the_watch_list_shows_tables_under_way_and_waiting_that_take_watchers() 
     validate_server_message(listed)
     # The join list is what it was: only the tables with a free seat, no "Watch".
     (joinable,) = onlooker.send({"Type": "Hello", "Message": "join"})
-    open_table = {k: v for k, v in h.hub.tables[2].info().items() if k != "Type"}
+    open_table = {k: v for k, v in h.hub.lobby.tables[2].info().items() if k != "Type"}
     assert joinable == {"Type": "Tables", "Tables": [open_table]}
     # An error in the watch list shows the watch list again.
     onlooker.send({"Type": "Hello", "Message": "watch"})
@@ -144,7 +144,7 @@ def test_watch_refusals_are_typed_and_the_question_comes_again(
     table: int, code: str, text: str
 ) -> None:
     h = Harness("watch-refused")
-    h.hub.limits = Limits(max_watchers=2)
+    h.hub.lobby.limits = Limits(max_watchers=2)
     create(h, Option=1)
     create(h, "bob", Option=1)
     create(h, "cy", Option=1, Watchers=False)
@@ -153,7 +153,7 @@ def test_watch_refusals_are_typed_and_the_question_comes_again(
     onlooker = h.json_client("fay")
     told = onlooker.send({"Type": "Watch", "Table": table})
     assert told == [{"Type": "Error", "Code": code, "Message": text}, HELLO]
-    assert onlooker.conn not in h.hub.tables[min(table, 3)].watchers
+    assert onlooker.conn not in h.hub.lobby.tables[min(table, 3)].watchers
 
 
 def test_a_table_whose_game_is_over_cannot_be_watched() -> None:
@@ -173,11 +173,11 @@ def test_watchers_must_be_true_or_false() -> None:
         {"Type": "Error", "Code": "bad_option", "Message": 'Watchers is true or false, not "no"'},
         {"Type": "Game"},
     ]
-    assert h.hub.tables == {}
+    assert h.hub.lobby.tables == {}
     ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Watchers": False})
-    assert h.hub.tables[1].watchable is False
+    assert h.hub.lobby.tables[1].watchable is False
     ann2 = create(h, "bob", Option=1, Watchers=True)
-    assert h.hub.tables[2].watchable is True
+    assert h.hub.lobby.tables[2].watchable is True
     assert ann2.last("Table")["Watchers"] == 0
 
 
@@ -214,7 +214,7 @@ def test_a_watcher_may_not_play_sit_or_watch_another_table() -> None:
         (error,) = watcher.send(msg)
         assert error["Code"] == "not_now"
     assert ann.pending() == prompt  # nothing changed at the table
-    assert h.hub.tables[1].watchers == [watcher.conn]
+    assert h.hub.lobby.tables[1].watchers == [watcher.conn]
 
 
 def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> None:
@@ -242,7 +242,7 @@ def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> No
         },
         HELLO,
     ]
-    assert h.hub.tables[2].watchers == []
+    assert h.hub.lobby.tables[2].watchers == []
 
 
 def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
@@ -252,11 +252,11 @@ def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
     watcher.send({"Type": "Watch", "Table": 1})
     ann.take()
     assert watcher.send({"Type": "Leave"}) == [QUESTION, HELLO]
-    assert ann.take() == [h.hub.tables[1].info()]  # the count, down again
-    assert h.hub.tables[1].info()["Watchers"] == 0
+    assert ann.take() == [h.hub.lobby.tables[1].info()]  # the count, down again
+    assert h.hub.lobby.tables[1].info()["Watchers"] == 0
     told = watcher.send({"Type": "Join", "Table": 1})
     assert told[1]["Type"] == "Seat"
-    assert h.hub.tables[1].names()[:2] == ["ann", "wat"]
+    assert h.hub.lobby.tables[1].names()[:2] == ["ann", "wat"]
 
 
 def test_a_watcher_that_drops_is_simply_removed() -> None:
@@ -265,12 +265,12 @@ def test_a_watcher_that_drops_is_simply_removed() -> None:
     watchers = [h.json_client(n) for n in ("wat", "wit")]
     for w in watchers:
         w.send({"Type": "Watch", "Table": 1})
-    tokens = dict(h.hub.tokens)
+    tokens = dict(h.hub.lobby.tokens)
     watchers[0].disconnect()
-    table = h.hub.tables[1]
+    table = h.hub.lobby.tables[1]
     assert table.watchers == [watchers[1].conn]
     assert ann.take() == []  # nothing to tell the people: no seat waits, no grace
-    assert h.hub.tokens == tokens
+    assert h.hub.lobby.tokens == tokens
     assert table.deadline is None
     play_until_over([ann], random.Random(4))
     assert watchers[1].messages[-2:] == [QUESTION, HELLO]
@@ -285,7 +285,7 @@ def test_hello_quit_ends_a_watchers_connection() -> None:
         {"Type": "Message", "Message": "Ok, bye bye!"}
     ]
     assert watcher.closed
-    assert h.hub.tables[1].watchers == []
+    assert h.hub.lobby.tables[1].watchers == []
 
 
 def test_a_watcher_sees_the_end_of_the_game_and_is_back_in_the_lobby() -> None:
@@ -300,7 +300,7 @@ def test_a_watcher_sees_the_end_of_the_game_and_is_back_in_the_lobby() -> None:
     assert end[0] == {k: v for k, v in over.items() if k != "Win"}
     assert end[1] == ann.last("Reveal")
     assert end[2:] == [QUESTION, HELLO]
-    assert h.hub.in_lobby(watcher.conn)
+    assert h.hub.lobby.sessions.in_lobby(watcher.conn)
     assert check_watcher_stream(watcher.messages) == 1
     assert check_stream(ann.messages, h.table_seeds()) == 1
 
@@ -324,14 +324,14 @@ def test_a_game_nobody_plays_any_more_and_a_table_nobody_waits_at_send_watchers_
         QUESTION,
         HELLO,
     ]
-    assert h.hub.tables == {}
-    assert all(h.hub.in_lobby(w.conn) for w in watchers)
+    assert h.hub.lobby.tables == {}
+    assert all(h.hub.lobby.sessions.in_lobby(w.conn) for w in watchers)
 
 
 def test_watchers_hear_what_the_table_tells_everyone() -> None:
     """Who lost their connection, who came back with the token, whose time ran out."""
     h = Harness("watch-notices")
-    h.hub.limits = Limits(grace=60.0, turn_timeout=30.0)
+    h.hub.lobby.limits = Limits(grace=60.0, turn_timeout=30.0)
     ann = create(h, Option=1)
     watcher = h.json_client("wat")
     watcher.send({"Type": "Watch", "Table": 1})
@@ -353,7 +353,7 @@ def test_watchers_hear_what_the_table_tells_everyone() -> None:
 
 def test_a_watchers_lines_all_count_against_the_rate_limit() -> None:
     h = Harness("watch-rate")
-    h.hub.limits = Limits(rate=1.0, burst=3)
+    h.hub.lobby.limits = Limits(rate=1.0, burst=3)
     create(h, Option=1)
     watcher = h.json_client("wat")
     now = 0.0
@@ -416,7 +416,7 @@ def test_text_mode_watches_lists_and_leaves() -> None:
     assert any(line.startswith("ann played ") for line in lines)
     assert nc.say("leave") == [QUESTION["Message"], "> create, join, quit (or help)"]
     assert any(line.startswith("Table 2 (table 2)") for line in nc.say("create 1 nowatch"))
-    assert h.hub.tables[2].watchable is False
+    assert h.hub.lobby.tables[2].watchable is False
     help_lines = "\n".join(nc.say("help"))
     assert "watch, watch ID" in help_lines
     assert "leave " in help_lines

@@ -227,7 +227,7 @@ async def test_a_token_takes_the_seat_back_over_a_new_websocket() -> None:
         back = await again.until(lambda m: m["Type"] == "Seat")
         assert (back["Table"], back["Playerid"]) == (seat["Table"], seat["Playerid"])
         prompt = await again.until(lambda m: is_prompt(m) and "Legal" in m)
-        table = server.hub.tables[seat["Table"]]
+        table = server.hub.lobby.tables[seat["Table"]]
         assert prompt["Seq"] == table.seq
         assert prompt["Playerid"] == seat["Playerid"]
         await again.close()
@@ -281,7 +281,7 @@ async def test_a_frame_over_the_line_limit_is_refused_and_the_connection_closed(
         else:  # past what the library reads at all: "message too big"
             assert await ann.closed() == 1009
         await asyncio.sleep(0.05)
-        assert server.hub.sessions == {}
+        assert server.hub.lobby.sessions == {}
 
 
 @pytest.mark.asyncio
@@ -323,7 +323,7 @@ async def test_pings_count_against_the_rate_and_too_many_close_with_1008() -> No
         )
         assert await ann.closed() == 1008
         assert ann.ws.close_reason == "rate_limited"
-        await eventually(lambda: server.hub.sessions == {})
+        await eventually(lambda: server.hub.lobby.sessions == {})
 
 
 @pytest.mark.asyncio
@@ -371,7 +371,7 @@ async def test_a_ping_flood_that_is_never_read_ends_within_the_grace() -> None:
                 await asyncio.sleep(0.1)
         except (ConnectionError, TimeoutError) as exc:
             ended = exc
-        assert server.hub.sessions == {}
+        assert server.hub.lobby.sessions == {}
         # The server reset it: a drain that timed out is a socket it still holds.
         assert isinstance(ended, ConnectionError), ended
         writer.close()

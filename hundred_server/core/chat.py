@@ -5,7 +5,7 @@ character (Unicode category C: newlines, tabs, escape sequences' ESC, DEL, the b
 overrides, zero-width characters, lone surrogates, unassigned code points) is removed,
 then the spaces around the text. What is left must be 1 to ``MAX_CHAT`` characters:
 an empty line or a longer one is refused with ``bad_chat`` (never cut short
-silently), and nothing is said. The lobby (lobby.py) tells it to everyone where the
+silently), and nothing is said. The lobby (talk.py) tells it to everyone where the
 speaker is, the speaker too (``chat_message``), but not to those who muted the
 speaker (``Mutes``: a mute follows the person, not the name).
 

@@ -11,10 +11,12 @@ first line; the hub turns lines into messages with it and messages into bytes, a
 hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
 are kept here too, per connection.
 
-Time is an input: the lobby reads its ``clock`` and the caller calls ``tick()`` at
-``next_deadline()`` (grace periods of lost connections, turn clocks). Plug-in bots are
-an input too: the caller takes the moves to run (``take_bot_requests``) and brings
-their answers back (``bot_answer``); see core/remote.py.
+What the lobby does without a connection's line is reached on its parts, not through
+the hub (lobby.py): what to save (``lobby.journal.take()``), the plug-in moves to run
+(``lobby.ai_seats.take()``), when ``tick()`` is due (``lobby.timers.next_deadline()``),
+the store failing and back (``lobby.store_gate``), a restart (``lobby.restorer``). The
+hub keeps the events that say something to connections: ``tick()``, ``bot_answer()``
+(a plug-in's answer; core/remote.py) and ``tables_lost()``, which it renders.
 """
 
 from __future__ import annotations
@@ -25,23 +27,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from hundred_server.core.journal import StoredGame, Write
-from hundred_server.core.lobby import (
-    IN_LOBBY,
-    NAME_RE,
-    Elsewhere,
-    Limits,
-    Lobby,
-    Session,
-    Where,
-)
-from hundred_server.core.names import reserved
-from hundred_server.core.remote import BotRequest, Forfeits
-from hundred_server.core.table import Outgoing, Table
+from hundred_server.core.limits import Limits
+from hundred_server.core.lobby import Lobby
+from hundred_server.core.names import NAME_RE, reserved
+from hundred_server.core.render import Close, Command, Relay, Remote, Send, encode
+from hundred_server.core.sessions import IN_LOBBY, Where
+from hundred_server.core.table import Outgoing
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
-from hundred_server.protocol.codecs.jsonlines import JsonCodec
 from hundred_server.protocol.wire import (
     MAX_LINE,
     Message,
@@ -51,62 +45,13 @@ from hundred_server.protocol.wire import (
     strip_line,
 )
 
+#: The commands (render.py) are imported from here by the server and the tests.
+__all__ = ["Close", "Command", "Hub", "Link", "Relay", "Remote", "Send"]
+
 if TYPE_CHECKING:
     from hundred_server.config import AISettings
 
 log = logging.getLogger("hundred_server")
-
-
-# The commands are made for every message (a Send each): slotted, and not frozen,
-# whose __init__ costs about twice as much. Nothing changes one after it is made.
-@dataclass(slots=True)
-class Send:
-    """Bytes for a connection. ``news``: for a bystander (a person at a game under way
-    who neither spoke nor is to act, or a watcher), or only others' lobby chat, so it
-    may wait a moment to go out with what comes for that connection next (server.py);
-    what the connection's own line brought, a prompt, and the rest of the lobby never
-    wait."""
-
-    conn: int
-    data: bytes
-    news: bool = False
-
-
-@dataclass(slots=True)
-class Close:
-    """Close ``conn`` once what it was sent is written. ``error``: the code of the
-    Error it was last sent, when the server closes it for that (a limit, a bug); a
-    WebSocket's close frame then says so (server.py)."""
-
-    conn: int
-    error: str = ""
-
-
-@dataclass(frozen=True)
-class Relay:
-    """A client's message for the instance of the site that holds its table (bus.py):
-    ``to`` says where, with the first of them; None for ``message``: the client is gone."""
-
-    conn: int
-    message: Message | None
-    to: Elsewhere | None = None
-
-
-@dataclass(frozen=True)
-class Remote:
-    """A message for a virtual connection, a client of another instance of the site
-    (bus.py). None: it is back in the lobby, which its own instance keeps (``close``:
-    its session ended)."""
-
-    conn: int
-    message: Message | None
-    close: bool = False
-
-
-Command = Send | Close | Relay | Remote
-
-#: What a connection is sent before its first line says how it speaks.
-_FIRST_CODEC = JsonCodec()
 
 
 @dataclass
@@ -128,6 +73,13 @@ class Link:
     #: A client of another instance of the site, whose messages come and go through
     #: the bus (bus.py): ``Remote`` commands instead of bytes.
     virtual: bool = False
+
+    def refill(self, now: float, limits: Limits) -> None:
+        """The rate limit's bucket as it is at ``now`` (``Limits.rate``)."""
+        if self.last is not None:
+            elapsed = max(0.0, now - self.last)
+            self.tokens = min(float(limits.burst), self.tokens + elapsed * limits.rate)
+        self.last = now
 
 
 #: The messages that are not game answers, whatever the table (a relayed client's count
@@ -178,54 +130,7 @@ class Hub:
         #: no socket here, so they take none of ``max_connections``.
         self._virtual = 0
 
-    # ------------------------------------------------------------- the lobby's state
-
-    @property
-    def clock(self) -> Callable[[], float]:
-        return self.lobby.clock
-
-    @property
-    def sessions(self) -> dict[int, Session]:
-        return self.lobby.sessions
-
-    @property
-    def tables(self) -> dict[int, Table]:
-        return self.lobby.tables
-
-    @property
-    def tokens(self) -> dict[str, Table]:
-        return self.lobby.tokens
-
-    @property
-    def durable(self) -> bool:
-        return self.lobby.durable
-
-    @property
-    def bots(self) -> dict[str, Callable[[], Bot]]:
-        return self.lobby.bots
-
-    @bots.setter
-    def bots(self, bots: dict[str, Callable[[], Bot]]) -> None:
-        self.lobby.bots = bots
-
-    @property
-    def plugins(self) -> dict[str, str]:
-        """Game name -> the label of the plug-in bot that plays its AI seats."""
-        return self.lobby.plugins
-
-    @plugins.setter
-    def plugins(self, plugins: dict[str, str]) -> None:
-        self.lobby.plugins = plugins
-
-    @property
-    def forfeits(self) -> Forfeits:
-        """Forfeited moves by plug-in label (core/remote.py), for tournaments."""
-        return self.lobby.forfeits
-
-    def take_bot_requests(self) -> list[BotRequest]:
-        """The plug-in moves to run and the tables whose workers may stop, since the
-        last call (core/remote.py); the server runs them (bots/runner.py)."""
-        return self.lobby.take_bot_requests()
+    # ------------------------------------------------------- the lobby's events, rendered
 
     def bot_answer(
         self,
@@ -241,42 +146,14 @@ class Hub:
         ``action`` itself); stale answers are dropped."""
         return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault, action))
 
-    @property
-    def limits(self) -> Limits:
-        return self.lobby.limits
-
-    @limits.setter
-    def limits(self, limits: Limits) -> None:
-        self.lobby.limits = limits
-
-    def take_writes(self) -> list[Write]:
-        """What must be saved (in order, in one transaction) before the commands
-        returned so far are sent."""
-        return self.lobby.take_writes()
-
-    def restore(self, stored_games: list[StoredGame], last_id: int = 0) -> list[str]:
-        """Tables for the unfinished games of a store (before any connection)."""
-        return self.lobby.restore(stored_games, last_id)
-
-    def next_deadline(self) -> float | None:
-        """When ``tick`` is next due (on ``clock``), or None."""
-        return self.lobby.next_deadline()
-
     def tick(self) -> list[Command]:
-        """Let the tables whose deadline has come act (see ``Lobby.tick``)."""
+        """Let the tables whose deadline has come act (see ``Lobby.tick``); it is due at
+        ``lobby.timers.next_deadline()``."""
         return self._render(self.lobby.tick())
 
     def tables_lost(self, table_ids: set[int]) -> list[Command]:
-        """Another instance of the site took these tables over (see ``Lobby.tables_lost``)."""
-        return self._render(self.lobby.tables_lost(table_ids))
-
-    def store_failed(self, game_ids: set[int]) -> None:
-        """The store refused the saves of ``game_ids`` (see ``Lobby.store_failed``)."""
-        self.lobby.store_failed(game_ids)
-
-    def store_back(self) -> None:
-        """The store took every save that waited (see ``Lobby.store_back``)."""
-        self.lobby.store_back()
+        """Another instance of the site took these tables over (see ``TableEnds.lost``)."""
+        return self._render(self.lobby.ends.lost(table_ids))
 
     def codec_of(self, conn: int) -> Codec | None:
         link = self.links.get(conn)
@@ -290,7 +167,7 @@ class Hub:
         as (code, text), if it is: the half-open connections from its address or in all
         are at their limit. Otherwise it is half-open until ``settle(address)``, and
         counts against its address's ``max_connections_per_address`` meanwhile."""
-        limits = self.limits
+        limits = self.lobby.limits
         if self._half_open_total >= limits.max_half_open:
             return (
                 "too_many_half_open",
@@ -328,7 +205,7 @@ class Hub:
         is: the server's or the address's connections are at their limit (a virtual
         connection holds no socket here and is not counted; the address's half-open ones
         are, so a connection that was half-open is settled first)."""
-        limits = self.limits
+        limits = self.lobby.limits
         if len(self.links) - self._virtual >= limits.max_connections:
             return (
                 "server_full",
@@ -354,8 +231,8 @@ class Hub:
         conn = self._next_conn
         self._next_conn += 1
         codec = codecs.for_listener(listener)
-        link = Link(conn, listener, peer, codec, float(self.limits.burst))
-        link.address, link.heard = address, self.clock()
+        link = Link(conn, listener, peer, codec, float(self.lobby.limits.burst))
+        link.address, link.heard = address, self.lobby.clock()
         self.links[conn] = link
         if address is not None:
             self._per_address[address] = self._per_address.get(address, 0) + 1
@@ -374,10 +251,10 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        link.heard = self.clock()
+        link.heard = self.lobby.clock()
         if now is not None:
-            limits = self.limits
-            if link.last is not None:  # _refill, inline: a call a line is measurable
+            limits = self.lobby.limits
+            if link.last is not None:  # Link.refill, inline: a call a line is measurable
                 elapsed = max(0.0, now - link.last)
                 link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
             link.last = now
@@ -405,14 +282,6 @@ class Hub:
             link.tokens -= 1  # a line that moved no game on counts against the rate
         return out
 
-    def _refill(self, link: Link, now: float) -> None:
-        """The rate limit's bucket of ``link`` as it is at ``now`` (``Limits.rate``)."""
-        limits = self.limits
-        if link.last is not None:
-            elapsed = max(0.0, now - link.last)
-            link.tokens = min(float(limits.burst), link.tokens + elapsed * limits.rate)
-        link.last = now
-
     def controls(self, conn: int, count: int, now: float) -> list[Command]:
         """``count`` WebSocket control frames (pings, pongs) from ``conn`` at ``now``,
         which the WebSocket library has answered by itself: each counts against the rate
@@ -421,11 +290,11 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        self._refill(link, now)
+        link.refill(now, self.lobby.limits)
         spent = min(count, max(0, int(link.tokens)))
         link.tokens -= spent
         if spent < count:
-            limits = self.limits
+            limits = self.lobby.limits
             link.refused += count - spent
             if link.refused > limits.max_refused:
                 text = f"over {limits.rate:g} pings a second for too long; goodbye"
@@ -485,7 +354,7 @@ class Hub:
         play what its codec there can (``playable``, ``Codec.games``)."""
         conn = self._next_conn
         self._next_conn += 1
-        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.clock())
+        self.links[conn] = Link(conn, "relay", virtual=True, heard=self.lobby.clock())
         self._virtual += 1
         self.lobby.connect(conn, address, playable)  # the lobby question: its own instance asked it
         if _name_ok(name):
@@ -497,7 +366,7 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        link.heard = self.clock()
+        link.heard = self.lobby.clock()
         return self._handle(conn, [msg])
 
     def deliver(self, conn: int, msg: Message) -> list[Command]:
@@ -511,10 +380,10 @@ class Hub:
         session = self.lobby.sessions.get(conn)
         if session is None or session.where is not Where.RELAYED:
             return []
-        session.where = Where.QUESTION
+        self.lobby.sessions.move(session, Where.QUESTION)
         link = self.links.get(conn)
         if link is not None:
-            link.in_lobby, link.heard = True, self.clock()
+            link.in_lobby, link.heard = True, self.lobby.clock()
         if text is None:
             return []
         said: Message = message(text) if code is None else error(code, text)
@@ -537,16 +406,12 @@ class Hub:
         out += self.disconnect(conn)
         return [*out, Close(conn, code)]
 
-    def in_lobby(self, conn: int) -> bool:
-        """Whether ``conn`` is in the lobby (not at a table)."""
-        return self.lobby.in_lobby(conn)
-
     def idle(self) -> list[Command]:
         """Close the connections silent for longer than their place allows: the lobby's
         ``idle_timeout`` or a table's ``table_idle_timeout`` (call it now and then; the
         server does, a few times per the shorter of the two)."""
-        now = self.clock()
-        limits = self.limits
+        now = self.lobby.clock()
+        limits = self.lobby.limits
         out: list[Command] = []
         for conn, link in list(self.links.items()):
             if link.virtual:  # its own instance keeps its clock
@@ -601,59 +466,14 @@ class Hub:
     # ------------------------------------------------------------------- writing
 
     def _render(self, out: Outgoing, speaker: int | None = None) -> list[Command]:
-        """What ``out`` says, as commands: one ``Send`` a connection with all its
-        bytes in order (the server writes each connection once a turn anyway), a
-        ``Remote`` a message to a virtual connection, then the closes. ``speaker``: the
-        connection whose line this answers (its bytes are never news)."""
-        commands: list[Command] = []
+        """What ``out`` says, as commands (``render.encode``), then the closes: of the
+        sessions that ended, and of the virtual connections back in the lobby; the idle
+        clock of a connection that came to or left the lobby starts again. ``speaker``:
+        the connection whose line this answers (its bytes are never news)."""
         links = self.links
-        # A message sent to many is encoded once a codec kind: by its id, which is
-        # unique while ``out`` holds every message (a seat's private ones included).
-        shared: dict[str, dict[int, bytes]] = {}
-        # Every connection told, in order: its bytes, and its codec with that codec's
-        # kind's encodings (None for both: a virtual connection), found once.
-        said: dict[int, tuple[list[bytes], Codec | None, dict[int, bytes] | None]] = {}
-        # How many lobby chat lines each connection is told: lobby chat alone is news for
-        # all but its speaker (it may wait, behind what a table says). Counted, not the
-        # rest marked, so that a message that is no chat costs one lookup.
-        chat: dict[int, int] = {}
-        for conn, msg in out:
-            entry = said.get(conn)
-            if entry is None:
-                link = links.get(conn)
-                if link is None:
-                    continue
-                if link.virtual:
-                    entry = said[conn] = ([], None, None)
-                else:
-                    mine = link.codec or _FIRST_CODEC
-                    cache = shared.setdefault(mine.kind, {}) if mine.shared else None
-                    entry = said[conn] = ([], mine, cache)
-            chunks, codec, cache = entry
-            if codec is None:
-                commands.append(Remote(conn, msg))
-                continue
-            if cache is not None:
-                data = cache.get(id(msg))
-                if data is None:
-                    data = cache[id(msg)] = codec.encode(msg)
-            else:
-                data = codec.encode(msg)
-            if data:
-                chunks.append(data)
-                if msg.get("Where") == "lobby":
-                    chat[conn] = chat.get(conn, 0) + 1
-        lobby = self.lobby
-        wheres: list[Where | None] = []
-        for conn, (chunks, _, _) in said.items():
-            where = lobby.where(conn)  # closed, or in the lobby: asked once
-            wheres.append(where)
-            if chunks:
-                news = conn != speaker and (chat.get(conn) == len(chunks) or lobby.bystander(conn))
-                data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-                commands.append(Send(conn, data, news))
+        commands, told = encode(out, links, self.lobby, speaker)
         now: float | None = None
-        for conn, where in zip(said, wheres, strict=True):
+        for conn, where in told:
             link = links.get(conn)
             if link is None:
                 continue
@@ -668,6 +488,6 @@ class Hub:
                 continue
             if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
                 link.in_lobby = in_lobby
-                now = self.clock() if now is None else now
+                now = self.lobby.clock() if now is None else now
                 link.heard = max(link.heard, now)
         return commands

@@ -1,14 +1,21 @@
 """What the hub asks the store to keep, and what the store gives back, as plain data.
 
-The hub (lobby.py) stays free of I/O: it says what to save as ``Write`` values
-(``Hub.take_writes``), and the server hands them to the store (store.py), which saves
-them before anything they produced is sent. After a restart the store gives back each
-game as a ``StoredGame`` for ``Hub.restore``.
+The hub (lobby.py) stays free of I/O: its ``Journal`` says what to save as ``Write``
+values (``Journal.take``), and the server hands them to the store (store.py), which
+saves them before anything they produced is sent. After a restart the store gives back
+each game as a ``StoredGame`` for ``Restorer.restore`` (restore.py).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from hundred_server.games.records import dumps_line
+
+if TYPE_CHECKING:
+    from hundred_server.core.table import Table
 
 # ------------------------------------------------------------------ what the hub writes
 
@@ -77,3 +84,58 @@ class StoredGame:
     @property
     def players(self) -> list[str]:
         return [name for name, _ in self.seats]
+
+
+# ------------------------------------------------------------------ the journal
+
+
+class Journal:
+    """What to save, in order, before what it produced is sent (``durable`` only; a
+    lobby that is not durable notes nothing of its games' moves)."""
+
+    def __init__(self, durable: bool) -> None:
+        self.durable = durable
+        self._writes: list[Write] = []
+
+    def add(self, write: Write) -> None:
+        self._writes.append(write)
+
+    def note(self, table: Table) -> None:
+        """What ``table``'s game has done since it was last noted: its start (the
+        first time), and the record lines of its moves."""
+        game = table.game
+        if not self.durable or game is None:
+            return
+        lines: list[str] = []
+        if table.saved == 0:
+            seats = tuple((s.name, s.token) for s in table.seats if s is not None)
+            self._writes.append(
+                GameStarted(
+                    table.id,
+                    table.game_name,
+                    table.name,
+                    table.seed,
+                    table.turn_timeout,
+                    seats,
+                    table.ai.level,
+                    table.watchable,
+                )
+            )
+            lines.append(dumps_line(table.spec.header_object(game)))
+        first = table.saved
+        start = max(0, table.saved - 1)
+        lines += [dumps_line(o) for o in table.spec.history_objects(game, start)]
+        if lines:
+            self._writes.append(Moves(table.id, first, tuple(lines), table.seq))
+            table.note_saved(len(lines))
+
+    def take(self) -> list[Write]:
+        """What must be saved (in order, in one transaction) before the commands
+        returned so far are sent."""
+        writes, self._writes = self._writes, []
+        return writes
+
+    def drop(self, game_ids: Iterable[int]) -> None:
+        """Forget what waits to be saved of ``game_ids`` (another instance has them)."""
+        gone = set(game_ids)
+        self._writes = [w for w in self._writes if w.game_id not in gone]

@@ -15,8 +15,13 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from hundred_server.protocol.wire import Message, ProtocolError, field_str, quote
+
+#: What a person's name may be: 1-20 letters, digits, spaces, _ - . (and not reserved).
+NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
+
 #: One letter for each group of characters that read alike (the allowed name
-#: characters, lobby.NAME_RE, and ``|``), and nothing for the separators.
+#: characters, NAME_RE, and ``|``), and nothing for the separators.
 _LOOK_ALIKE: Final = str.maketrans(
     {
         **dict.fromkeys("1i|", "l"),
@@ -46,3 +51,14 @@ def reserved(name: str) -> bool:
     """Whether ``name`` is, or looks like, a reserved name (you, me, AI, AI N, server,
     playerN)."""
     return _RESERVED.match(fold(name)) is not None
+
+
+def read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:
+    """``Name``, trimmed, if the message has one (``bad_name`` if it breaks ``rule``)."""
+    name = field_str(msg, "Name")
+    if name is None:
+        return None
+    name = name.strip()
+    if not pattern.match(name):
+        raise ProtocolError(f"{rule}: not {quote(name)}", "bad_name")
+    return name

@@ -2,8 +2,8 @@
 and asks for (no I/O).
 
 A table never calls plug-in code. When a seat played by a plug-in must act, the table
-emits ``AskBot(table, seat, ask, plugin, view)``; the lobby and hub hand it to the
-server (``Hub.take_bot_requests``), which runs the move in the plug-in's worker
+emits ``AskBot(table, seat, ask, plugin, view)``; the lobby keeps it for the server
+(``AISeats.take``, ai_seats.py), which runs the move in the plug-in's worker
 process within its limits (bots/runner.py) and brings back the answer,
 ``Hub.bot_answer(table, seat, ask, choice, fault)``: ``choice`` is an index into
 ``view.legal`` (the worker never sends an action, only which of the table's own it

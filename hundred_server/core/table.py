@@ -150,13 +150,12 @@ class Table:
         #: table whose AI is paced does not prompt again at once after one, so ``seq``
         #: alone cannot tell the rate limit that an answer moved the game on.
         self.turns = 0
-        #: Record lines of the game saved to the store so far (the hub keeps count).
+        #: Record lines of the game saved to the store so far (the journal keeps count:
+        #: ``note_saved``).
         self.saved = 0
         #: Whether a person has made a move here: a table nobody played in is abandoned
         #: when its last person's grace runs out, not played out by the AI.
         self.touched = False
-        #: The token hashes given out at this table (the lobby forgets them with it).
-        self.issued: set[str] = set()
         #: The plug-in seat asked for its move, and the ask's number (None: none asked);
         #: the legal actions it was asked to choose from.
         self.asking: tuple[int, int] | None = None
@@ -185,10 +184,12 @@ class Table:
         clock: Callable[[], float] = time.monotonic,
         ai: TableAI | None = None,
         watchable: bool = True,
+        saved: int = 0,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
-        ``resume``); nobody watches it yet."""
+        ``resume``); nobody watches it yet. Its ``saved`` record lines are in the store,
+        so it stays there: it counts as played in (``touched``)."""
         table = cls(
             table_id,
             name,
@@ -210,6 +211,7 @@ class Table:
         ]
         table.state = TableState.PLAYING
         table.game, table.seq = game, seq
+        table.saved, table.touched = saved, True
         return table
 
     def resume(self) -> Outgoing:
@@ -226,6 +228,20 @@ class Table:
         elif self.turn_timeout is not None:
             self.turn_deadline = self.clock() + self.turn_timeout
         return []
+
+    def note_saved(self, lines: int) -> None:
+        """``lines`` more record lines of the game are on their way to the store."""
+        self.saved += lines
+
+    def stop(self) -> None:
+        """The table is gone from the lobby before its game ended (it broke, or another
+        instance of the site plays it now): its game is over here."""
+        self.state = TableState.OVER
+
+    def dismiss_watchers(self) -> list[int]:
+        """Every watcher goes (the table is gone): their connections, in order."""
+        watchers, self.watchers = self.watchers, []
+        return watchers
 
     # ------------------------------------------------------------------ queries
 

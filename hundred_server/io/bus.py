@@ -94,7 +94,10 @@ def listed_tables(hub: Hub) -> dict[str, list[Message]]:
     for players (as ``join`` lists them), and ``watch``, the newest ``WATCH_PUBLISHED``
     of those that may be watched (as ``watch`` lists them)."""
     lobby = hub.lobby
-    return {"open": lobby.open_here(), "watch": lobby.watchable()[-WATCH_PUBLISHED:]}
+    return {
+        "open": lobby.tables.open_here(),
+        "watch": lobby.tables.watchable(lobby.limits.max_watchers)[-WATCH_PUBLISHED:],
+    }
 
 
 @dataclass
@@ -178,8 +181,8 @@ class Bus:
         self.dispatch = dispatch
         self.forget_games = forget
         lobby = hub.lobby
-        lobby.site = True
-        lobby.table_ids = self.leases.next_id
+        lobby.tables.site = True
+        lobby.tables.table_ids = self.leases.next_id
         leases = self.leases
         for work in (self._listen, self._send, self._publish, leases.renew, leases.sweep):
             self._tasks.append(asyncio.create_task(self._forever(work)))
@@ -237,8 +240,8 @@ class Bus:
                 for key, value in zip(keys, values, strict=True)
             }
             merged = merge_listed(listed, self.instance)
-            self.hub.lobby.remote_tables = merged.open
-            self.hub.lobby.remote_watchable = merged.watch
+            self.hub.lobby.tables.remote_tables = merged.open
+            self.hub.lobby.tables.remote_watchable = merged.watch
             self.relays.owners = merged.owners
             await asyncio.sleep(PUBLISH_EVERY)
 

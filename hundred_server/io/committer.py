@@ -193,7 +193,7 @@ class Committer:
         if self.store_down:
             self.store_down = False
             log.warning("the store takes saves again; paused tables go on")
-            self.hub.store_back()
+            self.hub.lobby.store_gate.back()
 
     def _enqueue(self, batch: Batch) -> None:
         self._queue.append(batch)
@@ -301,7 +301,7 @@ class Committer:
                 type(exc).__name__, exc, len(games),
             )  # fmt: skip
         self.store_down = True
-        self.hub.store_failed(games)
+        self.hub.lobby.store_gate.failed(games)
 
     async def last_saves(self) -> frozenset[int]:
         """At shutdown: let the store take what is queued (``grace`` at most); the

@@ -117,7 +117,7 @@ class Leases:
         while not self.bus.closed:
             db = await self.db()
             await db.execute(_RENEW, (self.bus.instance, self.lease))
-            here = [t.id for t in self.bus.hub.tables.values() if t.saved]
+            here = [t.id for t in self.bus.hub.lobby.tables.values() if t.saved]
             if here:
                 cursor = await db.execute(
                     "SELECT id FROM games WHERE id = ANY(%s) AND owner IS DISTINCT FROM %s",
@@ -148,7 +148,7 @@ class Leases:
                 (self.bus.instance, SWEEP_BATCH),
             )
             ids = sorted(int(row[0]) for row in await cursor.fetchall())
-            ids = [i for i in ids if i not in self.bus.hub.tables]  # ours already
+            ids = [i for i in ids if i not in self.bus.hub.lobby.tables]  # ours already
             if not ids:
                 await db.execute(
                     "DELETE FROM hundred_instances WHERE lease_until < now() - %s * interval"
@@ -162,7 +162,7 @@ class Leases:
                 found = await loop.run_in_executor(None, self.store.game, game_id)
                 if found is not None and found.state == "playing":
                     stored.append(found)
-            for line in self.bus.hub.restore(stored):
+            for line in self.bus.hub.lobby.restorer.restore(stored):
                 log.info("took over %s", line)
             self.taken_over += ids
             self.bus.dispatch([])

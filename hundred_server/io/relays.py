@@ -131,7 +131,7 @@ class Relays:
 
     def _in(self, out: Out, msg: Message) -> dict[str, Any]:
         assert self.bus.hub is not None
-        session = self.bus.hub.sessions.get(out.conn)
+        session = self.bus.hub.lobby.sessions.get(out.conn)
         link = self.bus.hub.links.get(out.conn)
         return {
             "k": "in",
@@ -232,11 +232,11 @@ class Relays:
                 elif out.table is not None:
                     owner = self.owners.get(out.table)
                 if out.table is not None and (
-                    owner == self.bus.instance or out.table in hub.tables
+                    owner == self.bus.instance or out.table in hub.lobby.tables
                 ):
                     async with self.bus.leases.claiming:  # a takeover under way ends first
                         pass
-                    if out.table in hub.tables:
+                    if out.table in hub.lobby.tables:
                         self._here(out)
                         return
                 elif owner is not None and out.buffer:

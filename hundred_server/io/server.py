@@ -132,7 +132,7 @@ class Server:
         #: (ai/runner.py), within ``ai.bot_limits``; the settings decide, whatever hub.
         self.plugins = {p.label: p for p in ai.plugins}
         if ai.plugins:
-            self.hub.plugins = ai.plugin_labels
+            self.hub.lobby.plugins = ai.plugin_labels
         if ai.pool is not None:
             self.hub.lobby.ai_pool = True
         self.runner: PluginRunner | None = None
@@ -274,7 +274,7 @@ class Server:
         """Queue what the hub returned, with what it asks to save (one event's worth:
         a line, a tick, a lost connection); ``_flush`` sends it at the end of this turn
         of the event loop, after whatever it must wait for."""
-        writes = self.hub.take_writes() if self.store is not None else []
+        writes = self.hub.lobby.journal.take() if self.store is not None else []
         if commands or writes:
             self._pending.append(Batch(writes, commands))
         self._run_bots()
@@ -285,7 +285,7 @@ class Server:
     def _run_bots(self) -> None:
         """Hand the plug-in moves the hub asked for to their workers at once: an ask
         tells no client anything, so it waits for no save."""
-        requests = self.hub.take_bot_requests()
+        requests = self.hub.lobby.ai_seats.take()
         if not requests or self._closed:
             return
         if self.runner is not None:
@@ -310,7 +310,7 @@ class Server:
         queued behind the saves (committer.py). Nothing is sent before it is saved."""
         self._flush_soon = False
         pending, self._pending = self._pending, []
-        late = self.hub.take_writes() if self.store is not None else []
+        late = self.hub.lobby.journal.take() if self.store is not None else []
         if late:  # made outside a dispatch (restoring, say)
             pending.append(Batch(late, []))
         self.committer.take(pending)
@@ -330,7 +330,7 @@ class Server:
 
     def _schedule(self) -> None:
         """Have the hub's ``tick`` called when its next deadline comes (one timer)."""
-        deadline = None if self._closed else self.hub.next_deadline()
+        deadline = None if self._closed else self.hub.lobby.timers.next_deadline()
         if deadline == self._timer_at:
             return
         if self._timer is not None:
@@ -338,7 +338,7 @@ class Server:
             self._timer = None
         self._timer_at = deadline
         if deadline is not None:
-            delay = max(0.0, deadline - self.hub.clock())
+            delay = max(0.0, deadline - self.hub.lobby.clock())
             self._timer = asyncio.get_running_loop().call_later(delay, self._on_timer)
 
     def _on_timer(self) -> None:
@@ -400,7 +400,7 @@ async def run(
     if bus is not None:
         await bus.connect()
     elif store is not None:
-        for line in hub.restore(restorable(store), store.last_id()):
+        for line in hub.lobby.restorer.restore(restorable(store), store.last_id()):
             log.info("%s", line)
     server = Server(hub, settings, store=store, bus=bus)
     # The handlers come first: start() listens before it has finished, so a signal may
