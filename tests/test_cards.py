@@ -22,7 +22,7 @@ from hundred_server.games.kit.cards import (
     format_cards,
     parse_cards,
 )
-from hundred_server.protocol.errors import CardCodeError, HundredError, MalformedError
+from hundred_server.protocol.errors import CardCodeError, HundredError, Malformed
 
 # The reference deck order written out by hand (RULES.md item 2), so the tests do not
 # borrow the module's own tables.
@@ -127,7 +127,7 @@ def test_parse_rejects_a_bad_code_and_quotes_it(bad):
     err = info.value
     assert str(err) == f"not a card: {bad!r} (rank 2-9 T J Q K A + suit S H D C, or JK)"
     assert err.code == "bad_card"
-    assert isinstance(err, MalformedError)
+    assert isinstance(err, Malformed)
     assert isinstance(err, HundredError)
     assert isinstance(err, ValueError)
 

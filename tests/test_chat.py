@@ -20,8 +20,8 @@ from hundred_server.core.chat import MAX_CHAT, clean
 from hundred_server.core.hub import Hub, Send
 from hundred_server.core.lobby import Limits
 from hundred_server.protocol import codecs
+from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_client_message, validate_server_message
-from hundred_server.protocol.wire import ProtocolError
 from hundred_server.store import Store
 from tests.hub_harness import HELLO, Client, Harness, answer_from_legal, is_prompt
 from tests.test_store import SavingHarness
@@ -62,7 +62,7 @@ def is_control(c: str) -> bool:
 def test_clean_removes_control_and_format_characters_and_trims(text: str) -> None:
     expected = "".join(c for c in text if not is_control(c)).strip()
     if not expected or len(expected) > MAX_CHAT:
-        with pytest.raises(ProtocolError) as caught:
+        with pytest.raises(ClientError) as caught:
             clean(text)
         assert caught.value.code == "bad_chat"
         if expected:
@@ -78,7 +78,7 @@ def test_clean_removes_control_and_format_characters_and_trims(text: str) -> Non
 
 @given(st.one_of(st.none(), st.integers(), st.lists(st.text()), st.booleans()))
 def test_clean_refuses_what_is_not_a_string(value: object) -> None:
-    with pytest.raises(ProtocolError) as caught:
+    with pytest.raises(ClientError) as caught:
         clean(value)
     assert caught.value.code == "bad_chat"
 
@@ -104,9 +104,9 @@ def test_clean_examples(text: str, kept: str) -> None:
 
 
 def test_a_line_too_long_is_refused_not_cut_short() -> None:
-    with pytest.raises(ProtocolError, match="at most 200 characters, not 201"):
+    with pytest.raises(ClientError, match="at most 200 characters, not 201"):
         clean("x" * 201)
-    with pytest.raises(ProtocolError, match="it was empty"):
+    with pytest.raises(ClientError, match="it was empty"):
         clean(" \n\t\u200b ")
 
 

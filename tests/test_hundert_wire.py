@@ -41,8 +41,8 @@ from hundred_server.games.hundert.wire import (
 )
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.records import replay
+from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import is_valid_server_message, validate_server_message
-from hundred_server.protocol.wire import ProtocolError
 from tests.hub_harness import (
     HELLO,
     QUESTION,
@@ -276,7 +276,7 @@ def test_parse_action_reads_a_play(msg: Message, card: str):
     ],
 )
 def test_parse_action_errors(msg: Message, code: str):
-    with pytest.raises(ProtocolError) as caught:
+    with pytest.raises(ClientError) as caught:
         parse_action(msg)
     assert caught.value.code == code
 
@@ -406,7 +406,7 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
     assert TEXT.parse("play", ["2"], screen) == [{"Type": "Play", "PlayedCard": "7D"}]
     assert TEXT.parse("play", ["ks"], screen) == [{"Type": "Play", "PlayedCard": "ks"}]
     assert TEXT.parse("bid", ["20"], screen) is None
-    with pytest.raises(ProtocolError):
+    with pytest.raises(ClientError):
         TEXT.parse("play", [], screen)
 
 

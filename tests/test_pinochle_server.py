@@ -19,8 +19,9 @@ from hundred_server.games.records import replay
 from hundred_server.io.server import Server
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs.classic import ClassicCodec, dumps, project
+from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_server_message
-from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError
+from hundred_server.protocol.wire import LOBBY_QUESTION
 from tests.hub_harness import HELLO, QUESTION, Client, Harness, answer_from_legal, text_answer
 from tests.support.classic_client import meld, play_games
 
@@ -276,9 +277,9 @@ def test_the_classic_codec_reads_create_and_a_table_number() -> None:
     assert codec.decode(b'{"Option":0,"Type":"Game"}') == [{"Type": "Hello"}]
     codec.encode({"Type": "Hello"})
     assert codec.decode(b'{"Option":1,"Type":"Game"}') == [{"Option": 1, "Type": "Game"}]
-    with pytest.raises(ProtocolError):
+    with pytest.raises(ClientError):
         codec.decode(b'{"Type":"Join","Table":1}')  # not a Type of the seed's
-    with pytest.raises(ProtocolError):
+    with pytest.raises(ClientError):
         codec.decode(b"{nope")
 
 

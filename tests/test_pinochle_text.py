@@ -9,7 +9,7 @@ import pytest
 
 from hundred_server.games.pinochle.text import HELP, TEXT, spans
 from hundred_server.protocol.codecs.text import TextCodec
-from hundred_server.protocol.wire import ProtocolError
+from hundred_server.protocol.errors import ClientError
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 HAND = ["AD", "TD", "KS", "QS", "JS", "JD", "JC", "JH", "9H", "AH", "9C", "TC"]
@@ -349,7 +349,7 @@ def test_parse(command: str, wire: list[dict[str, Any]] | None) -> None:
     ],
 )
 def test_parse_refuses(command: str, code: str, message: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
+    with pytest.raises(ClientError) as caught:
         parse(command)
     assert (caught.value.code, caught.value.message) == (code, message)
 

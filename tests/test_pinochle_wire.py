@@ -52,9 +52,8 @@ from hundred_server.games.pinochle.wire import (
     tell,
 )
 from hundred_server.protocol.codecs.classic import ClassicCodec
-from hundred_server.protocol.errors import IllegalActionError
+from hundred_server.protocol.errors import ClientError, IllegalActionError
 from hundred_server.protocol.schema import load_schema, validate_server_message
-from hundred_server.protocol.wire import ProtocolError
 from tests.test_pinochle import (
     MELD_LINES,
     RULE_HANDS,
@@ -810,7 +809,7 @@ def test_parse_action_reads_an_answer(msg: Message, action: Action) -> None:
     ],
 )
 def test_parse_action_errors(msg: Message, code: str, quoted: str) -> None:
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(ClientError) as info:
         parse_action(msg)
     assert info.value.code == code
     assert quoted in info.value.message

@@ -20,7 +20,8 @@ from hub_harness import (
 from hundred_server import games
 from hundred_server.core.fairness import commitment
 from hundred_server.protocol.codecs.text import HELP, TextCodec, strip_telnet
-from hundred_server.protocol.wire import MAX_LINE, ProtocolError
+from hundred_server.protocol.errors import ClientError
+from hundred_server.protocol.wire import MAX_LINE
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 LOBBY_PROMPT = "> create, join, quit (or help)"
@@ -359,7 +360,7 @@ def test_parse_help_and_hand_are_lines_to_show() -> None:
     ],
 )
 def test_parse_refuses(command: str, code: str, message: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
+    with pytest.raises(ClientError) as caught:
         dealt_codec().parse(command)
     assert (caught.value.code, caught.value.message) == (code, message)
 
@@ -411,7 +412,7 @@ def test_the_options_of_a_game_without_a_table_of_your_choice() -> None:
     assert codec.render({"Type": "Game"}) == ["> choose an option: 1-5"]
     # Option 5 is "Go back" here: SEATS BOTS NAME are read for no option.
     assert codec.parse("5 3 1 friday") == [{"Type": "Game", "Option": 5}]
-    with pytest.raises(ProtocolError, match=r"as in: 1-5 \(not"):
+    with pytest.raises(ClientError, match=r"as in: 1-5 \(not"):
         codec.parse("1234567")
     codec.parse("create")  # the default game again: option 5 is a table of your choice
     assert codec.render({"Type": "Game"}) == [OPTIONS_PROMPT]
@@ -432,7 +433,7 @@ def test_the_options_of_a_game_without_a_table_of_your_choice() -> None:
     ],
 )
 def test_a_command_of_another_game_is_refused(command: str, message: str) -> None:
-    with pytest.raises(ProtocolError) as caught:
+    with pytest.raises(ClientError) as caught:
         whist_codec().parse(command)
     assert (caught.value.code, caught.value.message) == ("unknown_type", message)
 

@@ -35,9 +35,8 @@ from hundred_server.games.whist.wire import (
     snapshot,
     tell,
 )
-from hundred_server.protocol.errors import BotAnswerError, IllegalActionError
+from hundred_server.protocol.errors import BotAnswerError, ClientError, IllegalActionError
 from hundred_server.protocol.schema import validate_server_message
-from hundred_server.protocol.wire import ProtocolError
 from tests.game_checks import check_replay_error
 from tests.test_whist import c1, cs, ladder, play_first_legal
 
@@ -425,7 +424,7 @@ def test_parse_action_reads_a_played_card():
     ],
 )
 def test_parse_action_errors(msg, code, quoted):
-    with pytest.raises(ProtocolError) as info:
+    with pytest.raises(ClientError) as info:
         parse_action(msg)
     assert info.value.code == code
     assert quoted in info.value.message

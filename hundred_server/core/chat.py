@@ -25,7 +25,8 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Final, Literal
 
-from hundred_server.protocol.wire import Message, ProtocolError, quote
+from hundred_server.protocol.errors import Malformed, Refused
+from hundred_server.protocol.wire import Message, quote
 
 #: The longest chat line, in characters, once cleaned.
 MAX_CHAT: Final = 200
@@ -49,12 +50,12 @@ def clean(text: object) -> str:
     ``bad_chat`` if it is not a string, or is empty or over ``MAX_CHAT`` characters
     once cleaned."""
     if not isinstance(text, str):
-        raise ProtocolError(f"Chat needs Text, a string, not {quote(text)}", "bad_chat")
+        raise Malformed(f"Chat needs Text, a string, not {quote(text)}", "bad_chat")
     kept = "".join(c for c in text if not _removed(c)).strip()
     if not kept:
-        raise ProtocolError("a chat line needs something to say (it was empty)", "bad_chat")
+        raise Malformed("a chat line needs something to say (it was empty)", "bad_chat")
     if len(kept) > MAX_CHAT:
-        raise ProtocolError(
+        raise Malformed(
             f"a chat line is at most {MAX_CHAT} characters, not {len(kept)}: nothing was said",
             "bad_chat",
         )
@@ -82,7 +83,7 @@ class Mutes:
         """Mute the ``people`` who go by ``name`` (``bad_mute`` if ``MAX_MUTES`` other
         names are muted already)."""
         if name not in self._names and len(self._names) >= MAX_MUTES:
-            raise ProtocolError(
+            raise Refused(
                 f"you have muted {MAX_MUTES} names, the most you may; unmute one first",
                 "bad_mute",
             )

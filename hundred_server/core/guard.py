@@ -9,7 +9,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING
 
 from hundred_server.core.table import Outgoing, Table
-from hundred_server.protocol.errors import HundredError
+from hundred_server.protocol.errors import Fault, HundredError
 
 if TYPE_CHECKING:
     from hundred_server.core.sessions import Session
@@ -17,12 +17,12 @@ if TYPE_CHECKING:
 log = logging.getLogger("hundred_server")
 
 
-class TableFailed(Exception):
+class TableFailed(Fault):
     """A table raised something unexpected (a bug): it is closed; ``out`` tells its
     people so."""
 
     def __init__(self, out: Outgoing) -> None:
-        super().__init__("table failed")
+        super().__init__("table failed")  # internal_error
         self.out = out
 
 

@@ -36,10 +36,10 @@ from hundred_server.core.table import Outgoing
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
+from hundred_server.protocol.errors import ClientError, for_code
 from hundred_server.protocol.wire import (
     MAX_LINE,
     Message,
-    ProtocolError,
     error,
     message,
     strip_line,
@@ -316,7 +316,7 @@ class Hub:
             return []
         try:
             messages = link.codec.decode(line)
-        except ProtocolError as exc:
+        except ClientError as exc:
             return self._render(self.lobby.refuse(conn, exc), conn)
         if messages and isinstance(messages[0], str):  # text mode help: shown as is
             return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
@@ -401,7 +401,7 @@ class Hub:
         if conn not in self.links:
             return []
         if not close:
-            return self._render(self.lobby.refuse(conn, ProtocolError(text, code)), conn)
+            return self._render(self.lobby.refuse(conn, for_code(text, code)), conn)
         out = self._render([(conn, error(code, text))], conn)
         out += self.disconnect(conn)
         return [*out, Close(conn, code)]

@@ -61,8 +61,8 @@ from hundred_server.core.timers import Timers
 from hundred_server.core.tokens import TOKEN_RE, Ended, Tokens, hash_token
 from hundred_server.core.watchers import Elsewhere, Watchers
 from hundred_server.games.base import Bot
-from hundred_server.protocol.errors import HundredError
-from hundred_server.protocol.wire import Message, ProtocolError, error, field_str, message, quote
+from hundred_server.protocol.errors import ClientError, HundredError, Malformed, Refused
+from hundred_server.protocol.wire import Message, error, field_str, message, quote
 
 #: What other modules import from here (the parts' names, kept where they were).
 __all__ = [
@@ -168,7 +168,7 @@ class Lobby:
         stop = False
         try:
             out = self._dispatch(session, msg)
-        except ProtocolError as exc:
+        except ClientError as exc:
             out, stop = self._refuse(session, exc), True
         except TableFailed as failed:
             out, stop = failed.out, True
@@ -343,10 +343,10 @@ class Lobby:
             return self.talk.handle(session, kind, msg)
         if watched is not None and kind not in ("Hello", "Leave"):
             if kind in ("Game", "Join", "Watch"):
-                raise ProtocolError(
+                raise Refused(
                     f"you watch table {watched.id}; send Leave to stop watching first", "not_now"
                 )
-            raise ProtocolError(
+            raise Refused(
                 f"you watch table {watched.id}: watchers do not play (not your seat)", "not_now"
             )
         if kind == "Hello":
@@ -361,7 +361,7 @@ class Lobby:
             return self.watchers.leave(session)
         # A game answer.
         if session.where is not Where.PLAYING or session.table is None:
-            raise ProtocolError(f"{kind} answers a game prompt; you are not in a game", "not_now")
+            raise Refused(f"{kind} answers a game prompt; you are not in a game", "not_now")
         table = session.table
         self.store_gate.check_paused(table)
         with self.guard(table, session):
@@ -377,14 +377,14 @@ class Lobby:
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":
                 if session.where is Where.WATCHING:
-                    raise ProtocolError(
+                    raise Refused(
                         "you are watching a table; Leave stops watching, quit leaves the server",
                         "not_now",
                     )
-                raise ProtocolError("you are at a table; only quit leaves it", "not_now")
+                raise Refused("you are at a table; only quit leaves it", "not_now")
         name = read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
         if name is not None and reserved(name):
-            raise ProtocolError(
+            raise Malformed(
                 f"the name {quote(name)} is or looks like a reserved name (you, me, AI N, "
                 "server, playerN; read without case, spaces or _ - . and with l, I, 1 alike "
                 "and O, 0 alike); pick another",
@@ -394,7 +394,7 @@ class Lobby:
         if choice is not None:
             choice = choice.strip().lower()
             if choice not in ("create", "join", "watch", "quit"):
-                raise ProtocolError(
+                raise Malformed(
                     f"Message must be create, join, watch or quit, not {quote(msg.get('Message'))}",
                     "bad_choice",
                 )

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from hundred_server.protocol.wire import Message, ProtocolError, field_str, quote
+from hundred_server.protocol.errors import Malformed
+from hundred_server.protocol.wire import Message, field_str, quote
 
 #: What a person's name may be: 1-20 letters, digits, spaces, _ - . (and not reserved).
 NAME_RE: Final = re.compile(r"^[A-Za-z0-9_.\- ]{1,20}$")
@@ -60,5 +61,5 @@ def read_name(msg: Message, pattern: re.Pattern[str], rule: str) -> str | None:
         return None
     name = name.strip()
     if not pattern.match(name):
-        raise ProtocolError(f"{rule}: not {quote(name)}", "bad_name")
+        raise Malformed(f"{rule}: not {quote(name)}", "bad_name")
     return name

@@ -20,9 +20,9 @@ from hundred_server.core.table import Outgoing, Table, TableState
 from hundred_server.core.tokens import Ended, hash_token, read_token
 from hundred_server.core.watchers import Elsewhere
 from hundred_server.games.base import GameSpec
+from hundred_server.protocol.errors import Malformed, Refused
 from hundred_server.protocol.wire import (
     Message,
-    ProtocolError,
     field_int,
     field_str,
     message,
@@ -68,9 +68,7 @@ class Seating:
         """``Game``: an answer to the create options, a new table (or back)."""
         lobby = self._lobby
         if session.where is not Where.OPTIONS:
-            raise ProtocolError(
-                "Game answers the create options; say Hello create first", "not_now"
-            )
+            raise Refused("Game answers the create options; say Hello create first", "not_now")
         game_name = game_named(msg) or session.game
         check_plays(session, game_name)
         spec = games.get(game_name)
@@ -103,7 +101,7 @@ class Seating:
         watchable = _read_watchers(msg)
         if level == "strong" and ai_seats and lobby.ai_pool and lobby.ai_busy():
             log.warning("a new table of the strong AI refused: the AI pool is busy")
-            raise ProtocolError(
+            raise Refused(
                 "the strong AI is busy (too many of its moves wait for it); ask for the "
                 'naive AI instead ("AI":"naive" in your Game answer, or the word naive in '
                 "text mode), or try again in a moment",
@@ -135,7 +133,7 @@ class Seating:
         """``Join``: a seat at a table that waits for players."""
         lobby = self._lobby
         if session.where not in (Where.TABLES, Where.QUESTION):
-            raise ProtocolError("Join answers the list of tables; say Hello join first", "not_now")
+            raise Refused("Join answers the list of tables; say Hello join first", "not_now")
         table_id = require_int(msg, "Table")
         table = lobby.tables.get(table_id)
         remote = lobby.tables.remote_tables
@@ -143,10 +141,10 @@ class Seating:
             check_plays(session, remote[table_id].get("Game"), table_id)
             raise Elsewhere(table=table_id)
         if table is None or table.state is TableState.OVER:
-            raise ProtocolError(f"no open table {table_id}", "no_such_table")
+            raise Refused(f"no open table {table_id}", "no_such_table")
         check_plays(session, table.game_name, table_id)
         if table.state is not TableState.WAITING:
-            raise ProtocolError(f"table {table_id} is full: its game is under way", "table_full")
+            raise Refused(f"table {table_id} is full: its game is under way", "table_full")
         if table.free == 1:  # this seat starts the game
             lobby.store_gate.check_open(f"table {table_id}'s game")
         return self._sit(session, table)
@@ -191,7 +189,7 @@ class Seating:
         if table is None and lobby.tables.site:
             raise Elsewhere(digest=digest)
         if table is None or table.owner_of(digest) is None:
-            raise ProtocolError(
+            raise Refused(
                 f"no game under way has a seat for token {quote(token)} (it may be over)",
                 "bad_token",
             )
@@ -260,7 +258,7 @@ def game_named(msg: Message) -> str | None:
     key = name.strip().lower()
     if key not in games.names():
         known = ", ".join(games.names())
-        raise ProtocolError(f"no such game {quote(name)} (games: {known})", "bad_game")
+        raise Refused(f"no such game {quote(name)} (games: {known})", "bad_game")
     return key
 
 
@@ -273,7 +271,7 @@ def _read_ai(msg: Message) -> str | None:
     level = value.strip().lower() if isinstance(value, str) else None
     if level not in AI_LEVELS:
         levels = " or ".join(f'"{a}"' for a in AI_LEVELS)
-        raise ProtocolError(f"AI is {levels}, not {quote(value)}", "bad_option")
+        raise Malformed(f"AI is {levels}, not {quote(value)}", "bad_option")
     return level
 
 
@@ -282,7 +280,7 @@ def _read_watchers(msg: Message) -> bool:
     false; any option); ``bad_option`` for anything else."""
     value = msg.get("Watchers", True)
     if value is not True and value is not False:
-        raise ProtocolError(f"Watchers is true or false, not {quote(value)}", "bad_option")
+        raise Malformed(f"Watchers is true or false, not {quote(value)}", "bad_option")
     return value
 
 
@@ -295,5 +293,5 @@ def _read_flags(msg: Message, spec: GameSpec) -> frozenset[str]:
         if value is True:
             on.add(flag)
         elif value is not None and value is not False:
-            raise ProtocolError(f"{flag} is true or false, not {quote(value)}", "bad_option")
+            raise Malformed(f"{flag} is true or false, not {quote(value)}", "bad_option")
     return frozenset(on)

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Final
 from hundred_server import games
 from hundred_server.core.chat import Mutes
 from hundred_server.core.keyed import Keyed
-from hundred_server.protocol.wire import LOBBY_QUESTION, ProtocolError, message, quote
+from hundred_server.protocol.errors import Refused
+from hundred_server.protocol.wire import LOBBY_QUESTION, message, quote
 
 if TYPE_CHECKING:
     from hundred_server.core.table import Outgoing, Table
@@ -160,7 +161,7 @@ def check_plays(
     named = title or quote(game)
     plays = " and ".join(sorted(games.get(name).title for name in playable)) or "no game"
     what = f"{named} is a game" if table_id is None else f"table {table_id} plays {named}, which"
-    raise ProtocolError(
+    raise Refused(
         f"{what} this connection cannot {doing}: its protocol has no words for it (it plays "
         f"{plays})",
         "bad_game",

@@ -11,7 +11,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from hundred_server.core.table import Table
-from hundred_server.protocol.wire import ProtocolError
+from hundred_server.protocol.errors import Refused
 
 if TYPE_CHECKING:
     from hundred_server.core.lobby import Lobby
@@ -58,7 +58,7 @@ class StoreGate:
     def check_open(self, what: str) -> None:
         """``store_unavailable`` if ``what`` (a new game) may not start now."""
         if not self.ok:
-            raise ProtocolError(
+            raise Refused(
                 f"the game store is unavailable, so {what} cannot start now; games under "
                 "way go on, and new ones can start when it is back (try again soon)",
                 "store_unavailable",
@@ -67,7 +67,7 @@ class StoreGate:
     def check_paused(self, table: Table) -> None:
         """``store_unavailable`` if ``table`` is paused."""
         if table.id in self.paused:
-            raise ProtocolError(
+            raise Refused(
                 f"table {table.id} waits for the game store, which is unavailable; it goes "
                 "on by itself when the store is back",
                 "store_unavailable",

@@ -52,8 +52,8 @@ from hundred_server.core.fairness import commit_message
 from hundred_server.core.names import fold
 from hundred_server.core.remote import AskBot, PluginSeat, PoolSeat
 from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
-from hundred_server.protocol.errors import HundredError
-from hundred_server.protocol.wire import Message, ProtocolError, error, field_int, message
+from hundred_server.protocol.errors import HundredError, Refused
+from hundred_server.protocol.wire import Message, error, field_int, message
 
 Outgoing = list[tuple[int, Message]]
 
@@ -319,7 +319,7 @@ class Table:
         """Seat a person (owning the seat by ``token``, a hash) in the lowest free seat;
         starts the game when the table is full."""
         if self.state is not TableState.WAITING or self.free == 0:
-            raise ProtocolError(f"table {self.id} has no free seat", "table_full")
+            raise Refused(f"table {self.id} has no free seat", "table_full")
         taken = {fold(s.name) for s in self.seats if s is not None}  # as people read them
         unique, n = name, 2
         while fold(unique) in taken:
@@ -379,7 +379,7 @@ class Table:
         """
         seat = self.owner_of(token)
         if seat is None:
-            raise ProtocolError("no game under way has a seat for that token", "bad_token")
+            raise Refused("no game under way has a seat for that token", "bad_token")
         occupant = self.seats[seat]
         assert occupant is not None
         previous = occupant.conn
@@ -420,17 +420,17 @@ class Table:
         snapshot and the pending prompt's public copy. At a table that waits, everyone
         there gets the new ``Table`` (its ``Watchers`` count)."""
         if self.state is TableState.OVER:
-            raise ProtocolError(f"no table {self.id} to watch", "no_such_table")
+            raise Refused(f"no table {self.id} to watch", "no_such_table")
         if not self.watchable:
-            raise ProtocolError(f"table {self.id} takes no watchers", "no_watchers")
+            raise Refused(f"table {self.id} takes no watchers", "no_watchers")
         if len(self.watchers) >= most:
-            raise ProtocolError(
+            raise Refused(
                 f"table {self.id} has {len(self.watchers)} watchers, the most it may; "
                 "try again later",
                 "too_many_watchers",
             )
         if conn in self.watchers or self.seat_of(conn) is not None:
-            raise ProtocolError(f"you are at table {self.id} already", "not_now")
+            raise Refused(f"you are at table {self.id} already", "not_now")
         self.watchers.append(conn)
         if self.state is TableState.WAITING:
             return self._to_people(self.info())
@@ -519,18 +519,14 @@ class Table:
         seat = self.seat_of(conn)
         game = self.game
         if seat is None or game is None or self.state is not TableState.PLAYING:
-            raise ProtocolError("no game is under way at your table", "not_now")
+            raise Refused("no game is under way at your table", "not_now")
         try:
             playerid = field_int(msg, "Playerid")
             if playerid is not None and playerid != seat:
-                raise ProtocolError(
-                    f"you play seat {seat}, not Playerid {playerid}", "not_your_seat"
-                )
+                raise Refused(f"you play seat {seat}, not Playerid {playerid}", "not_your_seat")
             seq = field_int(msg, "Seq")
             if seq is not None and seq != self.seq:
-                raise ProtocolError(
-                    f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq"
-                )
+                raise Refused(f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq")
             action = self.spec.parse_action(msg)
             to_act = game.to_act
             events = game.apply(seat, action)

@@ -13,7 +13,8 @@ from collections.abc import Callable, Iterable
 from hundred_server.core.keyed import Keyed
 from hundred_server.core.sessions import Session
 from hundred_server.core.table import Table, TableState
-from hundred_server.protocol.wire import Message, ProtocolError
+from hundred_server.protocol.errors import Refused
+from hundred_server.protocol.wire import Message
 
 
 class TableRegistry(Keyed[int, Table]):
@@ -67,7 +68,7 @@ class TableRegistry(Keyed[int, Table]):
             return table_id
         given = self.table_ids()
         if given is None:
-            raise ProtocolError(
+            raise Refused(
                 "no table number is to hand (the game store is slow to answer); try again "
                 "in a moment",
                 "store_unavailable",
@@ -81,13 +82,13 @@ class TableRegistry(Keyed[int, Table]):
         live = [self._items[i] for i in self._by_address.get(address, ())]
         waiting = sum(t.state is TableState.WAITING for t in live)
         if waiting >= most_waiting:
-            raise ProtocolError(
+            raise Refused(
                 f"{waiting} tables from your address already wait for players (at most "
                 f"{most_waiting}); join one, or wait for them to fill",
                 "too_many_waiting",
             )
         if len(live) >= most_live:
-            raise ProtocolError(
+            raise Refused(
                 f"{len(live)} tables from your address are under way (at most "
                 f"{most_live}); finish or leave one first",
                 "too_many_tables",

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Final
 from hundred_server.core.chat import FanOut, Place, chat_message, clean
 from hundred_server.core.sessions import AT_TABLE, Session, Where
 from hundred_server.core.table import Outgoing
-from hundred_server.protocol.wire import Message, ProtocolError, message, quote, require_str
+from hundred_server.protocol.errors import Refused
+from hundred_server.protocol.wire import Message, message, quote, require_str
 
 if TYPE_CHECKING:
     from hundred_server.core.lobby import Lobby
@@ -46,9 +47,9 @@ class Talk:
             text = f"You unmuted {name}: you see what they say again" if was else None
             return [(session.conn, message(text or f"{name} was not muted"))]
         if name in (session.name, chat_name(session)):
-            raise ProtocolError("you cannot mute yourself", "bad_mute")
+            raise Refused("you cannot mute yourself", "bad_mute")
         if not named:
-            raise ProtocolError(
+            raise Refused(
                 f"nobody here goes by {quote(name)} (mute a name as its chat shows it)",
                 "bad_mute",
             )
@@ -76,7 +77,7 @@ class Talk:
             wait = self.fanout.spend(session.conn, len(out), budget, lobby.clock())
             if wait is not None:
                 again = _tenths(wait)
-                raise ProtocolError(
+                raise Refused(
                     f"the lobby's chat is busy (at most {budget} lines delivered a second, "
                     f"shared by everyone talking): nothing was said; try again in {again} s",
                     "chat_busy",

@@ -18,7 +18,8 @@ from typing import Final
 
 from hundred_server.core.keyed import Keyed
 from hundred_server.core.table import Table
-from hundred_server.protocol.wire import Message, ProtocolError, field_str, quote
+from hundred_server.protocol.errors import Refused
+from hundred_server.protocol.wire import Message, field_str, quote
 
 TOKEN_RE: Final = re.compile(r"^[0-9a-f]{32}$")
 
@@ -36,7 +37,7 @@ def read_token(msg: Message) -> str:
     if token is not None:
         token = token.strip().lower()
     if token is None or not TOKEN_RE.match(token):
-        raise ProtocolError(
+        raise Refused(
             f"a token is the 32 hex digits of your Seat message, not {quote(token)}",
             "bad_token",
         )

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from hundred_server.core.sessions import IN_LOBBY, Session, Where, check_plays
 from hundred_server.core.table import Outgoing, Table
-from hundred_server.protocol.wire import Message, ProtocolError, require_int
+from hundred_server.protocol.errors import Refused
+from hundred_server.protocol.wire import Message, require_int
 
 if TYPE_CHECKING:
     from hundred_server.core.lobby import Lobby
@@ -44,7 +45,7 @@ class Watchers:
     def watch(self, session: Session, msg: Message) -> Outgoing:
         """``Watch``: from the lobby, watch a table (see ``Table.watch``)."""
         if session.where not in IN_LOBBY:
-            raise ProtocolError(
+            raise Refused(
                 "you sit at a table; a person at a table cannot watch one (quit first)", "not_now"
             )
         lobby = self._lobby
@@ -55,7 +56,7 @@ class Watchers:
             check_plays(session, remote[table_id].get("Game"), table_id, "watch")
             raise Elsewhere(table=table_id, watch=True)
         if table is None:
-            raise ProtocolError(f"no table {table_id} to watch", "no_such_table")
+            raise Refused(f"no table {table_id} to watch", "no_such_table")
         check_plays(session, table.game_name, table_id, "watch")
         with lobby.guard(table, session):
             out = table.watch(session.conn, lobby.limits.max_watchers)
@@ -66,7 +67,7 @@ class Watchers:
     def leave(self, session: Session) -> Outgoing:
         """``Leave``: a watcher stops watching and is back at the lobby question."""
         if session.where is not Where.WATCHING:
-            raise ProtocolError(
+            raise Refused(
                 "Leave stops watching a table, and you watch none"
                 + (
                     "; Hello quit leaves a seat"

@@ -187,7 +187,7 @@ class TextView(Protocol):
 
     def parse(self, head: str, args: list[str], screen: TextScreen) -> list[Message] | None:
         """The wire messages of the command ``head args`` (None: not this game's
-        command); ``ProtocolError`` if it is this game's but malformed."""
+        command); ``Malformed`` if it is this game's but malformed."""
 
     def numbered_text(self, codes: Sequence[str]) -> str:
         """A hand as people read it, numbered as ``play 3`` counts it (``1:5♥  2:🃏``):
@@ -285,7 +285,7 @@ class GameSpec:
 
     @property
     def parse_action(self) -> Callable[[Message], Any]:
-        """A client's answer -> the engine's action (``ProtocolError`` if malformed),
+        """A client's answer -> the engine's action (``Malformed`` if malformed),
         read as its record line is (``Notation``)."""
         return self.records.actions.parse_answer
 

@@ -5,6 +5,7 @@ Each is a ``Value`` (protocol/declare.py): its docstring is its description, its
 """
 
 from hundred_server.protocol.declare import Definition, Slot, Value, ref
+from hundred_server.protocol.errors import CODES
 
 
 class Seat(Value, schema={"type": "integer", "minimum": 0, "maximum": 5}):
@@ -101,57 +102,8 @@ class TableId(Value, schema={"type": "integer", "minimum": 0}):
     """A table id."""
 
 
-class ErrorCode(
-    Value,
-    schema={
-        "enum": [
-            "line_too_long",
-            "bad_json",
-            "bad_message",
-            "unknown_type",
-            "bad_choice",
-            "bad_name",
-            "bad_game",
-            "bad_option",
-            "bad_token",
-            "no_such_table",
-            "table_full",
-            "not_now",
-            "not_your_seat",
-            "stale_seq",
-            "not_your_turn",
-            "wrong_phase",
-            "illegal_bid",
-            "already_passed",
-            "not_pre_passed",
-            "bad_suit",
-            "bad_card",
-            "not_in_hand",
-            "duplicate_card",
-            "must_bleed",
-            "must_follow_suit",
-            "must_beat",
-            "must_trump",
-            "game_over",
-            "server_full",
-            "too_many_connections",
-            "too_many_tables",
-            "too_many_waiting",
-            "store_unavailable",
-            "rate_limited",
-            "idle_timeout",
-            "internal_error",
-            "bad_discard",
-            "bad_partners",
-            "no_watchers",
-            "too_many_watchers",
-            "bad_chat",
-            "bad_mute",
-            "chat_busy",
-            "ai_busy",
-        ]
-    },
-):
+# The codes are errors.CODES, the one list.
+class ErrorCode(Value, schema={"enum": list(CODES)}):
     """The stable error codes of protocol.md's error table."""
 
 

@@ -1,7 +1,7 @@
 """Wire messages: one JSON object per line (see protocol.md).
 
 ``decode(line) -> dict`` turns a line into a message with a string ``Type`` or raises
-``ProtocolError`` with the wire ``code``; ``encode(message) -> bytes`` is its inverse.
+``Malformed`` with the wire ``code``; ``encode(message) -> bytes`` is its inverse.
 The ``field_*`` readers check one field each and quote the bad input in their errors.
 Nothing here does I/O.
 """
@@ -16,7 +16,7 @@ from json import encoder as json_encoder
 from typing import Any, Final
 
 from hundred_server.games.kit.cards import Card, Suit
-from hundred_server.protocol.errors import CardCodeError, MalformedError
+from hundred_server.protocol.errors import CardCodeError, Malformed, for_code
 
 #: The longest line a client may send, in bytes, without its line ending.
 MAX_LINE: Final = 8192
@@ -30,10 +30,6 @@ LOBBY_TYPES: Final = frozenset(
 )
 
 Message = dict[str, Any]
-
-
-class ProtocolError(MalformedError):
-    """A line or field that breaks protocol.md; ``code`` is the wire code."""
 
 
 def quote(value: object, limit: int = 60) -> str:
@@ -142,27 +138,27 @@ def strip_line(line: bytes) -> bytes:
 def decode(line: bytes) -> Message:
     """Parse one line (without its ending) into a message with a string ``Type``."""
     if len(line) > MAX_LINE:
-        raise ProtocolError(f"a line is at most {MAX_LINE} bytes", "line_too_long")
+        raise Malformed(f"a line is at most {MAX_LINE} bytes", "line_too_long")
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
-        raise ProtocolError(f"not UTF-8: {quote(line)}", "bad_json") from None
+        raise Malformed(f"not UTF-8: {quote(line)}", "bad_json") from None
     try:
         message = json.loads(text)
     except (ValueError, RecursionError):
-        raise ProtocolError(f"not JSON: {quote(text)}", "bad_json") from None
+        raise Malformed(f"not JSON: {quote(text)}", "bad_json") from None
     if not isinstance(message, dict):
-        raise ProtocolError(f"not a JSON object: {quote(text)}", "bad_json")
+        raise Malformed(f"not a JSON object: {quote(text)}", "bad_json")
     kind = message.get("Type")
     if not isinstance(kind, str):
-        raise ProtocolError(f"a message needs a string Type, got {quote(kind)}", "bad_message")
+        raise Malformed(f"a message needs a string Type, got {quote(kind)}", "bad_message")
     return message
 
 
 def check_client_type(message: Message, known: frozenset[str]) -> str:
     kind: str = message["Type"]
     if kind not in known:
-        raise ProtocolError(
+        raise Malformed(
             f"unknown Type {quote(kind)} (clients send {', '.join(sorted(known))})",
             "unknown_type",
         )
@@ -190,9 +186,9 @@ def field_int(
     if value is _MISSING or value is None:
         return None
     if type(value) is not int:
-        raise ProtocolError(f"{key} must be a whole number, got {quote(value)}", "bad_message")
+        raise Malformed(f"{key} must be a whole number, got {quote(value)}", "bad_message")
     if (lo is not None and value < lo) or (hi is not None and value > hi):
-        raise ProtocolError(
+        raise for_code(
             f"{key} must be from {lo} to {hi}, got {quote(value)}", code or "bad_message"
         )
     return value
@@ -203,7 +199,7 @@ def require_int(
 ) -> int:
     value = field_int(msg, key, lo=lo, hi=hi, code=code)
     if value is None:
-        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+        raise Malformed(f"{msg['Type']} needs {key}", "bad_message")
     return value
 
 
@@ -212,14 +208,14 @@ def field_str(msg: Message, key: str) -> str | None:
     if value is _MISSING or value is None:
         return None
     if not isinstance(value, str):
-        raise ProtocolError(f"{key} must be a string, got {quote(value)}", "bad_message")
+        raise Malformed(f"{key} must be a string, got {quote(value)}", "bad_message")
     return value
 
 
 def require_str(msg: Message, key: str) -> str:
     value = field_str(msg, key)
     if value is None:
-        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+        raise Malformed(f"{msg['Type']} needs {key}", "bad_message")
     return value
 
 
@@ -229,19 +225,19 @@ def field_card(msg: Message, key: str) -> Card:
 
 def parse_card(code: object) -> Card:
     if not isinstance(code, str):
-        raise ProtocolError(f'a card is a string such as "AS", got {quote(code)}', "bad_card")
+        raise Malformed(f'a card is a string such as "AS", got {quote(code)}', "bad_card")
     try:
         return Card.parse(code)
     except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_card") from None
+        raise Malformed(exc.message, "bad_card") from None
 
 
 def field_cards(msg: Message, key: str) -> list[Card]:
     value = msg.get(key, _MISSING)
     if value is _MISSING or value is None:
-        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+        raise Malformed(f"{msg['Type']} needs {key}", "bad_message")
     if not isinstance(value, list):
-        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+        raise Malformed(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
     return [parse_card(c) for c in value]
 
 
@@ -250,4 +246,4 @@ def field_suit(msg: Message, key: str) -> Suit:
     try:
         return Suit.parse(value)
     except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_suit") from None
+        raise Malformed(exc.message, "bad_suit") from None

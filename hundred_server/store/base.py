@@ -12,7 +12,7 @@ from typing import Final, Protocol
 from urllib.parse import unquote
 
 from hundred_server.core.journal import Moves, StoredGame, Write
-from hundred_server.protocol.errors import HundredError
+from hundred_server.protocol.errors import Fault
 
 #: How long a write waits for a lock another program holds before it fails (seconds).
 #: Short: the server retries a failed save itself, and a writer stuck in a long wait
@@ -43,7 +43,7 @@ COMMIT_WAIT: Final = 0.05
 COMMIT_BATCH: Final = 16
 
 
-class StoreError(HundredError):
+class StoreError(Fault):
     """The store cannot be used (damaged, not ours, newer, out of reach); the message
     says why (and never holds a password)."""
 

@@ -130,7 +130,7 @@ def snapshot_head(
 class Fields:
     """Where an action's fields are read from: a record line (``record_fields``: a
     missing or ill-typed field is a ``RecordError``) or a client's answer (``wire``,
-    kit/messages.py ``WIRE``: a ``ProtocolError``). A game reads each of its actions
+    kit/messages.py ``WIRE``: a ``Malformed``). A game reads each of its actions
     once, through these; each source says what is wrong in its own words."""
 
     #: Whether this is a client's answer (the seed's clients pass by leaving out Bid).

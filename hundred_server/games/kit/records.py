@@ -30,9 +30,11 @@ from hundred_server.games.kit.messages import WIRE, Fields
 from hundred_server.protocol.errors import (
     CardCodeError,
     HundredError,
+    Malformed,
     RecordError,
+    Refused,
 )
-from hundred_server.protocol.wire import Message, ProtocolError, field_int
+from hundred_server.protocol.wire import Message, field_int
 from hundred_server.protocol.wire import quote as wire_quote
 
 #: The codes every game's replay gives alike: reading a line, the header, deals, and
@@ -256,7 +258,7 @@ def read_bid(
     amount = field_int(obj, "Bid")
     action = bids.get(0 if amount is None else amount)
     if action is None:
-        raise ProtocolError(f"no such bid: {wire_quote(amount)} ({words})", "illegal_bid")
+        raise Refused(f"no such bid: {wire_quote(amount)} ({words})", "illegal_bid")
     return action
 
 
@@ -330,13 +332,11 @@ class Notation:
         return {"Type": kind, "Playerid": seat, **fields(action)}
 
     def parse_answer(self, msg: Message) -> Any:
-        """The engine action a client's answer names; ``ProtocolError`` if malformed,
+        """The engine action a client's answer names; ``Malformed`` if malformed,
         ``unknown_type`` if its Type answers no prompt of this game."""
         read = self.read.get(msg["Type"])
         if read is None:
-            raise ProtocolError(
-                f"not {self.answer_words}: {wire_quote(msg['Type'])}", "unknown_type"
-            )
+            raise Malformed(f"not {self.answer_words}: {wire_quote(msg['Type'])}", "unknown_type")
         return read(msg, self.wire)
 
 

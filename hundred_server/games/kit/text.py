@@ -18,7 +18,8 @@ from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
 from hundred_server.games.kit.cards import Card, Suit
-from hundred_server.protocol.wire import ProtocolError, quote
+from hundred_server.protocol.errors import Malformed
+from hundred_server.protocol.wire import quote
 
 HELP_TRUMP: Final = "  trump SUIT        hearts, diamonds, spades, clubs (or h, d, s, c)"
 HELP_PLAY: Final = "  play 5H, play 3   play by card or by position"
@@ -41,9 +42,7 @@ def number(args: Sequence[str], example: str) -> int:
     """The one number in ``args`` (``bad_message``, quoting what was typed, if not)."""
     if len(args) != 1 or not number_word(args[0]) or len(args[0]) > 6:
         typed = " ".join(args) or "nothing"
-        raise ProtocolError(
-            f"expected a number, as in: {example} (not {quote(typed)})", "bad_message"
-        )
+        raise Malformed(f"expected a number, as in: {example} (not {quote(typed)})", "bad_message")
     return int(args[0])
 
 
@@ -63,9 +62,7 @@ def card_at(word: str, screen: TextScreen) -> str:
     if number_word(word):
         index = int(word) - 1
         if not 0 <= index < len(screen.hand):
-            raise ProtocolError(
-                f"no card at position {word}: you hold {len(screen.hand)}", "bad_card"
-            )
+            raise Malformed(f"no card at position {word}: you hold {len(screen.hand)}", "bad_card")
         return screen.hand[index]
     return word
 
@@ -258,7 +255,7 @@ class TrickText:
 
     def _cmd_play(self, args: list[str], screen: TextScreen) -> list[Message]:
         if len(args) != 1:
-            raise ProtocolError("play one card: play 5H or play 3", "bad_message")
+            raise Malformed("play one card: play 5H or play 3", "bad_message")
         return [{"Type": "Play", "PlayedCard": card_at(args[0], screen)}]
 
 
@@ -308,5 +305,5 @@ class BiddingText(TrickText):
         suit = SUIT_WORDS.get(args[0].lower()) if args else None
         if suit is None:
             typed = " ".join(["trump", *args])
-            raise ProtocolError(f"name a suit: trump hearts (not {quote(typed)})", "bad_suit")
+            raise Malformed(f"name a suit: trump hearts (not {quote(typed)})", "bad_suit")
         return [{"Type": "Trump", "Trump": suit.value}]

@@ -58,8 +58,8 @@ from hundred_server.games.rook.rules import (
     Setup,
     check_deck,
 )
-from hundred_server.protocol.errors import CardCodeError, RecordError
-from hundred_server.protocol.wire import Message, ProtocolError, quote
+from hundred_server.protocol.errors import CardCodeError, Malformed, RecordError, Refused
+from hundred_server.protocol.wire import Message, quote
 
 #: The moon as ``Legal`` lists it (and as a ``Bid`` answer may give it back).
 MOON_WORD: Final = "moon"
@@ -82,26 +82,26 @@ OWN_CODES: Final[dict[str, str]] = {
 
 def _card(value: object, key: str) -> RookCard:
     if not isinstance(value, str):
-        raise ProtocolError(
+        raise Malformed(
             f'{key}: a card is a string such as "R14" or "ROOK", got {quote(value)}', "bad_card"
         )
     try:
         return RookCard.parse(value)
     except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_card") from None
+        raise Malformed(exc.message, "bad_card") from None
 
 
 def _needed(msg: Message, key: str) -> object:
     value = msg.get(key)
     if value is None:
-        raise ProtocolError(f"{msg['Type']} needs {key}", "bad_message")
+        raise Malformed(f"{msg['Type']} needs {key}", "bad_message")
     return value
 
 
 def _answer_cards(msg: Message, key: str) -> tuple[RookCard, ...]:
     value = _needed(msg, key)
     if not isinstance(value, list):
-        raise ProtocolError(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
+        raise Malformed(f"{key} must be a list of cards, got {quote(value)}", "bad_message")
     return tuple(_card(c, key) for c in value)
 
 
@@ -109,7 +109,7 @@ def _answer_colour(msg: Message, key: str) -> Colour:
     try:
         return Colour.parse(_needed(msg, key))
     except CardCodeError as exc:
-        raise ProtocolError(exc.message, "bad_suit") from None
+        raise Malformed(exc.message, "bad_suit") from None
 
 
 #: An answer's readers for Rook's cards and colours.
@@ -146,7 +146,7 @@ def _record_bid(obj: dict[str, Any]) -> Bid:
 def _answer_bid(msg: Message) -> Bid:
     moon = msg.get("Moon")
     if moon is not None and type(moon) is not bool:
-        raise ProtocolError(f"Moon must be true or false, got {quote(moon)}", "bad_message")
+        raise Malformed(f"Moon must be true or false, got {quote(moon)}", "bad_message")
     if moon:
         return BID_ACTIONS[MOON]
     amount = msg.get("Bid")
@@ -155,12 +155,10 @@ def _answer_bid(msg: Message) -> Bid:
     if isinstance(amount, str) and amount.strip().lower() == MOON_WORD:
         return BID_ACTIONS[MOON]
     if type(amount) is not int:
-        raise ProtocolError(
-            f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message"
-        )
+        raise Malformed(f'Bid must be a whole number or "moon", got {quote(amount)}', "bad_message")
     action = BID_ACTIONS.get(amount) if amount != MOON else None
     if action is None:
-        raise ProtocolError(
+        raise Refused(
             f"no such bid: {quote(amount)} (0 or leave Bid out to pass; 80 to 200 in "
             'fives; "Moon":true for the moon)',
             "illegal_bid",

@@ -15,8 +15,8 @@ from typing import ClassVar, Final
 from hundred_server.games.base import Message, TextScreen
 from hundred_server.games.kit.text import BiddingText, card_at, prompted, says
 from hundred_server.games.rook.cards import Colour, RookCard
-from hundred_server.protocol.errors import CardCodeError
-from hundred_server.protocol.wire import ProtocolError, quote
+from hundred_server.protocol.errors import CardCodeError, Malformed
+from hundred_server.protocol.wire import quote
 
 HELP: Final = "\n".join(
     [
@@ -174,10 +174,10 @@ class RookText(BiddingText):
         """``setup red 1 2 3 4 5 call G1``: trump, the discard, the called cards."""
         example = "setup red 1 2 3 4 5 call G1"
         if not args:
-            raise ProtocolError(f"name trump, the discard and the calls: {example}", "bad_message")
+            raise Malformed(f"name trump, the discard and the calls: {example}", "bad_message")
         colour = _COLOUR_WORDS.get(args[0].lower())
         if colour is None:
-            raise ProtocolError(
+            raise Malformed(
                 f"name trump first: black, green, red or yellow (not {quote(args[0])}), as "
                 f"in: {example}",
                 "bad_suit",

@@ -13,7 +13,7 @@ never know how a connection reads and writes. The codecs:
   classic port (``serve --classic-port``).
 
 A codec's ``decode(line)`` returns wire messages for the hub, or lines of text to show
-the connection at once (text mode's ``help``), and raises ``ProtocolError`` for a line
+the connection at once (text mode's ``help``), and raises ``Malformed`` for a line
 it cannot read; ``encode(message)`` returns the bytes to send (``b""``: nothing).
 """
 

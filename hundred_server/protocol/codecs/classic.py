@@ -34,7 +34,8 @@ import json
 from typing import Any, Final
 
 from hundred_server import games
-from hundred_server.protocol.wire import Message, ProtocolError, decode, quote
+from hundred_server.protocol.errors import Malformed
+from hundred_server.protocol.wire import Message, decode, quote
 
 #: The keys each Type keeps in the seed's dialect.
 KEYS: Final[dict[str, tuple[str, ...]]] = {
@@ -112,13 +113,13 @@ class ClassicCodec:
         kind = msg["Type"]
         if kind not in CLIENT_TYPES:
             known = ", ".join(sorted(CLIENT_TYPES))
-            raise ProtocolError(f"unknown Type {quote(kind)} (send {known})", "unknown_type")
+            raise Malformed(f"unknown Type {quote(kind)} (send {known})", "unknown_type")
         choice = msg.get("Message")
         said = choice.strip().lower() if isinstance(choice, str) else None
         if kind == "Hello" and said == "create":
             return [{**msg, "Game": classic_game()}]
         if kind == "Hello" and said == "watch":  # the seed's lobby has no watching
-            raise ProtocolError("Message must be create, join or quit", "bad_choice")
+            raise Malformed("Message must be create, join or quit", "bad_choice")
         if kind == "Game" and self.choosing_table:
             option = msg.get("Option")
             if option == 0:

@@ -25,7 +25,8 @@ from hundred_server import games
 from hundred_server.core.lobby import AI_LEVELS, options
 from hundred_server.games.base import GameSpec, TextView
 from hundred_server.games.kit.text import number, number_word, numbered
-from hundred_server.protocol.wire import Message, ProtocolError, quote
+from hundred_server.protocol.errors import ClientError, Malformed
+from hundred_server.protocol.wire import Message, quote
 
 IAC: Final = 255
 _SB, _SE = 250, 240
@@ -126,7 +127,7 @@ class TextCodec:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            raise ProtocolError(f"not UTF-8: {quote(line)}", "bad_json") from None
+            raise Malformed(f"not UTF-8: {quote(line)}", "bad_json") from None
         return self.parse(text)
 
     def encode(self, message: Message) -> bytes:
@@ -299,12 +300,12 @@ class TextCodec:
             return said
         other = self._game_with_command(head, args)
         if other is not None:
-            raise ProtocolError(
+            raise Malformed(
                 f"{quote(words[0])} is a command of {other}, not of "
                 f"{games.get(self.game).title} (type help)",
                 "unknown_type",
             )
-        raise ProtocolError(f"unknown command {quote(words[0])} (type help)", "unknown_type")
+        raise Malformed(f"unknown command {quote(words[0])} (type help)", "unknown_type")
 
     def _help(self) -> list[str]:
         spec = games.get(self.game)
@@ -321,7 +322,7 @@ class TextCodec:
                 continue
             try:
                 said = spec.text.parse(head, args, self)
-            except ProtocolError:
+            except ClientError:
                 return spec.title  # that game's command, malformed
             if said is not None:
                 return spec.title
@@ -356,7 +357,7 @@ class TextCodec:
         option: Message = {"Type": "Game", "Option": number(words[:1], f"1-{count}")}
         levels = [w for w in words[1:] if w.lower() in AI_LEVELS]
         if len(levels) > 1:
-            raise ProtocolError(
+            raise Malformed(
                 f"one AI a table, not {' and '.join(levels)} (naive or strong)", "bad_option"
             )
         if levels:
