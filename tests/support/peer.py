@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hundred_server.core.fairness import commitment
-from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
+from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 
 READ_TIMEOUT = 5.0
 
