@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,7 @@ import jsonschema
 import pytest
 
 from hundred_server.config import AISettings
-from hundred_server.core.hub import Close, Hub, Send
+from hundred_server.core.hub import Hub
 from hundred_server.protocol import codecs
 from hundred_server.protocol.schema import (
     is_valid_client_message,
@@ -37,6 +36,7 @@ from hundred_server.protocol.schema import (
     validate_client_message,
     validate_server_message,
 )
+from tests.support.transcript import CLOSED, replay_exchange
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "protocol.md"
 DOC = DOC_PATH.read_text(encoding="utf-8")
@@ -819,7 +819,6 @@ def test_the_error_names_what_is_wrong() -> None:
 
 CLASSIC_TEXT = "\n".join(LINES[CLASSIC_SECTION.start - 1 : CLASSIC_SECTION.stop - 1])
 CLASSIC_EXCHANGE = re.findall(r"```\n(.*?)```", CLASSIC_TEXT, re.S)[0].splitlines()
-CLOSED = "(the server closes the connection)"
 
 
 def test_the_classic_exchange_is_a_whole_one() -> None:
@@ -836,27 +835,6 @@ def test_the_classic_exchange_replays_exactly() -> None:
     # machine: its moves are the same every time.
     hub = Hub(seed_source=lambda: "protocol-example", ai=AISettings(budget=10.0))
     conn, commands = hub.connect("example", codecs.CLASSIC)
-    transcript: list[str] = []
-
-    def collect(commands: list[Send | Close]) -> None:
-        for command in commands:
-            assert command.conn == conn
-            if isinstance(command, Send):
-                transcript.extend("--> " + line for line in command.data.decode().splitlines())
-            else:
-                transcript.append(CLOSED)
-
-    def ticks() -> None:
-        """The timers that are due, as the server runs them (the strong AI's moves
-        come one a tick)."""
-        while (due := hub.lobby.timers.next_deadline()) is not None and due <= time.monotonic():
-            collect(hub.tick())
-
-    collect(commands)
-    for line in CLASSIC_EXCHANGE:
-        if line.startswith("<-- "):
-            transcript.append(line)
-            collect(hub.receive(conn, line[4:].encode() + b"\n"))
-            ticks()
+    transcript = replay_exchange(hub, conn, commands, CLASSIC_EXCHANGE, timers=True)
     assert transcript == CLASSIC_EXCHANGE
     assert hub.lobby.sessions == {}
