@@ -62,7 +62,7 @@ from tests.support.hub_harness import (
     check_stream,
     is_prompt,
 )
-from tests.support.live_server import ROOT, start_server
+from tests.support.live_server import ROOT, run_command, start_server
 
 READ_TIMEOUT = 10.0
 
@@ -1202,14 +1202,7 @@ async def test_a_hundred_tables_writing_at_once_lose_nothing(engine: Engine) -> 
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "hundred_server", *args],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PYTHONPATH": str(ROOT), "PATH": ""},
-    )
+    return run_command(*args, cwd=cwd)
 
 
 def test_games_and_export_commands(engine: Engine, tmp_path: Path) -> None:

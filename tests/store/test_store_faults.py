@@ -27,7 +27,7 @@ from hundred_server.store import Store, Write
 from tests.support.faulty_store import FaultyStore
 from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 from tests.support.live_server import ROOT, start_server, stop_server
-from tests.support.peer import Peer
+from tests.support.peer import Peer, new_table_refusal
 
 #: A server on a free port of 127.0.0.1, with the defaults.
 LOCAL = Settings(listeners=Listeners("127.0.0.1", 0))
@@ -177,13 +177,7 @@ async def test_a_failing_store_pauses_its_table_and_loses_nothing(tmp_path: Path
         assert store.failures >= 1
         assert server.store_down
         # The lobby goes on; a new table is refused, and says why.
-        await bob.send({"Type": "Hello"})
-        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
-        await bob.send({"Type": "Hello", "Message": "create"})
-        await bob.send({"Type": "Game", "Option": 1})
-        while (msg := await bob.recv())["Type"] != "Error":
-            pass
-        assert msg["Code"] == "store_unavailable"
+        assert await new_table_refusal(bob) == "store_unavailable"
         # ann's table is paused: what she says now is refused, after what waits.
         await ann.send(b'{"Type":"Hello","Message":"join"}\n')
         store.failing = False  # the store is back: everything that waited goes out

@@ -10,7 +10,6 @@ import asyncio
 import random
 import signal
 import socket
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,10 +31,10 @@ from hundred_server.store import (
 from hundred_server.store.postgres import STORE_VERSION, PostgresStore
 from tests.store.test_store_faults import against_ai, serving
 from tests.support import engines
-from tests.support.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, postgres_engine
-from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.support.live_server import ROOT, free_port, start_server
-from tests.support.peer import Peer
+from tests.support.engines import PASSWORD, PASSWORD_ROLE, Cluster, Engine, fresh_database
+from tests.support.hub_harness import answer_from_legal, is_prompt
+from tests.support.live_server import free_port, run_command, start_server
+from tests.support.peer import Peer, new_table_refusal
 
 
 def started(game_id: int) -> GameStarted:
@@ -267,13 +266,7 @@ async def test_postgresql_stopped_mid_game_pauses_the_table_until_it_is_back(
                 await ann.send(answer_from_legal(prompt, rng))  # accepted, not saved
                 await ann.nothing_for(0.5)  # nothing unsaved is sent
                 assert server.store_down
-                await bob.send({"Type": "Hello"})  # the lobby goes on
-                assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
-                await bob.send({"Type": "Hello", "Message": "create"})
-                await bob.send({"Type": "Game", "Option": 1})
-                while (msg := await bob.recv())["Type"] != "Error":
-                    pass
-                assert msg["Code"] == "store_unavailable"
+                assert await new_table_refusal(bob) == "store_unavailable"  # the lobby goes on
             finally:
                 await asyncio.to_thread(cluster.start)
             seq = prompt["Seq"]
@@ -299,24 +292,8 @@ async def test_postgresql_stopped_mid_game_pauses_the_table_until_it_is_back(
 @pytest.fixture
 def ann_db(pg_cluster: Cluster) -> Iterator[Engine]:
     """A database owned by the role that logs in with a password."""
-    name = pg_cluster.create_database(owner=PASSWORD_ROLE)
-    engine = postgres_engine(pg_cluster, name)
-    try:
+    with fresh_database(pg_cluster, owner=PASSWORD_ROLE) as engine:
         yield engine
-    finally:
-        engine.close_all()
-        pg_cluster.drop_database(name)
-
-
-def command(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "hundred_server", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PYTHONPATH": str(ROOT), "PATH": ""},
-    )
 
 
 def test_redact_hides_the_password_wherever_the_url_has_it() -> None:
@@ -334,27 +311,27 @@ def test_redact_hides_the_password_wherever_the_url_has_it() -> None:
 def test_a_password_is_never_shown_in_an_error(ann_db: Engine, pg_cluster: Cluster) -> None:
     good = pg_cluster.url(ann_db.database, PASSWORD_ROLE, PASSWORD)
     wrong = pg_cluster.url(ann_db.database, PASSWORD_ROLE, "Wr0ng-Secret")
-    refused = command("games", "--store", wrong)
+    refused = run_command("games", "--store", wrong)
     assert refused.returncode == 2
     assert refused.stderr.startswith(
         f"hundred-server games: cannot connect to the store {redact(wrong)}: "
     )
     assert f'password authentication failed for user "{PASSWORD_ROLE}"' in refused.stderr
     unreachable = f"postgresql://ann:{PASSWORD}@127.0.0.1:{free_port()}/x"
-    nobody = command("export", "1", "--store", unreachable)
+    nobody = run_command("export", "1", "--store", unreachable)
     assert nobody.returncode == 2
     assert "postgresql://ann:***@127.0.0.1:" in nobody.stderr
     assert "Connection refused" in nobody.stderr
-    unknown = command("games", "--store", f"mysql://ann:{PASSWORD}@h/db")
+    unknown = run_command("games", "--store", f"mysql://ann:{PASSWORD}@h/db")
     assert (unknown.returncode, unknown.stderr) == (
         2,
         "hundred-server games: unknown kind of store mysql:// in mysql://ann:***@h/db "
         "(known: postgresql://, postgres://; an SQLite file is given with --db PATH)\n",
     )
-    garbled = command("games", "--store", f"postgresql://ann:{PASSWORD}%zz@127.0.0.1/x")
+    garbled = run_command("games", "--store", f"postgresql://ann:{PASSWORD}%zz@127.0.0.1/x")
     assert garbled.returncode == 2
     assert "not a PostgreSQL URL" in garbled.stderr
-    both = command("games", "--store", good, "--db", "x.db")
+    both = run_command("games", "--store", good, "--db", "x.db")
     assert both.returncode == 2
     assert "not allowed with argument" in both.stderr
     for done in (refused, nobody, unknown, garbled, both):
@@ -368,7 +345,7 @@ def test_a_server_on_postgresql_logs_no_password_and_a_second_one_is_refused(
     url = pg_cluster.url(ann_db.database, PASSWORD_ROLE, PASSWORD)
     first, port = start_server(store=url)
     try:
-        second = command("serve", "--port", "0", "--store", url)
+        second = run_command("serve", "--port", "0", "--store", url)
         assert second.returncode == 2
         assert second.stderr == (
             f"hundred-server serve: the store {redact(url)} is in use by another "
@@ -384,7 +361,7 @@ def test_a_server_on_postgresql_logs_no_password_and_a_second_one_is_refused(
     logs = (out + err).decode()
     assert f"store: {redact(url)}" in logs
     assert PASSWORD not in logs
-    listed = command("games", "--store", url)  # the commands read it with the password
+    listed = run_command("games", "--store", url)  # the commands read it with the password
     assert (listed.returncode, listed.stdout.split()) == (
         0,
         ["ID", "GAME", "PLAYERS", "STATE", "STARTED", "RESULT"],
