@@ -152,9 +152,7 @@ def test_stale_answers_are_dropped() -> None:
     h, ann = whist_table("stale")
     rng = random.Random(2)
     while not (pending := asks(h)):
-        prompt = ann.pending()
-        assert prompt is not None
-        ann.send(answer_from_legal(prompt, rng))
+        ann.answer(rng)
     (ask,) = pending
     table = h.hub.lobby.tables[1]
     assert h.hub.bot_answer(1, ask.seat, ask.ask + 1, 0) == []  # not the current ask
@@ -175,9 +173,7 @@ def test_a_fault_is_a_forfeit_the_default_ai_plays_it_and_a_warning_says_why(
     h, ann = whist_table("fault")
     rng = random.Random(4)
     while not (pending := asks(h)):
-        prompt = ann.pending()
-        assert prompt is not None
-        ann.send(answer_from_legal(prompt, rng))
+        ann.answer(rng)
     (ask,) = pending
     expected = games.get("whist").bot().act(ask.view)
     with caplog.at_level(logging.WARNING, logger="hundred_server"):
@@ -200,9 +196,7 @@ def test_a_choice_that_is_no_legal_move_is_a_forfeit(caplog: pytest.LogCaptureFi
     h, ann = whist_table("range")
     rng = random.Random(5)
     while not (pending := asks(h)):
-        prompt = ann.pending()
-        assert prompt is not None
-        ann.send(answer_from_legal(prompt, rng))
+        ann.answer(rng)
     (ask,) = pending
     with caplog.at_level(logging.WARNING, logger="hundred_server"):
         h.apply(h.hub.bot_answer(1, ask.seat, ask.ask, len(ask.view.legal)))
@@ -250,9 +244,7 @@ def test_in_process_bots_are_still_called_as_before() -> None:
     rng = random.Random(8)
     while ann.game_over() is None:
         assert h.hub.lobby.ai_seats.take() == []
-        prompt = ann.pending()
-        assert prompt is not None
-        ann.send(answer_from_legal(prompt, rng))
+        ann.answer(rng)
 
 
 def test_a_person_back_in_her_seat_is_prompted_and_the_plugins_answer_is_stale() -> None:

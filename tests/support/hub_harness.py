@@ -83,6 +83,13 @@ class Client:
         self.harness.apply(self.harness.hub.receive(self.conn, line.encode() + b"\r\n"))
         return self.take_text()
 
+    def answer(self, rng: random.Random) -> list[Message]:
+        """Answer this client's prompt, which it must have, from its ``Legal``; what the
+        answer brought back."""
+        prompt = self.pending()
+        assert prompt is not None, "no prompt to answer"
+        return self.send(answer_from_legal(prompt, rng))
+
     def take(self) -> list[Message]:
         new = self.messages[self.read :]
         self.read = len(self.messages)
