@@ -60,7 +60,7 @@ format: $(VENV)/.dev-deps
 	$(BIN)/ruff check --fix $(LINT_PATHS)
 
 # protocol.schema.json is generated from the message types (hundred_server/protocol/
-# messages.py and each game's messages.py); tests/test_schema.py fails when it is stale.
+# messages.py and each game's messages.py); tests/protocol/test_schema.py fails when it is stale.
 schema: $(VENV)/.run-deps
 	$(BIN)/python -m hundred_server.protocol.messages --write
 

@@ -49,9 +49,10 @@ from pathlib import Path
 from typing import Any, cast
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from hub_harness import answer_from_legal  # the tests' own answerer
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository, for tests.support
 from load import ROOT, free_port, percentile, proc_cpu, wait_for_port
+
+from tests.support.hub_harness import answer_from_legal  # the tests' own answerer
 
 #: Each game's "you against three AI" create option (protocol.md).
 AGAINST_THREE: dict[str, dict[str, Any]] = {

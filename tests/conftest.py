@@ -95,15 +95,10 @@ def pg_cluster() -> Iterator[Cluster]:
 @pytest.fixture
 def pg_engine(pg_cluster: Cluster) -> Iterator[Engine]:
     """A database of its own on the session's PostgreSQL, dropped after the test."""
-    from tests.support.engines import postgres_engine
+    from tests.support.engines import fresh_database
 
-    name = pg_cluster.create_database()
-    engine = postgres_engine(pg_cluster, name)
-    try:
+    with fresh_database(pg_cluster) as engine:
         yield engine
-    finally:
-        engine.close_all()
-        pg_cluster.drop_database(name)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -371,3 +371,16 @@ def start_redis() -> RedisServer:
     if program is None:
         raise RuntimeError(REDIS_MISSING)
     return RedisServer(program)
+
+
+@contextlib.contextmanager
+def fresh_database(cluster: Cluster, owner: str = SUPERUSER) -> Iterator[Engine]:
+    """A database of its own on ``cluster``, owned by ``owner``, dropped after use with
+    every connection to it closed."""
+    name = cluster.create_database(owner=owner)
+    engine = postgres_engine(cluster, name)
+    try:
+        yield engine
+    finally:
+        engine.close_all()
+        cluster.drop_database(name)

@@ -37,6 +37,19 @@ def free_port() -> int:
     return port
 
 
+def run_command(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """``hundred-server ARGS`` as a real process in ``cwd``, finished (60 s at most), its
+    output as text; nothing of this environment but the package on its path."""
+    return subprocess.run(
+        [sys.executable, "-m", "hundred_server", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PYTHONPATH": str(ROOT), "PATH": ""},
+    )
+
+
 def start_server(
     *args: str, db: Path | None = None, port: int | None = None, store: str | None = None
 ) -> tuple[subprocess.Popen[bytes], int]:

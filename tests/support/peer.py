@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hundred_server.core.fairness import commitment
-from tests.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
+from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
 
 READ_TIMEOUT = 5.0
 
@@ -218,3 +218,16 @@ async def back_in_the_lobby(peer: Peer) -> None:
     assert reveal["Type"] == "Reveal"
     assert reveal["Hash"] == commitment(reveal["Game"], reveal["Seed"])
     assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+
+
+async def new_table_refusal(peer: Peer) -> str:
+    """``peer``, not yet greeted, asks for the lobby and opens a table (option 1); the Code
+    of the Error that answers it (what comes before the Error is passed over)."""
+    await peer.send({"Type": "Hello"})
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    await peer.send({"Type": "Hello", "Message": "create"})
+    await peer.send({"Type": "Game", "Option": 1})
+    while (msg := await peer.recv())["Type"] != "Error":
+        pass
+    code: str = msg["Code"]
+    return code
