@@ -519,22 +519,21 @@ def _follow(
     seat: int,
     hands: Sequence[int],
     led: int,
-    winner: int,
     best: int,
     played: int,
-    side: Sequence[bool],
+    ours: bool,
     table: Seating,
     trump: int,
 ) -> int:
-    """The card ``seat`` plays to a trick of colour ``led`` that ``winner`` holds with the
-    bit ``best``, ``played`` cards down."""
+    """The card ``seat`` plays to a trick of colour ``led`` held with the bit ``best``,
+    ``played`` cards down; ``ours``: its own side holds the trick."""
     hand = hands[seat]
     follow = hand & _SUITS[led]
     cards = follow or hand
     if not cards & (cards - 1):
         return cards.bit_length() - 1
     foes_after = [hands[s] for s in table[2][seat][played]]
-    if side[winner] == side[seat]:
+    if ours:
         for h in foes_after:
             if _can_beat(h, led, best, trump):
                 break
@@ -600,7 +599,8 @@ def rollout(
             seat = winner
             played = points = 0
         if played:
-            card = _follow(seat, hands, led, winner, best, played, side, table, trump)
+            ours = side[winner] == side[seat]
+            card = _follow(seat, hands, led, best, played, ours, table, trump)
             b = card // 12
             if (b == best // 12 and card > best) or (b == trump and best // 12 != trump):
                 winner, best = seat, card
