@@ -46,9 +46,9 @@ for a bidding team short of it), so going set weighs what it costs.
 - Bidding: the same for the ``bid_trumps`` suits that look best, the viewer the bidder
   at the lowest open amount; it bids when the best expected worth is at least
   ``bid_margin`` above passing's (taken as ``pass_value``), the partner's high bid
-  raising the bar by ``partner_margin`` (these knobs are ``Bidding``). It bids the
-  lowest open amount: a bid earns nothing over what the team takes, so a higher one
-  only adds risk. A dealer everyone passed to bids the 20 it is stuck with anyway.
+  raising the bar by ``partner_margin``. It bids the lowest open amount: a bid earns
+  nothing over what the team takes, so a higher one only adds risk. A dealer everyone
+  passed to bids the 20 it is stuck with anyway.
 
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts shared over the candidates and the cards left to play
@@ -63,7 +63,6 @@ reproducible. ``budget=None`` turns the cap off (as the tests run it).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from random import Random
 from typing import ClassVar, Final, TypeAlias
 
@@ -107,19 +106,6 @@ BID_MARGIN: Final = 0.0
 PASS_VALUE: Final = -4.0
 #: The further margin before overbidding the partner.
 PARTNER_MARGIN: Final = 6.0
-
-
-@dataclass(frozen=True)
-class Bidding:
-    """How the bot judges a bid and a trump (the module docstring says how each is
-    used): grouped, since they are tuned together and never change during a game."""
-
-    bid_margin: float = BID_MARGIN
-    pass_value: float = PASS_VALUE
-    partner_margin: float = PARTNER_MARGIN
-    #: The suits judged as trump when naming it, and when bidding.
-    trumps_judged: int = 4
-    bid_trumps: int = 1
 
 
 # ------------------------------------------------------------------- compact cards
@@ -773,6 +759,14 @@ class StrongBot(search.SearchBot):
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # How it bids and names trump: class-wide, like the work (a tuning run subclasses
+    # the bot to change them).
+    bid_margin: ClassVar[float] = BID_MARGIN
+    pass_value: ClassVar[float] = PASS_VALUE
+    partner_margin: ClassVar[float] = PARTNER_MARGIN
+    #: The suits judged as trump when naming it, and when bidding.
+    trumps_judged: ClassVar[int] = 4
+    bid_trumps: ClassVar[int] = 1
 
     def __init__(
         self,
@@ -782,11 +776,9 @@ class StrongBot(search.SearchBot):
         work: int | None = None,
         min_samples: int | None = None,
         bid_work: int = BID_WORK,
-        bidding: Bidding = Bidding(),
     ) -> None:
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_work = bid_work
-        self.bidding = bidding
 
     def _rng(self, view: View) -> Random:
         hand, played = search.codes(view.hand), search.codes(view.played)
@@ -842,7 +834,7 @@ class StrongBot(search.SearchBot):
     def _trump(self, view: View) -> int:
         start = search.clock()
         assert view.bid is not None
-        order = _likely_trumps(view.hand, self.bidding.trumps_judged)
+        order = _likely_trumps(view.hand, self.trumps_judged)
         outcomes = self._deal_outcomes(view, order, view.seat, view.bid, start)
         means = [sum(row) / len(row) for row in outcomes[:-1]]
         return order[means.index(max(means))]
@@ -856,10 +848,10 @@ class StrongBot(search.SearchBot):
             return BID_ACTIONS[PASS]
         if len(view.bids) == NUM_PLAYERS - 1 and high == PASS:
             return bid  # the dealer, stuck anyway: a bid of 20 is the same as passing
-        order = _likely_trumps(view.hand, self.bidding.bid_trumps)
+        order = _likely_trumps(view.hand, self.bid_trumps)
         outcomes = self._deal_outcomes(view, order, view.seat, lowest, start)
         worth = max(sum(row) / len(row) for row in outcomes[:-1])
-        bar = self.bidding.pass_value + self.bidding.bid_margin
+        bar = self.pass_value + self.bid_margin
         if any(s == view.partner and a == high and a for s, a in view.bids):
-            bar += self.bidding.partner_margin
+            bar += self.partner_margin
         return bid if worth >= bar else BID_ACTIONS[PASS]

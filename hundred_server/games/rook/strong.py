@@ -721,6 +721,13 @@ class StrongBot(search.SearchBot):
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # How it bids and sets up: class-wide, like the work (a tuning run subclasses the
+    # bot to change them).
+    bid_margin: ClassVar[float] = BID_MARGIN
+    #: The colours judged as trump, best looking first.
+    trumps_judged: ClassVar[int] = 2
+    #: Whether the bidding rollouts' quick setups keep points out of the discard.
+    bid_keeps_points: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -730,15 +737,9 @@ class StrongBot(search.SearchBot):
         work: int | None = None,
         min_samples: int | None = None,
         bid_samples: int = BID_SAMPLES,
-        bid_margin: float = BID_MARGIN,
-        trumps_judged: int = 2,
-        bid_keeps_points: bool = False,
     ) -> None:
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_samples = bid_samples
-        self.bid_margin = bid_margin
-        self.trumps_judged = trumps_judged
-        self.bid_keeps_points = bid_keeps_points
         #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
         self._bid_cache: dict[str, BidSamples] = {}
 
