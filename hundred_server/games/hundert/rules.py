@@ -306,11 +306,6 @@ class Game(HandGame[Card, Action, Event]):
         return FEDER in self.flags
 
     @property
-    def seed(self) -> None:
-        """Always None: a Hundert game never deals itself (records carry every deck)."""
-        return None
-
-    @property
     def deals(self) -> int:
         """How many deals the game has: every seat deals twice."""
         return DEALS_PER_SEAT * self.num_players

@@ -35,15 +35,17 @@ from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "hundert"
+_PROMPT_TYPE: Final = {Phase.PLAY: "Play"}
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
     or None if nobody is to act."""
-    actor = game.to_act
-    if actor is None or game.phase is not Phase.PLAY:
+    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
+    if msg is None:
         return None
-    msg: Message = {"Type": "Play", "Playerid": actor, "Seq": seq, "Total": game.total}
+    msg["Total"] = game.total
+    actor: int = msg["Playerid"]
     if seat == actor:
         msg["Legal"] = [a.card.code for a in game.legal_actions(actor)]
     return msg

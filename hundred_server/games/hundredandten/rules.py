@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from hashlib import sha256, sha512
 from itertools import combinations, filterfalse
-from typing import Any, Final, TypeAlias
+from typing import Any, Final, NamedTuple, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.games.kit.phases import GameWon as GameWon
@@ -392,10 +392,7 @@ class View:
                 self.hand,
                 self.lead,
                 self.trump,
-                rest[2],
-                self.seat == rest[6],
-                rest[4],
-                rest[3],
+                BidStanding(rest[2], self.seat == rest[6], rest[4], rest[3]),
             )
         return self._legal
 
@@ -533,16 +530,24 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     return cards
 
 
+class BidStanding(NamedTuple):
+    """Where one seat stands in the bidding, as far as its choices go: the high bid so
+    far, whether it deals (the dealer may take the high bid), has passed, or has passed
+    before its turn."""
+
+    high_bid: int
+    dealer: bool
+    passed: bool
+    pre_passed: bool
+
+
 def legal_actions(
     phase: Phase,
     to_act: bool,
     hand: Sequence[Card],
     lead: Card | None,
     trump: Suit | None,
-    high_bid: int,
-    dealer: bool,
-    passed: bool,
-    pre_passed: bool,
+    standing: BidStanding,
 ) -> tuple[Action, ...]:
     """What a seat may do, from what it can see; ``Game.legal_actions`` explains."""
     if phase is Phase.TRICKS:
@@ -557,10 +562,10 @@ def legal_actions(
         return tuple(map(_PLAYS.__getitem__, hand))
     if phase is Phase.BIDDING:
         if to_act:
-            return _BID_CHOICES[high_bid, dealer]
-        if pre_passed:
+            return _BID_CHOICES[standing.high_bid, standing.dealer]
+        if standing.pre_passed:
             return (_UNPASS,)
-        return () if passed else (_BIDS[PASS],)
+        return () if standing.passed else (_BIDS[PASS],)
     if not to_act:
         return ()
     if phase is Phase.DISCARD:
@@ -693,10 +698,9 @@ class Game:
             self.hands[seat],
             self.trick[0][1] if self.trick else None,
             self.trump,
-            self.high_bid,
-            seat == self.dealer,
-            self.passed[seat],
-            self.pre_passed[seat],
+            BidStanding(
+                self.high_bid, seat == self.dealer, self.passed[seat], self.pre_passed[seat]
+            ),
         )
 
     def view_for(self, seat: int) -> View:

@@ -562,25 +562,12 @@ class StrongBot(search.SearchBot):
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
-
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        budget: float | None = search.BUDGET,
-        work: int | None = None,
-        min_samples: int | None = None,
-        threshold: float = THRESHOLD,
-        moon: float = MOON_THRESHOLD,
-        model: str = MODEL,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
-        self.threshold = threshold
-        self.moon = moon
-        if model not in ("self", "naive"):
-            raise ValueError(f"no such model of the other players: {model!r}")
-        self.model = model
-        self.naive = model == "naive"
+    # How it bids and models the others: class-wide, like the work (a tuning run
+    # subclasses the bot to change them).
+    threshold: ClassVar[float] = THRESHOLD
+    moon: ClassVar[float] = MOON_THRESHOLD
+    #: Whether the rollouts play the other seats as the naive player does (``MODEL``).
+    naive: ClassVar[bool] = MODEL == "naive"
 
     def _rng(self, view: View) -> Random:
         return self.keyed(

@@ -77,11 +77,10 @@ def legal_to_wire(actions: Sequence[Action]) -> list[object]:
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
     or None if nobody is to act."""
-    actor = game.to_act
-    kind = _PROMPT_TYPE.get(game.phase)
-    if actor is None or kind is None:
+    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
+    if msg is None:
         return None
-    msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
+    actor: int = msg["Playerid"]
     if game.phase is Phase.TRICKS:
         assert game.trump is not None
         msg["Trump"] = _LETTER[game.trump]

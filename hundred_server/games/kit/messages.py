@@ -7,7 +7,7 @@ encodes it once; a private one is built per seat, from what that seat may know.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
@@ -51,6 +51,18 @@ def tell(
             if asked:
                 told[seat] += private(event, seat, players)
     return told
+
+
+def prompt_head(game: Any, kinds: Mapping[Any, str], seq: int) -> Message | None:
+    """The start of ``game``'s pending prompt, the same in every game: ``Type`` (what
+    its phase asks, ``kinds``: phase -> Type), ``Playerid`` (the seat to act) and
+    ``Seq``; None if nobody is to act or the phase asks nothing. The game adds the
+    rest, ``Legal`` only to the acting seat's copy."""
+    actor = game.to_act
+    kind = kinds.get(game.phase)
+    if actor is None or kind is None:
+        return None
+    return {"Type": kind, "Playerid": actor, "Seq": seq}
 
 
 def describe_seat(players: Sequence[str], seat: int) -> str:

@@ -87,6 +87,9 @@ class HandGame(Hands[C], Generic[C, A, E]):
     hand_index: int  # 0-based
     deck: tuple[C, ...]
     winner: int | None
+    #: The seed the game deals itself from, written into its record; None (unless the
+    #: game sets one): it never deals itself, and its records carry every deck.
+    seed: str | None = None
     #: Deals and (seat, action) pairs, in order: what a record replays.
     history: list[Any]
 

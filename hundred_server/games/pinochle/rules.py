@@ -597,11 +597,6 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     # ---------------------------------------------------------------------- queries
 
-    @property
-    def seed(self) -> None:
-        """Always None: a Pinochle game never deals itself (records carry every deck)."""
-        return None
-
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """What ``seat`` may do now: nothing unless it is to act. Bids come as
         ``legal_bids`` orders them (pass first), plays in hand order, each card once."""

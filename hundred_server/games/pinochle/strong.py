@@ -107,6 +107,7 @@ PASS_VALUE: Final = -4.0
 #: The further margin before overbidding the partner.
 PARTNER_MARGIN: Final = 6.0
 
+
 # ------------------------------------------------------------------- compact cards
 #
 # A card is an int 0..23: suit index (SUIT_ORDER: D C H S) * 6 + strength (9 = 0 .. A = 5),
@@ -592,20 +593,18 @@ def _lead(seat: int, hands: list[Suits], legal: list[int], trump: int, bidding_t
     return legal[0] if low < 0 else low
 
 
+#: The trick under way, for ``rollout``: the suit led (-1: none yet, a trick to lead),
+#: the cards down, the winning card and its seat so far, the counters in it.
+TrickSoFar: TypeAlias = tuple[int, int, int, int, int]
+
+
 def rollout(
-    hands: list[Suits],
-    led: int,
-    position: int,
-    best: int,
-    best_seat: int,
-    points: int,
-    to_act: int,
-    trump: int,
-    bidding_team: int,
+    hands: list[Suits], trick: TrickSoFar, to_act: int, trump: int, bidding_team: int
 ) -> list[int]:
-    """Play the hand out from here (``hands`` is consumed): the counters each team takes
-    from now on, ``points`` the counters in the trick under way (``position`` cards led
-    with ``led``), the last trick's bonus included."""
+    """Play the hand out from here (``hands`` is consumed; ``trick`` the trick under way,
+    ``to_act`` to play to it): the counters each team takes from now on, the last
+    trick's bonus included."""
+    led, position, best, best_seat, points = trick
     taken = [0, 0]
     seat = to_act
     while True:
@@ -688,15 +687,15 @@ class CardSearch(search.Decision[list[Suits]]):
         if self.position == 4:
             hand = hands[bs]
             if hand[0] or hand[1] or hand[2] or hand[3]:
-                gained = rollout(hands, -1, 0, 0, bs, 0, bs, trump, bidding_team)
+                gained = rollout(hands, (-1, 0, 0, bs, 0), bs, trump, bidding_team)
                 gained[bs % 2] += points
             else:
                 gained = [0, 0]
                 gained[bs % 2] += points + 1
         else:
             led = c // 6 if self.led < 0 else self.led
-            to_act = (seat + 1) % 4
-            gained = rollout(hands, led, self.position, b, bs, points, to_act, trump, bidding_team)
+            trick = (led, self.position, b, bs, points)
+            gained = rollout(hands, trick, (seat + 1) % 4, trump, bidding_team)
         counters = [self.so_far[0] + gained[0], self.so_far[1] + gained[1]]
         return hand_worth(self.melds, counters, bidding_team, self.bid, self.team)
 
@@ -731,7 +730,7 @@ class HandSearch(search.Decision[list[list[int]]]):
         melds = [meld_value(self.counts[s], trump) for s in range(4)]
         meld = [melds[0] + melds[2], melds[1] + melds[3]]
         hands = [by_suit(h) for h in deal]
-        counters = rollout(hands, -1, 0, 0, bidder, 0, bidder, trump, bidding_team)
+        counters = rollout(hands, (-1, 0, 0, bidder, 0), bidder, trump, bidding_team)
         worth = hand_worth(meld, counters, bidding_team, self.bid, team)
         self.out[i].append(worth)
         if i == 0:
@@ -747,12 +746,27 @@ def _hand_strength(counts: Sequence[int], trump: int) -> float:
     return meld_value(counts, trump) + 1.5 * trumps + high + 1.5 * aces
 
 
+def _likely_trumps(hand: Sequence[Card], count: int) -> list[int]:
+    """The ``count`` suits that look the best trumps for ``hand`` (``_hand_strength``),
+    best first."""
+    counts = _counts([_ID[c] for c in hand])
+    return sorted(range(4), key=lambda t: -_hand_strength(counts, t))[:count]
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # How it bids and names trump: class-wide, like the work (a tuning run subclasses
+    # the bot to change them).
+    bid_margin: ClassVar[float] = BID_MARGIN
+    pass_value: ClassVar[float] = PASS_VALUE
+    partner_margin: ClassVar[float] = PARTNER_MARGIN
+    #: The suits judged as trump when naming it, and when bidding.
+    trumps_judged: ClassVar[int] = 4
+    bid_trumps: ClassVar[int] = 1
 
     def __init__(
         self,
@@ -762,19 +776,9 @@ class StrongBot(search.SearchBot):
         work: int | None = None,
         min_samples: int | None = None,
         bid_work: int = BID_WORK,
-        bid_margin: float = BID_MARGIN,
-        pass_value: float = PASS_VALUE,
-        partner_margin: float = PARTNER_MARGIN,
-        trumps_judged: int = 4,
-        bid_trumps: int = 1,
     ) -> None:
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_work = bid_work
-        self.bid_margin = bid_margin
-        self.pass_value = pass_value
-        self.partner_margin = partner_margin
-        self.trumps_judged = trumps_judged
-        self.bid_trumps = bid_trumps
 
     def _rng(self, view: View) -> Random:
         hand, played = search.codes(view.hand), search.codes(view.played)
@@ -830,8 +834,7 @@ class StrongBot(search.SearchBot):
     def _trump(self, view: View) -> int:
         start = search.clock()
         assert view.bid is not None
-        counts = _counts([_ID[c] for c in view.hand])
-        order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.trumps_judged]
+        order = _likely_trumps(view.hand, self.trumps_judged)
         outcomes = self._deal_outcomes(view, order, view.seat, view.bid, start)
         means = [sum(row) / len(row) for row in outcomes[:-1]]
         return order[means.index(max(means))]
@@ -845,8 +848,7 @@ class StrongBot(search.SearchBot):
             return BID_ACTIONS[PASS]
         if len(view.bids) == NUM_PLAYERS - 1 and high == PASS:
             return bid  # the dealer, stuck anyway: a bid of 20 is the same as passing
-        counts = _counts([_ID[c] for c in view.hand])
-        order = sorted(range(4), key=lambda t: -_hand_strength(counts, t))[: self.bid_trumps]
+        order = _likely_trumps(view.hand, self.bid_trumps)
         outcomes = self._deal_outcomes(view, order, view.seat, lowest, start)
         worth = max(sum(row) / len(row) for row in outcomes[:-1])
         bar = self.pass_value + self.bid_margin

@@ -72,11 +72,11 @@ def _legal(action: Action) -> object:
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
     or None if nobody is to act."""
-    actor = game.to_act
-    kind = _PROMPT_TYPE.get(game.phase)
-    if actor is None or kind is None:
+    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
+    if msg is None:
         return None
-    msg: Message = {"Type": kind, "Playerid": actor, "Seq": seq}
+    actor: int = msg["Playerid"]
+    kind = msg["Type"]
     if kind == "Play":
         assert game.trump is not None
         msg["Trump"] = game.trump.value

@@ -586,11 +586,6 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
     # ---------------------------------------------------------------------- queries
 
     @property
-    def seed(self) -> None:
-        """Always None: a Rook game never deals itself (records carry every deck)."""
-        return None
-
-    @property
     def kitty_size(self) -> int:
         return KITTY[self.num_players]
 

@@ -519,22 +519,21 @@ def _follow(
     seat: int,
     hands: Sequence[int],
     led: int,
-    winner: int,
     best: int,
     played: int,
-    side: Sequence[bool],
+    ours: bool,
     table: Seating,
     trump: int,
 ) -> int:
-    """The card ``seat`` plays to a trick of colour ``led`` that ``winner`` holds with the
-    bit ``best``, ``played`` cards down."""
+    """The card ``seat`` plays to a trick of colour ``led`` held with the bit ``best``,
+    ``played`` cards down; ``ours``: its own side holds the trick."""
     hand = hands[seat]
     follow = hand & _SUITS[led]
     cards = follow or hand
     if not cards & (cards - 1):
         return cards.bit_length() - 1
     foes_after = [hands[s] for s in table[2][seat][played]]
-    if side[winner] == side[seat]:
+    if ours:
         for h in foes_after:
             if _can_beat(h, led, best, trump):
                 break
@@ -600,7 +599,8 @@ def rollout(
             seat = winner
             played = points = 0
         if played:
-            card = _follow(seat, hands, led, winner, best, played, side, table, trump)
+            ours = side[winner] == side[seat]
+            card = _follow(seat, hands, led, best, played, ours, table, trump)
             b = card // 12
             if (b == best // 12 and card > best) or (b == trump and best // 12 != trump):
                 winner, best = seat, card
@@ -721,6 +721,13 @@ class StrongBot(search.SearchBot):
 
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # How it bids and sets up: class-wide, like the work (a tuning run subclasses the
+    # bot to change them).
+    bid_margin: ClassVar[float] = BID_MARGIN
+    #: The colours judged as trump, best looking first.
+    trumps_judged: ClassVar[int] = 2
+    #: Whether the bidding rollouts' quick setups keep points out of the discard.
+    bid_keeps_points: ClassVar[bool] = False
 
     def __init__(
         self,
@@ -730,15 +737,9 @@ class StrongBot(search.SearchBot):
         work: int | None = None,
         min_samples: int | None = None,
         bid_samples: int = BID_SAMPLES,
-        bid_margin: float = BID_MARGIN,
-        trumps_judged: int = 2,
-        bid_keeps_points: bool = False,
     ) -> None:
         super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
         self.bid_samples = bid_samples
-        self.bid_margin = bid_margin
-        self.trumps_judged = trumps_judged
-        self.bid_keeps_points = bid_keeps_points
         #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
         self._bid_cache: dict[str, BidSamples] = {}
 

@@ -49,6 +49,7 @@ from hundred_server.protocol.errors import BotAnswerError
 from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "whist"
+_PROMPT_TYPE: Final = {Phase.TRICKS: "Play"}
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
 SIDE_TITLES: Final = ("North-South", "East-West")
@@ -61,18 +62,19 @@ _quote_value.maxstring = _quote_value.maxother = 80
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
     or None if nobody is to act."""
-    actor = game.to_act
-    if actor is None or game.phase is not Phase.TRICKS:
+    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
+    if msg is None:
         return None
     assert game.trump is not None
-    msg: Message = {"Type": "Play", "Playerid": actor, "Seq": seq, "Trump": game.trump.value}
+    msg["Trump"] = game.trump.value
     if game.trick:
         lead = game.trick[0][1].suit
         assert lead is not None
         msg["Lead"] = lead.value
         msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
+    actor: int = msg["Playerid"]
     if seat == actor:
-        msg["Legal"] = [play.card.code for play in game.legal_actions(seat)]
+        msg["Legal"] = [play.card.code for play in game.legal_actions(actor)]
     return msg
 
 
