@@ -44,7 +44,7 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, TypeGuard
 
 from hundred_server.core import driver
@@ -100,6 +100,33 @@ class TableAI:
     pace: bool = False
 
 
+@dataclass(frozen=True)
+class TableOptions:
+    """How a table is run, beyond its game and seats: the ``grace`` a lost connection's
+    seat waits for its owner, the ``turn_timeout`` of a person's turn (None: no clock),
+    the ``clock`` it reads, what plays its AI seats (``ai``; None: the game's default
+    bot), its game's ``flags`` and whether it takes watchers (``watchable``)."""
+
+    grace: float = 60.0
+    turn_timeout: float | None = None
+    clock: Callable[[], float] = time.monotonic
+    ai: TableAI | None = None
+    flags: frozenset[str] = frozenset()
+    watchable: bool = True
+
+
+@dataclass(frozen=True)
+class RestoredGame:
+    """A game under way as the store keeps it: the ``game`` replayed from its record,
+    each seat's name and owner's token hash (None: an AI's seat), the last prompt's
+    ``seq``, and how many record lines are ``saved``."""
+
+    game: GameState
+    seats: Sequence[tuple[str, str | None]]
+    seq: int
+    saved: int = 0
+
+
 class Table:
     """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``, played by
     ``ai`` (without it, the game's default bot, called naive)."""
@@ -112,28 +139,23 @@ class Table:
         seats: int,
         ai_seats: Sequence[int],
         seed: str,
-        *,
-        grace: float = 60.0,
-        turn_timeout: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        ai: TableAI | None = None,
-        flags: frozenset[str] = frozenset(),
-        watchable: bool = True,
+        options: TableOptions = TableOptions(),
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
             raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
         if any(not 0 <= s < seats for s in ai_seats):
             raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
         self.spec = spec
+        self.options = options
         #: The table options its game is played with (``GameSpec.flags``).
-        self.flags = flags
-        self.ai = ai or TableAI(spec.bot, "naive", "naive")
+        self.flags = options.flags
+        self.ai = options.ai or TableAI(spec.bot, "naive", "naive")
         #: When the next AI move is due, at a table whose AI is paced (see the module
         #: docstring; None: none waits).
         self.ai_due: float | None = None
-        self.grace = grace
-        self.turn_timeout = turn_timeout
-        self.clock = clock
+        self.grace = options.grace
+        self.turn_timeout = options.turn_timeout
+        self.clock = options.clock
         #: When the person to act runs out of time (None: no clock, or an AI's turn).
         self.turn_deadline: float | None = None
         self.id = table_id
@@ -164,54 +186,30 @@ class Table:
         self.asks = 0
         self._requests: list[AskBot] = []
         #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
-        self.watchable = watchable
+        self.watchable = options.watchable
         #: The watchers' connections, in the order they came.
         self.watchers: list[int] = []
 
     @classmethod
     def restored(
-        cls,
-        table_id: int,
-        name: str,
-        spec: GameSpec,
-        seed: str,
-        game: GameState,
-        seats: Sequence[tuple[str, str | None]],
-        seq: int,
-        *,
-        grace: float = 60.0,
-        turn_timeout: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        ai: TableAI | None = None,
-        watchable: bool = True,
-        saved: int = 0,
-    ) -> Table:
+        cls, table_id: int, name: str, spec: GameSpec, seed: str, record: RestoredGame,
+        options: TableOptions = TableOptions(),
+    ) -> Table:  # fmt: skip
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
         ``resume``); nobody watches it yet. Its ``saved`` record lines are in the store,
         so it stays there: it counts as played in (``touched``)."""
-        table = cls(
-            table_id,
-            name,
-            spec,
-            len(seats),
-            (),
-            seed,
-            grace=grace,
-            turn_timeout=turn_timeout,
-            clock=clock,
-            ai=ai,
-            flags=game.flags,  # the record keeps the table options
-            watchable=watchable,
-        )
-        away = clock() + grace
+        game = record.game
+        options = replace(options, flags=game.flags)  # the record keeps the table options
+        table = cls(table_id, name, spec, len(record.seats), (), seed, options)
+        away = options.clock() + options.grace
         table.seats = [
             Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai.make())
-            for n, t in seats
+            for n, t in record.seats
         ]
         table.state = TableState.PLAYING
-        table.game, table.seq = game, seq
-        table.saved, table.touched = saved, True
+        table.game, table.seq = game, record.seq
+        table.saved, table.touched = record.saved, True
         return table
 
     def resume(self) -> Outgoing:
