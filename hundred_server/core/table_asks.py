@@ -8,15 +8,42 @@ table asks for its move (``AskBot``, taken with ``take_bot_requests``) and goes 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeGuard
 
 from hundred_server.core.remote import AskBot, PluginSeat, PoolSeat
-from hundred_server.core.table_seats import Outgoing, TableSeats, TableState
+from hundred_server.core.table_seats import (
+    DEFAULT_OPTIONS,
+    Outgoing,
+    TableOptions,
+    TableSeats,
+    TableState,
+)
+from hundred_server.games.base import GameSpec
 from hundred_server.protocol.errors import HundredError
 
 
 class PluginAsks(TableSeats):
     """The asks of a table's plug-in seats, and what their answers do."""
+
+    def __init__(
+        self,
+        table_id: int,
+        name: str,
+        spec: GameSpec,
+        seats: int,
+        ai_seats: Sequence[int],
+        seed: str,
+        options: TableOptions = DEFAULT_OPTIONS,
+    ) -> None:
+        super().__init__(table_id, name, spec, seats, ai_seats, seed, options)
+        #: The plug-in seat asked for its move, and the ask's number (None: none asked);
+        #: the legal actions it was asked to choose from.
+        self.asking: tuple[int, int] | None = None
+        self._asked_legal: tuple[Any, ...] = ()
+        #: Plug-in moves asked for so far (each ask's number).
+        self.asks = 0
+        self._requests: list[AskBot] = []
 
     def _advance(self, events: list[Any]) -> Outgoing:
         """Move the game on after ``events`` (``Table`` plays it)."""

@@ -12,9 +12,7 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from hundred_server.core.remote import AskBot
 from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.wire import Message
@@ -79,6 +77,10 @@ class TableOptions:
     watchable: bool = True
 
 
+#: The options of a table created with none given (tests, the demo).
+DEFAULT_OPTIONS = TableOptions()
+
+
 @dataclass(frozen=True)
 class RestoredGame:
     """A game under way as the store keeps it: the ``game`` replayed from its record,
@@ -104,14 +106,13 @@ class TableSeats:
         seats: int,
         ai_seats: Sequence[int],
         seed: str,
-        options: TableOptions = TableOptions(),
+        options: TableOptions = DEFAULT_OPTIONS,
     ) -> None:
         if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
             raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
         if any(not 0 <= s < seats for s in ai_seats):
             raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
         self.spec = spec
-        self.options = options
         #: The table options its game is played with (``GameSpec.flags``).
         self.flags = options.flags
         self.ai = options.ai or TableAI(spec.bot, "naive", "naive")
@@ -143,13 +144,6 @@ class TableSeats:
         #: Whether a person has made a move here: a table nobody played in is abandoned
         #: when its last person's grace runs out, not played out by the AI.
         self.touched = False
-        #: The plug-in seat asked for its move, and the ask's number (None: none asked);
-        #: the legal actions it was asked to choose from.
-        self.asking: tuple[int, int] | None = None
-        self._asked_legal: tuple[Any, ...] = ()
-        #: Plug-in moves asked for so far (each ask's number).
-        self.asks = 0
-        self._requests: list[AskBot] = []
         #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
         self.watchable = options.watchable
         #: The watchers' connections, in the order they came.
