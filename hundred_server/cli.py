@@ -807,7 +807,7 @@ def _check_bot(text: str, positions: int, seed: str | None, limits: BotLimits) -
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from hundred_server.ai.tournament import TournamentError, parse_entrants, tournament
+    from hundred_server.ai.tournament import Config, TournamentError, parse_entrants, tournament
 
     spec = registry.get(args.game)
     limits = _bot_limits(args)
@@ -825,16 +825,12 @@ def _tournament(args: argparse.Namespace) -> int:
         print(f"hundred-server tournament: {exc}", file=sys.stderr)
         return EXIT_ERROR
     summary = tournament(
-        args.game,
-        entrants,
+        Config(args.game, entrants, limits, args.record, args.budget),
         args.games,
         seed=args.seed,
         duplicate=args.duplicate,
         jobs=args.jobs,
-        record_dir=args.record,
-        limits=limits,
         progress_stream=None if args.json else sys.stderr,
-        budget=args.budget,
     )
     if args.json:
         print(dumps_line(summary))

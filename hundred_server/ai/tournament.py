@@ -348,24 +348,20 @@ def summarize(config: Config, results: Sequence[GameResult]) -> list[dict[str, A
 
 
 def tournament(
-    game: str,
-    entrants: Sequence[Entrant],
+    config: Config,
     deals: int,
     seed: str | None = None,
     duplicate: bool = False,
     jobs: int = 1,
-    record_dir: str | None = None,
-    limits: BotLimits | None = None,
     progress_stream: TextIO | None = None,
-    budget: float | None = None,
 ) -> dict[str, Any]:
-    """Play a tournament (see the module docstring) and sum it up: the arguments, the
-    entrants' rows (``summarize``), games played and seconds. A progress bar goes to
-    ``progress_stream`` if it is a terminal."""
+    """Play a tournament of ``config``'s entrants at its game (see the module docstring)
+    and sum it up: the arguments, the entrants' rows (``summarize``), games played and
+    seconds. A progress bar goes to ``progress_stream`` if it is a terminal."""
     run_seed = str(uuid.uuid4()) if seed is None else seed
-    if record_dir is not None:
-        os.makedirs(record_dir, exist_ok=True)
-    config = Config(game, tuple(entrants), limits or BotLimits(), record_dir, budget)
+    if config.record_dir is not None:
+        os.makedirs(config.record_dir, exist_ok=True)
+    game, entrants = config.game, config.entrants
     matches = schedule(run_seed, deals, len(entrants), duplicate)
     bar = _Progress(len(matches), progress_stream)
     start = time.perf_counter()
@@ -380,9 +376,9 @@ def tournament(
             "seed": run_seed,
             "duplicate": duplicate,
             "jobs": max(1, jobs),
-            "record": record_dir,
+            "record": config.record_dir,
             "bot_timeout": config.limits.timeout,
-            "budget": budget,
+            "budget": config.budget,
         },
         "deals": deals,
         "rotations": len(entrants) if duplicate else 1,

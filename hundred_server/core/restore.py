@@ -14,7 +14,7 @@ from hundred_server import games
 from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameEnded, StoredGame
-from hundred_server.core.table import Table, TableState
+from hundred_server.core.table import RestoredGame, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended
 from hundred_server.games.base import GameState
 from hundred_server.games.records import load_record
@@ -100,15 +100,14 @@ class Restorer:
             stored.name,
             spec,
             stored.seed,
-            game,
-            stored.seats,
-            stored.seq,
-            grace=lobby.limits.grace,
-            turn_timeout=stored.clock,
-            clock=lobby.clock,
-            ai=lobby.ai_seats.for_table(spec, level),
-            watchable=stored.watchers,
-            saved=len(stored.lines),
+            RestoredGame(game, stored.seats, stored.seq, saved=len(stored.lines)),
+            TableOptions(
+                grace=lobby.limits.grace,
+                turn_timeout=stored.clock,
+                clock=lobby.clock,
+                ai=lobby.ai_seats.for_table(spec, level),
+                watchable=stored.watchers,
+            ),
         )
         return table, game
 

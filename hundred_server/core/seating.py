@@ -16,7 +16,7 @@ from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.guard import TableFailed
 from hundred_server.core.names import read_name
 from hundred_server.core.sessions import Session, Where, check_plays
-from hundred_server.core.table import Outgoing, Table, TableState
+from hundred_server.core.table import Outgoing, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended, hash_token, read_token
 from hundred_server.core.watchers import Elsewhere
 from hundred_server.games.base import GameSpec
@@ -115,12 +115,14 @@ class Seating:
             seats,
             ai_seats,
             lobby.seed_source(),
-            grace=limits.grace,
-            turn_timeout=turn_timeout,
-            clock=lobby.clock,
-            ai=lobby.ai_seats.for_table(spec, level),
-            flags=flags,
-            watchable=watchable,
+            TableOptions(
+                grace=limits.grace,
+                turn_timeout=turn_timeout,
+                clock=lobby.clock,
+                ai=lobby.ai_seats.for_table(spec, level),
+                flags=flags,
+                watchable=watchable,
+            ),
         )
         lobby.tables.add(table, session.address)
         log.info(

@@ -37,136 +37,51 @@ when ``bot_answer`` brings it (core/remote.py). So is a seat of the strong AI wh
 server runs it in its pool of AI workers (``PoolSeat``, never paced here). Nobody is
 prompted meanwhile, as for any AI seat; the asks have their own count, so ``Seq`` still
 goes one up per prompt.
+
+A table's parts: what it holds and the queries on it (its seats and their tokens, its
+watchers, its clocks: ``TableSeats``, core/table_seats.py), the asks of its plug-in
+seats (``PluginAsks``, core/table_asks.py), and here the ``Table`` that seats people and
+watchers and plays the game. The names stay importable from here.
 """
 
 from __future__ import annotations
 
-import enum
-import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any, TypeGuard
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
 
 from hundred_server.core import driver
 from hundred_server.core.fairness import commit_message
 from hundred_server.core.names import fold
-from hundred_server.core.remote import AskBot, PluginSeat, PoolSeat
-from hundred_server.games.base import WATCHER, Bot, GameSpec, GameState
+from hundred_server.core.table_asks import PluginAsks, is_plugin
+from hundred_server.core.table_seats import (
+    Outgoing,
+    RestoredGame,
+    Seat,
+    TableAI,
+    TableOptions,
+    TableSeats,
+    TableState,
+)
+from hundred_server.games.base import WATCHER, Bot, GameSpec
 from hundred_server.protocol.errors import HundredError, Refused
 from hundred_server.protocol.wire import Message, error, field_int, message
 
-Outgoing = list[tuple[int, Message]]
+__all__ = [
+    "Outgoing",
+    "RestoredGame",
+    "Seat",
+    "Table",
+    "TableAI",
+    "TableOptions",
+    "TableSeats",
+    "TableState",
+]
 
 
-class TableState(enum.Enum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    OVER = "over"
-
-
-@dataclass
-class Seat:
-    """A seat's occupant: a person (``conn``, ``token``) or an AI (``bot``).
-
-    A person's seat whose connection is lost keeps its ``token``; it waits for them
-    (``away_until``), then an AI plays it (``bot``) until they reclaim it.
-    """
-
-    name: str
-    conn: int | None = None
-    bot: Bot | None = None
-    token: str | None = None  # the SHA-256 (hex) of the owner's token
-    away_until: float | None = None
-
-    @property
-    def is_person(self) -> bool:
-        return self.conn is not None
-
-    @property
-    def owned(self) -> bool:
-        """A person's seat (held, waiting for its owner, or played for them by an AI)."""
-        return self.token is not None
-
-
-@dataclass(frozen=True)
-class TableAI:
-    """What plays a table's AI seats (the lobby decides): ``make`` a bot for a seat,
-    ``name`` it in the ``Table`` messages' ``AI``, keep ``level`` (the built-in AI the
-    table asked for) in the store, and ``pace`` its moves (one a step: it searches)."""
-
-    make: Callable[[], Bot]
-    name: str
-    level: str
-    pace: bool = False
-
-
-class Table:
-    """A table of ``spec``'s game with ``seats`` seats, AI at ``ai_seats``, played by
-    ``ai`` (without it, the game's default bot, called naive)."""
-
-    def __init__(
-        self,
-        table_id: int,
-        name: str,
-        spec: GameSpec,
-        seats: int,
-        ai_seats: Sequence[int],
-        seed: str,
-        *,
-        grace: float = 60.0,
-        turn_timeout: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        ai: TableAI | None = None,
-        flags: frozenset[str] = frozenset(),
-        watchable: bool = True,
-    ) -> None:
-        if seats not in spec.seat_counts or len(set(ai_seats)) >= seats:
-            raise HundredError(f"{spec.title} has no table of {seats} seats, AI at {ai_seats}")
-        if any(not 0 <= s < seats for s in ai_seats):
-            raise HundredError(f"no seat {max(ai_seats)} at a table of {seats}")
-        self.spec = spec
-        #: The table options its game is played with (``GameSpec.flags``).
-        self.flags = flags
-        self.ai = ai or TableAI(spec.bot, "naive", "naive")
-        #: When the next AI move is due, at a table whose AI is paced (see the module
-        #: docstring; None: none waits).
-        self.ai_due: float | None = None
-        self.grace = grace
-        self.turn_timeout = turn_timeout
-        self.clock = clock
-        #: When the person to act runs out of time (None: no clock, or an AI's turn).
-        self.turn_deadline: float | None = None
-        self.id = table_id
-        self.name = name
-        self.game_name = spec.name
-        self.seed = seed
-        self.state = TableState.WAITING
-        self.seats: list[Seat | None] = [None] * seats
-        for i, seat in enumerate(sorted(ai_seats), 1):
-            self.seats[seat] = Seat(f"AI {i}", bot=self.ai.make())
-        self.game: GameState | None = None
-        self.seq = 0
-        #: Turns people have played here (a person's answer the rules took in turn). A
-        #: table whose AI is paced does not prompt again at once after one, so ``seq``
-        #: alone cannot tell the rate limit that an answer moved the game on.
-        self.turns = 0
-        #: Record lines of the game saved to the store so far (the journal keeps count:
-        #: ``note_saved``).
-        self.saved = 0
-        #: Whether a person has made a move here: a table nobody played in is abandoned
-        #: when its last person's grace runs out, not played out by the AI.
-        self.touched = False
-        #: The plug-in seat asked for its move, and the ask's number (None: none asked);
-        #: the legal actions it was asked to choose from.
-        self.asking: tuple[int, int] | None = None
-        self._asked_legal: tuple[Any, ...] = ()
-        #: Plug-in moves asked for so far (each ask's number).
-        self.asks = 0
-        self._requests: list[AskBot] = []
-        #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
-        self.watchable = watchable
-        #: The watchers' connections, in the order they came.
-        self.watchers: list[int] = []
+class Table(PluginAsks):
+    """A table of a game: seating its people, watchers, the game itself (prompts and
+    re-prompts with ``Seq``, AI moves, the turn clock), and who is told what."""
 
     @classmethod
     def restored(
@@ -175,43 +90,24 @@ class Table:
         name: str,
         spec: GameSpec,
         seed: str,
-        game: GameState,
-        seats: Sequence[tuple[str, str | None]],
-        seq: int,
-        *,
-        grace: float = 60.0,
-        turn_timeout: float | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        ai: TableAI | None = None,
-        watchable: bool = True,
-        saved: int = 0,
+        record: RestoredGame,
+        options: TableOptions,
     ) -> Table:
         """A table whose game is under way, from the store after a restart: every
         person's seat waits for its owner's token (``grace``), AI seats play on (see
         ``resume``); nobody watches it yet. Its ``saved`` record lines are in the store,
         so it stays there: it counts as played in (``touched``)."""
-        table = cls(
-            table_id,
-            name,
-            spec,
-            len(seats),
-            (),
-            seed,
-            grace=grace,
-            turn_timeout=turn_timeout,
-            clock=clock,
-            ai=ai,
-            flags=game.flags,  # the record keeps the table options
-            watchable=watchable,
-        )
-        away = clock() + grace
+        game = record.game
+        options = replace(options, flags=game.flags)  # the record keeps the table options
+        table = cls(table_id, name, spec, len(record.seats), (), seed, options)
+        away = options.clock() + options.grace
         table.seats = [
             Seat(n, token=t, away_until=away) if t is not None else Seat(n, bot=table.ai.make())
-            for n, t in seats
+            for n, t in record.seats
         ]
         table.state = TableState.PLAYING
-        table.game, table.seq = game, seq
-        table.saved, table.touched = saved, True
+        table.game, table.seq = game, record.seq
+        table.saved, table.touched = record.saved, True
         return table
 
     def resume(self) -> Outgoing:
@@ -238,80 +134,11 @@ class Table:
         instance of the site plays it now): its game is over here."""
         self.state = TableState.OVER
 
-    def dismiss_watchers(self) -> list[int]:
-        """Every watcher goes (the table is gone): their connections, in order."""
-        watchers, self.watchers = self.watchers, []
-        return watchers
-
-    # ------------------------------------------------------------------ queries
-
-    @property
-    def free(self) -> int:
-        return sum(seat is None for seat in self.seats)
-
-    def names(self) -> list[str | None]:
-        return [None if s is None else s.name for s in self.seats]
-
-    def info(self) -> Message:
-        """The ``Table`` message: this table as the lobby shows it."""
-        return {
-            "Type": "Table",
-            "Table": self.id,
-            "Name": self.name,
-            "Game": self.game_name,
-            "Seats": len(self.seats),
-            "Free": self.free,
-            "Players": self.names(),
-            "AI": self.ai.name,
-            **({"Flags": sorted(self.flags)} if self.flags else {}),
-            "Watchers": len(self.watchers),
-        }
-
-    def people(self) -> list[tuple[int, int]]:
-        """(seat, conn) of every person at the table."""
-        return [
-            (i, s.conn) for i, s in enumerate(self.seats) if s is not None and s.conn is not None
-        ]
-
-    def audience(self) -> list[int]:
-        """Every connection at the table: its people's, then its watchers'."""
-        return [conn for _, conn in self.people()] + self.watchers
-
-    def seat_of(self, conn: int) -> int | None:
-        for seat, occupant in enumerate(self.seats):  # asked of every answer: no list
-            if occupant is not None and occupant.conn == conn:
-                return seat
-        return None
-
     def pending_prompt(self, conn: int) -> Message | None:
         seat = self.seat_of(conn)
         if seat is None or self.game is None or self.state is not TableState.PLAYING:
             return None
         return self._prompt(seat)
-
-    @property
-    def deadline(self) -> float | None:
-        """When the table next needs a ``tick`` (None: only when a connection acts)."""
-        if self.state is not TableState.PLAYING:
-            return None
-        times = [s.away_until for s in self.seats if s is not None and s.away_until is not None]
-        if self.turn_deadline is not None:
-            times.append(self.turn_deadline)
-        if self.ai_due is not None:
-            times.append(self.ai_due)
-        return min(times, default=None)
-
-    def tokens(self) -> list[str]:
-        """The token hashes of the table's person seats."""
-        return [s.token for s in self.seats if s is not None and s.token is not None]
-
-    def owner_of(self, token: str) -> int | None:
-        """The seat whose token hash is ``token``, while its game goes on."""
-        if self.state is not TableState.PLAYING:
-            return None
-        return next(
-            (i for i, s in enumerate(self.seats) if s is not None and s.token == token), None
-        )
 
     # ------------------------------------------------------------------ seating
 
@@ -484,22 +311,6 @@ class Table:
             out += self._advance(events)
         return out
 
-    def _awaited(self) -> bool:
-        """Whether a person holds a seat here or a seat waits for its owner."""
-        return bool(self.people()) or any(
-            s is not None and s.away_until is not None for s in self.seats
-        )
-
-    def restart_clocks(self) -> None:
-        """The table was paused (the store failed): the turn clock and the grace periods
-        start afresh, as its people see where the game stands only now."""
-        now = self.clock()
-        if self.turn_deadline is not None and self.turn_timeout is not None:
-            self.turn_deadline = now + self.turn_timeout
-        for occupant in self.seats:
-            if occupant is not None and occupant.away_until is not None:
-                occupant.away_until = max(occupant.away_until, now + self.grace)
-
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
         assert occupant is not None
@@ -508,9 +319,6 @@ class Table:
         if self._actor() == seat:
             out += self._advance([])
         return out
-
-    def _actor(self) -> int | None:
-        return None if self.game is None else self.game.to_act
 
     # ------------------------------------------------------------------ playing
 
@@ -574,7 +382,7 @@ class Table:
         assert game is not None
         # People, and plug-ins that are not benched, stop the driver: people are
         # prompted and plug-ins asked, below.
-        bots = [None if s is None or _plugin(s.bot) else s.bot for s in self.seats]
+        bots = [None if s is None or is_plugin(s.bot) else s.bot for s in self.seats]
         self.ai_due = None
         moved = False
         while (actor := game.to_act) is None or bots[actor] is not None:
@@ -616,78 +424,6 @@ class Table:
             out.append((conn, prompt))
         return out + [(conn, public) for conn in self.watchers]
 
-    # ------------------------------------------------------------------ plug-ins
-
-    def _plugin_at(self, seat: int) -> PluginSeat | None:
-        """The plug-in that must be asked for ``seat``'s moves (not a benched one)."""
-        occupant = self.seats[seat]
-        bot = None if occupant is None else occupant.bot
-        return bot if _plugin(bot) else None
-
-    def _ask(self, seat: int) -> None:
-        game = self.game
-        plugin = self._plugin_at(seat)
-        assert game is not None
-        assert plugin is not None
-        view = self.spec.view(game, seat)
-        self.asks += 1
-        self.asking = (seat, self.asks)
-        self._asked_legal = tuple(view.legal)
-        self._requests.append(plugin.ask(self.id, seat, self.asks, view))
-
-    def take_bot_requests(self) -> list[AskBot]:
-        """The plug-in moves asked for since the last call."""
-        requests, self._requests = self._requests, []
-        return requests
-
-    def ask_again(self) -> None:
-        """Ask the pending plug-in move afresh (its answer was not taken: the table was
-        paused); the earlier ask is stale from now on."""
-        if self.asking is not None and self.state is TableState.PLAYING:
-            self._ask(self.asking[0])
-
-    def bot_answer(
-        self, seat: int, ask: int, choice: int | None, fault: str | None, given: Any = None
-    ) -> Outgoing:
-        """The answer to ``AskBot`` number ``ask``: ``choice``, an index into the view's
-        ``legal``, or the ``fault`` that stopped the plug-in (or ``given``, the move
-        itself, from a built-in AI of the AI pool whose move is none of ``legal``: a
-        Rook setup). A stale answer (another ask is current, or none) is dropped. A
-        fault, or a choice that is no legal action, is a forfeit: the default AI plays
-        the turn (core/remote.py)."""
-        game = self.game
-        if self.asking != (seat, ask) or game is None or self.state is not TableState.PLAYING:
-            return []
-        plugin = self._plugin_at(seat)
-        if plugin is None or game.to_act != seat:
-            self.asking = None
-            return []
-        self.asking = None
-        if given is not None and fault is None and isinstance(plugin, PoolSeat):
-            try:
-                events = game.apply(seat, given)  # the rules check it (all or nothing)
-            except HundredError as exc:
-                fault = f"its move is refused: {exc.message}"
-            else:
-                return self._advance(events)
-        legal = self._asked_legal
-        action = None
-        if fault is None:
-            if choice is not None and 0 <= choice < len(legal):
-                action = legal[choice]
-            else:
-                fault = f"it chose move {choice!r} of {len(legal)} (0-{len(legal) - 1})"
-        if action is not None and action not in game.legal_actions(seat):
-            self._ask(seat)  # the game moved on meanwhile (a pre-pass): ask again
-            return []
-        if action is None:
-            assert fault is not None
-            plugin.forfeit(f"table {self.id}, seat {seat}", fault)
-            action = plugin.fallback.act(self.spec.view(game, seat))
-        else:
-            plugin.played()
-        return self._advance(game.apply(seat, action))
-
     def _tell(self, events: Sequence[Any]) -> Outgoing:
         out: Outgoing = []
         if not events:
@@ -703,12 +439,3 @@ class Table:
         for conn in self.watchers:
             out += [(conn, m) for m in told[WATCHER]]
         return out
-
-    def _to_people(self, msg: Message) -> Outgoing:
-        """``msg`` to everyone at the table: its people and its watchers."""
-        return [(conn, msg) for conn in self.audience()]
-
-
-def _plugin(bot: object) -> TypeGuard[PluginSeat]:
-    """Whether a seat's ``bot`` is a plug-in that must be asked (not a benched one)."""
-    return isinstance(bot, PluginSeat) and not bot.benched

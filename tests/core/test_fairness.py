@@ -23,7 +23,7 @@ from hundred_server.cli import main
 from hundred_server.core import driver
 from hundred_server.core.fairness import commit_message, commitment, reveal_message, verify
 from hundred_server.core.hub import Command, Send
-from hundred_server.core.table import Table, TableState
+from hundred_server.core.table import Table, TableOptions, TableState
 from hundred_server.games.base import GameSpec, GameState
 from hundred_server.games.records import load_record, record_lines
 from hundred_server.protocol import codecs
@@ -47,9 +47,8 @@ def table_game(name: str, seed: str) -> tuple[Table, list[dict[str, Any]]]:
     Returns the table and what the person was told."""
     spec = games.get(name)
     preset = spec.presets[solo_option(spec) - 1]
-    table = Table(
-        1, "t", spec, preset.seats, preset.ai_seats, seed, turn_timeout=0.0, clock=lambda: 0.0
-    )
+    options = TableOptions(turn_timeout=0.0, clock=lambda: 0.0)
+    table = Table(1, "t", spec, preset.seats, preset.ai_seats, seed, options)
     _, out = table.sit(7, "ann")
     for _ in range(10_000):
         if table.state is not TableState.PLAYING:
