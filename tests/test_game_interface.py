@@ -156,7 +156,7 @@ def test_the_sans_io_core_imports_nothing_that_does_io() -> None:
 
 
 def test_the_registry_knows_every_game() -> None:
-    assert games.names() == ("hundredandten", "whist", "pinochle", "rook", "hundert")
+    assert games.names() == ("hundredandten", "whist", "pinochle", "rook", "hundert", "spades")
     assert games.DEFAULT_GAME == "hundredandten"
     for name in games.names():
         spec = games.get(name)
@@ -195,7 +195,9 @@ def test_replay_names_an_unknown_game() -> None:
             "Type": "Error",
             "Line": 2,
             "Code": "unknown_game",
-            "Message": 'no such game "chess" (hundredandten, whist, pinochle, rook, hundert)',
+            "Message": (
+                'no such game "chess" (hundredandten, whist, pinochle, rook, hundert, spades)'
+            ),
         }
     ]
 
@@ -297,7 +299,8 @@ def test_the_lobby_refuses_a_game_it_does_not_have() -> None:
             "Type": "Error",
             "Code": "bad_game",
             "Message": (
-                'no such game "chess" (games: hundredandten, whist, pinochle, rook, hundert)'
+                'no such game "chess" '
+                "(games: hundredandten, whist, pinochle, rook, hundert, spades)"
             ),
         },
         HELLO,
