@@ -17,7 +17,7 @@ import pytest
 
 from hundred_server import games
 from hundred_server.ai.selfplay import play_game, selfplay
-from hundred_server.games.kit.cards import ALL_CARDS
+from hundred_server.games.kit.cards import ALL_CARDS, Suit
 from hundred_server.games.records import load_record, record_lines, replay
 from hundred_server.protocol.schema import validate_server_message
 from tests.hub_harness import (
@@ -71,6 +71,9 @@ def names_a_game(path: Path) -> set[str]:
     identifier or string (a game's name, title, or one of its own message keys)."""
     tree = ast.parse(path.read_text(), str(path))
     words = {name: re.compile(rf"(?i){name}|{games.get(name).title}") for name in games.names()}
+    # A game named as a suit is ("spades"): the suit's word names no game, its key does.
+    suits = {suit.name.lower() for suit in Suit}
+    words.update({name: re.compile(rf"^{name}$") for name in words if name in suits})
     found: set[str] = set()
     docstrings = {
         id(node.body[0].value)
