@@ -41,3 +41,30 @@ def test_a_person_plays_spades_against_three_ai_seats_to_the_end() -> None:
     assert scores
     assert all(sum(m["TricksTaken"]) == 13 for m in scores)
     assert over["Score"] == scores[-1]["Score"]
+
+
+def test_a_person_plays_spades_in_text_mode_to_the_end() -> None:
+    h = Harness("spades-text")
+    ann = h.connect()
+    ann.take_text()
+    ann.say("create spades")
+    lines = ann.say("1")
+    assert "── Round 1: you deal. You are seat 0 (player1)." in lines
+    assert lines[-1] == "> your bid (nil, 1-13): bid N or nil"
+    said: list[str] = []
+    for _ in range(3000):
+        last = lines[-1]
+        if any(line.startswith("Game over.") for line in lines):
+            break
+        if last.startswith("> your bid"):
+            lines = ann.say("nil" if len(said) % 2 else "bid 3")
+        else:
+            assert last.startswith("> play one of:"), last
+            for position in range(1, 14):  # a refused card is said and asked again
+                lines = ann.say(f"play {position}")
+                if not lines[0].startswith("!"):
+                    break
+        said += lines
+    assert any(line.startswith("Game over.") for line in said)
+    assert any(line == "you bid nil" for line in said)
+    assert any(line.startswith("Hand 1: taken/bid you ") for line in said)
