@@ -6,6 +6,7 @@ from typing import Annotated, Final, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
 from hundred_server.protocol.message_values import Card, PlayerName, Seat, TableId
+from hundred_server.protocol.play_messages import CardPlayed
 
 _BY_SIDE: Final = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _BY_SEAT: Final = {"minItems": 4, "maxItems": 4}
@@ -15,10 +16,6 @@ class SpadesBid(Value, schema={"type": "integer", "minimum": 0, "maximum": 13}):
     """A Spades bid: the tricks to take, 0 (nil) to 13."""
 
 
-class SpadesTaken(Value, schema={"type": "integer", "minimum": 0, "maximum": 13}):
-    """Tricks a Spades seat took this hand."""
-
-
 class SpadesHandScore(TypedDict):
     """--> To everyone: a Spades hand ended. Bids and TricksTaken by seat; Points (bag
     penalties included), Bags (carried on) and Score (the totals) by side, NS then EW."""
@@ -26,7 +23,9 @@ class SpadesHandScore(TypedDict):
     Type: Literal["Score"]
     Round: Annotated[int, {"minimum": 1}]
     Bids: Annotated[list[int], {"items": ref(SpadesBid), **_BY_SEAT}]
-    TricksTaken: Annotated[list[int], {"items": ref(SpadesTaken), **_BY_SEAT}]
+    TricksTaken: Annotated[
+        list[int], {"items": {"type": "integer", "minimum": 0, "maximum": 13}, **_BY_SEAT}
+    ]
     Points: Annotated[list[int], _BY_SIDE]
     Bags: Annotated[
         list[int], {**_BY_SIDE, "items": {"type": "integer", "minimum": 0, "maximum": 9}}
@@ -39,13 +38,6 @@ class SpadesBidMade(TypedDict):
 
     Playerid: Annotated[int, Seat]
     Bid: Annotated[int, SpadesBid]
-
-
-class SpadesCardPlayed(TypedDict):
-    """One card of the trick under way, as a SpadesSnapshot lists them."""
-
-    Playerid: Annotated[int, Seat]
-    PlayedCard: Annotated[str, Card]
 
 
 class SpadesSnapshot(TypedDict):
@@ -68,16 +60,16 @@ class SpadesSnapshot(TypedDict):
     Bags: Annotated[list[int], _BY_SIDE]
     Bids: Annotated[list[SpadesBidMade], {"maxItems": 4}]
     Tricks: Annotated[int, {"minimum": 0, "maximum": 13}]
-    TricksTaken: Annotated[list[int], {"items": ref(SpadesTaken), **_BY_SEAT}]
-    Trick: Annotated[list[SpadesCardPlayed], {"maxItems": 3}]
+    TricksTaken: Annotated[
+        list[int], {"items": {"type": "integer", "minimum": 0, "maximum": 13}, **_BY_SEAT}
+    ]
+    Trick: Annotated[list[CardPlayed], {"maxItems": 3}]
 
 
 DEFINITIONS: tuple[Definition, ...] = (
     SpadesBid,
-    SpadesTaken,
     shape(SpadesHandScore, closed=True),
     shape(SpadesBidMade, closed=True, inline=True),
-    shape(SpadesCardPlayed, closed=True, inline=True),
     shape(
         SpadesSnapshot,
         closed=True,
