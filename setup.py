@@ -27,6 +27,7 @@ COMPILED = [
     "hundred_server/games/pinochle/strong.py",
     "hundred_server/games/rook/strong.py",
     "hundred_server/games/hundert/strong.py",
+    "hundred_server/games/spades/strong.py",
 ]
 
 

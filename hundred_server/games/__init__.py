@@ -19,6 +19,7 @@ _REGISTRY: Final = {
     "pinochle": "hundred_server.games.pinochle.wire",
     "rook": "hundred_server.games.rook.wire",
     "hundert": "hundred_server.games.hundert.wire",
+    "spades": "hundred_server.games.spades.wire",
 }
 DEFAULT_GAME: Final = "hundredandten"
 

@@ -16,6 +16,12 @@ export const GAMES = {
     hideFinishedTricks: true, // "nobody sees a finished trick again"
   },
   hundert: { title: "Hundert", noTricks: true },
+  spades: {
+    title: "Spades",
+    bidLabel: (b) => (b === 0 ? "Nil" : String(b)),
+    sides: ["North-South", "East-West"],
+    sideCodes: ["NS", "EW"],
+  },
 };
 export const GAME_ORDER = Object.keys(GAMES);
 export const DEFAULT_GAME = "hundredandten";

@@ -32,7 +32,7 @@ Answerer = Callable[[AskBot], tuple[int | None, str | None]]
         ("whist=good_player", "a plug-in is GAME=module:Class"),
         (
             "chess=good_player:Player",
-            "no such game 'chess' (games: hundredandten, whist, pinochle, rook, hundert)",
+            "no such game 'chess' (games: hundredandten, whist, pinochle, rook, hundert, spades)",
         ),
         ("hundredandten=good_player:Player", "Player has no act(view) method"),
         ("whist=no_such_module:Player", "cannot import 'no_such_module'"),

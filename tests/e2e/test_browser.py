@@ -371,7 +371,7 @@ async def test_hundred_and_ten_whole_game_by_clicking(site: Site, contexts: Any)
 
 
 #: Each other game: the preset a person plays against AI only.
-OTHER_GAMES = {"whist": 1, "pinochle": 1, "rook": 2, "hundert": 2}
+OTHER_GAMES = {"whist": 1, "pinochle": 1, "rook": 2, "hundert": 2, "spades": 1}
 
 
 @in_browser

@@ -35,6 +35,7 @@ CASES: Final = (
     ("rook-6", "rook", 6, frozenset[str]()),
     ("hundert-3", "hundert", 3, frozenset[str]()),
     ("hundert-4-feder", "hundert", 4, frozenset({"Feder"})),
+    ("spades-4", "spades", 4, frozenset[str]()),
 )
 
 Mutation = Callable[[list[dict[str, Any]], random.Random], list[str]]

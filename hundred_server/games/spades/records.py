@@ -1,0 +1,63 @@
+"""Spades records (JSON lines, version 1), read and replayed by kit/records.py::
+
+    {"Type":"Record","Game":"spades","Version":1,"Players":["ann","bob","cy","dee"]}
+    {"Type":"Deal","Hand":1,"Dealer":0,"Deck":["5H","JS", ... 52 codes]}
+    {"Type":"Bid","Playerid":1,"Bid":4}
+    {"Type":"Play","Playerid":1,"PlayedCard":"5H"}
+
+Every Deal gives its Deck (no Seed); ``Deck[i]`` goes to seat ``(Dealer + 1 + i) % 4``.
+Each hand is its Deal, four bids (``"Bid":0`` is nil) and 52 plays. Replay yields a
+``Score`` line with ``Points`` and ``Score`` by side (NS, EW) after each hand, and the
+game's end with ``Winner`` a side.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from hundred_server.games.kit.records import Notation, RecordFormat, bid_line, play_line
+from hundred_server.games.spades.rules import (
+    BID_ACTIONS,
+    SIDES,
+    Bid,
+    Game,
+    GameWon,
+    HandScored,
+    Play,
+    check_deck,
+)  # fmt: skip
+
+OWN_CODES: Final[dict[str, str]] = {
+    "bad_players": "a number of players the game is not played by (Spades: exactly 4)",
+    "bad_deck": "a Deck that is not the game's cards each once (Spades: 52, without the joker)",
+    "illegal_bid": "a Bid that is not a whole number of tricks from 0 (nil) to 13",
+    "must_follow_suit": "a card off the suit led from a seat that holds the suit led",
+    "spades_not_broken": "a spade led before spades are broken, from a seat holding another suit",
+}
+
+ACTIONS: Final = Notation(
+    {
+        "Bid": bid_line(Bid, BID_ACTIONS, "0 for nil, or 1 to 13 tricks"),
+        "Play": play_line(Play),
+    }
+)
+
+
+def _winner(game: Game) -> str:
+    assert game.winner is not None
+    return SIDES[game.winner]
+
+
+FORMAT: Final = RecordFormat[Game](
+    game="spades",
+    title="Spades",
+    actions=ACTIONS,
+    start=lambda players, seed, header: Game(players),
+    check_deck=check_deck,
+    round_ends=(HandScored,),
+    game_ends=GameWon,
+    game_winner=lambda event: SIDES[event.side],
+    own_codes=OWN_CODES,
+    points=True,
+    winner=_winner,
+)

@@ -1,0 +1,322 @@
+"""Spades: the pure rules engine (no I/O, no clocks, no randomness of its own).
+
+The rules are ../shared/RULES.md, section Spades: four players, seats 0 and 2 (side 0,
+NS) against 1 and 3 (side 1, EW); 52 cards, ace high, spades always trump. Each hand
+is dealt one card at a time from the dealer's left, then bid once round from there:
+0-13 tricks, 0 being nil. A side's contract is its partners' bids other than nil. Left
+of the dealer leads; follow suit if able; spades are not led until one has been played
+to an earlier trick, unless the leader holds nothing else. The scoring is
+``hand_points``; the game ends after a hand with a side at 500 or more or -200 or less,
+and no tie. Chance is an input: the game waits in ``Phase.DEAL`` for ``deal(deck)``.
+Who may act is the kit's ``HandGame``; every action is validated before it changes state.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar, Final, TypeAlias
+
+from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
+from hundred_server.games.kit.tricks import (
+    CardPlay,
+    Deck,
+    Plays,
+    TrickSeat,
+    check_players,
+    winning_play,
+)
+from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.protocol.errors import IllegalActionError
+
+NUM_PLAYERS: Final = 4
+HAND_SIZE: Final = 13
+TARGET: Final = 500
+FLOOR: Final = -200
+NIL_POINTS: Final = 100
+BAG_LIMIT: Final = 10
+BAG_PENALTY: Final = 100
+SIDES: Final = ("NS", "EW")
+TRUMP: Final = Suit.SPADES
+
+
+def side_of(seat: int) -> int:
+    return seat % 2
+
+
+class Phase(enum.Enum):
+    DEAL = "deal"
+    BIDDING = "bidding"
+    TRICKS = "tricks"
+    GAME_OVER = "game_over"
+
+
+class Play(CardPlay):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    """Bid ``amount`` tricks, 0-13; 0 is nil."""
+
+    amount: int
+
+    def __post_init__(self) -> None:
+        if type(self.amount) is not int or not 0 <= self.amount <= HAND_SIZE:
+            raise IllegalActionError(f"no such bid: {self.amount!r} (0-13)", "illegal_bid")
+
+
+Action: TypeAlias = Play | Bid
+PLAY_ACTIONS: Final = tuple(Play(c) for c in STANDARD_52)
+BID_ACTIONS: Final = {n: Bid(n) for n in range(HAND_SIZE + 1)}
+
+
+@dataclass(slots=True)
+class Dealt:
+    hand: int  # 1-based
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
+
+
+@dataclass(slots=True)
+class BidMade:
+    seat: int
+    amount: int
+
+
+@dataclass(slots=True)
+class TrickWon:
+    seat: int
+    card: Card
+    trick: int  # 1-based within the hand
+    plays: Plays
+    tricks_won: tuple[int, int]  # (NS, EW) this hand, this trick included
+
+
+@dataclass(slots=True)
+class HandScored:
+    hand: int
+    bids: tuple[int, ...]  # by seat
+    taken: tuple[int, ...]  # tricks by seat
+    points: tuple[int, int]  # this hand's, bag penalties included
+    bags: tuple[int, int]  # the bags each side carries on, after penalties
+    totals: tuple[int, int]
+
+
+@dataclass(slots=True)
+class GameWon:
+    side: int
+    totals: tuple[int, int]
+
+
+Event: TypeAlias = Dealt | BidMade | Played | TrickWon | HandScored | GameWon
+
+
+class DealRecord(HandDeal[Card]):
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class View(TrickSeat):
+    """What one seat may know: its hand and what the table has seen, by absolute seat;
+    scores and bags by side."""
+
+    seat: int
+    phase: Phase
+    hand_index: int
+    hand: tuple[Card, ...]
+    dealer: int
+    to_act: int | None
+    bids: tuple[tuple[int, int], ...]  # (seat, amount) in order
+    current_trick: Plays
+    tricks: tuple[Plays, ...]
+    trick_winners: tuple[int, ...]
+    taken: tuple[int, ...]  # tricks by seat this hand
+    scores: tuple[int, int]
+    bags: tuple[int, int]
+    played: tuple[Card, ...]
+    broken: bool  # a spade was played to an earlier trick
+    legal: tuple[Action, ...]
+
+
+DECK: Final = Deck(
+    "spades", STANDARD_52, "a Spades deck is the 52 cards without the joker, each once",
+    lambda cards: tuple(sorted(cards)),
+)  # fmt: skip
+seeded_deck: Final = DECK.seeded
+check_deck: Final = DECK.check
+
+
+def beats(card: Card, best: Card, trump: Suit) -> bool:
+    if card.suit is best.suit:
+        return card > best
+    return card.suit is trump
+
+
+def trick_winner(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
+    """The highest spade, else the highest card of the suit led."""
+    return winning_play(plays, TRUMP, beats)
+
+
+def legal_plays(hand: Sequence[Card], lead: Card | None, broken: bool) -> tuple[Play, ...]:
+    if lead is not None:
+        following = [c for c in hand if c.suit is lead.suit]
+        return tuple(PLAY_ACTIONS[c] for c in following or hand)
+    if broken:
+        return tuple(PLAY_ACTIONS[c] for c in hand)
+    return tuple(PLAY_ACTIONS[c] for c in [c for c in hand if c.suit is not TRUMP] or hand)
+
+
+def side_points(bids: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
+    """(points, bags) of one side's two seats this hand, before the bag penalty: the
+    non-nil tricks against the contract (10 a trick bid and a point a bag when made, -10
+    a trick bid when set), each nil +-100, and a nil bidder's tricks as bags."""
+    contract = sum(bids)
+    made = sum(t for b, t in zip(bids, taken, strict=True) if b)
+    bags = sum(t for b, t in zip(bids, taken, strict=True) if not b)
+    nils = sum(
+        NIL_POINTS if t == 0 else -NIL_POINTS for b, t in zip(bids, taken, strict=True) if not b
+    )
+    if made >= contract:
+        bags += made - contract
+        return 10 * contract + bags + nils, bags
+    return -10 * contract + bags + nils, bags
+
+
+class Game(TrickGame[Card, Action, Event]):
+    """One game of Spades for four players; see the module docstring."""
+
+    game_name: Final = "spades"
+    TITLE = "Spades"
+    DEAL_PHASE = Phase.DEAL
+    OVER_PHASE = Phase.GAME_OVER
+    VERBS: ClassVar[dict[Phase, str]] = {
+        Phase.DEAL: "deal", Phase.BIDDING: "bid", Phase.TRICKS: "play",
+    }  # fmt: skip
+
+    phase: Phase
+    bids: list[tuple[int, int]]
+    played: list[Card]
+
+    def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
+        self.players: tuple[str, ...] = check_players(players, (NUM_PLAYERS,), "Spades")
+        self.num_players = NUM_PLAYERS
+        self.seed = seed
+        self.scores: tuple[int, int] = (0, 0)
+        self.bags: tuple[int, int] = (0, 0)
+        self.winner: int | None = None
+        self.dealers: list[int] = []
+        self.history: list[DealRecord | tuple[int, Action]] = []
+        self._start_hand(0)
+
+    @property
+    def broken(self) -> bool:
+        return any(c.suit is TRUMP for plays in self.tricks for _, c in plays)
+
+    @property
+    def taken(self) -> tuple[int, ...]:
+        return tuple(self.trick_winners.count(s) for s in range(NUM_PLAYERS))
+
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        self._check_seat(seat)
+        if seat != self.to_act:
+            return ()
+        if self.phase is Phase.BIDDING:
+            return tuple(BID_ACTIONS.values())
+        if self.phase is Phase.TRICKS:
+            return legal_plays(
+                self.hands[seat], self.trick[0][1] if self.trick else None, self.broken
+            )
+        return ()
+
+    def view_for(self, seat: int) -> View:
+        self._check_seat(seat)
+        return View(
+            seat, self.phase, self.hand_index, tuple(self.hands[seat]), self.dealer,
+            self.to_act, tuple(self.bids), tuple(self.trick), tuple(self.tricks),
+            tuple(self.trick_winners), self.taken, self.scores, self.bags,
+            tuple(self.played), self.broken, self.legal_actions(seat),
+        )  # fmt: skip
+
+    def deal(self, deck: Sequence[Card]) -> list[Event]:
+        self._check_turn(None, Phase.DEAL)
+        cards = check_deck(deck)
+        self.deck = cards
+        hands = DECK.deal(cards, self.dealer, NUM_PLAYERS, HAND_SIZE)[0]
+        self.hands = [list(h) for h in hands]
+        self.phase, self.to_act = Phase.BIDDING, self._next(self.dealer)
+        self.history.append(DealRecord(self.round, self.dealer, cards))
+        return [Dealt(self.round, self.dealer, hands)]
+
+    def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
+        self.bids.append((seat, action.amount))
+        events.append(BidMade(seat, action.amount))
+        self.to_act = self._next(seat)
+        if len(self.bids) == NUM_PLAYERS:
+            self.phase = Phase.TRICKS  # left of the dealer, who bid first, leads
+
+    def _check_play(self, seat: int, action: Play) -> None:
+        card = action.card
+        if card not in self.hands[seat]:
+            raise IllegalActionError(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+        if PLAY_ACTIONS[card] in self.legal_actions(seat):
+            return
+        if self.trick:
+            raise IllegalActionError(
+                f"{self.trick[0][1]} was led: seat {seat} must follow suit, not play {card}",
+                "must_follow_suit",
+            )
+        raise IllegalActionError(
+            f"spades are not broken: seat {seat} may not lead {card}", "spades_not_broken"
+        )
+
+    def _play(self, seat: int, action: Play, events: list[Event]) -> None:
+        card = action.card
+        complete = self._lay(seat, card)
+        self.played.append(card)
+        events.append(Played(seat, card))
+        if not complete:
+            return
+        winner, best = trick_winner(self.trick)
+        plays = self._gather(winner)
+        taken = self.taken
+        won = (taken[0] + taken[2], taken[1] + taken[3])
+        events.append(TrickWon(winner, best, len(self.tricks), plays, won))
+        self.to_act = winner
+        if len(self.tricks) == HAND_SIZE:
+            self._score_hand(events)
+
+    def _score_hand(self, events: list[Event]) -> None:
+        bids = tuple(amount for _, amount in sorted(self.bids))
+        taken = self.taken
+        points, bags, totals = [], [], []
+        for side in (0, 1):
+            got, bag = side_points(bids[side::2], taken[side::2])
+            bag += self.bags[side]
+            while bag >= BAG_LIMIT:
+                got, bag = got - BAG_PENALTY, bag - BAG_LIMIT
+            points.append(got)
+            bags.append(bag)
+            totals.append(self.scores[side] + got)
+        self.scores, self.bags = (totals[0], totals[1]), (bags[0], bags[1])
+        events.append(
+            HandScored(self.round, bids, taken, (points[0], points[1]), self.bags, self.scores)
+        )
+        ns, ew = self.scores
+        if ns != ew and (max(ns, ew) >= TARGET or min(ns, ew) <= FLOOR):
+            self._end(0 if ns > ew else 1)
+            events.append(GameWon(0 if ns > ew else 1, self.scores))
+        else:
+            self._start_hand(self._next(self.dealer))
+
+    def _start_hand(self, dealer: int) -> None:
+        self._new_hand(dealer)
+        self.bids = []
+        self.played = []
+
+    RULES: ClassVar[dict[type, Rule]] = {
+        Bid: Rule(Phase.BIDDING, None, _bid),
+        Play: Rule(Phase.TRICKS, _check_play, _play),
+    }
