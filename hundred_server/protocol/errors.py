@@ -86,6 +86,7 @@ CODES: Final[dict[str, Code]] = {
         must_trump="you hold none of the suit led but a trump, and played another suit",
         bad_discard="a discard of another number of cards than the rules say, or a card twice",
         bad_partners="a call of another number of partner cards than the rules say",
+        spades_not_broken="a spade led before spades are broken, holding another suit",
         game_over="the game has ended",
         server_full="the server has its most connections; the connection is closed",
         too_many_connections="your address has its most connections open",

@@ -271,14 +271,25 @@ WRONG_CARDS = [f"{r}{s}" for r in "23456789TJQKA" for s in "SHDC"] + ["JK", "ROO
 WRONG_CARDS += [f"{c}{n}" for c in "BGRY" for n in ("1", *map(str, range(5, 15)))]
 
 
-def wrong_answers(prompt: Message, rng: random.Random) -> list[Message]:
+def dealt(client: Client) -> list[str]:
+    """The client's hand as it was last told (a deal, an exchange), if it was."""
+    for msg in reversed(client.messages):
+        hand = msg.get("Hand")
+        if isinstance(hand, list):
+            return [c for c in hand if isinstance(c, str)]
+    return []
+
+
+def wrong_answers(prompt: Message, rng: random.Random, hand: list[str]) -> list[Message]:
     base = {"Type": prompt["Type"], "Playerid": prompt["Playerid"], "Seq": prompt["Seq"]}
     legal = prompt["Legal"]
     if prompt["Type"] == "Bid":
         return [{**base, "Bid": b} for b in range(0, 400, 5) if b not in legal]
     if prompt["Type"] == "Play":
-        cards = [c for c in WRONG_CARDS if c not in legal]
-        return [{**base, "PlayedCard": c} for c in rng.sample(cards, 24)]
+        # The cards of its hand it may not play now, and some it does not hold.
+        held = [c for c in hand if c not in legal]
+        cards = [c for c in WRONG_CARDS if c not in legal and c not in held]
+        return [{**base, "PlayedCard": c} for c in held + rng.sample(cards, 24)]
     if prompt["Type"] == "Discard":
         return [{**base, "Cards": [legal[0], legal[0]]}, {**base, "Cards": WRONG_CARDS[:3]}]
     if prompt["Type"] == "Setup":
@@ -310,20 +321,20 @@ BIDDERS_CODES = {"bad_discard", "bad_partners"}
 
 
 def test_the_rules_refusals_are_provoked_and_answered_with_listed_codes() -> None:
-    """A person plays a whole game of every game against the naive AI, answering each
+    """A person plays three whole games of every game against the naive AI, answering each
     prompt wrong in every way first: every code that comes back is listed, and every
     rule's code comes back from some game."""
     seen: set[str] = set()
-    for name in games.names():
-        h = Harness(f"rules-{name}")
+    for name, game in ((n, g) for n in games.names() for g in range(3)):
+        h = Harness(f"rules-{name}-{game}")
         ann = named(h, "ann")
         create(ann, game=name, AI="naive")
-        rng = random.Random(name)
+        rng = random.Random(f"{name}-{game}")
         for _ in range(5000):
             prompt = ann.pending()
             if prompt is None:
                 break
-            for wrong in wrong_answers(prompt, rng):
+            for wrong in wrong_answers(prompt, rng, dealt(ann)):
                 seen.update(codes(ann.send(wrong)))
             assert ann.pending() == prompt  # each was refused, and asked again
             answer = answer_from_legal(prompt, rng)

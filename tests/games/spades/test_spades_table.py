@@ -7,7 +7,7 @@ import random
 
 from hundred_server import games
 from hundred_server.protocol.schema import validate_server_message
-from tests.hub_harness import HELLO, QUESTION, Harness, answer_from_legal
+from tests.support.hub_harness import HELLO, QUESTION, Harness, answer_from_legal
 
 
 def test_a_person_plays_spades_against_three_ai_seats_to_the_end() -> None:
