@@ -97,7 +97,7 @@ def _orjson_encoder() -> Callable[[Any], bytes | None]:
 
     def fast(obj: Any) -> bytes | None:
         try:
-            data = dumps(obj, _refuse, options)
+            data: bytes = dumps(obj, _refuse, options)
         except TypeError:  # orjson.JSONEncodeError is one
             return None
         if b"null" in data or b"0.0000" in data or exponent(data):
