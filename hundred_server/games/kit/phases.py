@@ -4,10 +4,11 @@ anything.
 
 ``HandGame`` answers what every engine answers alike: who may act (``_check_turn``,
 the one place that says it), the checked ``apply``, a hand's start and the game's
-end. ``TrickGame`` adds the trick under way, the tricks taken and who took them. A
-game writes the rest, which is its rules: its phases and their verbs, its table of
-``RULES`` (each action type: the phase it is taken in, what more it checks, what it
-does), how it deals and how it scores.
+end. ``TrickGame`` adds the trick under way, the tricks taken and who took them;
+``CardTricks``, for a game of French cards whose plays tell nothing but the card, the
+cards played this hand and the play of one. A game writes the rest, which is its
+rules: its phases and their verbs, its table of ``RULES`` (each action type: the phase
+it is taken in, what more it checks, what it does), how it deals and how it scores.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
-from hundred_server.games.kit.tricks import C, Hands, check_seat, check_turn
+from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.tricks import C, Hands, Played, check_seat, check_turn
 from hundred_server.protocol.errors import IllegalActionError
 
 #: A game's action and event types.
@@ -171,3 +173,27 @@ class TrickGame(HandGame[C, A, E]):
         self.trick_winners.append(winner)
         self.trick = []
         return plays
+
+
+class CardTricks(TrickGame[Card, A, E]):
+    """A ``TrickGame`` of French cards whose plays tell nothing but the card (the kit's
+    ``Played``), keeping ``played``, every card played this hand in order."""
+
+    played: list[Card]
+
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
+        self.played = []
+
+    def _check_holds(self, seat: int, card: Card) -> None:
+        """``not_in_hand`` unless ``seat`` holds ``card``."""
+        if card not in self.hands[seat]:
+            raise IllegalActionError(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+
+    def _play_card(self, seat: int, card: Card, events: list[Any]) -> bool:
+        """``seat`` plays ``card``, checked: from its hand to the trick and to ``played``,
+        told as ``Played``. Returns whether that completes the trick."""
+        complete = self._lay(seat, card)
+        self.played.append(card)
+        events.append(Played(seat, card))
+        return complete

@@ -2,8 +2,10 @@
 and where a seat stands in the trick under way and at a four-seat partnership table.
 
 The games keep their own rules; these are the parts that are the same word for word:
-the play of a card, a deck (its seeded shuffle, its check, its deal), and the trick's
-winner by a game's own ``beats``.
+the play of a card, a deck (its seeded shuffle, its check, its deal), the trick's
+winner by a game's own ``beats``, the sides of four partners (``SIDES``, ``side_of``),
+and the plain rules of the French cards ranked ace high that Whist and Spades play by
+(``beats``: higher in the suit, or a trump; ``following``: follow suit if able).
 """
 
 from __future__ import annotations
@@ -13,9 +15,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from random import Random
-from typing import ClassVar, Generic, TypeVar
+from typing import ClassVar, Final, Generic, TypeVar
 
-from hundred_server.games.kit.cards import Card, Suit
+from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
@@ -57,6 +59,36 @@ class SuitChoice:
     def __post_init__(self) -> None:
         if not isinstance(self.suit, Suit):
             raise IllegalActionError(f"not a suit: {self.suit!r}", "bad_suit")
+
+
+#: The sides of a table of four partners, by side index: seats 0 and 2 are North-South
+#: (side 0), seats 1 and 3 East-West (side 1).
+SIDES: Final = ("NS", "EW")
+
+
+def side_of(seat: int) -> int:
+    """The side a seat of four partners plays for: 0 (seats 0 and 2) or 1 (1 and 3)."""
+    return seat % 2
+
+
+def beats(card: Card, best: Card, trump: Suit) -> bool:
+    """Whether ``card`` takes a trick that ``best`` (of the suit led, or a trump) is
+    winning, the cards ranked as the deck orders them (2 low ... ace high): higher in
+    its suit, or a trump."""
+    if card.suit is best.suit:
+        return card > best
+    return card.suit is trump
+
+
+def following(hand: Sequence[Card], lead: Card | None) -> Sequence[Card]:
+    """The cards of ``hand`` it may play to a trick led by ``lead`` when it must follow
+    suit if able: those of the suit led if it holds any, else (or leading) all."""
+    if lead is not None:
+        suit = lead.suit
+        follow = [c for c in hand if c.suit is suit]
+        if follow:
+            return follow
+    return hand
 
 
 def check_players(players: Iterable[str], counts: Sequence[int], title: str) -> tuple[str, ...]:
@@ -149,6 +181,18 @@ class Deck(Generic[C]):
         ``(dealer + 1 + i) % seats`` for the first ``seats * hand_size`` cards."""
         dealt = seats * hand_size
         return deal_one_at_a_time(deck[:dealt], dealer, seats, self.arrange), tuple(deck[dealt:])
+
+
+def sorted_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """French cards in the deck's order (hearts first, 2 low ... ace high in each suit)."""
+    return tuple(sorted(cards))
+
+
+def deck_of_52(game: str, title: str) -> Deck[Card]:
+    """The 52 cards without the joker, each once, hands sorted: the deck of ``game``
+    (its shuffle's name), refused in the words of ``title``."""
+    what = f"a {title} deck is the 52 cards without the joker, each once"
+    return Deck(game, STANDARD_52, what, sorted_hand)
 
 
 class TrickSeat:

@@ -19,16 +19,20 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
+from hundred_server.games.kit.phases import CardTricks, HandDeal, Rule
+from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
-    Deck,
     Plays,
     TrickSeat,
     check_players,
+    deck_of_52,
+    following,
     winning_play,
 )
 from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.games.kit.tricks import beats as beats
+from hundred_server.games.kit.tricks import side_of as side_of
 from hundred_server.protocol.errors import IllegalActionError
 
 NUM_PLAYERS: Final = 4
@@ -38,12 +42,7 @@ FLOOR: Final = -200
 NIL_POINTS: Final = 100
 BAG_LIMIT: Final = 10
 BAG_PENALTY: Final = 100
-SIDES: Final = ("NS", "EW")
 TRUMP: Final = Suit.SPADES
-
-
-def side_of(seat: int) -> int:
-    return seat % 2
 
 
 class Phase(enum.Enum):
@@ -141,18 +140,9 @@ class View(TrickSeat):
     legal: tuple[Action, ...]
 
 
-DECK: Final = Deck(
-    "spades", STANDARD_52, "a Spades deck is the 52 cards without the joker, each once",
-    lambda cards: tuple(sorted(cards)),
-)  # fmt: skip
+DECK: Final = deck_of_52("spades", "Spades")
 seeded_deck: Final = DECK.seeded
 check_deck: Final = DECK.check
-
-
-def beats(card: Card, best: Card, trump: Suit) -> bool:
-    if card.suit is best.suit:
-        return card > best
-    return card.suit is trump
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
@@ -161,11 +151,8 @@ def trick_winner(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
 
 
 def legal_plays(hand: Sequence[Card], lead: Card | None, broken: bool) -> tuple[Play, ...]:
-    if lead is not None:
-        following = [c for c in hand if c.suit is lead.suit]
-        return tuple(PLAY_ACTIONS[c] for c in following or hand)
-    if broken:
-        return tuple(PLAY_ACTIONS[c] for c in hand)
+    if lead is not None or broken:
+        return tuple(PLAY_ACTIONS[c] for c in following(hand, lead))
     return tuple(PLAY_ACTIONS[c] for c in [c for c in hand if c.suit is not TRUMP] or hand)
 
 
@@ -185,7 +172,7 @@ def side_points(bids: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
     return -10 * contract + bags + nils, bags
 
 
-class Game(TrickGame[Card, Action, Event]):
+class Game(CardTricks[Action, Event]):
     """One game of Spades for four players; see the module docstring."""
 
     game_name: Final = "spades"
@@ -198,7 +185,6 @@ class Game(TrickGame[Card, Action, Event]):
 
     phase: Phase
     bids: list[tuple[int, int]]
-    played: list[Card]
 
     def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
         self.players: tuple[str, ...] = check_players(players, (NUM_PLAYERS,), "Spades")
@@ -259,8 +245,7 @@ class Game(TrickGame[Card, Action, Event]):
 
     def _check_play(self, seat: int, action: Play) -> None:
         card = action.card
-        if card not in self.hands[seat]:
-            raise IllegalActionError(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+        self._check_holds(seat, card)
         if PLAY_ACTIONS[card] in self.legal_actions(seat):
             return
         if self.trick:
@@ -273,11 +258,7 @@ class Game(TrickGame[Card, Action, Event]):
         )
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
-        card = action.card
-        complete = self._lay(seat, card)
-        self.played.append(card)
-        events.append(Played(seat, card))
-        if not complete:
+        if not self._play_card(seat, action.card, events):
             return
         winner, best = trick_winner(self.trick)
         plays = self._gather(winner)
@@ -314,7 +295,6 @@ class Game(TrickGame[Card, Action, Event]):
     def _start_hand(self, dealer: int) -> None:
         self._new_hand(dealer)
         self.bids = []
-        self.played = []
 
     RULES: ClassVar[dict[type, Rule]] = {
         Bid: Rule(Phase.BIDDING, None, _bid),

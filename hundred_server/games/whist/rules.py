@@ -35,16 +35,20 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import HandDeal, Rule, TrickGame
+from hundred_server.games.kit.phases import CardTricks, HandDeal, Rule
+from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
-    Deck,
     Plays,
     TrickSeat,
     check_players,
+    deck_of_52,
+    following,
     winning_play,
 )
 from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.games.kit.tricks import beats as beats
+from hundred_server.games.kit.tricks import side_of as side_of
 from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -55,13 +59,7 @@ TRICKS_PER_HAND: Final = 13
 #: Tricks a side must pass before it scores: one point per trick over six.
 BOOK: Final = 6
 WINNING_SCORE: Final = 5
-#: Side names by side index; seats 0 and 2 are North-South, 1 and 3 East-West.
-SIDES: Final = ("NS", "EW")
-
-
-def side_of(seat: int) -> int:
-    """The side a seat plays for: 0 (North-South) or 1 (East-West)."""
-    return seat % 2
+# The sides (SIDES, side_of) are the kit's: seats 0 and 2 North-South, 1 and 3 East-West.
 
 
 class Phase(enum.Enum):
@@ -181,12 +179,7 @@ class View(TrickSeat):
 
 
 #: The 52 cards, each once; hands sorted (2 low ... ace high, hearts first).
-DECK: Final = Deck(
-    "whist",
-    STANDARD_52,
-    "a Whist deck is the 52 cards without the joker, each once",
-    lambda cards: tuple(sorted(cards)),
-)
+DECK: Final = deck_of_52("whist", "Whist")
 seeded_deck: Final = DECK.seeded
 check_deck: Final = DECK.check
 
@@ -201,19 +194,7 @@ def deal_hands(deck: Sequence[Card], dealer: int) -> tuple[tuple[Card, ...], ...
 
 def legal_plays(hand: Sequence[Card], lead: Card | None) -> tuple[Play, ...]:
     """The plays open to a hand: cards of the suit led if it holds any, else every card."""
-    if lead is not None:
-        suit = lead.suit
-        following = [c for c in hand if c.suit is suit]
-        if following:
-            return tuple(PLAY_ACTIONS[c] for c in following)
-    return tuple(PLAY_ACTIONS[c] for c in hand)
-
-
-def beats(card: Card, best: Card, trump: Suit) -> bool:
-    """Whether ``card`` takes a trick that ``best`` (of the suit led, or a trump) is winning."""
-    if card.suit is best.suit:
-        return card > best  # within a suit the deck order is 2 low ... ace high
-    return card.suit is trump
+    return tuple(PLAY_ACTIONS[c] for c in following(hand, lead))
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
@@ -230,7 +211,7 @@ def hand_points(tricks: tuple[int, int]) -> tuple[int, int]:
 # -------------------------------------------------------------------------------- game
 
 
-class Game(TrickGame[Card, Action, Event]):
+class Game(CardTricks[Action, Event]):
     """One game of Whist for four players; see the module docstring."""
 
     game_name: Final = "whist"
@@ -239,12 +220,11 @@ class Game(TrickGame[Card, Action, Event]):
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
-    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
-    # its deck, hands and tricks).
+    # The state of the current hand (``_start_hand`` resets it, the kit's ``CardTricks``
+    # its deck, hands, tricks and the cards played).
     phase: Phase
     trump: Suit | None
     trump_card: Card | None
-    played: list[Card]  # every card played this hand, in order
     tricks_won: tuple[int, int]  # (NS, EW) this hand
 
     def __init__(
@@ -310,8 +290,7 @@ class Game(TrickGame[Card, Action, Event]):
     def _check_play(self, seat: int, action: Play) -> None:
         card = action.card
         hand = self.hands[seat]
-        if card not in hand:
-            raise IllegalActionError(f"{card} is not in seat {seat}'s hand", "not_in_hand")
+        self._check_holds(seat, card)
         if self.trick:
             lead = self.trick[0][1]
             suit = lead.suit
@@ -325,11 +304,7 @@ class Game(TrickGame[Card, Action, Event]):
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         assert self.trump is not None
-        card = action.card
-        complete = self._lay(seat, card)
-        self.played.append(card)
-        events.append(Played(seat, card))
-        if not complete:
+        if not self._play_card(seat, action.card, events):
             return
         winner, best = trick_winner(self.trick, self.trump)
         side = side_of(winner)
@@ -360,7 +335,6 @@ class Game(TrickGame[Card, Action, Event]):
         self._new_hand(dealer)
         self.trump = None
         self.trump_card = None
-        self.played = []
         self.tricks_won = (0, 0)
         if self._deals_itself:
             assert self.seed is not None
