@@ -18,16 +18,14 @@ import reprlib
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import Bot, GameSpec, PluginShape, Preset, check_flags
-from hundred_server.games.kit import messages
-from hundred_server.games.kit.cards import Card, format_cards
-from hundred_server.games.kit.messages import snapshot_head
+from hundred_server.games.base import Bot, GameSpec, PluginShape, check_flags
+from hundred_server.games.kit import messages, partners
+from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
-    SIDES,
     Dealt,
     Event,
     Game,
@@ -35,13 +33,11 @@ from hundred_server.games.whist.rules import (
     HandScored,
     Phase,
     Play,
-    Played,
     TrickWon,
     TrumpTurned,
     View,
     seeded_deck,
     side_of,
-    trick_winner,
 )
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
@@ -52,7 +48,7 @@ GAME: Final = "whist"
 _PROMPT_TYPE: Final = {Phase.TRICKS: "Play"}
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
-SIDE_TITLES: Final = ("North-South", "East-West")
+WIRE: Final = partners.Partnership(Dealt, TrickWon, GameWon)
 
 #: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
@@ -65,13 +61,7 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
     msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
     if msg is None:
         return None
-    assert game.trump is not None
-    msg["Trump"] = game.trump.value
-    if game.trick:
-        lead = game.trick[0][1].suit
-        assert lead is not None
-        msg["Lead"] = lead.value
-        msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
+    partners.play_prompt(msg, game.trump, game.trick)
     actor: int = msg["Playerid"]
     if seat == actor:
         msg["Legal"] = [play.card.code for play in game.legal_actions(actor)]
@@ -85,32 +75,19 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
     ``Playerid``): the turned-up trump card, the trick under way, the tricks won."""
     view = game.view_for(0 if seat is None else seat)
-    msg = snapshot_head(
-        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
-        format_cards(view.hand),
-    )  # fmt: skip
-    msg["Score"] = list(view.scores)
+    own: Message = {}
     if view.trump is not None and view.trump_card is not None:
-        msg["Trump"] = view.trump.value
-        msg["TrumpCard"] = view.trump_card.code
-    msg["Tricks"] = len(view.tricks)
-    msg["TricksWon"] = list(view.tricks_won)
-    msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]
-    return msg
-
-
-def describe_side(players: Sequence[str], side: int) -> str:
-    """``North-South (ann and cy)``."""
-    return f"{SIDE_TITLES[side]} ({players[side]} and {players[side + 2]})"
+        own = {"Trump": view.trump.value, "TrumpCard": view.trump_card.code}
+    return partners.snapshot(view, seat, table, game.players, own, ("TricksWon", view.tricks_won))
 
 
 def tell(
     events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
 ) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
+    """What each of ``seats`` is told of ``events`` (see kit/partners.py); the seat
     None is a watcher, told every public message, a ``Deal`` without a hand and the
     end of the game without ``Win``."""
-    return messages.tell(events, seats, players, _public, _private)
+    return WIRE.tell(events, seats, players, _own)
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
@@ -118,13 +95,8 @@ def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> 
     return tell(events, (seat,), players)[seat]
 
 
-def _public(event: Event, players: Sequence[str]) -> list[Message]:
-    """The messages of ``event`` that everyone is told alike."""
-    if isinstance(event, Played):
-        return [messages.played_message(event.seat, event.card)]
-    if isinstance(event, TrickWon):
-        won = list(event.tricks_won)
-        return messages.trick_messages(players, event.seat, event.card, event.trick, TricksWon=won)
+def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
+    """The messages of Whist's own events (the trump turned up, a hand's score)."""
     if isinstance(event, TrumpTurned):
         suit = event.card.suit
         assert suit is not None
@@ -146,31 +118,7 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
                 "Points": list(event.points),
             }
         ]
-    if isinstance(event, GameWon):
-        low, high = sorted(event.totals)
-        return [message(f"{describe_side(players, event.side)} win the game {high} to {low}")]
-    return []
-
-
-def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
-    """The messages of ``event`` that only ``seat`` is told (its hand, whether it won);
-    a watcher (None) has neither."""
-    if isinstance(event, Dealt):
-        return [messages.deal_message(seat, event.hands, event.dealer, event.hand, players)]
-    if isinstance(event, GameWon):
-        won = None if seat is None else side_of(seat) == event.side
-        return [messages.game_over_message(SIDES[event.side], event.totals, won)]
-    return []
-
-
-def result(game: Game) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list (``Winner`` is a side)."""
-    winner = game.winner
-    score = list(game.scores)
-    if winner is None:
-        return {"Winner": None, "Score": score, "Text": "no winner"}
-    text = f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
-    return {"Winner": winner, "Score": score, "Text": text}
+    return None
 
 
 # ------------------------------------------------------------------------------ plug-ins
@@ -248,19 +196,14 @@ SPEC: Final = GameSpec(
     name=GAME,
     title="Whist",
     sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
-    presets=(
-        Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
-        Preset("Play with a person as your partner against two AI players", 4, (1, 3)),
-        Preset("Play with an AI partner against two people", 4, (2,)),
-        Preset("Open a 4-seat table for people only", 4, ()),
-    ),
+    presets=partners.PRESETS,
     new_game=new_game,
     seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=result,
+    result=partners.result,
     plugin=PLUGIN,
     text=TEXT,
     bots={"naive": WhistBot, "default": WhistBot, "strong": StrongBot},

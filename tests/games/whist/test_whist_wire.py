@@ -21,6 +21,7 @@ from hundred_server import games
 from hundred_server.core import driver
 from hundred_server.games.base import Preset
 from hundred_server.games.kit.cards import Card, format_cards
+from hundred_server.games.kit.partners import result
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.records import FORMAT
 from hundred_server.games.whist.rules import Dealt, Game, Phase, Play, seeded_deck
@@ -31,7 +32,6 @@ from hundred_server.games.whist.wire import (
     messages_for,
     plugin,
     prompt,
-    result,
     snapshot,
     tell,
 )

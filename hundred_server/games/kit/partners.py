@@ -1,0 +1,138 @@
+"""The wire of a game of four partners (Whist, Spades): seats 0 and 2 (North-South)
+against 1 and 3 (East-West), scores and the winner by side.
+
+What such games tell alike is here once: the lobby's four ready-made tables, a side's
+name, a card played, a trick won, a deal (each seat its own hand), the game's end (each
+seat whether its side won), the result, the snapshot's common part, and a Play prompt's
+``Trump``/``Lead``/``WinningCard``. A game names its own event types (``Partnership``)
+and tells the rest of its events itself (``tell``'s ``own``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from hundred_server.games.base import Preset
+from hundred_server.games.kit import messages
+from hundred_server.games.kit.cards import Card, Suit, format_cards
+from hundred_server.games.kit.tricks import SIDES, Played, beats, winning_play
+from hundred_server.protocol.wire import Message, message
+
+SIDE_TITLES: Final = ("North-South", "East-West")
+
+#: The lobby's tables of a game of four partners.
+PRESETS: Final = (
+    Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
+    Preset("Play with a person as your partner against two AI players", 4, (1, 3)),
+    Preset("Play with an AI partner against two people", 4, (2,)),
+    Preset("Open a 4-seat table for people only", 4, ()),
+)
+
+#: A game's events that only it knows how to tell: (event, players) -> messages, or
+#: None when the event is not one of its own.
+Own = Callable[[Any, Sequence[str]], list[Message] | None]
+
+
+def describe_side(players: Sequence[str], side: int) -> str:
+    """``North-South (ann and cy)``."""
+    return f"{SIDE_TITLES[side]} ({players[side]} and {players[side + 2]})"
+
+
+def play_prompt(msg: Message, trump: Suit | None, trick: Sequence[tuple[int, Card]]) -> Message:
+    """A Play prompt's ``Trump``, and while a trick is under way the suit led
+    (``Lead``) and the card winning it (``WinningCard``, by the kit's ``beats``)."""
+    assert trump is not None
+    msg["Trump"] = trump.value
+    if trick:
+        lead = trick[0][1].suit
+        assert lead is not None
+        msg["Lead"] = lead.value
+        msg["WinningCard"] = winning_play(trick, trump, beats)[1].code
+    return msg
+
+
+def snapshot(
+    view: Any,
+    seat: int | None,
+    table: int,
+    players: Sequence[str],
+    own: Message,
+    won: tuple[str, Sequence[int]],
+) -> Message:
+    """A partnership game's ``Snapshot`` from ``view``, the seat's (a watcher, ``seat``
+    None, gets seat 0's without ``Playerid`` and ``Hand``): ``snapshot_head``, the score
+    by side, the game's ``own`` fields, then the tricks: how many this hand, the tricks
+    each took (``won``: its key and counts), and the trick under way."""
+    msg = messages.snapshot_head(
+        table, seat, players, view.hand_index + 1, view.dealer, view.phase.value,
+        format_cards(view.hand),
+    )  # fmt: skip
+    msg["Score"] = list(view.scores)
+    msg.update(own)
+    msg["Tricks"] = len(view.tricks)
+    msg[won[0]] = list(won[1])
+    msg["Trick"] = [{"Playerid": s, "PlayedCard": c.code} for s, c in view.current_trick]
+    return msg
+
+
+def result(game: Any) -> dict[str, object]:
+    """How ``game`` ended, for the store and the games list (``Winner`` is a side)."""
+    winner = game.winner
+    score = list(game.scores)
+    if winner is None:
+        return {"Winner": None, "Score": score, "Text": "no winner"}
+    text = f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
+    return {"Winner": winner, "Score": score, "Text": text}
+
+
+@dataclass(frozen=True)
+class Partnership:
+    """The event types of one game of four partners that the kit tells for it: its
+    deal (``hand``, ``dealer``, ``hands``), its trick won (``seat``, ``card``,
+    ``trick``, ``tricks_won``) and its end (``side``, ``totals``)."""
+
+    dealt: type[Any]
+    trick_won: type[Any]
+    game_won: type[Any]
+
+    def public(self, event: Any, players: Sequence[str]) -> list[Message]:
+        """What everyone is told of a card played, a trick won and the game's end."""
+        if isinstance(event, Played):
+            return [messages.played_message(event.seat, event.card)]
+        if isinstance(event, self.trick_won):
+            won = list(event.tricks_won)
+            return messages.trick_messages(
+                players, event.seat, event.card, event.trick, TricksWon=won
+            )
+        if isinstance(event, self.game_won):
+            low, high = sorted(event.totals)
+            return [message(f"{describe_side(players, event.side)} win the game {high} to {low}")]
+        return []
+
+    def private(self, event: Any, seat: int | None, players: Sequence[str]) -> list[Message]:
+        """A seat's own hand, and whether its side won; a watcher (None) has neither."""
+        if isinstance(event, self.dealt):
+            return [messages.deal_message(seat, event.hands, event.dealer, event.hand, players)]
+        if isinstance(event, self.game_won):
+            won = None if seat is None else seat % 2 == event.side
+            return [messages.game_over_message(SIDES[event.side], event.totals, won)]
+        return []
+
+    def tell(
+        self,
+        events: Sequence[Any],
+        seats: Sequence[int | None],
+        players: Sequence[str],
+        own: Own,
+    ) -> dict[int | None, list[Message]]:
+        """What each of ``seats`` is told of ``events`` (None: a watcher): the game's
+        ``own`` messages for its own events, the kit's for the rest."""
+
+        def public(event: Any, names: Sequence[str]) -> list[Message]:
+            told = own(event, names)
+            return self.public(event, names) if told is None else told
+
+        kinds = (self.dealt, self.game_won)
+        return messages.tell(events, seats, players, public, self.private, kinds)
