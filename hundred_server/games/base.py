@@ -239,8 +239,9 @@ class GameSpec:
     #: seat None (a watcher), what is public: no ``Playerid``, no ``Hand``, nothing any
     #: one seat holds or put away unseen.
     snapshot: Callable[[Any, int | None, int], Message]
-    #: How a game ended: {"Winner": seat or side, "Score": [...], "Text": "..."}.
-    result: Callable[[Any], dict[str, Any]]
+    #: The words of a win, for ``result``: (game, winner, scores) -> "ann wins with 110"
+    #: (the winner and the scores are by side where there are sides).
+    win_text: Callable[[Any, int, list[int]], str]
     # ---- optional: what a game has only if it has it
     #: Partnerships: seat -> side (None: every seat for itself). Scores and the winner
     #: are by side when there are sides.
@@ -267,6 +268,13 @@ class GameSpec:
     flags: tuple[str, ...] = ()
 
     # ---- derived from the fields above
+
+    def result(self, game: Any) -> dict[str, Any]:
+        """How ``game`` ended, for the store and the games list: {"Winner": seat or
+        side, "Score": [...], "Text": "..."} ("no winner" while there is none)."""
+        winner, score = game.winner, list(game.scores)
+        text = "no winner" if winner is None else self.win_text(game, winner, score)
+        return {"Winner": winner, "Score": score, "Text": text}
 
     @property
     def seat_counts(self) -> tuple[int, ...]:

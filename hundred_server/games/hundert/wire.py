@@ -152,13 +152,8 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     return msg
 
 
-def result(game: Game) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list (``Winner`` is a seat)."""
-    winner = game.winner
-    score = list(game.scores)
-    if winner is None:
-        return {"Winner": None, "Score": score, "Text": "no winner"}
-    return {"Winner": winner, "Score": score, "Text": win_text(winner, score, game.players)}
+def _win_text(game: Game, winner: int, score: list[int]) -> str:
+    return win_text(winner, score, game.players)
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
@@ -189,7 +184,7 @@ SPEC: Final = GameSpec(
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=result,
+    win_text=_win_text,
     text=TEXT,
     flags=FLAGS,
 )

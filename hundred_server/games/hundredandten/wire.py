@@ -220,13 +220,8 @@ def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Mes
     return []
 
 
-def result(game: Game) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list."""
-    winner = game.winner
-    if winner is None:
-        return {"Winner": None, "Score": list(game.scores), "Text": "no winner"}
-    text = f"{game.players[winner]} wins with {game.scores[winner]}"
-    return {"Winner": winner, "Score": list(game.scores), "Text": text}
+def win_text(game: Game, winner: int, score: list[int]) -> str:
+    return f"{game.players[winner]} wins with {score[winner]}"
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
@@ -252,7 +247,7 @@ SPEC: Final = GameSpec(
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=result,
+    win_text=win_text,
     demo=run_demo,
     text=TEXT,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},

@@ -77,14 +77,9 @@ def snapshot(
     return msg
 
 
-def result(game: Any) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list (``Winner`` is a side)."""
-    winner = game.winner
-    score = list(game.scores)
-    if winner is None:
-        return {"Winner": None, "Score": score, "Text": "no winner"}
-    text = f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
-    return {"Winner": winner, "Score": score, "Text": text}
+def win_text(game: Any, winner: int, score: list[int]) -> str:
+    """The words of a side's win (``GameSpec.win_text``)."""
+    return f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
 
 
 @dataclass(frozen=True)

@@ -219,14 +219,9 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     return msg
 
 
-def result(game: Game) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list (``Winner`` is a team)."""
-    winner = game.winner
-    score = list(game.scores)
-    if winner is None:
-        return {"Winner": None, "Score": score, "Text": "no winner"}
-    text = f"{TEAMS[winner]} wins with a score of {score[winner]} to {score[1 - winner]}"
-    return {"Winner": winner, "Score": score, "Text": text}
+def win_text(game: Game, winner: int, score: list[int]) -> str:
+    """The words of a win (``winner`` is a team)."""
+    return f"{TEAMS[winner]} wins with a score of {score[winner]} to {score[1 - winner]}"
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
@@ -256,7 +251,7 @@ SPEC: Final = GameSpec(
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=result,
+    win_text=win_text,
     text=TEXT,
     classic=True,
     bots={"naive": NaiveBot, "default": PinochleBot, "strong": StrongBot},

@@ -254,15 +254,9 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
 # ------------------------------------------------------------------------ the spec
 
 
-def result(game: Game) -> dict[str, object]:
-    """How ``game`` ended, for the store and the games list (``Winner`` is a seat)."""
-    winner = game.winner
-    score = list(game.scores)
-    if winner is None:
-        return {"Winner": None, "Score": score, "Text": "no winner"}
+def win_text(game: Game, winner: int, score: list[int]) -> str:
     others = ", ".join(str(s) for i, s in enumerate(score) if i != winner)
-    text = f"{game.players[winner]} wins with {score[winner]} (the others: {others})"
-    return {"Winner": winner, "Score": score, "Text": text}
+    return f"{game.players[winner]} wins with {score[winner]} (the others: {others})"
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
@@ -294,6 +288,6 @@ SPEC: Final = GameSpec(
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=result,
+    win_text=win_text,
     text=TEXT,
 )

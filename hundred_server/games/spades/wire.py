@@ -99,7 +99,7 @@ SPEC: Final = GameSpec(
     prompt=prompt,
     tell=tell,
     snapshot=snapshot,
-    result=partners.result,
+    win_text=partners.win_text,
     text=TEXT,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},
 )

@@ -35,7 +35,6 @@ from hundred_server.games.hundert.text import TEXT
 from hundred_server.games.hundert.wire import (
     SPEC,
     prompt,
-    result,
     snapshot,
     tell,
 )
@@ -208,8 +207,12 @@ def test_the_game_ends_with_the_last_deals_score_then_each_seats_game_over():
             "Score": list(game.scores),
             "Win": seat == winner,
         }
-    assert result(game) == {"Winner": winner, "Score": list(game.scores), "Text": words["Message"]}
-    assert result(Game(NAMES[:2]))["Winner"] is None
+    assert SPEC.result(game) == {
+        "Winner": winner,
+        "Score": list(game.scores),
+        "Text": words["Message"],
+    }
+    assert SPEC.result(Game(NAMES[:2]))["Winner"] is None
 
 
 # ----------------------------------------------------------------------- snapshot

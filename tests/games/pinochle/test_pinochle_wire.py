@@ -47,7 +47,6 @@ from hundred_server.games.pinochle.wire import (
     SPEC,
     meld_message,
     prompt,
-    result,
     snapshot,
     tell,
 )
@@ -494,7 +493,7 @@ def test_the_hand_score_and_at_the_end_the_game_over_score_in_its_place():
             {"Type": "Message", "Message": "Team0 wins with a score of 24!"},
         ]
         assert tail[3] == {**scores[2], "Win": team_of(seat) == 0}
-    assert result(game) == {
+    assert SPEC.result(game) == {
         "Winner": 0,
         "Score": [24, -55],
         "Text": "Team0 wins with a score of 24 to -55",

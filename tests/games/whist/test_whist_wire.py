@@ -21,7 +21,6 @@ from hundred_server import games
 from hundred_server.core import driver
 from hundred_server.games.base import Preset
 from hundred_server.games.kit.cards import Card, format_cards
-from hundred_server.games.kit.partners import result
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.records import FORMAT
 from hundred_server.games.whist.rules import Dealt, Game, Phase, Play, seeded_deck
@@ -223,7 +222,7 @@ def test_the_end_of_the_game_on_the_wire():
         ]
         assert told[seat][-2] is told[0][-2]  # the text is the same for everyone
     assert messages_for(events[-3:], 1, PLAYERS) == told[1]
-    assert result(game) == {
+    assert SPEC.result(game) == {
         "Winner": 0,
         "Score": [7, 0],
         "Text": "North-South (ann and cy) win 7 to 0",
@@ -240,8 +239,8 @@ def test_east_west_win():
         {"Type": "Message", "Message": "East-West (bob and dee) win the game 6 to 0"},
         {"Type": "Score", "GameOver": True, "Winner": "EW", "Score": [0, 6], "Win": True},
     ]
-    assert result(game)["Text"] == "East-West (bob and dee) win 6 to 0"
-    assert result(Game(PLAYERS)) == {"Winner": None, "Score": [0, 0], "Text": "no winner"}
+    assert SPEC.result(game)["Text"] == "East-West (bob and dee) win 6 to 0"
+    assert SPEC.result(Game(PLAYERS)) == {"Winner": None, "Score": [0, 0], "Text": "no winner"}
 
 
 # ---------------------------------------------------------------- snapshots
