@@ -31,6 +31,16 @@ in code mypyc compiles (the standard library's runs in Python: a quarter of a de
 in some games). It is checked against ``Random.shuffle`` once, at import, and is
 ``Random.shuffle`` itself wherever the two differ. ``least(cards, key)`` is
 ``min(cards, key=key.__getitem__)`` the same way (a call of Python a card, else).
+
+``Sampler`` is the sampler of the games of four seats and 52 cards (Whist, Spades): it
+deals the cards a seat has not seen to the three others, each holding as many as it
+has still to play and none of a suit it has shown void in (``tricks_seen`` reads both
+off a view). The deals are drawn card by card, the most constrained suits first, each
+card going to a seat that may hold it with a chance proportional to the room left in
+that seat's hand. A plain draw can get stuck (the room left only in seats void in the
+suit); after a few such tries the draw places each card only where the rest can still
+be placed (Hall's condition over the three other seats, checked exactly), which never
+gets stuck. The distribution is close to, not exactly, uniform over the fitting deals.
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ from typing import ClassVar, Final, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
-from hundred_server.games.kit.cards import Card
+from hundred_server.games.kit.cards import STANDARD_52, Card
 from hundred_server.protocol.errors import HundredError
 
 #: The default cap of CPU time a decision, in seconds (``serve --ai-budget``,
@@ -215,3 +225,129 @@ def clock() -> float:
     """The CPU time of this thread, in seconds: what a decision's budget counts (not
     the time it waits for a core, or in the AI pool's queue for a worker)."""
     return time.thread_time()
+
+
+# ------------------------------------------------------------ four seats, 52 cards
+
+_BITS: Final = tuple(bin(m).count("1") for m in range(8))
+#: The proper subsets T of the other three seats (bit k: the k-th after the viewer), each
+#: with the seat masks inside it: the cards only seats in T may hold.
+_INSIDE: Final = tuple((t, tuple(m for m in range(1, 8) if m & ~t == 0)) for t in range(1, 7))
+#: Plain draws tried before the draw that checks Hall's condition at every card.
+_QUICK_TRIES: Final = 4
+
+
+def tricks_seen(
+    tricks: Sequence[Sequence[tuple[int, Card]]], hand_size: int
+) -> tuple[list[set[int]], list[int]]:
+    """What the tricks of a hand (the one under way last) show of four seats: the suits
+    (``card // 13``) each has shown void in, and how many cards each holds now."""
+    voids: list[set[int]] = [set() for _ in range(4)]
+    sizes = [hand_size] * 4
+    for plays in tricks:
+        for seat, card in plays:
+            sizes[seat] -= 1
+            if int(card) // 13 != int(plays[0][1]) // 13:
+                voids[seat].add(int(plays[0][1]) // 13)
+    return voids, sizes
+
+
+class Sampler:
+    """Draws the other three seats' hands to fit what one seat has seen (module
+    docstring): ``seen`` its own hand and the cards played, ``fixed`` cards known to be
+    in a hidden hand (by seat), ``tricks`` the hand's tricks so far."""
+
+    def __init__(
+        self,
+        seat: int,
+        seen: set[Card],
+        tricks: Sequence[Sequence[tuple[int, Card]]],
+        hand_size: int,
+        fixed: list[list[int]],
+    ) -> None:
+        voids, sizes = tricks_seen(tricks, hand_size)
+        self.others = [(seat + k) % 4 for k in (1, 2, 3)]
+        self.fixed = fixed
+        known = {STANDARD_52[c] for hand in fixed for c in hand}
+        self.unseen = [int(c) for c in STANDARD_52 if c not in seen and c not in known]
+        self.room = [sizes[s] - len(fixed[s]) for s in self.others]
+        # The mask of the other seats (bit k: self.others[k]) that may hold each suit.
+        self.allowed = [
+            sum(1 << k for k, s in enumerate(self.others) if suit not in voids[s])
+            for suit in range(4)
+        ]
+        if sum(self.room) != len(self.unseen) or min(self.room) < 0:
+            raise SampleError("the hand sizes do not add up to the cards not seen")
+        if not self._feasible(self._mask_counts(self.unseen), self.room):
+            raise SampleError("no deal fits the voids this view shows")
+
+    def _mask_counts(self, cards: list[int]) -> list[int]:
+        counts = [0] * 8
+        for card in cards:
+            counts[self.allowed[card // 13]] += 1
+        return counts
+
+    @staticmethod
+    def _feasible(counts: list[int], room: list[int]) -> bool:
+        """Hall's condition: for every set T of seats, the cards that only seats in T may
+        hold fit in T's room (T = all three holds when the total does)."""
+        for subset, inside in _INSIDE:
+            need = 0
+            for m in inside:
+                need += counts[m]
+            if need > (room[0] if subset & 1 else 0) + (room[1] if subset & 2 else 0) + (
+                room[2] if subset & 4 else 0
+            ):
+                return False
+        return counts[0] == 0
+
+    def sample(self, rng: Random) -> list[list[int]]:
+        """Every seat's hand in one fitting deal (the viewer's left empty)."""
+        cards = self.unseen[:]
+        shuffle(cards, rng)
+        # The most constrained cards first: they have the fewest places to go.
+        cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
+        for _ in range(_QUICK_TRIES):
+            hands = self._draw(cards, rng, False)
+            if hands is not None:
+                return hands
+        hands = self._draw(cards, rng, True)
+        if hands is None:  # cannot happen: every step keeps the rest placeable
+            raise SampleError("the sampler got stuck")
+        return hands
+
+    def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
+        """Place ``cards`` one by one, each with a seat that may hold it, by the room
+        left; with ``check`` only where the rest still fits, else None when stuck."""
+        counts = self._mask_counts(cards) if check else []
+        room = self.room[:]
+        hands = [list(h) for h in self.fixed]
+        others = self.others
+        allowed = self.allowed
+        for card in cards:
+            mask = allowed[card // 13]
+            if check:
+                counts[mask] -= 1
+            w0 = room[0] if mask & 1 else 0
+            w1 = room[1] if mask & 2 else 0
+            w2 = room[2] if mask & 4 else 0
+            if check:
+                for k, w in ((0, w0), (1, w1), (2, w2)):
+                    if w:
+                        room[k] -= 1
+                        if not self._feasible(counts, room):
+                            if k == 0:
+                                w0 = 0
+                            elif k == 1:
+                                w1 = 0
+                            else:
+                                w2 = 0
+                        room[k] += 1
+            total = w0 + w1 + w2
+            if not total:
+                return None
+            pick = rng.random() * total
+            k = 0 if pick < w0 else 1 if pick < w0 + w1 else 2
+            room[k] -= 1
+            hands[others[k]].append(card)
+        return hands

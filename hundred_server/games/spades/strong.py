@@ -1,7 +1,8 @@
 """The strong Spades AI: it bids as the naive bot and plays by the kit's PIMC search.
 
-At a play it deals the unseen cards to the other seats many times (each seat as many
-as it has still to play, none of a suit it has shown void in) and plays every legal
+At a play it deals the unseen cards to the other seats many times (the kit's
+``search.Sampler``: each seat as many as it has still to play, none of a suit it has
+shown void in) and plays every legal
 card out on each deal with a fast policy (the naive bot's, on card numbers), then takes
 the card whose hand ends with the best score for its side over the other's.
 """
@@ -14,7 +15,6 @@ from typing import ClassVar, Final
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit import search
-from hundred_server.games.kit.cards import STANDARD_52
 from hundred_server.games.spades.bots import NaiveBot
 from hundred_server.games.spades.rules import PLAY_ACTIONS, Action, View, side_points
 
@@ -69,33 +69,14 @@ class PlayOut(search.Decision[list[list[int]]]):
         self.taken = list(view.taken)
         self.trick = [s * 64 + int(c) for s, c in view.current_trick]
         self.broken = view.broken
-        seen = set(self.hand) | {int(c) for c in view.played}
-        self.unseen = [int(c) for c in STANDARD_52 if int(c) not in seen]
-        self.need = [
-            13 - len(view.tricks) - any(s == seat for s, _ in view.current_trick)
-            for seat in range(4)
-        ]
-        self.void = [[False] * 4 for _ in range(4)]
-        for plays in (*view.tricks, view.current_trick):
-            for s, c in plays[1:]:
-                if c.suit is not plays[0][1].suit:
-                    self.void[s][int(plays[0][1]) // 13] = True
+        seen = set(view.hand).union(view.played)
+        tricks = (*view.tricks, view.current_trick)
+        self.sampler = search.Sampler(self.seat, seen, tricks, 13, [[], [], [], []])
 
     def deal(self, rng: Random) -> list[list[int]]:
-        for attempt in range(30):
-            cards = self.unseen[:]
-            search.shuffle(cards, rng)
-            hands: list[list[int]] = [[], [], [], []]
-            hands[self.seat] = self.hand[:]
-            for c in cards:
-                room = [s for s in range(4) if s != self.seat and len(hands[s]) < self.need[s]]
-                fits = [s for s in room if not self.void[s][c // 13] or attempt == 29]
-                if not fits:
-                    break
-                hands[min(fits, key=lambda s: self.need[s] - len(hands[s]))].append(c)
-            else:
-                return hands
-        raise search.SampleError("no deal fits the view")
+        hands = self.sampler.sample(rng)
+        hands[self.seat] = self.hand[:]
+        return hands
 
     def value(self, deal: list[list[int]], i: int) -> float:
         hands = [h[:] for h in deal]

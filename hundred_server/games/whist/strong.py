@@ -9,12 +9,8 @@ consistent with everything the view shows:
 - every other seat holds 13 cards less those it has played;
 - a seat that did not follow the suit led holds none of that suit (a shown void).
 
-The deals are drawn card by card, the most constrained suits first, each card going to
-a seat that may hold it with a chance proportional to the room left in that seat's
-hand. A plain draw can get stuck (the room left only in seats void in the suit); after
-a few such tries the draw places each card only where the rest can still be placed
-(Hall's condition over the three other seats, checked exactly), which never gets
-stuck. The distribution is close to, not exactly, uniform over the consistent deals.
+The deals are drawn by the kit's ``search.Sampler`` (Hall's condition keeps it from
+getting stuck; close to, not exactly, uniform over the consistent deals).
 
 For every sample and every candidate card it plays the card and then the rest of the
 hand out with a fast rollout policy that sees the sampled hands (the usual PIMC
@@ -63,142 +59,21 @@ WORK: Final = 7000
 MIN_SAMPLES: Final = 6
 
 _HAND_SIZE: Final = 13
-_BITS: Final = tuple(bin(m).count("1") for m in range(8))
-#: The proper subsets T of the other three seats (bit k: the k-th after the viewer), each
-#: with the seat masks inside it: the cards only seats in T may hold.
-_INSIDE: Final = tuple((t, tuple(m for m in range(1, 8) if m & ~t == 0)) for t in range(1, 7))
-#: Plain draws tried before the draw that checks Hall's condition at every card.
-_QUICK_TRIES: Final = 4
 
 
-def _suit(card: int) -> int:
-    return card // 13
-
-
-def voids_of(view: View) -> list[set[int]]:
-    """The suits (indices into ``DECK_SUITS``) each seat has shown it holds none of."""
-    voids: list[set[int]] = [set() for _ in range(NUM_PLAYERS)]
-    for plays in (*view.tricks, view.current_trick):
-        if plays:
-            led = _suit(plays[0][1])
-            for seat, card in plays[1:]:
-                if _suit(card) != led:
-                    voids[seat].add(led)
-    return voids
-
-
-def hand_sizes(view: View) -> list[int]:
-    """How many cards each seat holds now: 13 less those it has played this hand."""
-    sizes = [_HAND_SIZE] * NUM_PLAYERS
-    for plays in (*view.tricks, view.current_trick):
-        for seat, _ in plays:
-            sizes[seat] -= 1
-    return sizes
-
-
-class Sampler:
-    """Draws the other seats' hands consistently with one view (see the docstring)."""
-
-    def __init__(self, view: View) -> None:
-        if view.trump_card is None:
-            raise search.SampleError("a Whist view before the deal has no hidden cards to sample")
-        self.seat = view.seat
-        self.others = [(view.seat + k) % NUM_PLAYERS for k in (1, 2, 3)]
-        sizes = hand_sizes(view)
-        if sizes[view.seat] != len(view.hand):
-            raise search.SampleError(
-                f"seat {view.seat} holds {len(view.hand)} cards, not {sizes[view.seat]}"
-            )
-        voids = voids_of(view)
-        seen = set(view.hand).union(view.played)
-        #: Cards fixed in a hidden hand: the turned-up trump card with the dealer.
-        self.fixed: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
-        if view.trump_card not in seen:
-            self.fixed[view.dealer].append(int(view.trump_card))
-            seen.add(view.trump_card)
-        self.unseen = [int(c) for c in STANDARD_52 if c not in seen]
-        self.room = [sizes[s] - len(self.fixed[s]) for s in self.others]
-        # The mask of the other seats (bit k: self.others[k]) that may hold each suit.
-        self.allowed = [
-            sum(1 << k for k, s in enumerate(self.others) if suit not in voids[s])
-            for suit in range(4)
-        ]
-        if sum(self.room) != len(self.unseen) or min(self.room) < 0:
-            raise search.SampleError("the hand sizes do not add up to the cards not seen")
-        counts = self._mask_counts(self.unseen)
-        if not self._feasible(counts, self.room):
-            raise search.SampleError("no deal fits the voids this view shows")
-
-    def _mask_counts(self, cards: list[int]) -> list[int]:
-        counts = [0] * 8
-        for card in cards:
-            counts[self.allowed[_suit(card)]] += 1
-        return counts
-
-    @staticmethod
-    def _feasible(counts: list[int], room: list[int]) -> bool:
-        """Hall's condition: for every set T of seats, the cards that only seats in T may
-        hold fit in T's room (T = all three holds when the total does)."""
-        for subset, inside in _INSIDE:
-            need = 0
-            for m in inside:
-                need += counts[m]
-            if need > (room[0] if subset & 1 else 0) + (room[1] if subset & 2 else 0) + (
-                room[2] if subset & 4 else 0
-            ):
-                return False
-        return counts[0] == 0
-
-    def sample(self, rng: Random) -> list[list[int]]:
-        """Every seat's hand in one consistent deal (the viewer's left empty)."""
-        cards = self.unseen[:]
-        search.shuffle(cards, rng)
-        # The most constrained cards first: they have the fewest places to go.
-        cards.sort(key=lambda c: _BITS[self.allowed[c // 13]])
-        for _ in range(_QUICK_TRIES):
-            hands = self._draw(cards, rng, False)
-            if hands is not None:
-                return hands
-        hands = self._draw(cards, rng, True)
-        if hands is None:  # cannot happen: every step keeps the rest placeable
-            raise search.SampleError("the sampler got stuck")
-        return hands
-
-    def _draw(self, cards: list[int], rng: Random, check: bool) -> list[list[int]] | None:
-        """Place ``cards`` one by one, each with a seat that may hold it, by the room
-        left; with ``check`` only where the rest still fits, else None when stuck."""
-        counts = self._mask_counts(cards) if check else []
-        room = self.room[:]
-        hands = [list(h) for h in self.fixed]
-        others = self.others
-        allowed = self.allowed
-        for card in cards:
-            mask = allowed[card // 13]
-            if check:
-                counts[mask] -= 1
-            w0 = room[0] if mask & 1 else 0
-            w1 = room[1] if mask & 2 else 0
-            w2 = room[2] if mask & 4 else 0
-            if check:
-                for k, w in ((0, w0), (1, w1), (2, w2)):
-                    if w:
-                        room[k] -= 1
-                        if not self._feasible(counts, room):
-                            if k == 0:
-                                w0 = 0
-                            elif k == 1:
-                                w1 = 0
-                            else:
-                                w2 = 0
-                        room[k] += 1
-            total = w0 + w1 + w2
-            if not total:
-                return None
-            pick = rng.random() * total
-            k = 0 if pick < w0 else 1 if pick < w0 + w1 else 2
-            room[k] -= 1
-            hands[others[k]].append(card)
-        return hands
+def sampler(view: View) -> search.Sampler:
+    """The kit's sampler for ``view``: the turned-up trump card stays with the dealer
+    until the dealer plays it."""
+    if view.trump_card is None:
+        raise search.SampleError("a Whist view before the deal has no hidden cards to sample")
+    tricks = (*view.tricks, view.current_trick)
+    if search.tricks_seen(tricks, _HAND_SIZE)[1][view.seat] != len(view.hand):
+        raise search.SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not its share")
+    fixed: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
+    seen = set(view.hand).union(view.played)
+    if view.trump_card not in seen:
+        fixed[view.dealer].append(int(view.trump_card))
+    return search.Sampler(view.seat, seen, tricks, _HAND_SIZE, fixed)
 
 
 # ------------------------------------------------------------------------ the rollouts
@@ -454,7 +329,7 @@ class CardSearch(search.Decision[list[list[int]]]):
         self.trump = DECK_SUITS.index(view.trump)
         self.seat = view.seat
         self.side = view.seat % 2
-        self.sampler = Sampler(view)
+        self.sampler = sampler(view)
         self.hand = [int(c) for c in view.hand]
         self.cards = [int(c) for c in cards]
         self.trick = [s * SEAT + int(c) for s, c in view.current_trick]

@@ -12,16 +12,10 @@ import pytest
 
 from hundred_server.core import driver
 from hundred_server.games.kit.cards import STANDARD_52, Card
-from hundred_server.games.kit.search import SampleError
+from hundred_server.games.kit.search import SampleError, tricks_seen
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import Game, HandScored, Play, View
-from hundred_server.games.whist.strong import (
-    Sampler,
-    StrongBot,
-    candidates_of,
-    hand_sizes,
-    voids_of,
-)
+from hundred_server.games.whist.strong import StrongBot, candidates_of, sampler
 from hundred_server.games.whist.wire import SPEC
 
 PLAYERS = ["n", "e", "s", "w"]
@@ -70,19 +64,23 @@ def test_it_plays_only_legal_cards_through_whole_games():
         assert plays == 200 or game.is_over
 
 
+def seen_of(view: View) -> tuple[list[set[int]], list[int]]:
+    """The voids and hand sizes the kit's sampler reads off a view."""
+    return tricks_seen((*view.tricks, view.current_trick), 13)
+
+
 @pytest.mark.parametrize("seed", ["sample-1", "sample-2", "sample-3"])
 def test_sampled_deals_fit_everything_the_view_shows(seed):
     rng = Random(seed)
     checked_voids = 0
     for view in views_of_a_hand(seed):
         assert view.trump_card is not None
-        sampler = Sampler(view)
-        voids = voids_of(view)
-        sizes = hand_sizes(view)
+        draw = sampler(view)
+        voids, sizes = seen_of(view)
         checked_voids += sum(len(v) for s, v in enumerate(voids) if s != view.seat)
         seen = set(view.hand).union(view.played)
         for _ in range(5):
-            hands = sampler.sample(rng)
+            hands = draw.sample(rng)
             assert hands[view.seat] == []
             placed = [card for s, hand in enumerate(hands) for card in hand]
             # every card not seen is placed once, and nothing else
@@ -106,8 +104,9 @@ def test_the_voids_and_hand_sizes_it_reads_are_true_of_the_real_hands():
         assert seat is not None
         for viewer in range(4):
             view = SPEC.view(game, viewer)
-            assert hand_sizes(view) == [len(hand) for hand in game.hands]
-            for s, suits in enumerate(voids_of(view)):
+            voids, sizes = seen_of(view)
+            assert sizes == [len(hand) for hand in game.hands]
+            for s, suits in enumerate(voids):
                 voids_seen += len(suits)
                 assert not any(card // 13 in suits for card in game.hands[s])
         game.apply(seat, bot.act(SPEC.view(game, seat)))
@@ -123,7 +122,7 @@ def test_a_view_no_deal_fits_is_refused():
         hand=view.hand[:-1],
     )
     with pytest.raises(SampleError):
-        Sampler(broken)
+        sampler(broken)
 
 
 def _swapped_game(game: Game, viewer: int) -> Game | None:
