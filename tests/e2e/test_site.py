@@ -16,11 +16,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Final
 
 import pytest
 
 from hundred_server.core.hub import Hub, Relay, Remote
 from hundred_server.core.lobby import Elsewhere, Limits, Where
+from hundred_server.games.kit.tricks import SIDES
 from hundred_server.games.records import load_record
 from hundred_server.io.bus import WATCH_PUBLISHED, listed_tables, merge_listed
 from hundred_server.protocol.wire import Message
@@ -310,36 +312,53 @@ async def listed(person: Person, table: int) -> Message:
         await asyncio.sleep(0.3)
 
 
-async def open_table(person: Person, port: int) -> None:
-    """``person`` makes a 3-seat table on ``port``: them, one AI, one seat free."""
+#: Each game's table for two people and AI on the other seats: (Hello, Game).
+TWO_PEOPLE: Final[dict[str, tuple[Message, Message]]] = {
+    "hundredandten": ({}, {"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1}),
+    # AI at 1 and 3: the creator at 0 and a person as their partner at 2
+    "spades": ({"Game": "spades"}, {"Type": "Game", "Option": 2}),
+}
+
+
+async def open_table(person: Person, port: int, game: str = "hundredandten") -> None:
+    """``person`` makes a table of ``game`` on ``port``: them, AI seats, one seat free
+    (Hundred and Ten: 3 seats, one AI)."""
+    hello, create = TWO_PEOPLE[game]
     await person.connect(port)
-    person.send({"Type": "Hello", "Message": "create", "Name": person.name})
-    person.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
+    person.send({"Type": "Hello", "Message": "create", "Name": person.name, **hello})
+    person.send(create)
     await person.until(lambda m: m["Type"] == "Seat", play=False)
 
 
-def test_a_table_made_on_one_instance_is_joined_from_another_and_played_out(site: Site) -> None:
-    asyncio.run(asyncio.wait_for(cross_join(site), 60))
+@pytest.mark.parametrize("game", sorted(TWO_PEOPLE))
+def test_a_table_made_on_one_instance_is_joined_from_another_and_played_out(
+    site: Site, game: str
+) -> None:
+    asyncio.run(asyncio.wait_for(cross_join(site, game), 90))
 
 
-async def table_on_a_guest_on_b(site: Site, ann: Person, guest: Person) -> int:
-    """Two instances: ``ann`` makes a table on the first, ``guest`` connects to the
-    second; the first's port."""
+async def table_on_a_guest_on_b(
+    site: Site, ann: Person, guest: Person, game: str = "hundredandten"
+) -> int:
+    """Two instances: ``ann`` makes a table of ``game`` on the first, ``guest`` connects
+    to the second; the first's port."""
     _a, port_a = site.start()
     _b, port_b = site.start()
-    await open_table(ann, port_a)
+    await open_table(ann, port_a, game)
     await guest.connect(port_b)
     return port_a
 
 
-async def cross_join(site: Site) -> None:
+async def cross_join(site: Site, game: str) -> None:
     ann, bob = Person("ann", 1), Person("bob", 2)
-    await table_on_a_guest_on_b(site, ann, bob)
-    await listed(bob, ann.table)
+    await table_on_a_guest_on_b(site, ann, bob, game)
+    listing = await listed(bob, ann.table)
+    assert [t["Game"] for t in listing["Tables"] if t["Table"] == ann.table] == [game]
     bob.send({"Type": "Join", "Table": ann.table})
     ends = await asyncio.gather(ann.until(game_over), bob.until(game_over))
     assert ends[0] == ends[1]
     assert bob.table == ann.table
+    assert bob.seat == 2  # the free seat (Spades: the creator's partner)
     assert bob.answered > 0
     for person in (ann, bob):  # both back in their own instance's lobby, which answers
         await person.until(lambda m: m["Type"] == "Hello", play=False)
@@ -352,7 +371,9 @@ async def cross_join(site: Site) -> None:
         person.close()
     stored = site.engine.rows("SELECT state, result FROM games WHERE id = ?", (ann.table,))
     assert stored[0][0] == "over"
-    assert (stored[0][1]["Winner"], stored[0][1]["Score"]) == (ends[0]["Winner"], ends[0]["Score"])
+    winner = stored[0][1]["Winner"]  # a seat, or a side (0 NS, 1 EW) where it says "EW"
+    said = SIDES.index(ends[0]["Winner"]) if game == "spades" else ends[0]["Winner"]
+    assert (winner, stored[0][1]["Score"]) == (said, ends[0]["Score"])
     assert site.stop() == [0, 0]
 
 
