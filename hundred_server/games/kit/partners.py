@@ -4,20 +4,28 @@ against 1 and 3 (East-West), scores and the winner by side.
 What such games tell alike is here once: the lobby's four ready-made tables, a side's
 name, a card played, a trick won, a deal (each seat its own hand), the game's end (each
 seat whether its side won), the result, the snapshot's common part, and a Play prompt's
-``Trump``/``Lead``/``WinningCard``. A game names its own event types (``Partnership``)
-and tells the rest of its events itself (``tell``'s ``own``).
+``Trump``/``Lead``/``WinningCard``. The events it tells are the kit's (kit/tricks.py:
+``Dealt``, ``Played``, ``TrickWon``, ``GameWon``, or a game's subclass of one); a game
+tells the rest of its events itself (``tell``'s ``own``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Final
 
 from hundred_server.games.base import Preset
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, Suit, format_cards
-from hundred_server.games.kit.tricks import SIDES, Played, beats, winning_play
+from hundred_server.games.kit.tricks import (
+    SIDES,
+    Dealt,
+    GameWon,
+    Played,
+    TrickWon,
+    beats,
+    winning_play,
+)
 from hundred_server.protocol.wire import Message, message
 
 SIDE_TITLES: Final = ("North-South", "East-West")
@@ -82,52 +90,37 @@ def win_text(game: Any, winner: int, score: list[int]) -> str:
     return f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
 
 
-@dataclass(frozen=True)
-class Partnership:
-    """The event types of one game of four partners that the kit tells for it: its
-    deal (``hand``, ``dealer``, ``hands``), its trick won (``seat``, ``card``,
-    ``trick``, ``tricks_won``) and its end (``side``, ``totals``)."""
+def public(event: Any, players: Sequence[str]) -> list[Message]:
+    """What everyone is told of a card played, a trick won and the game's end."""
+    if isinstance(event, Played):
+        return [messages.played_message(event.seat, event.card)]
+    if isinstance(event, TrickWon):
+        won = list(event.tricks_won)
+        return messages.trick_messages(players, event.seat, event.card, event.trick, TricksWon=won)
+    if isinstance(event, GameWon):
+        low, high = sorted(event.totals)
+        return [message(f"{describe_side(players, event.side)} win the game {high} to {low}")]
+    return []
 
-    dealt: type[Any]
-    trick_won: type[Any]
-    game_won: type[Any]
 
-    def public(self, event: Any, players: Sequence[str]) -> list[Message]:
-        """What everyone is told of a card played, a trick won and the game's end."""
-        if isinstance(event, Played):
-            return [messages.played_message(event.seat, event.card)]
-        if isinstance(event, self.trick_won):
-            won = list(event.tricks_won)
-            return messages.trick_messages(
-                players, event.seat, event.card, event.trick, TricksWon=won
-            )
-        if isinstance(event, self.game_won):
-            low, high = sorted(event.totals)
-            return [message(f"{describe_side(players, event.side)} win the game {high} to {low}")]
-        return []
+def private(event: Any, seat: int | None, players: Sequence[str]) -> list[Message]:
+    """A seat's own hand, and whether its side won; a watcher (None) has neither."""
+    if isinstance(event, Dealt):
+        return [messages.deal_message(seat, event.hands, event.dealer, event.hand, players)]
+    if isinstance(event, GameWon):
+        won = None if seat is None else seat % 2 == event.side
+        return [messages.game_over_message(SIDES[event.side], event.totals, won)]
+    return []
 
-    def private(self, event: Any, seat: int | None, players: Sequence[str]) -> list[Message]:
-        """A seat's own hand, and whether its side won; a watcher (None) has neither."""
-        if isinstance(event, self.dealt):
-            return [messages.deal_message(seat, event.hands, event.dealer, event.hand, players)]
-        if isinstance(event, self.game_won):
-            won = None if seat is None else seat % 2 == event.side
-            return [messages.game_over_message(SIDES[event.side], event.totals, won)]
-        return []
 
-    def tell(
-        self,
-        events: Sequence[Any],
-        seats: Sequence[int | None],
-        players: Sequence[str],
-        own: Own,
-    ) -> dict[int | None, list[Message]]:
-        """What each of ``seats`` is told of ``events`` (None: a watcher): the game's
-        ``own`` messages for its own events, the kit's for the rest."""
+def tell(
+    events: Sequence[Any], seats: Sequence[int | None], players: Sequence[str], own: Own
+) -> dict[int | None, list[Message]]:
+    """What each of ``seats`` is told of ``events`` (None: a watcher): the game's
+    ``own`` messages for its own events, the kit's for the rest."""
 
-        def public(event: Any, names: Sequence[str]) -> list[Message]:
-            told = own(event, names)
-            return self.public(event, names) if told is None else told
+    def told(event: Any, names: Sequence[str]) -> list[Message]:
+        said = own(event, names)
+        return public(event, names) if said is None else said
 
-        kinds = (self.dealt, self.game_won)
-        return messages.tell(events, seats, players, public, self.private, kinds)
+    return messages.tell(events, seats, players, told, private, (Dealt, GameWon))

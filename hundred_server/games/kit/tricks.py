@@ -49,6 +49,41 @@ class Played:
     card: Card
 
 
+# The events of a game of four partners (Whist, Spades), seats 0 and 2 (NS) against 1
+# and 3 (EW): what kit/partners.py tells for it. A game adds fields by subclassing.
+
+
+@dataclass(slots=True)
+class Dealt:
+    hand: int  # 1-based, as records and messages count
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
+
+
+@dataclass(slots=True)
+class TrickWon:
+    seat: int
+    card: Card  # the winning card
+    trick: int  # 1-based within the hand
+    plays: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
+    tricks_won: tuple[int, int]  # (NS, EW) taken this hand, this trick included
+
+    @property
+    def side(self) -> int:
+        return self.seat % 2
+
+
+@dataclass(slots=True)
+class GameWon:
+    side: int  # 0 North-South, 1 East-West
+    totals: tuple[int, int]
+
+    @property
+    def winner(self) -> int:
+        """The winning side (the name every game's ``GameWon`` answers to)."""
+        return self.side
+
+
 @dataclass(frozen=True, slots=True)
 class SuitChoice:
     """Name a suit (trump): the action of the games whose bidder names one. Each game

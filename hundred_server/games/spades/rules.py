@@ -30,7 +30,10 @@ from hundred_server.games.kit.tricks import (
     following,
     winning_play,
 )
+from hundred_server.games.kit.tricks import Dealt as Dealt
+from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.games.kit.tricks import TrickWon as TrickWon
 from hundred_server.games.kit.tricks import beats as beats
 from hundred_server.games.kit.tricks import side_of as side_of
 from hundred_server.protocol.errors import IllegalActionError
@@ -73,25 +76,9 @@ BID_ACTIONS: Final = {n: Bid(n) for n in range(HAND_SIZE + 1)}
 
 
 @dataclass(slots=True)
-class Dealt:
-    hand: int  # 1-based
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
-
-
-@dataclass(slots=True)
 class BidMade:
     seat: int
     amount: int
-
-
-@dataclass(slots=True)
-class TrickWon:
-    seat: int
-    card: Card
-    trick: int  # 1-based within the hand
-    plays: Plays
-    tricks_won: tuple[int, int]  # (NS, EW) this hand, this trick included
 
 
 @dataclass(slots=True)
@@ -101,12 +88,6 @@ class HandScored:
     taken: tuple[int, ...]  # tricks by seat
     points: tuple[int, int]  # this hand's, bag penalties included
     bags: tuple[int, int]  # the bags each side carries on, after penalties
-    totals: tuple[int, int]
-
-
-@dataclass(slots=True)
-class GameWon:
-    side: int
     totals: tuple[int, int]
 
 

@@ -20,21 +20,16 @@ from hundred_server.games.spades.rules import (
     TRUMP,
     Bid,
     BidMade,
-    Dealt,
     Event,
     Game,
-    GameWon,
     HandScored,
     Phase,
-    TrickWon,
     seeded_deck,
     side_of,
 )  # fmt: skip
 from hundred_server.games.spades.strong import StrongBot
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.wire import Message
-
-WIRE: Final = partners.Partnership(Dealt, TrickWon, GameWon)
 
 
 def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
@@ -80,7 +75,7 @@ def tell(
     events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
 ) -> dict[int | None, list[Message]]:
     """What each of ``seats`` is told of ``events`` (None: a watcher)."""
-    return WIRE.tell(events, seats, players, _own)
+    return partners.tell(events, seats, players, _own)
 
 
 def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:

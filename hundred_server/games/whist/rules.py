@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
+from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import CardTricks, HandDeal, Rule
 from hundred_server.games.kit.tricks import SIDES as SIDES
@@ -46,7 +47,9 @@ from hundred_server.games.kit.tricks import (
     following,
     winning_play,
 )
+from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Played as Played
+from hundred_server.games.kit.tricks import TrickWon as TrickWon
 from hundred_server.games.kit.tricks import beats as beats
 from hundred_server.games.kit.tricks import side_of as side_of
 from hundred_server.protocol.errors import IllegalActionError
@@ -91,10 +94,7 @@ PLAY_ACTIONS: Final = tuple(Play(c) for c in STANDARD_52)
 
 
 @dataclass(slots=True)
-class Dealt:
-    hand: int  # 1-based, as records and messages count
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]  # every seat's: the caller shows each only its own
+class Dealt(tricks.Dealt):
     trump_card: Card  # the dealer's 13th card, face up
 
 
@@ -105,32 +105,11 @@ class TrumpTurned:
 
 
 @dataclass(slots=True)
-class TrickWon:
-    seat: int
-    card: Card  # the winning card
-    trick: int  # 1-based within the hand
-    plays: tuple[tuple[int, Card], ...]  # (seat, card) in playing order
-    side: int
-    tricks_won: tuple[int, int]  # (NS, EW) taken this hand, this trick included
-
-
-@dataclass(slots=True)
 class HandScored:
     hand: int  # 1-based
     tricks: tuple[int, int]  # taken this hand, (NS, EW)
     points: tuple[int, int]  # scored this hand; at most one side scores
     totals: tuple[int, int]
-
-
-@dataclass(slots=True)
-class GameWon:
-    side: int  # 0 North-South, 1 East-West
-    totals: tuple[int, int]
-
-    @property
-    def winner(self) -> int:
-        """The winning side (the name ``hundredandten.GameWon`` uses)."""
-        return self.side
 
 
 Event: TypeAlias = Dealt | TrumpTurned | Played | TrickWon | HandScored | GameWon
@@ -311,7 +290,7 @@ class Game(CardTricks[Action, Event]):
         plays = self._gather(winner)
         ns, ew = self.tricks_won
         self.tricks_won = (ns + 1, ew) if side == 0 else (ns, ew + 1)
-        events.append(TrickWon(winner, best, len(self.tricks), plays, side, self.tricks_won))
+        events.append(TrickWon(winner, best, len(self.tricks), plays, self.tricks_won))
         if len(self.tricks) < TRICKS_PER_HAND:
             self.to_act = winner
         else:

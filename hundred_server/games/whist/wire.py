@@ -26,14 +26,11 @@ from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
     NUM_PLAYERS,
     PLAY_ACTIONS,
-    Dealt,
     Event,
     Game,
-    GameWon,
     HandScored,
     Phase,
     Play,
-    TrickWon,
     TrumpTurned,
     View,
     seeded_deck,
@@ -48,7 +45,6 @@ GAME: Final = "whist"
 _PROMPT_TYPE: Final = {Phase.TRICKS: "Play"}
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
-WIRE: Final = partners.Partnership(Dealt, TrickWon, GameWon)
 
 #: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
@@ -87,7 +83,7 @@ def tell(
     """What each of ``seats`` is told of ``events`` (see kit/partners.py); the seat
     None is a watcher, told every public message, a ``Deal`` without a hand and the
     end of the game without ``Win``."""
-    return WIRE.tell(events, seats, players, _own)
+    return partners.tell(events, seats, players, _own)
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:

@@ -267,7 +267,8 @@ def test_tricks_follow_suit_trump_wins_and_the_winner_leads():
     for seat, code in ((1, "2D"), (2, "KD"), (3, "3S"), (0, "AS")):
         events += game.apply(seat, Play(c1(code)))
     plays = ((1, c1("2D")), (2, c1("KD")), (3, c1("3S")), (0, c1("AS")))
-    assert events == [*(Played(s, c) for s, c in plays), TrickWon(0, c1("AS"), 1, plays, 0, (1, 0))]
+    assert events == [*(Played(s, c) for s, c in plays), TrickWon(0, c1("AS"), 1, plays, (1, 0))]
+    assert events[-1].side == 0  # NS
     assert game.tricks_won == (1, 0)
     assert game.to_act == 0  # the winner leads
 
@@ -282,8 +283,9 @@ def test_tricks_follow_suit_trump_wins_and_the_winner_leads():
     assert game.legal_actions(3) == (Play(c1("3H")),)
     events = game.apply(3, Play(c1("3H")))
     assert events[-1] == TrickWon(
-        1, c1("AH"), 2, ((0, c1("4H")), (1, c1("AH")), (2, c1("AD")), (3, c1("3H"))), 1, (1, 1)
+        1, c1("AH"), 2, ((0, c1("4H")), (1, c1("AH")), (2, c1("AD")), (3, c1("3H"))), (1, 1)
     )
+    assert events[-1].side == 1  # EW
     assert (game.to_act, game.tricks_won) == (1, (1, 1))
 
     # Trick 3: east leads 2H; west, now void in hearts, ruffs with its lowest trump,
@@ -294,8 +296,9 @@ def test_tricks_follow_suit_trump_wins_and_the_winner_leads():
     assert game.legal_actions(0) == tuple(Play(c) for c in cs("5H 6H 7H 8H 9H TH JH QH KH"))
     events = game.apply(0, Play(c1("KH")))
     assert events[-1] == TrickWon(
-        3, c1("4S"), 3, ((1, c1("2H")), (2, c1("2C")), (3, c1("4S")), (0, c1("KH"))), 1, (1, 2)
+        3, c1("4S"), 3, ((1, c1("2H")), (2, c1("2C")), (3, c1("4S")), (0, c1("KH"))), (1, 2)
     )
+    assert events[-1].side == 1  # EW
     assert (game.to_act, game.tricks_won, len(game.tricks)) == (3, (1, 2), 3)
     assert game.played == list(cs("2D KD 3S AS 4H AH AD 3H 2H 2C 4S KH"))
 
@@ -313,8 +316,9 @@ def test_a_trump_lead_must_be_followed_with_trumps():
     assert game.legal_actions(3) == tuple(Play(c) for c in cs("4S 5S 6S 7S 8S 9S TS JS QS"))
     events = game.apply(3, Play(c1("4S")))
     assert events[-1] == TrickWon(
-        3, c1("4S"), 2, ((0, c1("2S")), (1, c1("3D")), (2, c1("2C")), (3, c1("4S"))), 1, (1, 1)
+        3, c1("4S"), 2, ((0, c1("2S")), (1, c1("3D")), (2, c1("2C")), (3, c1("4S"))), (1, 1)
     )
+    assert events[-1].side == 1  # EW
 
 
 def test_legal_plays_follow_the_suit_led():
