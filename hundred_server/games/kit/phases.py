@@ -6,7 +6,8 @@ anything.
 the one place that says it), the checked ``apply``, a hand's start and the game's
 end. ``TrickGame`` adds the trick under way, the tricks taken and who took them;
 ``CardTricks``, for a game of French cards whose plays tell nothing but the card, the
-cards played this hand and the play of one. A game writes the rest, which is its
+cards played this hand and the play of one; ``Partners``, for four partners (Whist,
+Spades), the scores by side and the tricks each side took. A game writes the rest, which is its
 rules: its phases and their verbs, its table of ``RULES`` (each action type: the phase
 it is taken in, what more it checks, what it does), how it deals and how it scores.
 """
@@ -18,8 +19,18 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
-from hundred_server.games.kit.cards import Card
-from hundred_server.games.kit.tricks import C, Hands, Played, check_seat, check_turn
+from hundred_server.games.kit.cards import Card, Suit
+from hundred_server.games.kit.tricks import (
+    C,
+    Hands,
+    Played,
+    TrickWon,
+    beats,
+    check_players,
+    check_seat,
+    check_turn,
+    winning_play,
+)
 from hundred_server.protocol.errors import IllegalActionError
 
 #: A game's action and event types.
@@ -197,3 +208,40 @@ class CardTricks(TrickGame[Card, A, E]):
         self.played.append(card)
         events.append(Played(seat, card))
         return complete
+
+
+class Partners(CardTricks[A, E]):
+    """A ``CardTricks`` of four partners, 13 cards each: seats 0 and 2 (side 0, NS)
+    against 1 and 3 (side 1, EW), the scores and the winner by side, and this hand's
+    tricks by side (``tricks_won``). The highest ``trump`` wins a trick, else the
+    highest card of the suit led (ace high), told as the kit's ``TrickWon``."""
+
+    trump: Suit | None
+    tricks_won: tuple[int, int]  # (NS, EW) this hand
+
+    def __init__(self, players: Sequence[str], seed: str | None) -> None:
+        self.players: tuple[str, ...] = check_players(players, (4,), self.TITLE)
+        self.num_players = 4
+        self.seed = seed
+        self.scores: tuple[int, int] = (0, 0)  # (NS, EW)
+        self.winner: int | None = None  # the winning side
+        self.dealers: list[int] = []  # the dealer of every hand so far
+        self.history: list[Any] = []
+
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
+        self.tricks_won = (0, 0)
+
+    def _play_to_trick(self, seat: int, card: Card, events: list[Any]) -> bool:
+        """``seat`` plays ``card`` (``_play_card``); a trick it completes goes to its
+        winner, who leads next. Returns whether that was the hand's last trick."""
+        if not self._play_card(seat, card, events):
+            return False
+        assert self.trump is not None
+        winner, best = winning_play(self.trick, self.trump, beats)
+        plays = self._gather(winner)
+        ns, ew = self.tricks_won
+        self.tricks_won = (ns + 1, ew) if winner % 2 == 0 else (ns, ew + 1)
+        events.append(TrickWon(winner, best, len(self.tricks), plays, self.tricks_won))
+        self.to_act = winner
+        return len(self.tricks) == 13

@@ -19,13 +19,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import CardTricks, HandDeal, Rule
+from hundred_server.games.kit.phases import HandDeal, Partners, Rule
 from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Plays,
     TrickSeat,
-    check_players,
     deck_of_52,
     following,
     winning_play,
@@ -153,7 +152,7 @@ def side_points(bids: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
     return -10 * contract + bags + nils, bags
 
 
-class Game(CardTricks[Action, Event]):
+class Game(Partners[Action, Event]):
     """One game of Spades for four players; see the module docstring."""
 
     game_name: Final = "spades"
@@ -168,14 +167,9 @@ class Game(CardTricks[Action, Event]):
     bids: list[tuple[int, int]]
 
     def __init__(self, players: Sequence[str], seed: str | None = None) -> None:
-        self.players: tuple[str, ...] = check_players(players, (NUM_PLAYERS,), "Spades")
-        self.num_players = NUM_PLAYERS
-        self.seed = seed
-        self.scores: tuple[int, int] = (0, 0)
+        super().__init__(players, seed)
+        self.trump = TRUMP
         self.bags: tuple[int, int] = (0, 0)
-        self.winner: int | None = None
-        self.dealers: list[int] = []
-        self.history: list[DealRecord | tuple[int, Action]] = []
         self._start_hand(0)
 
     @property
@@ -239,15 +233,7 @@ class Game(CardTricks[Action, Event]):
         )
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
-        if not self._play_card(seat, action.card, events):
-            return
-        winner, best = trick_winner(self.trick)
-        plays = self._gather(winner)
-        taken = self.taken
-        won = (taken[0] + taken[2], taken[1] + taken[3])
-        events.append(TrickWon(winner, best, len(self.tricks), plays, won))
-        self.to_act = winner
-        if len(self.tricks) == HAND_SIZE:
+        if self._play_to_trick(seat, action.card, events):
             self._score_hand(events)
 
     def _score_hand(self, events: list[Event]) -> None:

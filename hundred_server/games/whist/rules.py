@@ -36,13 +36,12 @@ from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import CardTricks, HandDeal, Rule
+from hundred_server.games.kit.phases import HandDeal, Partners, Rule
 from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Plays,
     TrickSeat,
-    check_players,
     deck_of_52,
     following,
     winning_play,
@@ -190,7 +189,7 @@ def hand_points(tricks: tuple[int, int]) -> tuple[int, int]:
 # -------------------------------------------------------------------------------- game
 
 
-class Game(CardTricks[Action, Event]):
+class Game(Partners[Action, Event]):
     """One game of Whist for four players; see the module docstring."""
 
     game_name: Final = "whist"
@@ -199,12 +198,10 @@ class Game(CardTricks[Action, Event]):
     OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
-    # The state of the current hand (``_start_hand`` resets it, the kit's ``CardTricks``
-    # its deck, hands, tricks and the cards played).
+    # The state of the current hand (``_start_hand`` resets it, the kit's ``Partners``
+    # its deck, hands, tricks, the tricks by side and the cards played).
     phase: Phase
-    trump: Suit | None
     trump_card: Card | None
-    tricks_won: tuple[int, int]  # (NS, EW) this hand
 
     def __init__(
         self, players: Sequence[str], seed: str | None = None, *, deals_itself: bool = True
@@ -212,15 +209,8 @@ class Game(CardTricks[Action, Event]):
         """``seed``: every round is dealt ``seeded_deck(seed, round)``, by the game
         itself (``deals_itself``) or by whoever deals it (the driver, which passes
         False so that it sees every deal); it is written into the record."""
-        names = check_players(players, (NUM_PLAYERS,), "Whist")
-        self.players: tuple[str, ...] = names
-        self.num_players = NUM_PLAYERS
-        self.seed = seed
+        super().__init__(players, seed)
         self._deals_itself = seed is not None and deals_itself
-        self.scores: tuple[int, int] = (0, 0)  # (NS, EW)
-        self.winner: int | None = None  # the winning side
-        self.dealers: list[int] = []  # the dealer of every hand so far
-        self.history: list[DealRecord | tuple[int, Action]] = []
         self.hand_results: list[tuple[int, int]] = []  # totals after each hand
         self._start_hand(0, [])  # dealing itself, the first deal's events go unsaid
 
@@ -282,18 +272,7 @@ class Game(CardTricks[Action, Event]):
                 )
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
-        assert self.trump is not None
-        if not self._play_card(seat, action.card, events):
-            return
-        winner, best = trick_winner(self.trick, self.trump)
-        side = side_of(winner)
-        plays = self._gather(winner)
-        ns, ew = self.tricks_won
-        self.tricks_won = (ns + 1, ew) if side == 0 else (ns, ew + 1)
-        events.append(TrickWon(winner, best, len(self.tricks), plays, self.tricks_won))
-        if len(self.tricks) < TRICKS_PER_HAND:
-            self.to_act = winner
-        else:
+        if self._play_to_trick(seat, action.card, events):
             self._score_hand(events)
 
     def _score_hand(self, events: list[Event]) -> None:
@@ -314,7 +293,6 @@ class Game(CardTricks[Action, Event]):
         self._new_hand(dealer)
         self.trump = None
         self.trump_card = None
-        self.tricks_won = (0, 0)
         if self._deals_itself:
             assert self.seed is not None
             self._deal(seeded_deck(self.seed, self.hand_index), events)
