@@ -36,6 +36,8 @@ from hundred_server.protocol.errors import IllegalActionError
 #: A game's action and event types.
 A = TypeVar("A")
 E = TypeVar("E")
+#: A game's view type.
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +233,22 @@ class Partners(CardTricks[A, E]):
     def _new_hand(self, dealer: int) -> None:
         super()._new_hand(dealer)
         self.tricks_won = (0, 0)
+
+    def legal_actions(self, seat: int) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:
+        """What ``seat`` may know now: the kit's ``PartnersView`` fields and the game's
+        ``own``, as its ``view`` type."""
+        self._check_seat(seat)
+        return view(
+            seat=seat, phase=self.phase, hand_index=self.hand_index,
+            hand=tuple(self.hands[seat]), dealer=self.dealer, to_act=self.to_act,
+            current_trick=tuple(self.trick), tricks=tuple(self.tricks),
+            trick_winners=tuple(self.trick_winners), tricks_won=self.tricks_won,
+            scores=self.scores, played=tuple(self.played), legal=self.legal_actions(seat),
+            **own,
+        )  # fmt: skip
 
     def _play_to_trick(self, seat: int, card: Card, events: list[Any]) -> bool:
         """``seat`` plays ``card`` (``_play_card``); a trick it completes goes to its

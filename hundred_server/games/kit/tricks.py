@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from random import Random
-from typing import ClassVar, Final, Generic, TypeVar
+from typing import Any, ClassVar, Final, Generic, TypeVar
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
@@ -256,6 +256,32 @@ class TrickSeat:
     @property
     def is_dealer(self) -> bool:
         return self.dealer == self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class PartnersView(TrickSeat):
+    """What a seat of a game of four partners may know (``Partners._view_of``): its own
+    hand and what the table has seen, by absolute seat (0 North, 1 East, 2 South, 3
+    West); scores and trick counts by side (NS, EW). A snapshot: later moves do not
+    change it. A game's ``View`` adds its own fields."""
+
+    seat: int
+    phase: enum.Enum
+    hand_index: int  # 0-based
+    hand: tuple[Card, ...]
+    dealer: int
+    to_act: int | None
+    current_trick: Plays  # (seat, card) in playing order
+    tricks: tuple[Plays, ...]  # this hand's completed tricks
+    trick_winners: tuple[int, ...]  # the seat that won each completed trick
+    tricks_won: tuple[int, int]  # (NS, EW) this hand
+    scores: tuple[int, int]  # (NS, EW) game points
+    played: tuple[Card, ...]  # every card played this hand, in order
+    legal: tuple[Any, ...]  # what the viewer may do now
+
+    @property
+    def side(self) -> int:
+        return self.seat % 2
 
 
 def check_seat(seat: object, seats: int) -> None:

@@ -23,8 +23,7 @@ from hundred_server.games.kit.phases import HandDeal, Partners, Rule
 from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
-    Plays,
-    TrickSeat,
+    PartnersView,
     deck_of_52,
     following,
     winning_play,
@@ -98,26 +97,13 @@ class DealRecord(HandDeal[Card]):
 
 
 @dataclass(frozen=True, slots=True)
-class View(TrickSeat):
-    """What one seat may know: its hand and what the table has seen, by absolute seat;
-    scores and bags by side."""
+class View(PartnersView):
+    """What one seat may know (the kit's ``PartnersView``), the bids and bags."""
 
-    seat: int
-    phase: Phase
-    hand_index: int
-    hand: tuple[Card, ...]
-    dealer: int
-    to_act: int | None
     bids: tuple[tuple[int, int], ...]  # (seat, amount) in order
-    current_trick: Plays
-    tricks: tuple[Plays, ...]
-    trick_winners: tuple[int, ...]
     taken: tuple[int, ...]  # tricks by seat this hand
-    scores: tuple[int, int]
     bags: tuple[int, int]
-    played: tuple[Card, ...]
     broken: bool  # a spade was played to an earlier trick
-    legal: tuple[Action, ...]
 
 
 DECK: Final = deck_of_52("spades", "Spades")
@@ -193,13 +179,8 @@ class Game(Partners[Action, Event]):
         return ()
 
     def view_for(self, seat: int) -> View:
-        self._check_seat(seat)
-        return View(
-            seat, self.phase, self.hand_index, tuple(self.hands[seat]), self.dealer,
-            self.to_act, tuple(self.bids), tuple(self.trick), tuple(self.tricks),
-            tuple(self.trick_winners), self.taken, self.scores, self.bags,
-            tuple(self.played), self.broken, self.legal_actions(seat),
-        )  # fmt: skip
+        own = {"bids": tuple(self.bids), "taken": self.taken, "bags": self.bags}
+        return self._view_of(seat, View, broken=self.broken, **own)
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         self._check_turn(None, Phase.DEAL)

@@ -40,8 +40,7 @@ from hundred_server.games.kit.phases import HandDeal, Partners, Rule
 from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
-    Plays,
-    TrickSeat,
+    PartnersView,
     deck_of_52,
     following,
     winning_play,
@@ -124,33 +123,12 @@ class DealRecord(HandDeal[Card]):
 
 
 @dataclass(frozen=True, slots=True)
-class View(TrickSeat):
-    """What one seat may know: its own hand and everything shown to the table.
+class View(PartnersView):
+    """What one seat may know (the kit's ``PartnersView``) and the trump: every card in
+    it is the viewer's own, the turned-up trump card, or a card played this hand."""
 
-    Seats are absolute (0 North, 1 East, 2 South, 3 West); scores and trick counts are
-    by side (NS, EW). A view is a snapshot: later moves do not change it. Every card in
-    it is the viewer's own, the turned-up trump card, or a card played this hand.
-    """
-
-    seat: int
-    phase: Phase
-    hand_index: int  # 0-based
-    hand: tuple[Card, ...]
-    dealer: int
     trump: Suit | None
     trump_card: Card | None  # face up; in the dealer's hand until the dealer plays it
-    to_act: int | None
-    current_trick: Plays  # (seat, card) in playing order
-    tricks: tuple[Plays, ...]  # this hand's completed tricks
-    trick_winners: tuple[int, ...]  # the seat that won each completed trick
-    tricks_won: tuple[int, int]  # (NS, EW) this hand
-    scores: tuple[int, int]  # (NS, EW) game points
-    played: tuple[Card, ...]  # every card played this hand, in order
-    legal: tuple[Play, ...]  # what the viewer may do now
-
-    @property
-    def side(self) -> int:
-        return side_of(self.seat)
 
 
 # ------------------------------------------------------------------------------- decks
@@ -225,24 +203,7 @@ class Game(Partners[Action, Event]):
 
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
-        self._check_seat(seat)
-        return View(
-            seat=seat,
-            phase=self.phase,
-            hand_index=self.hand_index,
-            hand=tuple(self.hands[seat]),
-            dealer=self.dealer,
-            trump=self.trump,
-            trump_card=self.trump_card,
-            to_act=self.to_act,
-            current_trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
-            trick_winners=tuple(self.trick_winners),
-            tricks_won=self.tricks_won,
-            scores=self.scores,
-            played=tuple(self.played),
-            legal=self.legal_actions(seat),
-        )
+        return self._view_of(seat, View, trump=self.trump, trump_card=self.trump_card)
 
     # ---------------------------------------------------------------------- actions
 
