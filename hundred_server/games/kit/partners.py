@@ -11,7 +11,7 @@ tells the rest of its events itself (``tell``'s ``own``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 from hundred_server.games.base import Preset
@@ -19,6 +19,7 @@ from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, Suit, format_cards
 from hundred_server.games.kit.tricks import (
     SIDES,
+    CardPlay,
     Dealt,
     GameWon,
     Played,
@@ -59,6 +60,25 @@ def play_prompt(msg: Message, trump: Suit | None, trick: Sequence[tuple[int, Car
         msg["Lead"] = lead.value
         msg["WinningCard"] = winning_play(trick, trump, beats)[1].code
     return msg
+
+
+def prompter(kinds: Mapping[Any, str]) -> Callable[[Any, int | None, int], Message | None]:
+    """The ``GameSpec.prompt`` of a game of partners whose phases ask ``kinds`` (phase
+    -> Type): the pending prompt as a seat sees it, a Play's with ``play_prompt``'s
+    fields; ``Legal`` (cards' codes, or a Bid's amounts) only in the acting seat's."""
+
+    def prompt(game: Any, seat: int | None, seq: int) -> Message | None:
+        msg = messages.prompt_head(game, kinds, seq)
+        if msg is None:
+            return None
+        if msg["Type"] == "Play":
+            play_prompt(msg, game.trump, game.trick)
+        if seat == msg["Playerid"]:
+            legal = game.legal_actions(seat)
+            msg["Legal"] = [a.card.code if isinstance(a, CardPlay) else a.amount for a in legal]
+        return msg
+
+    return prompt
 
 
 def snapshot(

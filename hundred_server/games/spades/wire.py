@@ -17,8 +17,6 @@ from hundred_server.games.spades import records
 from hundred_server.games.spades.bots import NaiveBot
 from hundred_server.games.spades.rules import (
     NUM_PLAYERS,
-    TRUMP,
-    Bid,
     BidMade,
     Event,
     Game,
@@ -30,24 +28,6 @@ from hundred_server.games.spades.rules import (
 from hundred_server.games.spades.strong import StrongBot
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.wire import Message
-
-
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending ``Bid`` or ``Play`` prompt as ``seat`` sees it (``Legal`` only for
-    the seat to act)."""
-    actor = game.to_act
-    if actor is None or game.phase not in (Phase.BIDDING, Phase.TRICKS):
-        return None
-    legal = game.legal_actions(actor) if seat == actor else ()
-    if game.phase is Phase.BIDDING:
-        msg: Message = {"Type": "Bid", "Playerid": actor, "Seq": seq}
-        if legal:
-            msg["Legal"] = [a.amount for a in legal if isinstance(a, Bid)]
-        return msg
-    msg = partners.play_prompt({"Type": "Play", "Playerid": actor, "Seq": seq}, TRUMP, game.trick)
-    if legal:
-        msg["Legal"] = [a.card.code for a in legal if not isinstance(a, Bid)]
-    return msg
 
 
 def snapshot(game: Game, seat: int | None, table: int) -> Message:
@@ -91,7 +71,7 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     records=records.FORMAT,
-    prompt=prompt,
+    prompt=partners.prompter({Phase.BIDDING: "Bid", Phase.TRICKS: "Play"}),
     tell=tell,
     snapshot=snapshot,
     win_text=partners.win_text,

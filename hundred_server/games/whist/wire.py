@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from hundred_server.games.base import Bot, GameSpec, PluginShape, check_flags
-from hundred_server.games.kit import messages, partners
+from hundred_server.games.kit import partners
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
@@ -42,26 +42,12 @@ from hundred_server.protocol.errors import BotAnswerError
 from hundred_server.protocol.wire import Message, message
 
 GAME: Final = "whist"
-_PROMPT_TYPE: Final = {Phase.TRICKS: "Play"}
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
 
 #: How a plug-in's bad answer is quoted: cut short if long.
 _quote_value = reprlib.Repr()
 _quote_value.maxstring = _quote_value.maxother = 80
-
-
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
-    or None if nobody is to act."""
-    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
-    if msg is None:
-        return None
-    partners.play_prompt(msg, game.trump, game.trick)
-    actor: int = msg["Playerid"]
-    if seat == actor:
-        msg["Legal"] = [play.card.code for play in game.legal_actions(actor)]
-    return msg
 
 
 def snapshot(game: Game, seat: int | None, table: int) -> Message:
@@ -196,7 +182,7 @@ SPEC: Final = GameSpec(
     new_game=new_game,
     seeded_deck=seeded_deck,
     records=records.FORMAT,
-    prompt=prompt,
+    prompt=partners.prompter({Phase.TRICKS: "Play"}),
     tell=tell,
     snapshot=snapshot,
     win_text=partners.win_text,

@@ -30,7 +30,6 @@ from hundred_server.games.whist.wire import (
     PlayCardBot,
     messages_for,
     plugin,
-    prompt,
     snapshot,
     tell,
 )
@@ -40,6 +39,7 @@ from tests.games.whist.test_whist import c1, cs, ladder, play_first_legal
 from tests.support.game_checks import check_replay_error
 
 parse_action = SPEC.parse_action
+prompt = SPEC.prompt
 
 ERROR_CODES = FORMAT.codes
 header_object = FORMAT.header_object
