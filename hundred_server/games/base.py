@@ -212,6 +212,7 @@ class GameSpec:
     presets: tuple[Preset, ...]
     #: A game with these players and table options, waiting for its first ``deal``
     #: (the driver deals every round); the seed, if any, is written into its record.
+    #: The spec checks the options against ``flags`` first (``bad_flag``).
     new_game: NewGame
     #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
     seeded_deck: Callable[[str, int], Sequence[DeckCard]]
@@ -266,6 +267,19 @@ class GameSpec:
     #: The table options the game takes: boolean variants a preset may switch on, or a
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
     flags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        # Every game's table options checked here once: ``new_game`` refuses a flag
+        # the game does not list (``bad_flag``) before the game's own is called.
+        made, known, title = self.new_game, self.flags, self.title
+
+        def new_game(
+            players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()
+        ) -> GameState:
+            check_flags(flags, known, title)
+            return made(players, seed, flags)
+
+        object.__setattr__(self, "new_game", new_game)
 
     # ---- derived from the fields above
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
@@ -224,12 +224,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
     return f"{game.players[winner]} wins with {score[winner]}"
 
 
-def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
-    """A game that waits for the driver to deal each round (``seed`` is recorded)."""
-    check_flags(flags, (), "Hundred and Ten")  # it has no table options
-    return Game(players, seed, deals_itself=False)
-
-
 SPEC: Final = GameSpec(
     name=GAME,
     title="Hundred and Ten",
@@ -240,7 +234,8 @@ SPEC: Final = GameSpec(
         Preset("Open a 4-seat table for people only", 4, ()),
     ),
     custom=True,
-    new_game=new_game,
+    # the driver deals every round (the seed is recorded)
+    new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
     seeded_deck=seeded_deck,
     view=View,
     records=records.FORMAT,

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.kit.messages import snapshot_head
@@ -224,13 +224,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
     return f"{TEAMS[winner]} wins with a score of {score[winner]} to {score[1 - winner]}"
 
 
-def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
-    """A game waiting for its first deal (Pinochle records keep no seed: every
-    deal's deck is in the record)."""
-    check_flags(flags, (), "Pinochle")  # it has no table options
-    return Game(players)
-
-
 SPEC: Final = GameSpec(
     name=GAME,
     title="Pinochle",
@@ -245,7 +238,7 @@ SPEC: Final = GameSpec(
         Preset("Play with a human partner against two humans", 4, (), SIDES),
         Preset("Play against a human with AI partners", 4, (2, 3), SIDES),
     ),
-    new_game=new_game,
+    new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
     seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=prompt,

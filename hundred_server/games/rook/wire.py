@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, Preset, check_flags
+from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.rook import records
@@ -259,13 +259,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
     return f"{game.players[winner]} wins with {score[winner]} (the others: {others})"
 
 
-def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
-    """A game waiting for its first deal (Rook records keep no seed: every deal's deck
-    is in the record)."""
-    check_flags(flags, (), "Rook")  # it has no table options
-    return Game(players)
-
-
 _NUMBER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 SPEC: Final = GameSpec(
@@ -280,7 +273,7 @@ SPEC: Final = GameSpec(
         Preset("6 players: three people and three AI", 6, (3, 4, 5)),
     ),
     custom=True,
-    new_game=new_game,
+    new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
     seeded_deck=seeded_deck,
     # Today's AI is both the plainest player and the default; strong searches.
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, check_flags
+from hundred_server.games.base import GameSpec
 from hundred_server.games.kit import partners
 from hundred_server.games.spades import records
 from hundred_server.games.spades.bots import NaiveBot
@@ -58,17 +58,12 @@ def tell(
     return partners.tell(events, seats, players, _own)
 
 
-def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
-    check_flags(flags, (), "Spades")
-    return Game(players, seed)
-
-
 SPEC: Final = GameSpec(
     name="spades",
     title="Spades",
     sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
     presets=partners.PRESETS,
-    new_game=new_game,
+    new_game=lambda players, seed, flags=frozenset(): Game(players, seed),
     seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=partners.prompter({Phase.BIDDING: "Bid", Phase.TRICKS: "Play"}),

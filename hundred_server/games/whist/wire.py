@@ -18,7 +18,7 @@ import reprlib
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import Bot, GameSpec, PluginShape, check_flags
+from hundred_server.games.base import Bot, GameSpec, PluginShape
 from hundred_server.games.kit import partners
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
@@ -168,18 +168,13 @@ PLUGIN: Final = PluginShape(
 )
 
 
-def new_game(players: Sequence[str], seed: str | None, flags: frozenset[str] = frozenset()) -> Game:
-    """A game that waits for the driver to deal each round (``seed`` is recorded)."""
-    check_flags(flags, (), "Whist")  # it has no table options
-    return Game(players, seed, deals_itself=False)
-
-
 SPEC: Final = GameSpec(
     name=GAME,
     title="Whist",
     sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
     presets=partners.PRESETS,
-    new_game=new_game,
+    # the driver deals every round (the seed is recorded)
+    new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
     seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=partners.prompter({Phase.TRICKS: "Play"}),
