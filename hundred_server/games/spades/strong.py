@@ -1,26 +1,60 @@
-"""The strong Spades AI: it bids as the naive bot and plays by the kit's PIMC search.
+"""The Spades AIs: the naive bot and the strong one, which bids as the naive bot does
+and plays by the kit's PIMC search.
 
-At a play it deals the unseen cards to the other seats many times (the kit's
-``search.Sampler``: each seat as many as it has still to play, none of a suit it has
-shown void in) and plays every legal
-card out on each deal with a fast policy (the naive bot's, on card numbers), then takes
-the card whose hand ends with the best score for its side over the other's.
+The naive bot bids its sure-looking tricks (aces, guarded kings, top spades, spades
+past three), nil with no card above a ten and at most two spades. It plays by
+``pick``: a nil bidder ducks (the highest card that loses, else the lowest); anyone
+else leaves a trick its partner is winning, takes one it can with its lowest winning
+card, and otherwise throws its cheapest card (a non-spade, low). It leads an ace of a
+side suit, else its lowest side card, and spades only when it must.
+
+The strong bot, at a play, deals the unseen cards to the other seats many times (the
+kit's ``search.Sampler``: each seat as many as it has still to play, none of a suit it
+has shown void in), plays every legal card out on each deal with ``pick`` for every
+seat, then takes the card whose hand ends with the best score for its side over the
+other's. Cards are numbers here (``int(card)``: ``card // 13`` the suit, ``card % 13``
+the rank, 12 the ace).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from random import Random
 from typing import ClassVar, Final
 
 from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit import search
-from hundred_server.games.spades.bots import NaiveBot
-from hundred_server.games.spades.rules import PLAY_ACTIONS, Action, View, side_points
+from hundred_server.games.kit.bots import no_action
+from hundred_server.games.kit.cards import Card, Rank, Suit
+from hundred_server.games.spades.rules import (
+    BID_ACTIONS,
+    PLAY_ACTIONS,
+    TRUMP,
+    Action,
+    Bid,
+    View,
+    side_points,
+)
 
 WORK: Final = 6000
 MIN_SAMPLES: Final = 6
 SPADE: Final = 2  # card // 13: hearts, diamonds, spades, clubs
+
+
+def bid_for(hand: Sequence[Card]) -> int:
+    """Tricks a hand should take (see the module docstring); 0 is nil."""
+    tricks = 0
+    spades = [c for c in hand if c.suit is TRUMP]
+    for suit in Suit:
+        held = [c.rank for c in hand if c.suit is suit]
+        tricks += Rank.ACE in held
+        tricks += Rank.KING in held and len(held) >= 2
+        if suit is TRUMP:
+            tricks += (Rank.QUEEN in held and len(held) >= 3) + max(0, len(held) - 3)
+    if tricks == 0 and len(spades) <= 2 and all(c.rank <= Rank.TEN for c in hand):
+        return 0
+    return max(1, tricks)
 
 
 def pick(hand: list[int], trick: list[int], broken: bool, nil: bool, partner_wins: bool) -> int:
@@ -101,6 +135,23 @@ class PlayOut(search.Decision[list[list[int]]]):
         return float(mine - theirs)
 
 
+class NaiveBot:
+    """``act(view)`` for Spades: ``bid_for`` and ``pick`` (see the module docstring)."""
+
+    name: ClassVar[str] = "naive"
+
+    def act(self, view: View) -> Action:
+        if not view.legal:
+            raise no_action(self.name, view.seat)
+        if isinstance(view.legal[0], Bid):
+            return BID_ACTIONS[bid_for(view.hand)]
+        trick = [s * 64 + int(c) for s, c in view.current_trick]
+        partner_wins = len(trick) >= 2 and winner_of(trick) == view.partner
+        nil = dict(view.bids).get(view.seat) == 0
+        hand = [int(c) for c in view.hand]
+        return PLAY_ACTIONS[pick(hand, trick, view.broken, nil, partner_wins)]
+
+
 @mypyc_attr(allow_interpreted_subclasses=True)
 class StrongBot(search.SearchBot):
     """``act(view)`` for Spades: the naive bid, a searched play."""
@@ -110,7 +161,7 @@ class StrongBot(search.SearchBot):
 
     def act(self, view: View) -> Action:
         self.last_rollouts = 0
-        cards = sorted(int(a.card) for a in view.legal if hasattr(a, "card"))
+        cards = sorted(int(a.card) for a in view.legal if not isinstance(a, Bid))
         if len(cards) <= 1:
             return NaiveBot().act(view)
         start = search.clock()

@@ -14,7 +14,6 @@ from typing import Final
 from hundred_server.games.base import GameSpec
 from hundred_server.games.kit import partners
 from hundred_server.games.spades import records
-from hundred_server.games.spades.bots import NaiveBot
 from hundred_server.games.spades.rules import (
     NUM_PLAYERS,
     BidMade,
@@ -25,7 +24,7 @@ from hundred_server.games.spades.rules import (
     seeded_deck,
     side_of,
 )  # fmt: skip
-from hundred_server.games.spades.strong import StrongBot
+from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.wire import Message
 
