@@ -29,6 +29,8 @@ from hundred_server.games.kit.tricks import (
     check_players,
     check_seat,
     check_turn,
+    deal_one_at_a_time,
+    sorted_hand,
     winning_play,
 )
 from hundred_server.protocol.errors import IllegalActionError
@@ -43,7 +45,8 @@ V = TypeVar("V")
 @dataclass(frozen=True, slots=True)
 class HandDeal(Generic[C]):
     """A deal in ``Game.history``: the hand (1-based), its dealer and deck order. A game
-    names its own subclass ``DealRecord`` of its card type."""
+    may name its own subclass ``DealRecord`` of its card type (``Partners`` games keep
+    this one)."""
 
     hand: int
     dealer: int
@@ -236,6 +239,15 @@ class Partners(CardTricks[A, E]):
 
     def legal_actions(self, seat: int) -> tuple[Any, ...]:
         raise NotImplementedError
+
+    def _deal_hands(self, deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+        """Deal ``deck`` (checked): ``deck[i]`` to seat ``(dealer + 1 + i) % 4``, each
+        hand sorted (``deck_of_52``); kept in ``history``. Returns the hands."""
+        self.deck = deck
+        hands = deal_one_at_a_time(deck, self.dealer, 4, sorted_hand)
+        self.hands = [list(h) for h in hands]
+        self.history.append(HandDeal(self.round, self.dealer, deck))
+        return hands
 
     def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:
         """What ``seat`` may know now: the kit's ``PartnersView`` fields and the game's

@@ -16,12 +16,11 @@ from __future__ import annotations
 from typing import Final
 
 from hundred_server.games.kit.records import Notation, RecordFormat, bid_line, play_line
+from hundred_server.games.kit.tricks import SIDES, GameWon
 from hundred_server.games.spades.rules import (
     BID_ACTIONS,
-    SIDES,
     Bid,
     Game,
-    GameWon,
     HandScored,
     Play,
     check_deck,

@@ -19,21 +19,17 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
-from hundred_server.games.kit.phases import HandDeal, Partners, Rule
-from hundred_server.games.kit.tricks import SIDES as SIDES
+from hundred_server.games.kit.phases import Partners, Rule
 from hundred_server.games.kit.tricks import (
     CardPlay,
+    Dealt,
+    GameWon,
     PartnersView,
     deck_of_52,
     following,
-    winning_play,
 )
-from hundred_server.games.kit.tricks import Dealt as Dealt
-from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.games.kit.tricks import TrickWon as TrickWon
-from hundred_server.games.kit.tricks import beats as beats
-from hundred_server.games.kit.tricks import side_of as side_of
 from hundred_server.protocol.errors import IllegalActionError
 
 NUM_PLAYERS: Final = 4
@@ -92,10 +88,6 @@ class HandScored:
 Event: TypeAlias = Dealt | BidMade | Played | TrickWon | HandScored | GameWon
 
 
-class DealRecord(HandDeal[Card]):
-    __slots__ = ()
-
-
 @dataclass(frozen=True, slots=True)
 class View(PartnersView):
     """What one seat may know (the kit's ``PartnersView``), the bids and bags."""
@@ -109,11 +101,6 @@ class View(PartnersView):
 DECK: Final = deck_of_52("spades", "Spades")
 seeded_deck: Final = DECK.seeded
 check_deck: Final = DECK.check
-
-
-def trick_winner(plays: Sequence[tuple[int, Card]]) -> tuple[int, Card]:
-    """The highest spade, else the highest card of the suit led."""
-    return winning_play(plays, TRUMP, beats)
 
 
 def legal_plays(hand: Sequence[Card], lead: Card | None, broken: bool) -> tuple[Play, ...]:
@@ -184,12 +171,8 @@ class Game(Partners[Action, Event]):
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         self._check_turn(None, Phase.DEAL)
-        cards = check_deck(deck)
-        self.deck = cards
-        hands = DECK.deal(cards, self.dealer, NUM_PLAYERS, HAND_SIZE)[0]
-        self.hands = [list(h) for h in hands]
+        hands = self._deal_hands(check_deck(deck))
         self.phase, self.to_act = Phase.BIDDING, self._next(self.dealer)
-        self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands)]
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:

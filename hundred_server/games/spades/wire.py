@@ -13,6 +13,7 @@ from typing import Final
 
 from hundred_server.games.base import GameSpec
 from hundred_server.games.kit import partners
+from hundred_server.games.kit.tricks import side_of
 from hundred_server.games.spades import records
 from hundred_server.games.spades.rules import (
     NUM_PLAYERS,
@@ -22,7 +23,6 @@ from hundred_server.games.spades.rules import (
     HandScored,
     Phase,
     seeded_deck,
-    side_of,
 )  # fmt: skip
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT

@@ -113,10 +113,8 @@ class HandScored:
 Event: TypeAlias = Dealt | TrumpTurned | Played | TrickWon | HandScored | GameWon
 
 
-class DealRecord(HandDeal[Card]):
-    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
-
-    __slots__ = ()
+#: A deal in ``Game.history``: the hand (1-based), its dealer and deck order.
+DealRecord: Final = HandDeal
 
 
 # -------------------------------------------------------------------------------- views
@@ -259,13 +257,10 @@ class Game(Partners[Action, Event]):
             self._deal(seeded_deck(self.seed, self.hand_index), events)
 
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
-        self.deck = deck
-        hands = deal_hands(deck, self.dealer)
-        self.hands = [list(h) for h in hands]
+        hands = self._deal_hands(deck)
         self.trump_card = deck[-1]
         self.trump = self.trump_card.suit
         self.phase, self.to_act = Phase.TRICKS, (self.dealer + 1) % NUM_PLAYERS
-        self.history.append(DealRecord(self.round, self.dealer, deck))
         events.append(Dealt(self.round, self.dealer, hands, self.trump_card))
         events.append(TrumpTurned(self.trump_card, self.dealer))
 
