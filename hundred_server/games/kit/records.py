@@ -27,6 +27,7 @@ from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, cast, over
 from hundred_server.games.base import DeckCard
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.kit.messages import WIRE, Fields
+from hundred_server.games.kit.tricks import SIDES
 from hundred_server.protocol.errors import (
     CardCodeError,
     HundredError,
@@ -394,6 +395,31 @@ def _seat_won(game: Replayable) -> str:
 
 def _no_fields(game: Any) -> dict[str, Any]:
     return {}
+
+
+# -------------------------------------------------- a game of four partners' records
+
+
+def partners_codes(title: str) -> dict[str, str]:
+    """The ``Code``s every game of four partners' records have, in ``title``'s words."""
+    return {
+        "bad_players": f"a number of players the game is not played by ({title}: exactly 4)",
+        "bad_deck": (
+            f"a Deck that is not the game's cards each once ({title}: 52, without the joker)"
+        ),
+        "must_follow_suit": "a card off the suit led from a seat that holds the suit led",
+    }
+
+
+def side_won(game: Replayable) -> str:
+    """The side that won a game of partners, named (``RecordFormat.winner``)."""
+    assert game.winner is not None
+    return SIDES[game.winner]
+
+
+def side_of_end(event: Any) -> str:
+    """The side a game of partners' end names (``RecordFormat.game_winner``)."""
+    return SIDES[event.side]
 
 
 @dataclass(frozen=True)

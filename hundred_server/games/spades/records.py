@@ -15,8 +15,16 @@ from __future__ import annotations
 
 from typing import Final
 
-from hundred_server.games.kit.records import Notation, RecordFormat, bid_line, play_line
-from hundred_server.games.kit.tricks import SIDES, GameWon
+from hundred_server.games.kit.records import (
+    Notation,
+    RecordFormat,
+    bid_line,
+    partners_codes,
+    play_line,
+    side_of_end,
+    side_won,
+)
+from hundred_server.games.kit.tricks import GameWon
 from hundred_server.games.spades.rules import (
     BID_ACTIONS,
     Bid,
@@ -27,10 +35,8 @@ from hundred_server.games.spades.rules import (
 )  # fmt: skip
 
 OWN_CODES: Final[dict[str, str]] = {
-    "bad_players": "a number of players the game is not played by (Spades: exactly 4)",
-    "bad_deck": "a Deck that is not the game's cards each once (Spades: 52, without the joker)",
+    **partners_codes("Spades"),
     "illegal_bid": "a Bid that is not a whole number of tricks from 0 (nil) to 13",
-    "must_follow_suit": "a card off the suit led from a seat that holds the suit led",
     "spades_not_broken": "a spade led before spades are broken, from a seat holding another suit",
 }
 
@@ -42,11 +48,6 @@ ACTIONS: Final = Notation(
 )
 
 
-def _winner(game: Game) -> str:
-    assert game.winner is not None
-    return SIDES[game.winner]
-
-
 FORMAT: Final = RecordFormat[Game](
     game="spades",
     title="Spades",
@@ -55,8 +56,8 @@ FORMAT: Final = RecordFormat[Game](
     check_deck=check_deck,
     round_ends=(HandScored,),
     game_ends=GameWon,
-    game_winner=lambda event: SIDES[event.side],
+    game_winner=side_of_end,
     own_codes=OWN_CODES,
     points=True,
-    winner=_winner,
+    winner=side_won,
 )

@@ -29,10 +29,12 @@ from typing import Final
 from hundred_server.games.kit.records import (
     Notation,
     RecordFormat,
+    partners_codes,
     play_line,
+    side_of_end,
+    side_won,
 )
 from hundred_server.games.whist.rules import (
-    SIDES,
     Game,
     GameWon,
     HandScored,
@@ -41,20 +43,11 @@ from hundred_server.games.whist.rules import (
 )
 
 #: Whist's own ``Code``s, and the shared ones in its words.
-OWN_CODES: Final[dict[str, str]] = {
-    "bad_players": "a number of players the game is not played by (Whist: exactly 4)",
-    "bad_deck": "a Deck that is not the game's cards each once (Whist: 52, without the joker)",
-    "must_follow_suit": "a card off the suit led from a seat that holds the suit led",
-}
+OWN_CODES: Final = partners_codes("Whist")
 
 
 #: Whist's one action, in records and answers alike.
 ACTIONS: Final = Notation({"Play": play_line(Play)})
-
-
-def _winner(game: Game) -> str:
-    assert game.winner is not None
-    return SIDES[game.winner]
 
 
 FORMAT: Final = RecordFormat[Game](
@@ -65,8 +58,8 @@ FORMAT: Final = RecordFormat[Game](
     check_deck=check_deck,
     round_ends=(HandScored,),
     game_ends=GameWon,
-    game_winner=lambda event: SIDES[event.side],
+    game_winner=side_of_end,
     own_codes=OWN_CODES,
     seeded=True,
-    winner=_winner,
+    winner=side_won,
 )
