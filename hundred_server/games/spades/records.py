@@ -15,49 +15,34 @@ from __future__ import annotations
 
 from typing import Final
 
-from hundred_server.games.kit.records import (
-    Notation,
-    RecordFormat,
-    bid_line,
-    partners_codes,
-    play_line,
-    side_of_end,
-    side_won,
-)
+from hundred_server.games.kit import records as kit
 from hundred_server.games.kit.tricks import GameWon
-from hundred_server.games.spades.rules import (
-    BID_ACTIONS,
-    Bid,
-    Game,
-    HandScored,
-    Play,
-    check_deck,
-)  # fmt: skip
+from hundred_server.games.spades import rules
 
 OWN_CODES: Final[dict[str, str]] = {
-    **partners_codes("Spades"),
+    **kit.partners_codes("Spades"),
     "illegal_bid": "a Bid that is not a whole number of tricks from 0 (nil) to 13",
     "spades_not_broken": "a spade led before spades are broken, from a seat holding another suit",
 }
 
-ACTIONS: Final = Notation(
+ACTIONS: Final = kit.Notation(
     {
-        "Bid": bid_line(Bid, BID_ACTIONS, "0 for nil, or 1 to 13 tricks"),
-        "Play": play_line(Play),
+        "Bid": kit.bid_line(rules.Bid, rules.BID_ACTIONS, "0 for nil, or 1 to 13 tricks"),
+        "Play": kit.play_line(rules.Play),
     }
 )
 
 
-FORMAT: Final = RecordFormat[Game](
+FORMAT: Final = kit.RecordFormat[rules.Game](
     game="spades",
     title="Spades",
     actions=ACTIONS,
-    start=lambda players, seed, header: Game(players),
-    check_deck=check_deck,
-    round_ends=(HandScored,),
+    start=lambda players, seed, header: rules.Game(players),
+    check_deck=rules.check_deck,
+    round_ends=(rules.HandScored,),
     game_ends=GameWon,
-    game_winner=side_of_end,
+    game_winner=kit.side_of_end,
     own_codes=OWN_CODES,
     points=True,
-    winner=side_won,
+    winner=kit.side_won,
 )

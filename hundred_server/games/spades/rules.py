@@ -18,18 +18,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
+from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import Partners, Rule
-from hundred_server.games.kit.tricks import (
-    CardPlay,
-    Dealt,
-    GameWon,
-    PartnersView,
-    deck_of_52,
-    following,
-)
-from hundred_server.games.kit.tricks import Played as Played
-from hundred_server.games.kit.tricks import TrickWon as TrickWon
 from hundred_server.protocol.errors import IllegalActionError
 
 NUM_PLAYERS: Final = 4
@@ -49,7 +40,7 @@ class Phase(enum.Enum):
     GAME_OVER = "game_over"
 
 
-class Play(CardPlay):
+class Play(tricks.CardPlay):
     __slots__ = ()
 
 
@@ -85,11 +76,13 @@ class HandScored:
     totals: tuple[int, int]
 
 
-Event: TypeAlias = Dealt | BidMade | Played | TrickWon | HandScored | GameWon
+Event: TypeAlias = (
+    tricks.Dealt | BidMade | tricks.Played | tricks.TrickWon | HandScored | tricks.GameWon
+)
 
 
 @dataclass(frozen=True, slots=True)
-class View(PartnersView):
+class View(tricks.PartnersView):
     """What one seat may know (the kit's ``PartnersView``), the bids and bags."""
 
     bids: tuple[tuple[int, int], ...]  # (seat, amount) in order
@@ -98,14 +91,14 @@ class View(PartnersView):
     broken: bool  # a spade was played to an earlier trick
 
 
-DECK: Final = deck_of_52("spades", "Spades")
+DECK: Final = tricks.deck_of_52("spades", "Spades")
 seeded_deck: Final = DECK.seeded
 check_deck: Final = DECK.check
 
 
 def legal_plays(hand: Sequence[Card], lead: Card | None, broken: bool) -> tuple[Play, ...]:
     if lead is not None or broken:
-        return tuple(PLAY_ACTIONS[c] for c in following(hand, lead))
+        return tuple(PLAY_ACTIONS[c] for c in tricks.following(hand, lead))
     return tuple(PLAY_ACTIONS[c] for c in [c for c in hand if c.suit is not TRUMP] or hand)
 
 
@@ -173,7 +166,7 @@ class Game(Partners[Action, Event]):
         self._check_turn(None, Phase.DEAL)
         hands = self._deal_hands(check_deck(deck))
         self.phase, self.to_act = Phase.BIDDING, self._next(self.dealer)
-        return [Dealt(self.round, self.dealer, hands)]
+        return [tricks.Dealt(self.round, self.dealer, hands)]
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         self.bids.append((seat, action.amount))
@@ -219,7 +212,7 @@ class Game(Partners[Action, Event]):
         ns, ew = self.scores
         if ns != ew and (max(ns, ew) >= TARGET or min(ns, ew) <= FLOOR):
             self._end(0 if ns > ew else 1)
-            events.append(GameWon(0 if ns > ew else 1, self.scores))
+            events.append(tricks.GameWon(0 if ns > ew else 1, self.scores))
         else:
             self._start_hand(self._next(self.dealer))
 

@@ -14,22 +14,13 @@ from typing import Final
 from hundred_server.games.base import GameSpec
 from hundred_server.games.kit import partners
 from hundred_server.games.kit.tricks import side_of
-from hundred_server.games.spades import records
-from hundred_server.games.spades.rules import (
-    NUM_PLAYERS,
-    BidMade,
-    Event,
-    Game,
-    HandScored,
-    Phase,
-    seeded_deck,
-)  # fmt: skip
+from hundred_server.games.spades import records, rules
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.wire import Message
 
 
-def snapshot(game: Game, seat: int | None, table: int) -> Message:
+def snapshot(game: rules.Game, seat: int | None, table: int) -> Message:
     """The game as ``seat`` knows it (a watcher, None: without Playerid and Hand)."""
     view = game.view_for(0 if seat is None else seat)
     bids = [{"Playerid": s, "Bid": b} for s, b in view.bids]
@@ -37,10 +28,10 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     return partners.snapshot(view, seat, table, game.players, own, ("TricksTaken", view.taken))
 
 
-def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
-    if isinstance(event, BidMade):
+def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
+    if isinstance(event, rules.BidMade):
         return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
-    if isinstance(event, HandScored):
+    if isinstance(event, rules.HandScored):
         score: Message = {
             "Type": "Score", "Round": event.hand, "Bids": list(event.bids),
             "TricksTaken": list(event.taken), "Points": list(event.points),
@@ -51,7 +42,7 @@ def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
 
 
 def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
+    events: Sequence[rules.Event], seats: Sequence[int | None], players: Sequence[str]
 ) -> dict[int | None, list[Message]]:
     """What each of ``seats`` is told of ``events`` (None: a watcher)."""
     return partners.tell(events, seats, players, _own)
@@ -60,12 +51,12 @@ def tell(
 SPEC: Final = GameSpec(
     name="spades",
     title="Spades",
-    sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
+    sides=tuple(side_of(seat) for seat in range(rules.NUM_PLAYERS)),
     presets=partners.PRESETS,
-    new_game=lambda players, seed, flags=frozenset(): Game(players, seed),
-    seeded_deck=seeded_deck,
+    new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),
+    seeded_deck=rules.seeded_deck,
     records=records.FORMAT,
-    prompt=partners.prompter({Phase.BIDDING: "Bid", Phase.TRICKS: "Play"}),
+    prompt=partners.prompter({rules.Phase.BIDDING: "Bid", rules.Phase.TRICKS: "Play"}),
     tell=tell,
     snapshot=snapshot,
     win_text=partners.win_text,
