@@ -57,38 +57,41 @@ def bid_for(hand: Sequence[Card]) -> int:
     return max(1, tricks)
 
 
-def pick(hand: list[int], trick: list[int], broken: bool, nil: bool, partner_wins: bool) -> int:
-    """The policy's card (``trick``: seat * 64 + card, in order)."""
-    if not trick:
-        side = [c for c in hand if c // 13 != SPADE] if not broken else hand
-        pool = side or hand
-        aces = [c for c in pool if c % 13 == 12 and c // 13 != SPADE]
-        return aces[0] if aces and not nil else min(pool, key=lambda c: (c // 13 == SPADE, c % 13))
-    led = trick[0] % 64 // 13
-    follow = [c for c in hand if c // 13 == led] or hand
-    best = trick[0] % 64
+def beats(card: int, best: int) -> bool:
+    """Whether ``card`` beats ``best``: higher in its suit, or a spade on another suit."""
+    return (card // 13 == best // 13 and card > best) or card // 13 == SPADE != best // 13
+
+
+def best_of(trick: list[int]) -> int:
+    """The play (``seat * 64 + card``) that wins ``trick`` so far."""
+    best = trick[0]
     for p in trick[1:]:
-        c = p % 64
-        if (c // 13 == best // 13 and c > best) or (c // 13 == SPADE and best // 13 != SPADE):
-            best = c
-    win = [
-        c for c in follow if (c // 13 == best // 13 and c > best) or c // 13 == SPADE != best // 13
-    ]
-    if nil:
-        lose = [c for c in follow if c not in win]
-        return max(lose, key=lambda c: c % 13) if lose else min(follow, key=lambda c: c % 13)
-    if partner_wins or not win:
-        return min(follow, key=lambda c: (c // 13 == SPADE, c % 13))
-    return min(win, key=lambda c: (c // 13 == SPADE, c % 13))
+        if beats(p % 64, best % 64):
+            best = p
+    return best
 
 
 def winner_of(trick: list[int]) -> int:
-    best = trick[0]
-    for p in trick[1:]:
-        c, b = p % 64, best % 64
-        if (c // 13 == b // 13 and c > b) or (c // 13 == SPADE and b // 13 != SPADE):
-            best = p
-    return best // 64
+    return best_of(trick) // 64
+
+
+def cheap(card: int) -> tuple[bool, int]:
+    return card // 13 == SPADE, card % 13
+
+
+def pick(hand: list[int], trick: list[int], broken: bool, nil: bool, partner_wins: bool) -> int:
+    """The policy's card (``trick``: seat * 64 + card, in order)."""
+    if not trick:
+        pool = [c for c in hand if c // 13 != SPADE or broken] or hand
+        aces = [c for c in pool if c % 13 == 12 and c // 13 != SPADE]
+        return aces[0] if aces and not nil else min(pool, key=cheap)
+    follow = [c for c in hand if c // 13 == trick[0] % 64 // 13] or hand
+    best = best_of(trick) % 64
+    win = [c for c in follow if beats(c, best)]
+    if nil:
+        lose = [c for c in follow if c not in win]
+        return max(lose, key=lambda c: c % 13) if lose else min(follow, key=lambda c: c % 13)
+    return min(follow if partner_wins or not win else win, key=cheap)
 
 
 class PlayOut(search.Decision[list[list[int]]]):
