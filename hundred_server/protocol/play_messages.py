@@ -250,6 +250,18 @@ class CardPlayed(TypedDict):
     PlayedCard: Annotated[str, Card]
 
 
+class FourSeatSnapshot(TypedDict):
+    """The keys a Snapshot at a table of four starts with (Pinochle's, Whist's, Spades'
+    each add theirs): not a message of its own."""
+
+    Type: Literal["Snapshot"]
+    Table: Annotated[int, TableId]
+    Playerid: NotRequired[Annotated[int, Seat]]
+    Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
+    Round: Annotated[int, {"minimum": 1}]
+    Dealer: Annotated[int, Seat]
+
+
 class Snapshot(TypedDict):
     """--> Private, after taking a seat back: the game as your seat knows it. A watcher's snapshot
     has neither Playerid nor Hand (nor Discarded): only what every seat is told alike.

@@ -7,7 +7,8 @@ The classic port's dialect (the seed's, which plays only Pinochle) is here too.
 from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.message_values import PlayerName, Seat, Suit, TableId
+from hundred_server.protocol.message_values import Seat, Suit
+from hundred_server.protocol.play_messages import FourSeatSnapshot
 
 
 class PinochleCard(Value, schema={"type": "string", "pattern": "^[9TJQKA][SHDC]$", "maxLength": 2}):
@@ -142,7 +143,7 @@ class PinochleCardPlayed(TypedDict):
     PlayedCard: Annotated[str, PinochleCard]
 
 
-class PinochleSnapshot(TypedDict):
+class PinochleSnapshot(FourSeatSnapshot):
     """--> Private, after taking a seat back at a Pinochle table: the game as your seat knows it.
     Score and Counters are by team (Team0, Team1); Bids this hand's bids in order (0: a pass);
     Bidder and Bid once bidding is over, Trump once named; Meld every seat's meld once trump is
@@ -151,12 +152,6 @@ class PinochleSnapshot(TypedDict):
     every seat is told alike.
     """
 
-    Type: Literal["Snapshot"]
-    Table: Annotated[int, TableId]
-    Playerid: NotRequired[Annotated[int, Seat]]
-    Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
-    Round: Annotated[int, {"minimum": 1}]
-    Dealer: Annotated[int, Seat]
     Phase: Literal["deal", "bidding", "trump", "tricks", "game_over"]
     Hand: NotRequired[Annotated[list[str], {"items": ref(PinochleCard), "maxItems": 12}]]
     Score: Annotated[list[int], TeamScores]

@@ -5,11 +5,12 @@ generated from."""
 from typing import Annotated, Final, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.message_values import Card, PlayerName, Seat, TableId
-from hundred_server.protocol.play_messages import CardPlayed
+from hundred_server.protocol.message_values import Card, Seat
+from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot
 
 _BY_SIDE: Final = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _BY_SEAT: Final = {"minItems": 4, "maxItems": 4}
+_TAKEN: Final = {"items": {"type": "integer", "minimum": 0, "maximum": 13}, **_BY_SEAT}
 
 
 class SpadesBid(Value, schema={"type": "integer", "minimum": 0, "maximum": 13}):
@@ -23,9 +24,7 @@ class SpadesHandScore(TypedDict):
     Type: Literal["Score"]
     Round: Annotated[int, {"minimum": 1}]
     Bids: Annotated[list[int], {"items": ref(SpadesBid), **_BY_SEAT}]
-    TricksTaken: Annotated[
-        list[int], {"items": {"type": "integer", "minimum": 0, "maximum": 13}, **_BY_SEAT}
-    ]
+    TricksTaken: Annotated[list[int], _TAKEN]
     Points: Annotated[list[int], _BY_SIDE]
     Bags: Annotated[
         list[int], {**_BY_SIDE, "items": {"type": "integer", "minimum": 0, "maximum": 9}}
@@ -40,18 +39,12 @@ class SpadesBidMade(TypedDict):
     Bid: Annotated[int, SpadesBid]
 
 
-class SpadesSnapshot(TypedDict):
+class SpadesSnapshot(FourSeatSnapshot):
     """--> Private, after taking a seat back at a Spades table: the game as your seat knows
     it. Score and Bags by side (NS, EW); Bids this hand's bids in order; Tricks the tricks
     completed this hand, TricksTaken by seat; Trick the trick under way. A watcher's has
     neither Playerid nor Hand."""
 
-    Type: Literal["Snapshot"]
-    Table: Annotated[int, TableId]
-    Playerid: NotRequired[Annotated[int, Seat]]
-    Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
-    Round: Annotated[int, {"minimum": 1}]
-    Dealer: Annotated[int, Seat]
     Phase: Literal["deal", "bidding", "tricks", "game_over"]
     Hand: NotRequired[
         Annotated[list[str], {"items": ref(Card), "maxItems": 13, "uniqueItems": True}]
@@ -60,9 +53,7 @@ class SpadesSnapshot(TypedDict):
     Bags: Annotated[list[int], _BY_SIDE]
     Bids: Annotated[list[SpadesBidMade], {"maxItems": 4}]
     Tricks: Annotated[int, {"minimum": 0, "maximum": 13}]
-    TricksTaken: Annotated[
-        list[int], {"items": {"type": "integer", "minimum": 0, "maximum": 13}, **_BY_SEAT}
-    ]
+    TricksTaken: Annotated[list[int], _TAKEN]
     Trick: Annotated[list[CardPlayed], {"maxItems": 3}]
 
 

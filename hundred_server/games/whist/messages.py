@@ -3,11 +3,11 @@ what it adds to the generic ones (protocol/declare.py says how; protocol.md is t
 contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Literal, NotRequired
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.message_values import Card, PlayerName, Seat, SideTricks, Suit, TableId
-from hundred_server.protocol.play_messages import CardPlayed
+from hundred_server.protocol.message_values import Card, SideTricks, Suit
+from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot
 
 
 class WhistHand(
@@ -23,19 +23,13 @@ class WhistHand(
     """A full Whist hand: thirteen distinct cards."""
 
 
-class WhistSnapshot(TypedDict):
+class WhistSnapshot(FourSeatSnapshot):
     """--> Private, after taking a seat back at a Whist table: the game as your seat knows it.
     Score and TricksWon are by side (NS, EW); Trump and TrumpCard (the dealer's turned-up card)
     once the hand is dealt. A watcher's snapshot has neither Playerid nor Hand (nor Discarded):
     only what every seat is told alike.
     """
 
-    Type: Literal["Snapshot"]
-    Table: Annotated[int, TableId]
-    Playerid: NotRequired[Annotated[int, Seat]]
-    Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
-    Round: Annotated[int, {"minimum": 1}]
-    Dealer: Annotated[int, Seat]
     Phase: Literal["deal", "tricks", "game_over"]
     Hand: NotRequired[
         Annotated[list[str], {"items": ref(Card), "maxItems": 13, "uniqueItems": True}]
