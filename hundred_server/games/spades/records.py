@@ -1,15 +1,6 @@
-"""Spades records (JSON lines, version 1), read and replayed by kit/records.py::
-
-    {"Type":"Record","Game":"spades","Version":1,"Players":["ann","bob","cy","dee"]}
-    {"Type":"Deal","Hand":1,"Dealer":0,"Deck":["5H","JS", ... 52 codes]}
-    {"Type":"Bid","Playerid":1,"Bid":4}
-    {"Type":"Play","Playerid":1,"PlayedCard":"5H"}
-
-Every Deal gives its Deck (no Seed); ``Deck[i]`` goes to seat ``(Dealer + 1 + i) % 4``.
-Each hand is its Deal, four bids (``"Bid":0`` is nil) and 52 plays. Replay yields a
-``Score`` line with ``Points`` and ``Score`` by side (NS, EW) after each hand, and the
-game's end with ``Winner`` a side.
-"""
+"""Spades records (JSON lines, version 1; protocol.md, "A game of Spades"), read and
+replayed by kit/records.py: every Deal gives its Deck (no Seed), then four bids
+(``"Bid":0`` is nil) and 52 plays; replay scores each hand and the game by side."""
 
 from __future__ import annotations
 

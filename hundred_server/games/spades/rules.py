@@ -1,14 +1,10 @@
 """Spades: the pure rules engine (no I/O, no clocks, no randomness of its own).
 
-The rules are ../shared/RULES.md, section Spades: four players, seats 0 and 2 (side 0,
-NS) against 1 and 3 (side 1, EW); 52 cards, ace high, spades always trump. Each hand
-is dealt one card at a time from the dealer's left, then bid once round from there:
-0-13 tricks, 0 being nil. A side's contract is its partners' bids other than nil. Left
-of the dealer leads; follow suit if able; spades are not led until one has been played
-to an earlier trick, unless the leader holds nothing else. The scoring is
-``hand_points``; the game ends after a hand with a side at 500 or more or -200 or less,
-and no tie. Chance is an input: the game waits in ``Phase.DEAL`` for ``deal(deck)``.
-Who may act is the kit's ``HandGame``; every action is validated before it changes state.
+The rules are docs/rules.md, "Spades": four partners (the kit's ``Partners``), 13 cards
+each dealt one at a time from the dealer's left, one bid each of 0 (nil) to 13 tricks,
+spades always trump and not led until broken, ``side_points`` and bags scored by side
+after each hand; the game ends with a side at 500 or more or -200 or less, and no tie.
+Chance is an input: the game waits in ``Phase.DEAL`` for ``deal(deck)``.
 """
 
 from __future__ import annotations

@@ -27,15 +27,7 @@ from mypy_extensions import mypyc_attr
 from hundred_server.games.kit import search
 from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import Card, Rank, Suit
-from hundred_server.games.spades.rules import (
-    BID_ACTIONS,
-    PLAY_ACTIONS,
-    TRUMP,
-    Action,
-    Bid,
-    View,
-    side_points,
-)
+from hundred_server.games.spades import rules
 
 WORK: Final = 6000
 MIN_SAMPLES: Final = 6
@@ -45,12 +37,12 @@ SPADE: Final = 2  # card // 13: hearts, diamonds, spades, clubs
 def bid_for(hand: Sequence[Card]) -> int:
     """Tricks a hand should take (see the module docstring); 0 is nil."""
     tricks = 0
-    spades = [c for c in hand if c.suit is TRUMP]
+    spades = [c for c in hand if c.suit is rules.TRUMP]
     for suit in Suit:
         held = [c.rank for c in hand if c.suit is suit]
         tricks += Rank.ACE in held
         tricks += Rank.KING in held and len(held) >= 2
-        if suit is TRUMP:
+        if suit is rules.TRUMP:
             tricks += (Rank.QUEEN in held and len(held) >= 3) + max(0, len(held) - 3)
     if tricks == 0 and len(spades) <= 2 and all(c.rank <= Rank.TEN for c in hand):
         return 0
@@ -97,7 +89,7 @@ def pick(hand: list[int], trick: list[int], broken: bool, nil: bool, partner_win
 class PlayOut(search.Decision[list[list[int]]]):
     """One play's search: ``candidates`` the legal cards, each played out to the end."""
 
-    def __init__(self, view: View, cards: list[int], samples: int) -> None:
+    def __init__(self, view: rules.View, cards: list[int], samples: int) -> None:
         super().__init__(len(cards), samples)
         self.seat, self.cards, self.hand = view.seat, cards, [int(c) for c in view.hand]
         self.bids = [0] * 4
@@ -133,8 +125,9 @@ class PlayOut(search.Decision[list[list[int]]]):
                 seat = (seat + 1) % 4
             partner_wins = len(trick) >= 2 and winner_of(trick) == (seat + 2) % 4
             card = pick(hands[seat], trick, broken, self.bids[seat] == 0, partner_wins)
-        mine = side_points(self.bids[self.seat % 2 :: 2], taken[self.seat % 2 :: 2])[0]
-        theirs = side_points(self.bids[1 - self.seat % 2 :: 2], taken[1 - self.seat % 2 :: 2])[0]
+        us, them = self.seat % 2, 1 - self.seat % 2
+        mine = rules.side_points(self.bids[us::2], taken[us::2])[0]
+        theirs = rules.side_points(self.bids[them::2], taken[them::2])[0]
         return float(mine - theirs)
 
 
@@ -143,16 +136,16 @@ class NaiveBot:
 
     name: ClassVar[str] = "naive"
 
-    def act(self, view: View) -> Action:
+    def act(self, view: rules.View) -> rules.Action:
         if not view.legal:
             raise no_action(self.name, view.seat)
-        if isinstance(view.legal[0], Bid):
-            return BID_ACTIONS[bid_for(view.hand)]
+        if isinstance(view.legal[0], rules.Bid):
+            return rules.BID_ACTIONS[bid_for(view.hand)]
         trick = [s * 64 + int(c) for s, c in view.current_trick]
         partner_wins = len(trick) >= 2 and winner_of(trick) == view.partner
         nil = dict(view.bids).get(view.seat) == 0
         hand = [int(c) for c in view.hand]
-        return PLAY_ACTIONS[pick(hand, trick, view.broken, nil, partner_wins)]
+        return rules.PLAY_ACTIONS[pick(hand, trick, view.broken, nil, partner_wins)]
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)
@@ -162,9 +155,9 @@ class StrongBot(search.SearchBot):
     default_work: ClassVar[int] = WORK
     default_min_samples: ClassVar[int] = MIN_SAMPLES
 
-    def act(self, view: View) -> Action:
+    def act(self, view: rules.View) -> rules.Action:
         self.last_rollouts = 0
-        cards = sorted(int(a.card) for a in view.legal if not isinstance(a, Bid))
+        cards = sorted(int(a.card) for a in view.legal if not isinstance(a, rules.Bid))
         if len(cards) <= 1:
             return NaiveBot().act(view)
         start = search.clock()
@@ -177,4 +170,4 @@ class StrongBot(search.SearchBot):
             search.codes(view.hand),
             search.codes(view.played),
         )
-        return PLAY_ACTIONS[cards[search.best(self.search(decision, rng, start))]]
+        return rules.PLAY_ACTIONS[cards[search.best(self.search(decision, rng, start))]]
