@@ -30,7 +30,7 @@ from hundred_server import games
 from hundred_server.ai.plugins import BotLimits, Plugin, PluginBot, start_checked
 from hundred_server.core import driver
 from hundred_server.core.remote import STRIKES
-from hundred_server.games.base import GameSpec, GameState, player_names
+from hundred_server.games.base import GameSpec, GameState, is_over, needs_deal, player_names
 
 #: Fault kinds that are no answer at all (the rest are answers that are no move), as
 #: the summary of a failed check counts them.
@@ -76,7 +76,7 @@ def random_position(spec: GameSpec, seed: str, rng: random.Random) -> Position:
     wanted = rng.randrange(0, 60)
     moves = 0
     while True:
-        if game.needs_deal:
+        if needs_deal(game):
             driver.step(game, spec, seed, [None] * seats)
             continue
         seat = game.to_act
@@ -85,7 +85,7 @@ def random_position(spec: GameSpec, seed: str, rng: random.Random) -> Position:
             return Position(game, seat, seed, moves)
         game.apply(seat, rng.choice(game.legal_actions(seat)))
         moves += 1
-        if game.is_over:  # start again, with fewer moves
+        if is_over(game):  # start again, with fewer moves
             game, moves, wanted = spec.new_game(player_names(seats), seed), 0, wanted // 2
 
 

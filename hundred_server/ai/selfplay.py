@@ -19,7 +19,7 @@ from typing import Any, Final, TextIO
 
 from hundred_server import games as registry
 from hundred_server.core import driver
-from hundred_server.games.base import DEFAULT_NAMES, Bot, GameState, player_names
+from hundred_server.games.base import DEFAULT_NAMES, Bot, GameState, player_names, round_number
 from hundred_server.games.records import write_record
 
 __all__ = ["DEFAULT_NAMES", "play_game", "player_names", "selfplay"]
@@ -83,7 +83,7 @@ def _play_games(
     for index in indices:
         game = play_game(num_players, f"{run_seed}-{index}", bots, game_name)
         assert game.winner is not None
-        results.append((game.winner, game.round))
+        results.append((game.winner, round_number(game)))
         if record_dir is not None:
             write_record(game, record_path(record_dir, index))
     return results

@@ -46,7 +46,7 @@ from hundred_server.ai.plugins import BotLimits, Plugin, PluginBot, PluginError,
 from hundred_server.ai.selfplay import _Progress, record_path
 from hundred_server.core import driver
 from hundred_server.core.remote import Forfeits
-from hundred_server.games.base import Bot, GameSpec
+from hundred_server.games.base import Bot, GameSpec, round_number
 from hundred_server.games.records import write_record
 from hundred_server.protocol.errors import HundredError
 
@@ -233,7 +233,7 @@ class Players:
             winner=entrant_at[game.winner],
             points=tuple(points),
             forfeits=tuple(a - b for a, b in zip(self.forfeits(), before, strict=True)),
-            rounds=game.round,
+            rounds=round_number(game),
         )
 
     def close(self) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hundred_server.games.base import Bot, GameSpec, GameState
+from hundred_server.games.base import Bot, GameSpec, GameState, needs_deal
 
 
 def step(
@@ -24,7 +24,7 @@ def step(
 ) -> list[Any] | None:
     """Deal the round that is due, or play the move of the bot to act; None if neither
     (a person is to act, or the game is over)."""
-    if game.needs_deal:
+    if needs_deal(game):
         return game.deal(spec.seeded_deck(seed, game.round_index))
     seat = game.to_act
     if seat is None:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hundred_server import games
+from hundred_server.games.base import is_over
 from hundred_server.games.records import load_record
 from hundred_server.protocol.errors import RecordError
 
@@ -104,7 +105,7 @@ def verify(lines: Iterable[str | bytes], seed: str, commit: str | None = None) -
         check(*_check_deck(deal.get("Deck"), spec.seeded_deck(seed, k), number))
     if not deals:
         check(False, "", "the record has no Deal line: there is no deal to check")
-    if not game.is_over:
+    if not is_over(game):
         said.append("(the record stops before the game ends: its deals so far are checked)")
     if failure is None:
         said.append(f"verdict: all {len(deals)} deals are the seed's")

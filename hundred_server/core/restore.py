@@ -16,7 +16,7 @@ from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameEnded, StoredGame
 from hundred_server.core.table import RestoredGame, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended
-from hundred_server.games.base import GameState
+from hundred_server.games.base import GameState, is_over, round_number
 from hundred_server.games.records import load_record
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.wire import Message, message
@@ -62,7 +62,7 @@ class Restorer:
             else:
                 lobby.after(table)
             said.append(
-                f"game {stored.id} ({stored.name}) restored at round {game.round}; "
+                f"game {stored.id} ({stored.name}) restored at round {round_number(game)}; "
                 f"people have {lobby.limits.grace:g} s to take their seats back"
             )
         return said
@@ -119,7 +119,7 @@ def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
     spec = games.get(stored.game)
     game = load_record(stored.lines)
     last = game.history[-1] if game.history else None
-    if not game.is_over or not isinstance(last, tuple) or len(last) != 2:
+    if not is_over(game) or not isinstance(last, tuple) or len(last) != 2:
         raise HundredError("its record does not end with the move that ends the game")
     seat, action = last
     before = load_record(stored.lines[:-1])

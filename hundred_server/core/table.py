@@ -63,7 +63,7 @@ from hundred_server.core.table_seats import (
     TableSeats,
     TableState,
 )
-from hundred_server.games.base import WATCHER, Bot, GameSpec
+from hundred_server.games.base import WATCHER, Bot, GameSpec, is_over, needs_deal
 from hundred_server.protocol.errors import HundredError, Refused
 from hundred_server.protocol.wire import Message, error, field_int, message
 
@@ -117,9 +117,9 @@ class Table(PluginAsks):
         assert game is not None
         actor = game.to_act
         occupant = None if actor is None else self.seats[actor]
-        if game.needs_deal or (occupant is not None and occupant.bot is not None):
+        if needs_deal(game) or (occupant is not None and occupant.bot is not None):
             return self._advance([])
-        if game.is_over:
+        if is_over(game):
             self.state = TableState.OVER
         elif self.turn_timeout is not None:
             self.turn_deadline = self.clock() + self.turn_timeout
@@ -282,7 +282,7 @@ class Table(PluginAsks):
         out: Outgoing = []
         if self.ai_due is not None and self.ai_due <= now:
             out += self._advance([])  # the next AI move
-            if self.game.is_over:
+            if is_over(self.game):
                 return out
         for seat, occupant in enumerate(self.seats):
             away_until = None if occupant is None else occupant.away_until
@@ -296,7 +296,7 @@ class Table(PluginAsks):
                     f"plays seat {seat} until they do"
                 )
                 out += self._hand_to_ai(seat, text)
-                if self.game.is_over:
+                if is_over(self.game):
                     return out
         if self.turn_deadline is not None and self.turn_deadline <= now:
             actor = self._actor()
@@ -341,7 +341,7 @@ class Table(PluginAsks):
         except HundredError as exc:
             return self._refuse(conn, seat, exc)
         self.touched = True
-        if seat != to_act and game.to_act == to_act and not game.is_over:
+        if seat != to_act and game.to_act == to_act and not is_over(game):
             # An action out of turn that the rules took (a pre-pass or unpass in
             # Hundred and Ten) leaves the turn where it was: the same prompt stands.
             return self._tell(events)
@@ -396,7 +396,7 @@ class Table(PluginAsks):
             moved = moved or actor is not None
         out = self._tell(events)
         self.turn_deadline = None
-        if game.is_over:
+        if is_over(game):
             self.state = TableState.OVER
             return out
         if self.ai_due is not None:

@@ -64,29 +64,20 @@ class GameState(Protocol):
     @property
     def to_act(self) -> int | None:
         """The seat that must act now (None: nobody, the game waits for a deal or is
-        over)."""
-
-    @property
-    def needs_deal(self) -> bool:
-        """Whether the game waits for ``deal(deck)`` (chance is an input)."""
-
-    @property
-    def is_over(self) -> bool: ...
+        over; ``needs_deal`` tells which)."""
 
     @property
     def winner(self) -> int | None:
-        """The winner: a seat, or a side for partnership games (see ``GameSpec.sides``)."""
+        """The winner once the game is over (None until then): a seat, or a side for
+        partnership games (see ``GameSpec.sides``)."""
 
     @property
     def scores(self) -> Sequence[int]:
         """Game scores: by seat, or by side for partnership games."""
 
     @property
-    def round(self) -> int:
-        """The current round (hand), from 1."""
-
-    @property
-    def round_index(self) -> int: ...
+    def round_index(self) -> int:
+        """The current round (hand), from 0."""
 
     @property
     def history(self) -> Sequence[object]: ...
@@ -99,6 +90,22 @@ class GameState(Protocol):
     def apply(self, seat: int, action: Any) -> list[Any]: ...
 
     def view_for(self, seat: int) -> Any: ...
+
+
+def is_over(game: GameState) -> bool:
+    """Whether ``game`` has ended: it has its winner."""
+    return game.winner is not None
+
+
+def needs_deal(game: GameState) -> bool:
+    """Whether ``game`` waits for ``deal(deck)`` (chance is an input): nobody is to act
+    and it is not over."""
+    return game.to_act is None and game.winner is None
+
+
+def round_number(game: GameState) -> int:
+    """The current round (hand) of ``game``, from 1, as events and records count."""
+    return game.round_index + 1
 
 
 class Bot(Protocol):
