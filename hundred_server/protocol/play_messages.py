@@ -9,7 +9,7 @@ adds what a type cannot say and is what ``protocol.schema.json`` is generated fr
 
 from typing import Annotated, Literal, NotRequired, TypedDict
 
-from hundred_server.protocol.declare import Definition, Dispatch, Slot, ref, shape
+from hundred_server.protocol.declare import Definition, Dispatch, Shape, Slot, ref, shape
 from hundred_server.protocol.message_values import (
     BidAmount,
     Card,
@@ -260,6 +260,13 @@ class FourSeatSnapshot(TypedDict):
     Players: Annotated[list[str], {"items": ref(PlayerName), "minItems": 4, "maxItems": 4}]
     Round: Annotated[int, {"minimum": 1}]
     Dealer: Annotated[int, Seat]
+
+
+def seat_snapshot(cls: type, **together: list[str]) -> Shape:
+    """The closed shape of a game's Snapshot: each of ``together``'s keys comes only with
+    the keys it names, and Playerid with Hand (a watcher's has neither)."""
+    rules = {"dependentRequired": {**together, "Playerid": ["Hand"], "Hand": ["Playerid"]}}
+    return shape(cls, closed=True, rules=rules)
 
 
 class Snapshot(TypedDict):

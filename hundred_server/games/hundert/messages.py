@@ -7,6 +7,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
 from hundred_server.protocol.message_values import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
+from hundred_server.protocol.play_messages import seat_snapshot
 
 
 class HundertCard(
@@ -134,11 +135,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     shape(HundertPlayAnnouncement, closed=True),
     shape(HundertDealScore, closed=True),
     shape(HundertCardPlayed, closed=True, inline=True),
-    shape(
-        HundertSnapshot,
-        closed=True,
-        rules={"dependentRequired": {"Playerid": ["Hand"], "Hand": ["Playerid"]}},
-    ),
+    seat_snapshot(HundertSnapshot),
 )
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
 from hundred_server.protocol.message_values import Seat, Suit
-from hundred_server.protocol.play_messages import FourSeatSnapshot
+from hundred_server.protocol.play_messages import FourSeatSnapshot, seat_snapshot
 
 
 class PinochleCard(Value, schema={"type": "string", "pattern": "^[9TJQKA][SHDC]$", "maxLength": 2}):
@@ -274,18 +274,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     shape(PinochleBidMade, closed=True, inline=True),
     shape(MeldShown, closed=True, inline=True),
     shape(PinochleCardPlayed, closed=True, inline=True),
-    shape(
-        PinochleSnapshot,
-        closed=True,
-        rules={
-            "dependentRequired": {
-                "Bidder": ["Bid"],
-                "Bid": ["Bidder"],
-                "Playerid": ["Hand"],
-                "Hand": ["Playerid"],
-            }
-        },
-    ),
+    seat_snapshot(PinochleSnapshot, Bidder=["Bid"], Bid=["Bidder"]),
     shape(ClassicDeal, closed=True),
     shape(ClassicBid, closed=True),
     shape(ClassicTrump, closed=True),

@@ -6,7 +6,7 @@ from typing import Annotated, Final, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
 from hundred_server.protocol.message_values import Card, Seat
-from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot
+from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot, seat_snapshot
 
 _BY_SIDE: Final = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 _BY_SEAT: Final = {"minItems": 4, "maxItems": 4}
@@ -61,11 +61,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     SpadesBid,
     shape(SpadesHandScore, closed=True),
     shape(SpadesBidMade, closed=True, inline=True),
-    shape(
-        SpadesSnapshot,
-        closed=True,
-        rules={"dependentRequired": {"Playerid": ["Hand"], "Hand": ["Playerid"]}},
-    ),
+    seat_snapshot(SpadesSnapshot),
 )
 
 MESSAGES = Contribution(

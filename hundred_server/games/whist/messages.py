@@ -5,9 +5,9 @@ contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 
 from typing import Annotated, Literal, NotRequired
 
-from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
+from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref
 from hundred_server.protocol.message_values import Card, SideTricks, Suit
-from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot
+from hundred_server.protocol.play_messages import CardPlayed, FourSeatSnapshot, seat_snapshot
 
 
 class WhistHand(
@@ -51,18 +51,7 @@ class WhistSnapshot(FourSeatSnapshot):
 
 DEFINITIONS: tuple[Definition, ...] = (
     WhistHand,
-    shape(
-        WhistSnapshot,
-        closed=True,
-        rules={
-            "dependentRequired": {
-                "Trump": ["TrumpCard"],
-                "TrumpCard": ["Trump"],
-                "Playerid": ["Hand"],
-                "Hand": ["Playerid"],
-            }
-        },
-    ),
+    seat_snapshot(WhistSnapshot, Trump=["TrumpCard"], TrumpCard=["Trump"]),
 )
 
 
