@@ -49,6 +49,15 @@ class Played:
     card: Card
 
 
+@dataclass(frozen=True, slots=True)
+class BidMade:
+    """The event of a bid: ``seat`` bid ``amount`` (in the game's own terms: 0 a pass in
+    Pinochle and Rook, nil in Spades)."""
+
+    seat: int
+    amount: int
+
+
 # The events of a game of four partners (Whist, Spades), seats 0 and 2 (NS) against 1
 # and 3 (EW): what kit/partners.py tells for it. A game adds fields by subclassing.
 

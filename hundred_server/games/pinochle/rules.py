@@ -76,6 +76,7 @@ from typing import ClassVar, Final, TypeAlias
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
+    BidMade,
     CardPlay,
     Deck,
     Plays,
@@ -205,12 +206,6 @@ class Dealt:
     hand: int  # 1-based, as records and messages count
     dealer: int
     hands: tuple[tuple[Card, ...], ...]  # every seat's, sorted: show each only its own
-
-
-@dataclass(frozen=True, slots=True)
-class BidMade:
-    seat: int
-    amount: int  # 0 = pass
 
 
 @dataclass(frozen=True, slots=True)

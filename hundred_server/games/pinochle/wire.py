@@ -22,6 +22,7 @@ from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.kit.messages import snapshot_head
+from hundred_server.games.kit.tricks import BidMade
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
 from hundred_server.games.pinochle.rules import (
@@ -29,7 +30,6 @@ from hundred_server.games.pinochle.rules import (
     TEAMS,
     Action,
     Bid,
-    BidMade,
     Dealt,
     Event,
     Game,

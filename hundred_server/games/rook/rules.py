@@ -74,6 +74,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
+from hundred_server.games.kit import tricks
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import (
@@ -238,10 +239,10 @@ class Dealt:
     kitty_size: int
 
 
-@dataclass(frozen=True, slots=True)
-class BidMade:
-    seat: int
-    amount: int  # 0 = pass, MOON = the moon
+class BidMade(tricks.BidMade):
+    """A bid: 0 a pass, ``MOON`` the moon."""
+
+    __slots__ = ()
 
     @property
     def is_moon(self) -> bool:

@@ -57,12 +57,6 @@ BID_ACTIONS: Final = {n: Bid(n) for n in range(HAND_SIZE + 1)}
 
 
 @dataclass(slots=True)
-class BidMade:
-    seat: int
-    amount: int
-
-
-@dataclass(slots=True)
 class HandScored:
     hand: int
     bids: tuple[int, ...]  # by seat
@@ -73,7 +67,7 @@ class HandScored:
 
 
 Event: TypeAlias = (
-    tricks.Dealt | BidMade | tricks.Played | tricks.TrickWon | HandScored | tricks.GameWon
+    tricks.Dealt | tricks.BidMade | tricks.Played | tricks.TrickWon | HandScored | tricks.GameWon
 )
 
 
@@ -166,7 +160,7 @@ class Game(Partners[Action, Event]):
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         self.bids.append((seat, action.amount))
-        events.append(BidMade(seat, action.amount))
+        events.append(tricks.BidMade(seat, action.amount))
         self.to_act = self._next(seat)
         if len(self.bids) == NUM_PLAYERS:
             self.phase = Phase.TRICKS  # left of the dealer, who bid first, leads

@@ -63,10 +63,6 @@ def best_of(trick: list[int]) -> int:
     return best
 
 
-def winner_of(trick: list[int]) -> int:
-    return best_of(trick) // 64
-
-
 def cheap(card: int) -> tuple[bool, int]:
     return card // 13 == SPADE, card % 13
 
@@ -116,14 +112,14 @@ class PlayOut(search.Decision[list[list[int]]]):
             trick.append(seat * 64 + card)
             broken = broken or card // 13 == SPADE
             if len(trick) == 4:
-                seat = winner_of(trick)
+                seat = best_of(trick) // 64
                 taken[seat] += 1
                 trick = []
                 if not hands[seat]:
                     break
             else:
                 seat = (seat + 1) % 4
-            partner_wins = len(trick) >= 2 and winner_of(trick) == (seat + 2) % 4
+            partner_wins = len(trick) >= 2 and best_of(trick) // 64 == (seat + 2) % 4
             card = pick(hands[seat], trick, broken, self.bids[seat] == 0, partner_wins)
         us, them = self.seat % 2, 1 - self.seat % 2
         mine = rules.side_points(self.bids[us::2], taken[us::2])[0]
@@ -142,7 +138,7 @@ class NaiveBot:
         if isinstance(view.legal[0], rules.Bid):
             return rules.BID_ACTIONS[bid_for(view.hand)]
         trick = [s * 64 + int(c) for s, c in view.current_trick]
-        partner_wins = len(trick) >= 2 and winner_of(trick) == view.partner
+        partner_wins = len(trick) >= 2 and best_of(trick) // 64 == view.partner
         nil = dict(view.bids).get(view.seat) == 0
         hand = [int(c) for c in view.hand]
         return rules.PLAY_ACTIONS[pick(hand, trick, view.broken, nil, partner_wins)]
@@ -163,11 +159,6 @@ class StrongBot(search.SearchBot):
         start = search.clock()
         left = 52 - len(view.played)
         decision = PlayOut(view, cards, self.samples_for(self.work, len(cards), left))
-        rng = self.keyed(
-            view.seat,
-            view.hand_index,
-            view.scores,
-            search.codes(view.hand),
-            search.codes(view.played),
-        )
+        hand, played = search.codes(view.hand), search.codes(view.played)
+        rng = self.keyed(view.seat, view.hand_index, view.scores, hand, played)
         return rules.PLAY_ACTIONS[cards[search.best(self.search(decision, rng, start))]]

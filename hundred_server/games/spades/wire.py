@@ -8,12 +8,12 @@ EW]``; bids and tricks taken in a hand's ``Score`` are by seat.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
 from hundred_server.games.base import GameSpec
-from hundred_server.games.kit import partners
-from hundred_server.games.kit.tricks import side_of
+from hundred_server.games.kit import partners, tricks
 from hundred_server.games.spades import records, rules
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT
@@ -29,7 +29,7 @@ def snapshot(game: rules.Game, seat: int | None, table: int) -> Message:
 
 
 def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
-    if isinstance(event, rules.BidMade):
+    if isinstance(event, tricks.BidMade):
         return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
     if isinstance(event, rules.HandScored):
         score: Message = {
@@ -41,23 +41,16 @@ def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
     return None
 
 
-def tell(
-    events: Sequence[rules.Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (None: a watcher)."""
-    return partners.tell(events, seats, players, _own)
-
-
 SPEC: Final = GameSpec(
     name="spades",
     title="Spades",
-    sides=tuple(side_of(seat) for seat in range(rules.NUM_PLAYERS)),
+    sides=tuple(tricks.side_of(seat) for seat in range(rules.NUM_PLAYERS)),
     presets=partners.PRESETS,
     new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),
     seeded_deck=rules.seeded_deck,
     records=records.FORMAT,
     prompt=partners.prompter({rules.Phase.BIDDING: "Bid", rules.Phase.TRICKS: "Play"}),
-    tell=tell,
+    tell=functools.partial(partners.tell, own=_own),
     snapshot=snapshot,
     win_text=partners.win_text,
     text=TEXT,
