@@ -262,6 +262,21 @@ class Partners(CardTricks[A, E]):
             **own,
         )  # fmt: skip
 
+    def _check_follows(self, seat: int, card: Card) -> None:
+        """``not_in_hand`` unless ``seat`` holds ``card``; ``must_follow_suit`` if it is
+        off the suit led while ``seat`` holds that suit."""
+        self._check_holds(seat, card)
+        if self.trick:
+            lead = self.trick[0][1]
+            suit = lead.suit
+            held = any(c.suit is suit for c in self.hands[seat])
+            if suit is not None and card.suit is not suit and held:
+                raise IllegalActionError(
+                    f"{lead} was led: seat {seat} holds {suit.name.lower()} and must follow "
+                    f"suit, not play {card}",
+                    "must_follow_suit",
+                )
+
     def _play_to_trick(self, seat: int, card: Card, events: list[Any]) -> bool:
         """``seat`` plays ``card`` (``_play_card``); a trick it completes goes to its
         winner, who leads next. Returns whether that was the hand's last trick."""

@@ -166,18 +166,12 @@ class Game(Partners[Action, Event]):
             self.phase = Phase.TRICKS  # left of the dealer, who bid first, leads
 
     def _check_play(self, seat: int, action: Play) -> None:
-        card = action.card
-        self._check_holds(seat, card)
-        if PLAY_ACTIONS[card] in self.legal_actions(seat):
-            return
-        if self.trick:
+        self._check_follows(seat, action.card)
+        if PLAY_ACTIONS[action.card] not in self.legal_actions(seat):  # a spade led
             raise IllegalActionError(
-                f"{self.trick[0][1]} was led: seat {seat} must follow suit, not play {card}",
-                "must_follow_suit",
+                f"spades are not broken: seat {seat} may not lead {action.card}",
+                "spades_not_broken",
             )
-        raise IllegalActionError(
-            f"spades are not broken: seat {seat} may not lead {card}", "spades_not_broken"
-        )
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         if self._play_to_trick(seat, action.card, events):

@@ -50,7 +50,6 @@ from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.games.kit.tricks import TrickWon as TrickWon
 from hundred_server.games.kit.tricks import beats as beats
 from hundred_server.games.kit.tricks import side_of as side_of
-from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
 
@@ -216,19 +215,7 @@ class Game(Partners[Action, Event]):
     # -------------------------------------------------------------------- internals
 
     def _check_play(self, seat: int, action: Play) -> None:
-        card = action.card
-        hand = self.hands[seat]
-        self._check_holds(seat, card)
-        if self.trick:
-            lead = self.trick[0][1]
-            suit = lead.suit
-            if card.suit is not suit and any(c.suit is suit for c in hand):
-                assert suit is not None
-                raise IllegalActionError(
-                    f"{lead} was led: seat {seat} holds {suit.name.lower()} and must follow "
-                    f"suit, not play {card}",
-                    "must_follow_suit",
-                )
+        self._check_follows(seat, action.card)
 
     def _play(self, seat: int, action: Play, events: list[Event]) -> None:
         if self._play_to_trick(seat, action.card, events):

@@ -223,3 +223,31 @@ def test_the_bots_choose_legal_actions_and_strong_is_deterministic() -> None:
         assert first in view.legal
         assert first == StrongBot(seed=1, budget=None).act(view)
         game.apply(seat, first)
+
+
+def test_the_lead_and_follow_rules_refuse_with_their_codes() -> None:
+    game = SPEC.new_game(PLAYERS, None)
+    game.deal(list(STANDARD_52))  # seat 1 holds every 4th card from the first: all suits
+    for seat in (1, 2, 3, 0):
+        game.apply(seat, BID_ACTIONS[3])
+    spade = next(c for c in game.hand(1) if c.suit is STANDARD_52[26].suit)
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(1, Play(spade))
+    assert (error.value.code, str(error.value)) == (
+        "spades_not_broken",
+        f"spades are not broken: seat 1 may not lead {spade}",
+    )
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(1, Play(game.hand(2)[0]))
+    assert error.value.code == "not_in_hand"
+    heart = game.hand(1)[0]
+    game.apply(1, Play(heart))
+    off = next(c for c in game.hand(2) if c.suit is not heart.suit)
+    before = (game.view_for(2), list(game.history))
+    with pytest.raises(IllegalActionError) as error:
+        game.apply(2, Play(off))
+    assert (error.value.code, str(error.value)) == (
+        "must_follow_suit",
+        f"{heart} was led: seat 2 holds hearts and must follow suit, not play {off}",
+    )
+    assert (game.view_for(2), list(game.history)) == before
