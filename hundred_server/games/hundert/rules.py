@@ -51,7 +51,6 @@ Every ``IllegalActionError`` code the engine raises:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
@@ -65,6 +64,7 @@ from hundred_server.games.kit.tricks import (
     Deck,
     check_players,
 )
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -117,14 +117,6 @@ def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
 def hand_size(num_players: int) -> int:
     """The cards each seat is dealt: ``32 // num_players``."""
     return len(HUNDERT_DECK) // num_players
-
-
-class Phase(enum.Enum):
-    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
-
-    DEAL = "deal"
-    PLAY = "play"
-    GAME_OVER = "game_over"
 
 
 # ------------------------------------------------------------------------------ actions
@@ -274,8 +266,6 @@ class Game(HandGame[Card, Action, Event]):
 
     game_name: Final = "hundert"
     TITLE = "Hundert"
-    DEAL_PHASE = Phase.DEAL
-    OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
 
     # The state of the current deal (``_start_deal`` resets it, the kit's ``HandGame``

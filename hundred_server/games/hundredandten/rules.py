@@ -22,7 +22,6 @@ validated in full before any state changes.
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import CardPlay, SuitChoice, check_players
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
@@ -77,21 +77,6 @@ IS_TRUMP: Final[dict[Suit, tuple[bool, ...]]] = {
     suit: tuple(_SUIT_INDEX[c] == i or c in (_ACE_OF_HEARTS, JOKER_INDEX) for c in range(53))
     for i, suit in enumerate(DECK_SUITS)
 }
-
-
-class Phase(enum.Enum):
-    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
-
-    DEAL = "deal"
-    BIDDING = "bidding"
-    TRUMP = "trump"
-    DISCARD = "discard"
-    TRICKS = "tricks"
-    GAME_OVER = "game_over"
-
-    # Members are singletons, so identity hashing is exact, and it runs in C: every
-    # prompt looks its type up by phase.
-    __hash__ = object.__hash__
 
 
 # ------------------------------------------------------------------------------ actions

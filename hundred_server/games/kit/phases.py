@@ -14,7 +14,6 @@ it is taken in, what more it checks, what it does), how it deals and how it scor
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
@@ -23,6 +22,7 @@ from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.kit.tricks import (
     C,
     Hands,
+    Phase,
     Played,
     TrickWon,
     beats,
@@ -67,7 +67,7 @@ class Rule(NamedTuple):
     ``check(game, seat, action)`` raises why it is illegal beyond that (None: nothing
     more to check); ``carry_out(game, seat, action, events)`` does it, checked."""
 
-    phase: enum.Enum
+    phase: Phase
     check: Callable[[Any, int, Any], None] | None
     carry_out: Callable[[Any, int, Any, list[Any]], None]
 
@@ -133,9 +133,9 @@ class HandGame(Hands[C], Generic[C, A, E]):
     def _check_seat(self, seat: int) -> None:
         check_seat(seat, self.num_players)
 
-    def _check_turn(self, seat: int | None, phase: enum.Enum) -> None:
+    def _check_turn(self, seat: int | None, phase: Phase) -> None:
         """The one place that says who may act: the seat to act, in the right phase."""
-        check_turn(self.phase, phase, self.OVER_PHASE, self.to_act, seat, self.VERBS[phase])
+        check_turn(self.phase, phase, self.to_act, seat, self.VERBS[phase])
 
     def _next(self, seat: int) -> int:
         """The seat on ``seat``'s left."""
@@ -146,7 +146,7 @@ class HandGame(Hands[C], Generic[C, A, E]):
         self.dealer = dealer
         self.dealers.append(dealer)
         self.hand_index = len(self.dealers) - 1
-        self.phase = self.DEAL_PHASE
+        self.phase = Phase.DEAL
         self.to_act = None
         self.deck = ()
         self.hands = [[] for _ in range(self.num_players)]
@@ -154,7 +154,7 @@ class HandGame(Hands[C], Generic[C, A, E]):
     def _end(self, winner: int) -> None:
         """The game is over, won by ``winner``: nobody acts again."""
         self.winner = winner
-        self.phase, self.to_act = self.OVER_PHASE, None
+        self.phase, self.to_act = Phase.GAME_OVER, None
 
 
 class TrickGame(HandGame[C, A, E]):

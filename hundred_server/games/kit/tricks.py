@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import KW_ONLY, dataclass
 from random import Random
-from typing import Any, ClassVar, Final, Generic, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
@@ -25,6 +25,24 @@ Plays = tuple[tuple[int, Card], ...]
 C = TypeVar("C")
 #: A game's trump (a ``Suit``, or a game's own colour).
 T = TypeVar("T")
+
+
+class Phase(enum.Enum):
+    """Where a game played hand after hand is; each game passes through some of these.
+    ``DEAL`` waits for a deck (chance is an input); ``GAME_OVER`` is the end."""
+
+    DEAL = "deal"
+    BIDDING = "bidding"
+    TRUMP = "trump"
+    DISCARD = "discard"
+    SETUP = "setup"
+    TRICKS = "tricks"
+    PLAY = "play"
+    GAME_OVER = "game_over"
+
+    # Members are singletons, so identity hashing is exact, and it runs in C: every
+    # prompt looks its type up by phase.
+    __hash__ = object.__hash__
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,7 +293,7 @@ class PartnersView(TrickSeat):
     change it. A game's ``View`` adds its own fields."""
 
     seat: int
-    phase: enum.Enum
+    phase: Phase
     hand_index: int  # 0-based
     hand: tuple[Card, ...]
     dealer: int
@@ -300,17 +318,12 @@ def check_seat(seat: object, seats: int) -> None:
 
 
 def check_turn(
-    phase: enum.Enum,
-    wanted: enum.Enum,
-    over: enum.Enum,
-    to_act: int | None,
-    seat: int | None,
-    verb: str,
+    phase: Phase, wanted: Phase, to_act: int | None, seat: int | None, verb: str
 ) -> None:
     """Who may act: ``seat`` must be the seat ``to_act`` and the game in the ``wanted``
-    phase (``game_over`` once it is ``over``, else ``wrong_phase``; ``not_your_turn``)."""
+    phase (``game_over`` once it is over, else ``wrong_phase``; ``not_your_turn``)."""
     if phase is not wanted:
-        if phase is over:
+        if phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over", "game_over")
         raise IllegalActionError(f"cannot {verb} now: the game is in {phase.value}", "wrong_phase")
     if seat != to_act:
@@ -323,14 +336,12 @@ class Hands(Generic[C]):
     """What a game played hand after hand, each hand waiting for its deck, answers
     alike: a mixin for a game's ``Game``. The game keeps ``dealers`` (the dealer of
     every hand so far, the current one last), ``phase``, ``hands`` (each seat's cards)
-    and ``num_players``, and names its phase that waits for a deck (``DEAL_PHASE``) and
-    the one that ends the game (``OVER_PHASE``)."""
+    and ``num_players``; it waits for a deck in ``Phase.DEAL`` and ends in
+    ``Phase.GAME_OVER``."""
 
     __slots__ = ()
-    DEAL_PHASE: ClassVar[enum.Enum]
-    OVER_PHASE: ClassVar[enum.Enum]
     dealers: list[int]
-    phase: enum.Enum
+    phase: Phase
     hands: list[list[C]]
     num_players: int
 
@@ -346,12 +357,12 @@ class Hands(Generic[C]):
 
     @property
     def is_over(self) -> bool:
-        return self.phase is self.OVER_PHASE
+        return self.phase is Phase.GAME_OVER
 
     @property
     def needs_deal(self) -> bool:
         """Whether the game waits for ``deal(deck)``."""
-        return self.phase is self.DEAL_PHASE
+        return self.phase is Phase.DEAL
 
     def hand(self, seat: int) -> tuple[C, ...]:
         """The cards ``seat`` holds now."""

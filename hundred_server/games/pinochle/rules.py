@@ -67,7 +67,6 @@ Every ``IllegalActionError`` code the engine raises:
 
 from __future__ import annotations
 
-import enum
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -85,6 +84,7 @@ from hundred_server.games.kit.tricks import (
     check_players,
     winning_play,
 )
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -139,16 +139,6 @@ def team_of(seat: int) -> int:
 def sort_hand(cards: Iterable[Card]) -> tuple[Card, ...]:
     """Cards in display order: suits D, C, H, S, and A T K Q J 9 within a suit."""
     return tuple(sorted(cards, key=_SORT_KEY.__getitem__))
-
-
-class Phase(enum.Enum):
-    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
-
-    DEAL = "deal"
-    BIDDING = "bidding"
-    TRUMP = "trump"
-    TRICKS = "tricks"
-    GAME_OVER = "game_over"
 
 
 # ------------------------------------------------------------------------------ actions
@@ -553,8 +543,6 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     game_name: Final = "pinochle"
     TITLE = "Pinochle"
-    DEAL_PHASE = Phase.DEAL
-    OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
         Phase.DEAL: "deal",
         Phase.BIDDING: "bid",

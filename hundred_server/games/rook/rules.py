@@ -69,7 +69,6 @@ Every ``IllegalActionError`` code the engine raises:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
@@ -82,6 +81,7 @@ from hundred_server.games.kit.tricks import (
     check_players,
     winning_play,
 )
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.games.rook.cards import (
     COLOURS,
     ROOK_DECK,
@@ -147,16 +147,6 @@ def suit_of(card: RookCard, trump: Colour | None) -> Colour | None:
 
 def card_points(cards: Iterable[RookCard]) -> int:
     return sum(POINTS[c] for c in cards)
-
-
-class Phase(enum.Enum):
-    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
-
-    DEAL = "deal"
-    BIDDING = "bidding"
-    SETUP = "setup"
-    TRICKS = "tricks"
-    GAME_OVER = "game_over"
 
 
 # ------------------------------------------------------------------------------ actions
@@ -547,8 +537,6 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
 
     game_name: Final = "rook"
     TITLE = "Rook"
-    DEAL_PHASE = Phase.DEAL
-    OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
         Phase.DEAL: "deal",
         Phase.BIDDING: "bid",

@@ -9,7 +9,6 @@ Chance is an input: the game waits in ``Phase.DEAL`` for ``deal(deck)``.
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
@@ -17,6 +16,7 @@ from typing import ClassVar, Final, TypeAlias
 from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import Partners, Rule
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
 
 NUM_PLAYERS: Final = 4
@@ -27,13 +27,6 @@ NIL_POINTS: Final = 100
 BAG_LIMIT: Final = 10
 BAG_PENALTY: Final = 100
 TRUMP: Final = Suit.SPADES
-
-
-class Phase(enum.Enum):
-    DEAL = "deal"
-    BIDDING = "bidding"
-    TRICKS = "tricks"
-    GAME_OVER = "game_over"
 
 
 class Play(tricks.CardPlay):
@@ -113,8 +106,6 @@ class Game(Partners[Action, Event]):
 
     game_name: Final = "spades"
     TITLE = "Spades"
-    DEAL_PHASE = Phase.DEAL
-    OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {
         Phase.DEAL: "deal", Phase.BIDDING: "bid", Phase.TRICKS: "play",
     }  # fmt: skip

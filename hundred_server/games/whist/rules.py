@@ -29,7 +29,6 @@ Scores, tricks and the winner are by side: index 0 is North-South, 1 is East-Wes
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
@@ -46,6 +45,7 @@ from hundred_server.games.kit.tricks import (
     winning_play,
 )
 from hundred_server.games.kit.tricks import GameWon as GameWon
+from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.games.kit.tricks import TrickWon as TrickWon
 from hundred_server.games.kit.tricks import beats as beats
@@ -60,14 +60,6 @@ TRICKS_PER_HAND: Final = 13
 BOOK: Final = 6
 WINNING_SCORE: Final = 5
 # The sides (SIDES, side_of) are the kit's: seats 0 and 2 North-South, 1 and 3 East-West.
-
-
-class Phase(enum.Enum):
-    """Where a game is; ``DEAL`` waits for a deck (chance is an input)."""
-
-    DEAL = "deal"
-    TRICKS = "tricks"
-    GAME_OVER = "game_over"
 
 
 # ------------------------------------------------------------------------------ actions
@@ -169,8 +161,6 @@ class Game(Partners[Action, Event]):
 
     game_name: Final = "whist"
     TITLE = "Whist"
-    DEAL_PHASE = Phase.DEAL
-    OVER_PHASE = Phase.GAME_OVER
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
     # The state of the current hand (``_start_hand`` resets it, the kit's ``Partners``
