@@ -62,7 +62,6 @@ from hundred_server.games.kit.phases import HandDeal, HandGame, Rule
 from hundred_server.games.kit.tricks import (
     CardPlay,
     Deck,
-    check_players,
 )
 from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
@@ -268,7 +267,7 @@ class Game(HandGame[Card, Action, Event]):
     TITLE = "Hundert"
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
 
-    # The state of the current deal (``_start_deal`` resets it, the kit's ``HandGame``
+    # The state of the current deal (``_new_hand`` resets it, the kit's ``HandGame``
     # its deck and hands).
     phase: Phase
     pile: tuple[Card, ...]
@@ -276,18 +275,11 @@ class Game(HandGame[Card, Action, Event]):
     played: list[tuple[int, Card]]  # this deal, in order
 
     def __init__(self, players: Sequence[str], flags: frozenset[str] = frozenset()) -> None:
-        names = check_players(players, SEAT_COUNTS, "Hundert")
-        flags = frozenset(flags)
-        check_flags(flags, FLAGS, "Hundert")
-        self.players: tuple[str, ...] = names
-        self.num_players = len(names)
-        self.flags = flags
-        self.scores: tuple[int, ...] = (0,) * self.num_players
-        self.winner: int | None = None
-        self.dealers: list[int] = []  # the dealer of every deal so far
-        self.history: list[DealRecord | tuple[int, Action]] = []
+        self._begin(players, SEAT_COUNTS)
+        self.flags = frozenset(flags)
+        check_flags(self.flags, FLAGS, "Hundert")
         self.deal_results: list[DealScored] = []
-        self._start_deal(0)
+        self._new_hand(0)
 
     # ---------------------------------------------------------------------- queries
 
@@ -362,19 +354,14 @@ class Game(HandGame[Card, Action, Event]):
 
     def _score_deal(self, seat: int, events: list[Event]) -> None:
         change = chips(seat, self.total, self.num_players, self.feder)
-        self.scores = tuple(s + c for s, c in zip(self.scores, change, strict=True))
-        scored = DealScored(self.round, seat, self.total, change, self.scores)
+        totals = tuple(s + c for s, c in zip(self.scores, change, strict=True))
+        scored = DealScored(self.round, seat, self.total, change, totals)
         self.deal_results.append(scored)
         events.append(scored)
-        if self.round < self.deals:
-            self._start_deal((self.dealer + 1) % self.num_players)
-            return
-        winner = game_winner(self.scores)
-        self._end(winner)
-        events.append(GameWon(winner, self.scores))
+        self._hand_scored(totals, None if self.round < self.deals else game_winner(totals), events)
 
-    def _start_deal(self, dealer: int) -> None:
-        self._new_hand(dealer)
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
         self.pile = ()
         self.total = 0
         self.played = []

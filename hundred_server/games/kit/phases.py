@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
+from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.kit.tricks import (
     C,
@@ -90,8 +91,9 @@ class HandGame(Hands[C], Generic[C, A, E]):
 
     The game names its ``TITLE`` and ``VERBS`` (what a seat does in each phase, for the
     messages of ``wrong_phase`` and ``not_your_turn``), writes who may do what in its
-    ``RULES`` (one ``Rule`` an action type: anything else is ``bad_action``), and starts
-    each hand with ``_new_hand``."""
+    ``RULES`` (one ``Rule`` an action type: anything else is ``bad_action``), sets up its
+    players with ``_begin``, adds its own state of a hand to ``_new_hand`` and ends each
+    hand it scores with ``_hand_scored``."""
 
     TITLE: ClassVar[str]
     #: The table options the game is played with (``GameSpec.flags``): none, unless the
@@ -110,6 +112,22 @@ class HandGame(Hands[C], Generic[C, A, E]):
     seed: str | None = None
     #: Deals and (seat, action) pairs, in order: what a record replays.
     history: list[Any]
+    players: tuple[str, ...]
+    scores: tuple[int, ...]  # by seat, or by side
+    hand_results: list[tuple[int, ...]]  # the scores after each hand
+    #: The event that ends the game: ``GAME_WON(winner, scores)``.
+    GAME_WON: ClassVar[type[Any]] = GameWon
+
+    def _begin(self, players: Sequence[str], seat_counts: Sequence[int], sides: int = 0) -> None:
+        """The game before its first hand: ``players`` (checked: one of ``seat_counts``
+        seats), no score yet by seat (or by side, when it has ``sides``), no winner."""
+        self.players = check_players(players, seat_counts, self.TITLE)
+        self.num_players = len(self.players)
+        self.scores = (0,) * (sides or self.num_players)
+        self.winner = None
+        self.dealers = []  # the dealer of every hand so far
+        self.history = []
+        self.hand_results = []
 
     def apply(self, seat: int, action: A) -> list[E]:
         """Carry out ``action`` for ``seat``; returns what happened, in order.
@@ -150,6 +168,18 @@ class HandGame(Hands[C], Generic[C, A, E]):
         self.to_act = None
         self.deck = ()
         self.hands = [[] for _ in range(self.num_players)]
+
+    def _hand_scored(self, scores: tuple[int, ...], winner: int | None, events: list[Any]) -> None:
+        """A hand has been scored (and told): ``scores`` are the game's now. The seat on
+        the dealer's left deals next, or, with a ``winner``, the game is over (told as
+        ``GAME_WON``)."""
+        self.scores = scores
+        self.hand_results.append(scores)
+        if winner is None:
+            self._new_hand(self._next(self.dealer))
+        else:
+            self._end(winner)
+            events.append(self.GAME_WON(winner, scores))
 
     def _end(self, winner: int) -> None:
         """The game is over, won by ``winner``: nobody acts again."""
@@ -224,14 +254,12 @@ class Partners(CardTricks[A, E]):
     trump: Suit | None
     tricks_won: tuple[int, int]  # (NS, EW) this hand
 
+    GAME_WON = tricks.GameWon
+    scores: tuple[int, int]  # (NS, EW)
+
     def __init__(self, players: Sequence[str], seed: str | None) -> None:
-        self.players: tuple[str, ...] = check_players(players, (4,), self.TITLE)
-        self.num_players = 4
+        self._begin(players, (4,), sides=2)  # scores and the winner: (NS, EW), a side
         self.seed = seed
-        self.scores: tuple[int, int] = (0, 0)  # (NS, EW)
-        self.winner: int | None = None  # the winning side
-        self.dealers: list[int] = []  # the dealer of every hand so far
-        self.history: list[Any] = []
 
     def _new_hand(self, dealer: int) -> None:
         super()._new_hand(dealer)

@@ -81,9 +81,9 @@ from hundred_server.games.kit.tricks import (
     Plays,
     SuitChoice,
     TrickSeat,
-    check_players,
     winning_play,
 )
+from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
 
@@ -254,17 +254,6 @@ class HandScored:
     bidder: int  # the seat
     bid: int
     made: bool  # whether the bidding team reached its bid
-
-
-@dataclass(frozen=True, slots=True)
-class GameWon:
-    team: int
-    totals: tuple[int, int]
-
-    @property
-    def winner(self) -> int:
-        """The winning team (the name ``hundredandten.GameWon`` uses)."""
-        return self.team
 
 
 Event: TypeAlias = (
@@ -550,7 +539,7 @@ class Game(TrickGame[Card, Action, Event], Bids):
         Phase.TRICKS: "play",
     }
 
-    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
+    # The state of the current hand (``_new_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks).
     phase: Phase
     bids: list[tuple[int, int]]  # (seat, amount) in order
@@ -562,21 +551,17 @@ class Game(TrickGame[Card, Action, Event], Bids):
     tricks_won: tuple[int, int]  # by team, this hand
     counters: tuple[int, int]  # by team, this hand (the last trick's bonus included)
 
+    GAME_WON = GameWon
+    scores: tuple[int, int]  # by team
+
     def __init__(self, players: Sequence[str], target: int = DEFAULT_TARGET) -> None:
-        names = check_players(players, (NUM_PLAYERS,), "Pinochle")
+        self._begin(players, (NUM_PLAYERS,), sides=2)  # scores and the winner by team
         if type(target) is not int or target < 1:
             raise IllegalActionError(
                 f"the target must be a whole number from 1, got {target!r}", "bad_target"
             )
-        self.players: tuple[str, ...] = names
-        self.num_players = NUM_PLAYERS
         self.target = target
-        self.scores: tuple[int, int] = (0, 0)
-        self.winner: int | None = None  # the winning team
-        self.dealers: list[int] = []  # the dealer of every hand so far
-        self.history: list[DealRecord | tuple[int, Action]] = []
-        self.hand_results: list[tuple[int, int]] = []  # totals after each hand
-        self._start_hand(0)
+        self._new_hand(0)
 
     # ---------------------------------------------------------------------- queries
 
@@ -703,22 +688,15 @@ class Game(TrickGame[Card, Action, Event], Bids):
         team_meld = (melds[0] + melds[2], melds[1] + melds[3])
         points, made = hand_points(team_meld, self.counters, self.bidder, self.bid)
         totals = (self.scores[0] + points[0], self.scores[1] + points[1])
-        self.scores = totals
-        self.hand_results.append(totals)
         events.append(
             HandScored(
                 self.round, team_meld, self.counters, points, totals, self.bidder, self.bid, made
             )
         )
-        winner = game_winner(totals, self.target, team_of(self.bidder))
-        if winner is None:
-            self._start_hand((self.dealer + 1) % NUM_PLAYERS)
-        else:
-            self._end(winner)
-            events.append(GameWon(winner, totals))
+        self._hand_scored(totals, game_winner(totals, self.target, team_of(self.bidder)), events)
 
-    def _start_hand(self, dealer: int) -> None:
-        self._new_hand(dealer)
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
         self.bids = []
         self.bidder = None
         self.bid = None

@@ -153,8 +153,8 @@ class _Teller:
             said = [message(_scores_text(event.totals, event.hand))]
             return said if self.over else [*said, _score_details(event)]
         if isinstance(event, GameWon):
-            score = event.totals[event.team]
-            return [message(f"{TEAMS[event.team]} wins with a score of {score}!")]
+            score = event.totals[event.side]
+            return [message(f"{TEAMS[event.side]} wins with a score of {score}!")]
         return []
 
     def private(self, event: Event, seat: int | None, players: Sequence[str]) -> list[Message]:
@@ -171,11 +171,11 @@ class _Teller:
                     "Type": "Score",
                     "Score": list(event.totals),
                     "GameOver": True,
-                    "Winner": event.team,
+                    "Winner": event.side,
                 }
             )
             if seat is not None:
-                final["Win"] = team_of(seat) == event.team
+                final["Win"] = team_of(seat) == event.side
             return [final]
         return []
 

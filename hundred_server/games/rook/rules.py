@@ -78,7 +78,6 @@ from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.phases import GameWon as GameWon
 from hundred_server.games.kit.tricks import (
     Deck,
-    check_players,
     winning_play,
 )
 from hundred_server.games.kit.tricks import Phase as Phase
@@ -544,7 +543,7 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         Phase.TRICKS: "play",
     }
 
-    # The state of the current hand (``_start_hand`` resets it, the kit's ``TrickGame``
+    # The state of the current hand (``_new_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks; ``tricks`` is what every seat was told).
     phase: Phase
     kitty: tuple[RookCard, ...]
@@ -562,15 +561,8 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
     taken: list[int]  # points by seat this hand
 
     def __init__(self, players: Sequence[str]) -> None:
-        names = check_players(players, SEAT_COUNTS, "Rook")
-        self.players: tuple[str, ...] = names
-        self.num_players = len(names)
-        self.scores: tuple[int, ...] = (0,) * self.num_players
-        self.winner: int | None = None
-        self.dealers: list[int] = []
-        self.history: list[DealRecord | tuple[int, Action]] = []
-        self.hand_results: list[tuple[int, ...]] = []  # totals after each hand
-        self._start_hand(0)
+        self._begin(players, SEAT_COUNTS)
+        self._new_hand(0)
 
     # ---------------------------------------------------------------------- queries
 
@@ -752,23 +744,16 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         swept = all(w == self.bidder for w in self.trick_winners)
         points, made = hand_score(self.taken, self.bid, side, swept)
         totals = tuple(t + p for t, p in zip(self.scores, points, strict=True))
-        self.scores = totals
-        self.hand_results.append(totals)
         events.append(
             HandScored(
                 self.round, self.bidder, self.bid, side, made, tuple(self.taken), points, totals
             )
         )
-        winner = game_winner(totals)
-        if winner is None:
-            self._start_hand((self.dealer + 1) % self.num_players)
-        else:
-            self._end(winner)
-            events.append(GameWon(winner, totals))
+        self._hand_scored(totals, game_winner(totals), events)
 
-    def _start_hand(self, dealer: int) -> None:
+    def _new_hand(self, dealer: int) -> None:
         n = self.num_players
-        self._new_hand(dealer)
+        super()._new_hand(dealer)
         self.kitty = ()
         self.bids = []
         self.passed = [False] * n

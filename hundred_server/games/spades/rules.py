@@ -117,7 +117,7 @@ class Game(Partners[Action, Event]):
         super().__init__(players, seed)
         self.trump = TRUMP
         self.bags: tuple[int, int] = (0, 0)
-        self._start_hand(0)
+        self._new_hand(0)
 
     @property
     def broken(self) -> bool:
@@ -180,19 +180,15 @@ class Game(Partners[Action, Event]):
             points.append(got)
             bags.append(bag)
             totals.append(self.scores[side] + got)
-        self.scores, self.bags = (totals[0], totals[1]), (bags[0], bags[1])
+        (ns, ew), self.bags = totals, (bags[0], bags[1])
         events.append(
-            HandScored(self.round, bids, taken, (points[0], points[1]), self.bags, self.scores)
+            HandScored(self.round, bids, taken, (points[0], points[1]), self.bags, (ns, ew))
         )
-        ns, ew = self.scores
-        if ns != ew and (max(ns, ew) >= TARGET or min(ns, ew) <= FLOOR):
-            self._end(0 if ns > ew else 1)
-            events.append(tricks.GameWon(0 if ns > ew else 1, self.scores))
-        else:
-            self._start_hand(self._next(self.dealer))
+        over = ns != ew and (max(ns, ew) >= TARGET or min(ns, ew) <= FLOOR)
+        self._hand_scored((ns, ew), (0 if ns > ew else 1) if over else None, events)
 
-    def _start_hand(self, dealer: int) -> None:
-        self._new_hand(dealer)
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
         self.bids = []
 
     RULES: ClassVar[dict[type, Rule]] = {

@@ -163,7 +163,7 @@ class Game(Partners[Action, Event]):
     TITLE = "Whist"
     VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
-    # The state of the current hand (``_start_hand`` resets it, the kit's ``Partners``
+    # The state of the current hand (``_new_hand`` resets it, the kit's ``Partners``
     # its deck, hands, tricks, the tricks by side and the cards played).
     phase: Phase
     trump_card: Card | None
@@ -176,8 +176,8 @@ class Game(Partners[Action, Event]):
         False so that it sees every deal); it is written into the record."""
         super().__init__(players, seed)
         self._deals_itself = seed is not None and deals_itself
-        self.hand_results: list[tuple[int, int]] = []  # totals after each hand
-        self._start_hand(0, [])  # dealing itself, the first deal's events go unsaid
+        self._new_hand(0)
+        self._deal_itself([])  # the first deal's events go unsaid
 
     # ---------------------------------------------------------------------- queries
 
@@ -214,24 +214,23 @@ class Game(Partners[Action, Event]):
     def _score_hand(self, events: list[Event]) -> None:
         points = hand_points(self.tricks_won)
         totals = (self.scores[0] + points[0], self.scores[1] + points[1])
-        self.scores = totals
-        self.hand_results.append(totals)
         events.append(HandScored(self.round, self.tricks_won, points, totals))
         # Only one side scores in a hand, so only that side can have reached the target.
         winners = [side for side in (0, 1) if totals[side] >= WINNING_SCORE]
-        if winners:
-            self._end(winners[0])
-            events.append(GameWon(winners[0], totals))
-        else:
-            self._start_hand((self.dealer + 1) % NUM_PLAYERS, events)
+        self._hand_scored(totals, winners[0] if winners else None, events)
+        if not winners:
+            self._deal_itself(events)
 
-    def _start_hand(self, dealer: int, events: list[Event]) -> None:
-        self._new_hand(dealer)
-        self.trump = None
-        self.trump_card = None
+    def _deal_itself(self, events: list[Event]) -> None:
+        """Deal the new hand from the seed, if the game deals itself."""
         if self._deals_itself:
             assert self.seed is not None
             self._deal(seeded_deck(self.seed, self.hand_index), events)
+
+    def _new_hand(self, dealer: int) -> None:
+        super()._new_hand(dealer)
+        self.trump = None
+        self.trump_card = None
 
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
         hands = self._deal_hands(deck)

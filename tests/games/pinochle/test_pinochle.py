@@ -1026,7 +1026,7 @@ def test_random_games_keep_the_invariants(seed, choices, target):
                 totals = event.totals
                 hand_plays, trick_points_ = [], []
             elif isinstance(event, GameWon):
-                assert event.team == game_winner(totals, target, team_of(game.bidder or 0))
+                assert event.side == game_winner(totals, target, team_of(game.bidder or 0))
     assert game.scores == totals
     assert game.winner is not None
     assert len(game.hand_results) == len(game.dealers)
