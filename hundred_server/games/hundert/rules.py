@@ -292,14 +292,6 @@ class Game(HandGame[Card, Action, Event]):
         """How many deals the game has: every seat deals twice."""
         return DEALS_PER_SEAT * self.num_players
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """What ``seat`` may do now: any card of its hand (in hand order) when it is to
-        play, else nothing."""
-        self._check_seat(seat)
-        if seat != self.to_act:
-            return ()
-        return tuple(PLAY_ACTIONS[c] for c in self.hands[seat])
-
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
         self._check_seat(seat)
@@ -337,6 +329,10 @@ class Game(HandGame[Card, Action, Event]):
 
     # -------------------------------------------------------------------- internals
 
+    def _plays(self, seat: int) -> tuple[Play, ...]:
+        """Any card of the hand, in hand order."""
+        return tuple(PLAY_ACTIONS[c] for c in self.hands[seat])
+
     def _check_play(self, seat: int, action: Play) -> None:
         if action.card not in self.hands[seat]:
             raise IllegalActionError(f"seat {seat} does not hold {action.card}", "not_in_hand")
@@ -367,4 +363,4 @@ class Game(HandGame[Card, Action, Event]):
         self.played = []
 
     #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
-    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.PLAY, _check_play, _play)}
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.PLAY, _plays, _check_play, _play)}

@@ -65,10 +65,12 @@ class GameWon:
 
 class Rule(NamedTuple):
     """How a game takes one type of action: in ``phase``, from the seat to act;
-    ``check(game, seat, action)`` raises why it is illegal beyond that (None: nothing
-    more to check); ``carry_out(game, seat, action, events)`` does it, checked."""
+    ``legal(game, seat)`` is what that seat may do then (``legal_actions``);
+    ``check(game, seat, action)`` raises why an action is illegal beyond that (None:
+    nothing more to check); ``carry_out(game, seat, action, events)`` does it, checked."""
 
     phase: Phase
+    legal: Callable[[Any, int], tuple[Any, ...]]
     check: Callable[[Any, int, Any], None] | None
     carry_out: Callable[[Any, int, Any, list[Any]], None]
 
@@ -101,6 +103,7 @@ class HandGame(Hands[C], Generic[C, A, E]):
     flags: frozenset[str] = frozenset()
     VERBS: ClassVar[Mapping[Any, str]]
     RULES: ClassVar[Mapping[type, Rule]]
+    _LEGAL: ClassVar[dict[Phase, Callable[[Any, int], tuple[Any, ...]]]] = {}
     # The state of the current hand (``_new_hand`` resets it; the game, its own part).
     to_act: int | None
     dealer: int
@@ -128,6 +131,18 @@ class HandGame(Hands[C], Generic[C, A, E]):
         self.dealers = []  # the dealer of every hand so far
         self.history = []
         self.hand_results = []
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "RULES" in cls.__dict__:
+            cls._LEGAL = {rule.phase: rule.legal for rule in cls.RULES.values()}
+
+    def legal_actions(self, seat: int) -> tuple[Any, ...]:
+        """What ``seat`` may do now: nothing unless it is to act, else what the ``Rule``
+        of the phase gives."""
+        self._check_seat(seat)
+        legal = self._LEGAL.get(self.phase)
+        return () if legal is None or seat != self.to_act else legal(self, seat)
 
     def apply(self, seat: int, action: A) -> list[E]:
         """Carry out ``action`` for ``seat``; returns what happened, in order.
@@ -264,9 +279,6 @@ class Partners(CardTricks[A, E]):
     def _new_hand(self, dealer: int) -> None:
         super()._new_hand(dealer)
         self.tricks_won = (0, 0)
-
-    def legal_actions(self, seat: int) -> tuple[Any, ...]:
-        raise NotImplementedError
 
     def _deal_hands(self, deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
         """Deal ``deck`` (checked): ``deck[i]`` to seat ``(dealer + 1 + i) % 4``, each

@@ -178,6 +178,7 @@ Action: TypeAlias = Bid | Trump | Play
 #: 20..250), ``TRUMP_ACTIONS[suit]``, ``PLAY_ACTIONS[card]``.
 BID_ACTIONS: Final = {a: Bid(a) for a in (PASS, *range(MIN_BID, MAX_BID + 1))}
 TRUMP_ACTIONS: Final = {s: Trump(s) for s in SUIT_ORDER}
+TRUMP_CHOICES: Final = tuple(TRUMP_ACTIONS.values())
 PLAY_ACTIONS: Final = tuple(Play(c) for c in ALL_CARDS)
 _RAISES: Final = tuple(BID_ACTIONS[a] for a in range(MIN_BID, MAX_BID + 1))
 
@@ -565,20 +566,6 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     # ---------------------------------------------------------------------- queries
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """What ``seat`` may do now: nothing unless it is to act. Bids come as
-        ``legal_bids`` orders them (pass first), plays in hand order, each card once."""
-        self._check_seat(seat)
-        if seat != self.to_act:
-            return ()
-        if self.phase is Phase.BIDDING:
-            return legal_bids(self.high_bid)
-        if self.phase is Phase.TRUMP:
-            return tuple(TRUMP_ACTIONS.values())
-        assert self.phase is Phase.TRICKS
-        assert self.trump is not None
-        return legal_plays(self.hands[seat], self.trick, self.trump)
-
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
         self._check_seat(seat)
@@ -619,6 +606,15 @@ class Game(TrickGame[Card, Action, Event], Bids):
         return [Dealt(self.round, self.dealer, hands)]
 
     # -------------------------------------------------------------------- internals
+
+    def _bids(self, seat: int) -> tuple[Bid, ...]:
+        """As ``legal_bids`` orders them: pass first."""
+        return legal_bids(self.high_bid)
+
+    def _plays(self, seat: int) -> tuple[Play, ...]:
+        """In hand order, each card once."""
+        assert self.trump is not None
+        return legal_plays(self.hands[seat], self.trick, self.trump)
 
     def _check_bid(self, seat: int, action: Bid) -> None:
         high = self.high_bid
@@ -708,7 +704,7 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
     RULES: ClassVar[dict[type, Rule]] = {
-        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
-        Trump: Rule(Phase.TRUMP, None, _name_trump),
-        Play: Rule(Phase.TRICKS, _check_play, _play),
+        Bid: Rule(Phase.BIDDING, _bids, _check_bid, _bid),
+        Trump: Rule(Phase.TRUMP, lambda game, seat: TRUMP_CHOICES, None, _name_trump),
+        Play: Rule(Phase.TRICKS, _plays, _check_play, _play),
     }

@@ -582,21 +582,6 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
     def points_in_discard(self) -> bool | None:
         return card_points(self.discard) > 0 if self.phase is Phase.TRICKS else None
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        """What ``seat`` may do now: nothing unless it is to act. Bids come pass first,
-        then the amounts that top the high bid, then the moon; plays in hand order; a
-        setup as ``sample_setups`` (any setup ``check_setup`` passes is accepted)."""
-        self._check_seat(seat)
-        if seat != self.to_act:
-            return ()
-        if self.phase is Phase.BIDDING:
-            return legal_bids(self.high_bid)
-        if self.phase is Phase.SETUP:
-            return sample_setups(self.hands[seat], self.kitty_size, self.calls)
-        assert self.phase is Phase.TRICKS
-        assert self.trump is not None
-        return legal_plays(self.hands[seat], self.trick, self.trump)
-
     def view_for(self, seat: int) -> View:
         self._check_seat(seat)
         bidder = self.bidder
@@ -640,6 +625,19 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         return [Dealt(self.round, self.dealer, hands, self.kitty_size)]
 
     # -------------------------------------------------------------------- internals
+
+    def _bids(self, seat: int) -> tuple[Bid, ...]:
+        """Pass first, then the amounts that top the high bid, then the moon."""
+        return legal_bids(self.high_bid)
+
+    def _setups(self, seat: int) -> tuple[Setup, ...]:
+        """As ``sample_setups`` (any setup ``check_setup`` passes is accepted)."""
+        return sample_setups(self.hands[seat], self.kitty_size, self.calls)
+
+    def _plays(self, seat: int) -> tuple[Play, ...]:
+        """In hand order."""
+        assert self.trump is not None
+        return legal_plays(self.hands[seat], self.trick, self.trump)
 
     def _check_bid(self, seat: int, action: Bid) -> None:
         high = self.high_bid
@@ -770,7 +768,7 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
 
     #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
     RULES: ClassVar[dict[type, Rule]] = {
-        Bid: Rule(Phase.BIDDING, _check_bid, _bid),
-        Setup: Rule(Phase.SETUP, _check_setup, _setup),
-        Play: Rule(Phase.TRICKS, _check_play, _play),
+        Bid: Rule(Phase.BIDDING, _bids, _check_bid, _bid),
+        Setup: Rule(Phase.SETUP, _setups, _check_setup, _setup),
+        Play: Rule(Phase.TRICKS, _plays, _check_play, _play),
     }

@@ -47,6 +47,7 @@ class Bid:
 Action: TypeAlias = Play | Bid
 PLAY_ACTIONS: Final = tuple(Play(c) for c in STANDARD_52)
 BID_ACTIONS: Final = {n: Bid(n) for n in range(HAND_SIZE + 1)}
+ALL_BIDS: Final = tuple(BID_ACTIONS.values())
 
 
 @dataclass(slots=True)
@@ -127,18 +128,6 @@ class Game(Partners[Action, Event]):
     def taken(self) -> tuple[int, ...]:
         return tuple(self.trick_winners.count(s) for s in range(NUM_PLAYERS))
 
-    def legal_actions(self, seat: int) -> tuple[Action, ...]:
-        self._check_seat(seat)
-        if seat != self.to_act:
-            return ()
-        if self.phase is Phase.BIDDING:
-            return tuple(BID_ACTIONS.values())
-        if self.phase is Phase.TRICKS:
-            return legal_plays(
-                self.hands[seat], self.trick[0][1] if self.trick else None, self.broken
-            )
-        return ()
-
     def view_for(self, seat: int) -> View:
         own = {"bids": tuple(self.bids), "taken": self.taken, "bags": self.bags}
         return self._view_of(seat, View, broken=self.broken, **own)
@@ -155,6 +144,9 @@ class Game(Partners[Action, Event]):
         self.to_act = self._next(seat)
         if len(self.bids) == NUM_PLAYERS:
             self.phase = Phase.TRICKS  # left of the dealer, who bid first, leads
+
+    def _plays(self, seat: int) -> tuple[Play, ...]:
+        return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None, self.broken)
 
     def _check_play(self, seat: int, action: Play) -> None:
         self._check_follows(seat, action.card)
@@ -192,6 +184,6 @@ class Game(Partners[Action, Event]):
         self.bids = []
 
     RULES: ClassVar[dict[type, Rule]] = {
-        Bid: Rule(Phase.BIDDING, None, _bid),
-        Play: Rule(Phase.TRICKS, _check_play, _play),
+        Bid: Rule(Phase.BIDDING, lambda game, seat: ALL_BIDS, None, _bid),
+        Play: Rule(Phase.TRICKS, _plays, _check_play, _play),
     }

@@ -181,13 +181,6 @@ class Game(Partners[Action, Event]):
 
     # ---------------------------------------------------------------------- queries
 
-    def legal_actions(self, seat: int) -> tuple[Play, ...]:
-        """What ``seat`` may do now: nothing unless it is to play (see ``legal_plays``)."""
-        self._check_seat(seat)
-        if self.phase is not Phase.TRICKS or seat != self.to_act:
-            return ()
-        return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None)
-
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
         return self._view_of(seat, View, trump=self.trump, trump_card=self.trump_card)
@@ -203,6 +196,10 @@ class Game(Partners[Action, Event]):
         return events
 
     # -------------------------------------------------------------------- internals
+
+    def _plays(self, seat: int) -> tuple[Play, ...]:
+        """See ``legal_plays``."""
+        return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None)
 
     def _check_play(self, seat: int, action: Play) -> None:
         self._check_follows(seat, action.card)
@@ -241,4 +238,4 @@ class Game(Partners[Action, Event]):
         events.append(TrumpTurned(self.trump_card, self.dealer))
 
     #: Who may do what (the kit's ``HandGame`` checks the phase and the turn first).
-    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.TRICKS, _check_play, _play)}
+    RULES: ClassVar[dict[type, Rule]] = {Play: Rule(Phase.TRICKS, _plays, _check_play, _play)}
