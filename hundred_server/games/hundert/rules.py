@@ -170,10 +170,8 @@ class DealScored:
 Event: TypeAlias = Dealt | Played | DealScored | GameWon
 
 
-class DealRecord(HandDeal[Card]):
-    """A deal in ``Game.history``: the deal (1-based), its dealer and deck order."""
-
-    __slots__ = ()
+#: A deal in ``Game.history`` (the kit's): the hand (1-based), its dealer and deck order.
+DealRecord: Final = HandDeal
 
 
 # -------------------------------------------------------------------------------- views
@@ -319,12 +317,9 @@ class Game(HandGame[Card, Action, Event]):
         self._check_turn(None, Phase.DEAL)
         cards = check_deck(deck)
         hands, pile = deal_hands(cards, self.dealer, self.num_players)
-        self.deck = cards
-        self.hands = [list(h) for h in hands]
+        self._dealt(cards, hands, Phase.PLAY)
         self.pile = pile
         self.total = sum(POINTS[c] for c in pile)
-        self.phase, self.to_act = Phase.PLAY, (self.dealer + 1) % self.num_players
-        self.history.append(DealRecord(self.round, self.dealer, cards))
         return [Dealt(self.round, self.dealer, hands, pile, self.total)]
 
     # -------------------------------------------------------------------- internals

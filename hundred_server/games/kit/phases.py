@@ -184,6 +184,14 @@ class HandGame(Hands[C], Generic[C, A, E]):
         self.deck = ()
         self.hands = [[] for _ in range(self.num_players)]
 
+    def _dealt(self, deck: tuple[C, ...], hands: Sequence[Sequence[C]], phase: Phase) -> None:
+        """The hand's ``deck`` (checked) is dealt as ``hands`` and kept in ``history``;
+        the seat on the dealer's left acts first, in ``phase``."""
+        self.deck = deck
+        self.hands = [list(h) for h in hands]
+        self.history.append(HandDeal(self.round, self.dealer, deck))
+        self.phase, self.to_act = phase, self._next(self.dealer)
+
     def _hand_scored(self, scores: tuple[int, ...], winner: int | None, events: list[Any]) -> None:
         """A hand has been scored (and told): ``scores`` are the game's now. The seat on
         the dealer's left deals next, or, with a ``winner``, the game is over (told as
@@ -280,13 +288,11 @@ class Partners(CardTricks[A, E]):
         super()._new_hand(dealer)
         self.tricks_won = (0, 0)
 
-    def _deal_hands(self, deck: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    def _deal_hands(self, deck: tuple[Card, ...], phase: Phase) -> tuple[tuple[Card, ...], ...]:
         """Deal ``deck`` (checked): ``deck[i]`` to seat ``(dealer + 1 + i) % 4``, each
-        hand sorted (``deck_of_52``); kept in ``history``. Returns the hands."""
-        self.deck = deck
+        hand sorted (``deck_of_52``), then ``phase`` (``_dealt``). Returns the hands."""
         hands = deal_one_at_a_time(deck, self.dealer, 4, sorted_hand)
-        self.hands = [list(h) for h in hands]
-        self.history.append(HandDeal(self.round, self.dealer, deck))
+        self._dealt(deck, hands, phase)
         return hands
 
     def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:

@@ -83,6 +83,7 @@ from hundred_server.games.kit.tricks import (
     TrickSeat,
     winning_play,
 )
+from hundred_server.games.kit.tricks import Dealt as Dealt
 from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
@@ -193,13 +194,6 @@ def legal_bids(high: int) -> tuple[Bid, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt:
-    hand: int  # 1-based, as records and messages count
-    dealer: int
-    hands: tuple[tuple[Card, ...], ...]  # every seat's, sorted: show each only its own
-
-
-@dataclass(frozen=True, slots=True)
 class StuckDealer:
     """Every seat passed: the dealer is the bidder at ``amount`` (20)."""
 
@@ -271,10 +265,8 @@ Event: TypeAlias = (
 )
 
 
-class DealRecord(HandDeal[Card]):
-    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
-
-    __slots__ = ()
+#: A deal in ``Game.history`` (the kit's): the hand (1-based), its dealer and deck order.
+DealRecord: Final = HandDeal
 
 
 # -------------------------------------------------------------------------------- views
@@ -598,11 +590,8 @@ class Game(TrickGame[Card, Action, Event], Bids):
         """Deal this hand from an explicit order of the 48 cards (``Phase.DEAL`` only)."""
         self._check_turn(None, Phase.DEAL)
         cards = check_deck(deck)
-        self.deck = cards
         hands = deal_hands(cards, self.dealer)
-        self.hands = [list(h) for h in hands]
-        self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % NUM_PLAYERS
-        self.history.append(DealRecord(self.round, self.dealer, cards))
+        self._dealt(cards, hands, Phase.BIDDING)
         return [Dealt(self.round, self.dealer, hands)]
 
     # -------------------------------------------------------------------- internals

@@ -314,10 +314,8 @@ Event: TypeAlias = (
 )
 
 
-class DealRecord(HandDeal[RookCard]):
-    """A deal in ``Game.history``: the hand (1-based), its dealer and deck order."""
-
-    __slots__ = ()
+#: A deal in ``Game.history`` (the kit's): the hand (1-based), its dealer and deck order.
+DealRecord: Final = HandDeal
 
 
 # -------------------------------------------------------------------------------- views
@@ -617,11 +615,8 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         """Deal this hand from an explicit order of the 45 cards (``Phase.DEAL`` only)."""
         self._check_turn(None, Phase.DEAL)
         cards = check_deck(deck)
-        self.deck = cards
         hands, self.kitty = deal_hands(cards, self.dealer, self.num_players)
-        self.hands = [list(h) for h in hands]
-        self.phase, self.to_act = Phase.BIDDING, (self.dealer + 1) % self.num_players
-        self.history.append(DealRecord(self.round, self.dealer, cards))
+        self._dealt(cards, hands, Phase.BIDDING)
         return [Dealt(self.round, self.dealer, hands, self.kitty_size)]
 
     # -------------------------------------------------------------------- internals

@@ -134,8 +134,7 @@ class Game(Partners[Action, Event]):
 
     def deal(self, deck: Sequence[Card]) -> list[Event]:
         self._check_turn(None, Phase.DEAL)
-        hands = self._deal_hands(check_deck(deck))
-        self.phase, self.to_act = Phase.BIDDING, self._next(self.dealer)
+        hands = self._deal_hands(check_deck(deck), Phase.BIDDING)
         return [tricks.Dealt(self.round, self.dealer, hands)]
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:

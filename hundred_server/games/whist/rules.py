@@ -230,10 +230,9 @@ class Game(Partners[Action, Event]):
         self.trump_card = None
 
     def _deal(self, deck: tuple[Card, ...], events: list[Event]) -> None:
-        hands = self._deal_hands(deck)
+        hands = self._deal_hands(deck, Phase.TRICKS)
         self.trump_card = deck[-1]
         self.trump = self.trump_card.suit
-        self.phase, self.to_act = Phase.TRICKS, (self.dealer + 1) % NUM_PLAYERS
         events.append(Dealt(self.round, self.dealer, hands, self.trump_card))
         events.append(TrumpTurned(self.trump_card, self.dealer))
 
