@@ -292,22 +292,16 @@ class Game(HandGame[Card, Action, Event]):
 
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
-        self._check_seat(seat)
-        return View(
-            seat=seat,
+        return self._view_of(
+            seat,
+            View,
             num_players=self.num_players,
-            phase=self.phase,
             round_index=self.round_index,
-            dealer=self.dealer,
-            to_act=self.to_act,
-            hand=tuple(self.hands[seat]),
             hand_sizes=tuple(len(h) for h in self.hands),
             pile=self.pile,
             played=tuple(self.played),
             total=self.total,
-            scores=self.scores,
             feder=self.feder,
-            legal=self.legal_actions(seat),
         )
 
     # ---------------------------------------------------------------------- actions

@@ -184,6 +184,16 @@ class HandGame(Hands[C], Generic[C, A, E]):
         self.deck = ()
         self.hands = [[] for _ in range(self.num_players)]
 
+    def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:
+        """What ``seat`` may know now, as the game's ``view`` type: what every kit game's
+        view holds (the seat, the phase, its hand, the dealer, the seat to act, the
+        scores, what it may do) and the game's ``own``."""
+        self._check_seat(seat)
+        return view(
+            seat=seat, phase=self.phase, hand=tuple(self.hands[seat]), dealer=self.dealer,
+            to_act=self.to_act, scores=self.scores, legal=self.legal_actions(seat), **own,
+        )  # fmt: skip
+
     def _dealt(self, deck: tuple[C, ...], hands: Sequence[Sequence[C]], phase: Phase) -> None:
         """The hand's ``deck`` (checked) is dealt as ``hands`` and kept in ``history``;
         the seat on the dealer's left acts first, in ``phase``."""
@@ -223,6 +233,14 @@ class TrickGame(HandGame[C, A, E]):
         self.trick = []
         self.tricks = []
         self.trick_winners = []
+
+    def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:
+        """``HandGame._view_of``, and the hand's tricks: its number, the trick under way,
+        the tricks complete and who won each."""
+        return super()._view_of(
+            seat, view, hand_index=self.hand_index, current_trick=tuple(self.trick),
+            tricks=tuple(self.tricks), trick_winners=tuple(self.trick_winners), **own,
+        )  # fmt: skip
 
     def _lay(self, seat: int, card: C) -> bool:
         """``seat`` plays ``card`` from its hand to the trick: whether that completes the
@@ -296,17 +314,10 @@ class Partners(CardTricks[A, E]):
         return hands
 
     def _view_of(self, seat: int, view: Callable[..., V], **own: Any) -> V:
-        """What ``seat`` may know now: the kit's ``PartnersView`` fields and the game's
-        ``own``, as its ``view`` type."""
-        self._check_seat(seat)
-        return view(
-            seat=seat, phase=self.phase, hand_index=self.hand_index,
-            hand=tuple(self.hands[seat]), dealer=self.dealer, to_act=self.to_act,
-            current_trick=tuple(self.trick), tricks=tuple(self.tricks),
-            trick_winners=tuple(self.trick_winners), tricks_won=self.tricks_won,
-            scores=self.scores, played=tuple(self.played), legal=self.legal_actions(seat),
-            **own,
-        )  # fmt: skip
+        """What ``seat`` may know now: the kit's ``PartnersView`` fields (``TrickGame``'s,
+        the tricks by side and the cards played) and the game's ``own``."""
+        own.update(tricks_won=self.tricks_won, played=tuple(self.played))
+        return super()._view_of(seat, view, **own)
 
     def _check_follows(self, seat: int, card: Card) -> None:
         """``not_in_hand`` unless ``seat`` holds ``card``; ``must_follow_suit`` if it is

@@ -560,28 +560,18 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     def view_for(self, seat: int) -> View:
         """What ``seat`` may know now (see ``View``)."""
-        self._check_seat(seat)
-        return View(
-            seat=seat,
-            phase=self.phase,
-            hand_index=self.hand_index,
-            hand=tuple(self.hands[seat]),
-            dealer=self.dealer,
-            to_act=self.to_act,
+        return self._view_of(
+            seat,
+            View,
             bids=tuple(self.bids),
             bidder=self.bidder,
             bid=self.bid,
             trump=self.trump,
             melds=tuple(self.melds),
-            current_trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
-            trick_winners=tuple(self.trick_winners),
             tricks_won=self.tricks_won,
             counters=self.counters,
             played=tuple(self.played),
-            scores=self.scores,
             target=self.target,
-            legal=self.legal_actions(seat),
         )
 
     # ---------------------------------------------------------------------- actions

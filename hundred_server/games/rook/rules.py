@@ -581,17 +581,12 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
         return card_points(self.discard) > 0 if self.phase is Phase.TRICKS else None
 
     def view_for(self, seat: int) -> View:
-        self._check_seat(seat)
         bidder = self.bidder
         playing = self.phase is Phase.TRICKS
-        return View(
-            seat=seat,
+        return self._view_of(
+            seat,
+            View,
             num_players=self.num_players,
-            phase=self.phase,
-            hand_index=self.hand_index,
-            hand=tuple(self.hands[seat]),
-            dealer=self.dealer,
-            to_act=self.to_act,
             bids=tuple(self.bids),
             bidder=bidder,
             bid=self.bid,
@@ -602,11 +597,6 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
             partners=tuple(self.partners),
             points_in_discard=self.points_in_discard,
             discarded=self.discard if playing and seat == bidder else (),
-            current_trick=tuple(self.trick),
-            tricks=tuple(self.tricks),
-            trick_winners=tuple(self.trick_winners),
-            scores=self.scores,
-            legal=self.legal_actions(seat),
         )
 
     # ---------------------------------------------------------------------- actions
