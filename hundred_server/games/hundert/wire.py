@@ -38,17 +38,12 @@ GAME: Final = "hundert"
 _PROMPT_TYPE: Final = {Phase.PLAY: "Play"}
 
 
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
-    or None if nobody is to act."""
-    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
-    if msg is None:
-        return None
-    msg["Total"] = game.total
-    actor: int = msg["Playerid"]
-    if seat == actor:
-        msg["Legal"] = [a.card.code for a in game.legal_actions(actor)]
-    return msg
+#: The pending prompt as a seat sees it: the total, and the cards it may play.
+prompt: Final = messages.prompter(
+    _PROMPT_TYPE,
+    lambda game, seat: [a.card.code for a in game.legal_actions(seat)],
+    lambda game, msg: msg.update(Total=game.total),
+)
 
 
 def pile_messages(codes: Sequence[str], total: int) -> list[Message]:

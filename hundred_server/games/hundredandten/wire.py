@@ -10,7 +10,7 @@ Another seat's cards never enter a message unless they were played to a trick.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.hundredandten import records as records
@@ -74,13 +74,8 @@ def legal_to_wire(actions: Sequence[Action]) -> list[object]:
     return wire
 
 
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
-    or None if nobody is to act."""
-    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
-    if msg is None:
-        return None
-    actor: int = msg["Playerid"]
+def _play_fields(game: Game, msg: Message) -> None:
+    """A Play prompt's trump, and the trick's lead and winning card once it has one."""
     if game.phase is Phase.TRICKS:
         assert game.trump is not None
         msg["Trump"] = _LETTER[game.trump]
@@ -89,12 +84,17 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
             lead_suit = lead.suit or game.trump  # the joker leads as a trump
             msg["Lead"] = _LETTER[lead_suit]
             msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
-    if seat == actor:
-        if game.phase is Phase.DISCARD:
-            msg["Legal"] = format_cards(game.hands[seat])
-        else:
-            msg["Legal"] = legal_to_wire(game.legal_actions(seat))
-    return msg
+
+
+def _legal(game: Game, seat: int) -> list[Any]:
+    """A Discard's hand (any of it may go), else the legal actions on the wire."""
+    if game.phase is Phase.DISCARD:
+        return format_cards(game.hands[seat])
+    return legal_to_wire(game.legal_actions(seat))
+
+
+#: The pending prompt as a seat sees it (see ``messages.prompter``).
+prompt: Final = messages.prompter(_PROMPT_TYPE, _legal, _play_fields)
 
 
 def snapshot(game: Game, seat: int | None, table: int) -> Message:

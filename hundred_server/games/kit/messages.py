@@ -65,6 +65,30 @@ def prompt_head(game: Any, kinds: Mapping[Any, str], seq: int) -> Message | None
     return {"Type": kind, "Playerid": actor, "Seq": seq}
 
 
+def prompter(
+    kinds: Mapping[Any, str],
+    legal: Callable[[Any, int], list[Any]],
+    fields: Callable[[Any, Message], None] | None = None,
+) -> Callable[[Any, int | None, int], Message | None]:
+    """A game's ``GameSpec.prompt``: the pending prompt as a seat sees it (None: as any
+    seat but the one to act), or None if nobody is to act. ``prompt_head`` of its phases'
+    ``kinds``, what ``fields(game, msg)`` adds for every seat, and ``Legal``,
+    ``legal(game, seat)``, in the acting seat's copy only."""
+
+    def prompt(game: Any, seat: int | None, seq: int) -> Message | None:
+        msg = prompt_head(game, kinds, seq)
+        if msg is None:
+            return None
+        if fields is not None:
+            fields(game, msg)
+        actor: int = msg["Playerid"]
+        if seat == actor:
+            msg["Legal"] = legal(game, actor)
+        return msg
+
+    return prompt
+
+
 def describe_seat(players: Sequence[str], seat: int) -> str:
     return f"Player {seat} ({players[seat]})"
 

@@ -67,18 +67,16 @@ def prompter(kinds: Mapping[Any, str]) -> Callable[[Any, int | None, int], Messa
     -> Type): the pending prompt as a seat sees it, a Play's with ``play_prompt``'s
     fields; ``Legal`` (cards' codes, or a Bid's amounts) only in the acting seat's."""
 
-    def prompt(game: Any, seat: int | None, seq: int) -> Message | None:
-        msg = messages.prompt_head(game, kinds, seq)
-        if msg is None:
-            return None
+    def legal(game: Any, seat: int) -> list[Any]:
+        return [
+            a.card.code if isinstance(a, CardPlay) else a.amount for a in game.legal_actions(seat)
+        ]
+
+    def fields(game: Any, msg: Message) -> None:
         if msg["Type"] == "Play":
             play_prompt(msg, game.trump, game.trick)
-        if seat == msg["Playerid"]:
-            legal = game.legal_actions(seat)
-            msg["Legal"] = [a.card.code if isinstance(a, CardPlay) else a.amount for a in legal]
-        return msg
 
-    return prompt
+    return messages.prompter(kinds, legal, fields)
 
 
 def snapshot(

@@ -69,15 +69,9 @@ def _legal(action: Action) -> object:
     return action.card.code
 
 
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
-    or None if nobody is to act."""
-    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
-    if msg is None:
-        return None
-    actor: int = msg["Playerid"]
-    kind = msg["Type"]
-    if kind == "Play":
+def _play_fields(game: Game, msg: Message) -> None:
+    """A Play prompt's trump, and the trick's lead and winning card once it has one."""
+    if msg["Type"] == "Play":
         assert game.trump is not None
         msg["Trump"] = game.trump.value
         if game.trick:
@@ -85,9 +79,12 @@ def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
             assert lead is not None
             msg["Lead"] = lead.value
             msg["WinningCard"] = trick_winner(game.trick, game.trump)[1].code
-    if seat == actor:
-        msg["Legal"] = [_legal(a) for a in game.legal_actions(actor)]
-    return msg
+
+
+#: The pending prompt as a seat sees it.
+prompt: Final = messages.prompter(
+    _PROMPT_TYPE, lambda game, seat: [_legal(a) for a in game.legal_actions(seat)], _play_fields
+)
 
 
 def meld_message(seat: int, amount: int, cards: Sequence[Card]) -> Message:

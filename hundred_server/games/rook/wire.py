@@ -11,7 +11,7 @@ snapshot) names a card of it again. Points taken are told only when the hand end
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from hundred_server.games.base import GameSpec, Preset
 from hundred_server.games.kit import messages
@@ -59,35 +59,34 @@ def _legal_bid(action: Action) -> object:
     return MOON_WORD if action.is_moon else action.amount
 
 
-def prompt(game: Game, seat: int | None, seq: int) -> Message | None:
-    """The pending prompt as ``seat`` sees it (None: as any seat but the one to act),
-    or None if nobody is to act."""
-    msg = messages.prompt_head(game, _PROMPT_TYPE, seq)
-    if msg is None:
-        return None
-    actor: int = msg["Playerid"]
-    kind = msg["Type"]
-    if kind == "Bid":
-        if seat == actor:
-            msg["Legal"] = [_legal_bid(a) for a in game.legal_actions(actor)]
-        return msg
-    if kind == "Setup":
+def _prompt_fields(game: Game, msg: Message) -> None:
+    """A Setup prompt's kitty size and calls; a Play prompt's trump, and the trick's
+    lead and winning card once it has one."""
+    if msg["Type"] == "Setup":
         msg["Count"] = game.kitty_size
         msg["Calls"] = game.calls
-        if seat == actor:
-            msg["Legal"] = codes(game.hands[actor])
-        return msg
-    trump = game.trump
-    assert trump is not None
-    msg["Trump"] = trump.value
-    if game.trick:
-        lead = suit_of(game.trick[0][1], trump)
-        assert lead is not None
-        msg["Lead"] = lead.value
-        msg["WinningCard"] = trick_winner(game.trick, trump)[1].code
-    if seat == actor:
-        msg["Legal"] = [a.card.code for a in game.legal_actions(actor) if isinstance(a, Play)]
-    return msg
+    elif msg["Type"] == "Play":
+        trump = game.trump
+        assert trump is not None
+        msg["Trump"] = trump.value
+        if game.trick:
+            lead = suit_of(game.trick[0][1], trump)
+            assert lead is not None
+            msg["Lead"] = lead.value
+            msg["WinningCard"] = trick_winner(game.trick, trump)[1].code
+
+
+def _legal(game: Game, seat: int) -> list[Any]:
+    """A Bid's amounts (``"moon"``), a Setup's hand and kitty, a Play's cards."""
+    if game.phase is Phase.BIDDING:
+        return [_legal_bid(a) for a in game.legal_actions(seat)]
+    if game.phase is Phase.SETUP:
+        return codes(game.hands[seat])
+    return [a.card.code for a in game.legal_actions(seat) if isinstance(a, Play)]
+
+
+#: The pending prompt as a seat sees it.
+prompt: Final = messages.prompter(_PROMPT_TYPE, _legal, _prompt_fields)
 
 
 # ------------------------------------------------------------------------ events
