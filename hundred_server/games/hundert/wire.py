@@ -109,10 +109,7 @@ class _Teller:
         if isinstance(event, Dealt):
             deal = messages.deal_message(seat, event.hands, event.dealer, event.round, players)
             return [deal, *self.pile]
-        if isinstance(event, GameWon):
-            win = None if seat is None else seat == event.winner
-            return [messages.game_over_message(event.winner, event.totals, win)]
-        return []
+        return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
 
 
 def tell(

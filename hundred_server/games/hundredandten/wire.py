@@ -214,10 +214,7 @@ def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Mes
         return [{"Type": "Bid", "Playerid": seat, "Bid": 0, "PrePass": True}]
     if isinstance(event, Unpassed) and event.seat == seat:
         return [{"Type": "Unpass", "Playerid": seat}]
-    if isinstance(event, GameWon):
-        win = None if seat is None else event.winner == seat
-        return [messages.game_over_message(event.winner, event.totals, win)]
-    return []
+    return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
 
 
 def win_text(game: Game, winner: int, score: list[int]) -> str:

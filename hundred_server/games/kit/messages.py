@@ -125,6 +125,13 @@ def game_over_message(winner: object, totals: Sequence[int], win: bool | None) -
     return msg
 
 
+def seat_won(event: Any, seat: int | None) -> list[Message]:
+    """The private end of a game of seats each for themselves (its ``GameWon``: a
+    ``winner`` seat and the ``totals``): ``game_over_message`` as ``seat`` is told it."""
+    win = None if seat is None else seat == event.winner
+    return [game_over_message(event.winner, event.totals, win)]
+
+
 def played_message(seat: int, card: DeckCard) -> Message:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": card.code}
 

@@ -190,10 +190,7 @@ def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Mes
             setup["Discard"] = codes(event.discard)
             setup["Hand"] = codes(event.hand)
         return [setup]
-    if isinstance(event, GameWon):
-        win = None if seat is None else seat == event.winner
-        return [messages.game_over_message(event.winner, event.totals, win)]
-    return []
+    return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
 
 
 def tell(
