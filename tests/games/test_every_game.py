@@ -5,6 +5,7 @@ settings and what it is expected to do. What is a game's own stays in its own fi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import pytest
 
@@ -21,11 +22,17 @@ from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.strong import StrongBot as RookStrong
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.strong import StrongBot as WhistStrong
+from tests.games.hundert import test_hundert_records as hundert_records
 from tests.games.hundert import test_hundert_strong as hundert
 from tests.games.hundredandten import test_hundredandten_strong as hundredandten
+from tests.games.hundredandten import test_records as hundredandten_records
+from tests.games.pinochle import test_pinochle_records as pinochle_records
 from tests.games.pinochle import test_pinochle_strong as pinochle
+from tests.games.rook import test_rook_records as rook_records
 from tests.games.rook import test_rook_strong as rook
 from tests.games.whist import test_whist_strong as whist
+from tests.games.whist import test_whist_wire as whist_records
+from tests.support.game_checks import check_replay_error
 
 # ------------------------------------------------------------------ the strong AIs
 
@@ -91,3 +98,80 @@ def test_the_same_seed_replays_the_same_game_of_strong_ais(
         return list(played.history)
 
     assert record(3) == record(3)
+
+
+# ------------------------------------------------------------------------- records
+
+#: Each game's record tests' module, and its error cases: (name, lines, the Line and
+#: the Code of the error replay gives, a piece of its Message that quotes the input).
+RECORD_ERRORS = [
+    ("pinochle", pinochle_records, pinochle_records.ERROR_CASES),
+    ("whist", whist_records, whist_records.ERROR_CASES),
+    ("hundert", hundert_records, hundert_records.ERROR_CASES),
+    ("hundredandten", hundredandten_records, hundredandten_records.ERROR_CASES),
+    (
+        "rook",
+        rook_records,
+        [(code, lines, line, code, quoted) for code, lines, line, quoted in rook_records.CASES],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("module", "lines", "line", "code", "quoted"),
+    [
+        pytest.param(module, lines, line, code, quoted, id=f"{game}-{name}")
+        for game, module, cases in RECORD_ERRORS
+        for name, lines, line, code, quoted in cases
+    ],
+)
+def test_a_bad_record_stops_replay_with_its_error(
+    module: Any, lines: list[str], line: int, code: str, quoted: str
+) -> None:
+    check_replay_error(module.replay, module.load_record, lines, line, code, quoted)
+
+
+@pytest.mark.parametrize(
+    "module",
+    [pinochle_records, whist_records, hundert_records],
+    ids=["pinochle", "whist", "hundert"],
+)
+def test_every_record_error_code_is_tested(module: Any) -> None:
+    assert {case[3] for case in module.ERROR_CASES} == set(module.FORMAT.codes)
+
+
+@pytest.mark.parametrize(
+    ("module", "number", "bad", "kept"),
+    [
+        # in hand 2
+        (pinochle_records, 70, pinochle_records.play(0, "1X"), pinochle_records.SCORES[:1]),
+        (whist_records, 60, whist_records.play(0, "1X"), whist_records.SCORES[:1]),
+        (hundert_records, 31, hundert_records.play(1, "1X"), hundert_records.SCORES[:2]),
+        (hundredandten_records, 41, "{", hundredandten_records.HAND_SCORES[:3]),
+    ],
+    ids=["pinochle", "whist", "hundert", "hundredandten"],
+)
+def test_a_bad_line_keeps_the_scores_before_it(
+    module: Any, number: int, bad: dict[str, Any] | str, kept: list[dict[str, Any]]
+) -> None:
+    """The record's line ``number`` made ``bad``: replay gives the Score lines before it
+    (``kept``), then the Error at that line."""
+    out = list(module.replay(module.edit.replace(number, bad)))
+    assert out[:-1] == kept
+    assert (out[-1]["Type"], out[-1]["Line"]) == ("Error", number)
+
+
+@pytest.mark.parametrize(
+    ("module", "number", "bad", "cut"),
+    [
+        pytest.param(pinochle_records, 8, pinochle_records.play(2, "1X"), 10, id="pinochle"),
+        pytest.param(whist_records, 3, whist_records.play(1, "1X"), 5, id="whist"),
+    ],
+)
+def test_only_the_first_bad_line_is_reported(
+    module: Any, number: int, bad: dict[str, Any], cut: int
+) -> None:
+    """The record's line ``number`` made ``bad``, cut after ``cut`` lines, and a line
+    that is not JSON after it: one Error, for line ``number``."""
+    lines = [*module.edit.replace(number, bad)[:cut], "not json"]
+    assert [o["Line"] for o in module.replay(lines) if o["Type"] == "Error"] == [number]

@@ -147,3 +147,18 @@ def same_choice(strong: Callable[[], Bot], game: Any, other: Any, seat: int) -> 
     view, other_view = game.view_for(seat), other.view_for(seat)
     assert other_view == view
     assert strong().act(other_view) == strong().act(view)
+
+
+def play_out(
+    game: GameState, deal: Callable[[int], Sequence[Any]], choose: Callable[[int, Any], Any]
+) -> GameState:
+    """``game`` played to its end: each round dealt ``deal(round_index)``, each move
+    ``choose(seat, view)`` for the seat to act, on its view from the engine."""
+    while not game.is_over:
+        if game.needs_deal:
+            game.deal(deal(game.round_index))
+            continue
+        seat = game.to_act
+        assert seat is not None
+        game.apply(seat, choose(seat, game.view_for(seat)))
+    return game

@@ -30,6 +30,7 @@ from hundred_server.games.pinochle.rules import (
 )
 from hundred_server.protocol.errors import HundredError
 from tests.games.pinochle.test_pinochle import P4, c1, cs, dealt, plays_of
+from tests.support import playing
 
 H, D, S, C = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
 BOTS = (NaiveBot, PinochleBot)
@@ -117,19 +118,13 @@ def _fields(view: View) -> dict[str, object]:
 
 
 def play_game(seed: str, bots: Sequence[NaiveBot | PinochleBot], target: int = 100) -> Game:
-    game = Game(P4, target=target)
-    while not game.is_over:
-        if game.needs_deal:
-            game.deal(seeded_deck(seed, game.round_index))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
+    def choose(seat: int, view: View) -> object:
         action = bots[seat].act(view)
         assert action in view.legal
         assert action == bots[seat].act(view)
-        game.apply(seat, action)
-    return game
+        return action
+
+    return playing.play_out(Game(P4, target=target), lambda n: seeded_deck(seed, n), choose)
 
 
 # ------------------------------------------------------------------ always legal
