@@ -22,17 +22,108 @@ from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.strong import StrongBot as RookStrong
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.strong import StrongBot as WhistStrong
+from hundred_server.protocol.errors import CardCodeError, HundredError, IllegalActionError
 from tests.games.hundert import test_hundert_records as hundert_records
 from tests.games.hundert import test_hundert_strong as hundert
 from tests.games.hundredandten import test_hundredandten_strong as hundredandten
 from tests.games.hundredandten import test_records as hundredandten_records
+from tests.games.pinochle import test_pinochle as pinochle_engine
 from tests.games.pinochle import test_pinochle_records as pinochle_records
 from tests.games.pinochle import test_pinochle_strong as pinochle
 from tests.games.rook import test_rook_records as rook_records
 from tests.games.rook import test_rook_strong as rook
+from tests.games.whist import test_whist as whist_engine
 from tests.games.whist import test_whist_strong as whist
 from tests.games.whist import test_whist_wire as whist_records
 from tests.support.game_checks import check_replay_error
+
+# ------------------------------------------------------------------------ the engines
+
+ENGINES = [pinochle_engine, whist_engine]
+ENGINE_IDS = ["pinochle", "whist"]
+
+
+@pytest.mark.parametrize(
+    ("module", "title"), [(pinochle_engine, "Pinochle"), (whist_engine, "Whist")], ids=ENGINE_IDS
+)
+@pytest.mark.parametrize("n", [0, 3, 5])
+def test_the_game_takes_exactly_four_players(module: Any, title: str, n: int) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        module.Game((*module.P4, "eve")[:n])
+    assert info.value.code == "bad_players"
+    assert info.value.message == f"{title} takes exactly 4 players, got {n}"
+
+
+@pytest.mark.parametrize("module", ENGINES, ids=ENGINE_IDS)
+def test_player_names_must_differ(module: Any) -> None:
+    with pytest.raises(IllegalActionError) as info:
+        module.Game(["ann", "bob", "ann", "cy"])
+    assert info.value.code == "duplicate_name"
+
+
+@pytest.mark.parametrize("module", ENGINES, ids=ENGINE_IDS)
+def test_a_play_must_name_a_card(module: Any) -> None:
+    with pytest.raises(CardCodeError):
+        module.Play("AH")
+    with pytest.raises(CardCodeError):
+        module.Play(12)
+
+
+@pytest.mark.parametrize(
+    ("make", "seat"),
+    [(pinochle_engine.dealt, 4), (lambda: whist_engine.dealt(whist_engine.RULE_HANDS), -1)],
+    ids=ENGINE_IDS,
+)
+def test_bad_seat_in_queries(make: Callable[[], Any], seat: int) -> None:
+    game = make()
+    for query in (game.legal_actions, game.view_for, game.hand):
+        with pytest.raises(IllegalActionError) as info:
+            query(seat)
+        assert info.value.code == "bad_seat"
+
+
+@pytest.mark.parametrize(
+    ("module", "over"),
+    [
+        (pinochle_engine, pinochle_engine.transcript_played_out),
+        (whist_engine, whist_engine.played_by_random_bots),
+    ],
+    ids=ENGINE_IDS,
+)
+def test_the_history_replays_into_a_new_game(module: Any, over: Callable[[], Any]) -> None:
+    """A game played to its end (Whist's seeded), replayed from its history into a new
+    game (unseeded): the same game."""
+    game = over()
+    replay = module.Game(module.P4)
+    for entry in game.history:
+        if isinstance(entry, module.DealRecord):
+            assert (replay.round, replay.dealer) == (entry.hand, entry.dealer)
+            replay.deal(entry.deck)
+        else:
+            replay.apply(*entry)
+    assert module.snapshot(replay) == module.snapshot(game)
+
+
+@pytest.mark.parametrize(
+    ("module", "make", "act", "code"),
+    [
+        pytest.param(module, make, act, code, id=f"{game}-{code}")
+        for game, module in zip(ENGINE_IDS, ENGINES, strict=True)
+        for make, act, code in module.ILLEGAL_ACTIONS
+    ],
+)
+def test_an_illegal_action_has_its_code_and_changes_nothing(
+    module: Any, make: Callable[[], Any], act: Callable[[Any], object], code: str
+) -> None:
+    game = make()
+    before = module.snapshot(game)
+    with pytest.raises(IllegalActionError) as info:
+        act(game)
+    assert info.value.code == code
+    assert isinstance(info.value, HundredError)
+    assert info.value.message
+    assert module.snapshot(game) == before
+
 
 # ------------------------------------------------------------------ the strong AIs
 

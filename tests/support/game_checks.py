@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -111,3 +112,21 @@ def common_record_errors(
         ("bad_card_deck", edit.with_field(2, Deck=[*deck[:-1], "ZZ"]), 2, "bad_card", "ZZ"),
         ("game_over_deal", [*record, record[1]], end + 1, "game_over", f"line {end}"),
     ]
+
+
+def seat_to_act(game: Any, seats: int = 4) -> tuple[int, Sequence[Any]]:
+    """The seat to act in ``game`` and its legal actions: it has some, and no other seat
+    has any."""
+    seat = game.to_act
+    assert seat is not None
+    legal = game.legal_actions(seat)
+    assert legal, "the seat to act always has something to do"
+    assert all(game.legal_actions(s) == () for s in range(seats) if s != seat)
+    return seat, legal
+
+
+def state_of(obj: Any, *names: str) -> tuple[object, ...]:
+    """Copies (deep) of the attributes of ``obj`` that ``names`` name (each a string of
+    names and spaces): a game's state that a refused action must leave as it was, or
+    what a view shows, to compare with another."""
+    return tuple(copy.deepcopy(getattr(obj, name)) for group in names for name in group.split())

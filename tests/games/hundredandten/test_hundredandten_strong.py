@@ -32,6 +32,7 @@ from hundred_server.games.hundredandten.wire import SPEC
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.errors import IllegalActionError
 from tests.support import playing
+from tests.support.game_checks import state_of
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 #: Little work a decision, and no clock: fast and reproducible.
@@ -47,23 +48,10 @@ def seen_by(view: View) -> list[int]:
 
 def visible(view: View) -> tuple[object, ...]:
     """Everything a view shows, to compare two views."""
-    return (
-        view.seat,
-        view.phase,
-        view.round,
-        view.hand,
-        view.trump,
-        view.high_bid,
-        view.bids,
-        view.bidder,
-        view.dealer,
-        view.to_act,
-        view.scores,
-        view.discard_counts,
-        view.discarded,
-        view.completed_tricks,
-        view.current_trick,
-        view.legal,
+    return state_of(
+        view,
+        "seat phase round hand trump high_bid bids bidder dealer to_act scores",
+        "discard_counts discarded completed_tricks current_trick legal",
     )
 
 
