@@ -23,8 +23,8 @@ from hundred_server.protocol import codecs
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_client_message, validate_server_message
 from hundred_server.store import Store
-from tests.store.test_store import SavingHarness
 from tests.support.hub_harness import HELLO, Client, Harness, answer_from_legal, is_prompt
+from tests.support.saving import SavingHarness
 
 Message = dict[str, Any]
 

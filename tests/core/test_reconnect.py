@@ -68,11 +68,6 @@ def mid_trick(h: Harness, seat: int) -> bool:
     )
 
 
-def reclaim(h: Harness, token: str, name: str = "again") -> tuple[Client, list[Message]]:
-    client = h.json_client(name)
-    return client, client.send({"Type": "Hello", "Token": token})
-
-
 # ------------------------------------------------------------------ the token
 
 
@@ -104,7 +99,7 @@ def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     assert ann.take() == [{"Type": "Message", "Message": LOST.format("bob", 2)}]
     assert table_of(h).seq == prompt["Seq"]  # the table waits for bob
 
-    again, told = reclaim(h, h.tokens[1], "bobby")
+    again, told = h.reclaim(h.tokens[1], "bobby")
     view = game.view_for(2)
     assert told == [
         {"Type": "Seat", "Table": 1, "Playerid": 2, "Token": h.tokens[1]},
@@ -168,7 +163,7 @@ def test_dropping_and_reclaiming_anywhere_keeps_every_stream_true(
         if ann.game_over() is not None:
             break
         ann.disconnect()
-        ann, told = reclaim(h, token)
+        ann, told = h.reclaim(token)
         assert [m["Type"] for m in told[:4]] == ["Seat", "Table", "Commit", "Snapshot"]
         assert told[2] == streams[0].last("Commit")
         snapshot = told[3]
@@ -208,7 +203,7 @@ def test_after_the_grace_period_the_ai_plays_and_the_owner_can_still_come_back()
         ann.send(answer_from_legal(prompt, rng))
     if ann.game_over() is not None:
         pytest.fail("the game ended before bob could come back; pick another seed")
-    bob2, told = reclaim(h, h.tokens[1])
+    bob2, told = h.reclaim(h.tokens[1])
     assert told[0]["Type"] == "Seat"
     assert table_of(h).seats[1] is not None
     assert table_of(h).seats[1].bot is None
@@ -225,7 +220,7 @@ def test_a_seat_held_by_an_open_connection_moves_to_the_new_one() -> None:
     play_until([ann], rng, lambda: mid_trick(h, 0))
     prompt = ann.pending()
     assert prompt is not None
-    ann2, told = reclaim(h, h.tokens[0])
+    ann2, told = h.reclaim(h.tokens[0])
     assert told[-1] == prompt
     assert ann.take() == [
         {"Type": "Message", "Message": "your seat 0 at table 1 was taken back with its token"},

@@ -327,7 +327,7 @@ def test_text_mode_offers_whist() -> None:
 
 def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import SavingHarness, restarted
 
     store = Store(tmp_path / "s.db")
     h = SavingHarness("whist-store", store)
@@ -336,10 +336,7 @@ def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     for _ in range(20):
         ann.answer(rng)
     prompt = ann.pending()
-    store.close()
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness("whist-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "whist-store")
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", "Play"]
@@ -356,7 +353,7 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
     dies, the store restores the game, the token takes the seat back to the same hand
     and the same prompt, and the game finishes with the stored result the record's."""
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import SavingHarness, restarted
 
     store = Store(tmp_path / "s.db")
     h = SavingHarness(f"{name}-store", store)
@@ -370,10 +367,8 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
     game = h.hub.lobby.tables[1].game
     assert game is not None
     hand = [c.code for c in game.view_for(0).hand]
-    store.close()  # the process dies here: only the store is left
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness(f"{name}-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    # the process dies: only the store is left
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), f"{name}-store")
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told][:4] == ["Seat", "Table", "Commit", "Snapshot"]

@@ -90,6 +90,38 @@ class Client:
         assert prompt is not None, "no prompt to answer"
         return self.send(answer_from_legal(prompt, rng))
 
+    def refused(self, answer: Message) -> Message:
+        """Send ``answer`` to this client's prompt, which must refuse it: one Error, then
+        the same prompt again. The Error."""
+        prompt = self.pending()
+        told = self.send(answer)
+        assert told[0]["Type"] == "Error", told
+        assert told[1:] == [prompt]
+        return told[0]
+
+    def play_text(
+        self,
+        shown: list[str],
+        answer: Callable[[list[str], random.Random], str | None],
+        rng: random.Random,
+        over: Callable[[str], bool],
+        turns: int,
+    ) -> list[str]:
+        """Text mode: answer what is ``shown`` by ``answer`` until a line is ``over``
+        (``turns`` answers at most); every line shown, from ``shown`` on. Every line is
+        rendered (none is JSON) and no answer is refused."""
+        seen = list(shown)
+        for _ in range(turns):
+            if any(over(line) for line in shown):
+                break
+            line = answer(shown, rng)
+            assert line is not None, shown[-3:]
+            shown = self.say(line)
+            assert not any(line.startswith("{") for line in shown), shown  # all rendered
+            assert not any(line.startswith("! ") for line in shown), shown  # no refusals
+            seen += shown
+        return seen
+
     def take(self) -> list[Message]:
         new = self.messages[self.read :]
         self.read = len(self.messages)
@@ -208,6 +240,12 @@ class Harness:
             client.send({"Type": "Hello", "Name": name})
             client.take()
         return client
+
+    def reclaim(self, token: str, name: str = "again") -> tuple[Client, list[Message]]:
+        """A new connection (JSON, as ``name``) that takes its seat back with ``token``;
+        what it was told."""
+        client = self.json_client(name)
+        return client, client.send({"Type": "Hello", "Token": token})
 
 
 # ---------------------------------------------------------------------- answering
