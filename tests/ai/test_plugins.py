@@ -73,9 +73,7 @@ def test_serve_refuses_a_bad_plugin_before_listening(
 def whist_table(seed: str, option: int = 1) -> tuple[Harness, Client]:
     h = Harness(seed)
     h.hub.lobby.plugins = {"whist": LABEL}
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    ann.send({"Type": "Game", "Option": option})
+    ann = h.create("ann", "whist", Option=option)
     return h, ann
 
 
@@ -238,9 +236,7 @@ def test_a_good_move_resets_the_strikes() -> None:
 def test_in_process_bots_are_still_called_as_before() -> None:
     h = Harness("in-process")
     h.hub.lobby.bots = {"whist": games.get("whist").bot}
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", "whist", Option=1)
     rng = random.Random(8)
     while ann.game_over() is None:
         assert h.hub.lobby.ai_seats.take() == []

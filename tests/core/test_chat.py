@@ -38,9 +38,7 @@ def error(code: str, text: str) -> Message:
 
 
 def at_table(h: Harness, name: str, **game: Any) -> Client:
-    person = h.json_client(name)
-    person.send({"Type": "Hello", "Message": "create"})
-    person.send({"Type": "Game", **game})
+    person = h.create(name, **game)
     person.take()
     return person
 
@@ -262,9 +260,7 @@ def test_a_chat_flood_is_rate_limited() -> None:
 def test_chat_is_never_in_a_games_record(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     h = SavingHarness("chat-record", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", Option=1)
     watcher = h.json_client("wat")
     watcher.send({"Type": "Watch", "Table": 1})
     rng = random.Random(8)

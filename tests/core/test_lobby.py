@@ -133,9 +133,7 @@ def test_the_open_tables_say_which_ai_plays_them() -> None:
 def test_the_strong_ai_of_a_table_thinks_within_the_servers_budget() -> None:
     h = Harness(ai="strong")
     h.hub.lobby.ai_budget = 0.01
-    client = h.json_client()
-    client.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    client.send({"Type": "Game", "Option": 1})
+    h.create(None, "whist", Option=1)
     bots = ai_bots(h, 1)
     assert len(bots) == 3
     assert all(getattr(b, "budget", None) == 0.01 for b in bots)

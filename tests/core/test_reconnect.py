@@ -304,9 +304,7 @@ def test_a_token_of_a_finished_game_takes_nothing() -> None:
 
 def test_a_waiting_table_frees_a_lost_seat_and_its_token() -> None:
     h = Harness("waiting")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 4})
+    h.create("ann", Option=4)
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     bob.disconnect()
@@ -343,10 +341,7 @@ def test_text_mode_takes_a_seat_back_with_the_token_command() -> None:
 
 
 def clock_table(h: Harness, clock: int) -> Client:
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": clock})
-    return ann
+    return h.create("ann", Option=5, Seats=2, Bots=1, Clock=clock)
 
 
 def test_prompts_carry_the_time_left_and_an_error_does_not_reset_it() -> None:
@@ -399,9 +394,7 @@ def test_the_server_wide_turn_timeout_applies_to_every_table() -> None:
     assert prompt["TimeLeft"] == 5.0
     assert h.hub.lobby.timers.next_deadline() == h.now + 5.0
     # A table that asks for no clock has none.
-    bob = h.json_client("bob")
-    bob.send({"Type": "Hello", "Message": "create"})
-    bob.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": 0})
+    bob = h.create("bob", Option=5, Seats=2, Bots=1, Clock=0)
     prompt = bob.pending()
     assert prompt is not None
     assert "TimeLeft" not in prompt

@@ -32,10 +32,7 @@ CARDS = [c.code for c in ALL_CARDS]
 
 
 def person_vs_ai(h: Harness, option: int, name: str = "ann") -> Client:
-    client = h.json_client(name)
-    client.send({"Type": "Hello", "Message": "create"})
-    client.send({"Type": "Game", "Option": option})
-    return client
+    return h.create(name, Option=option)
 
 
 def people_at_one_table(h: Harness, names: list[str], bots: int = 0) -> list[Client]:

@@ -357,9 +357,7 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
 
     store = Store(tmp_path / "s.db")
     h = SavingHarness(f"{name}-store", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": name})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", name, Option=1)
     rng = random.Random(5)
     for _ in range(12):
         ann.answer(rng)

@@ -56,9 +56,7 @@ def test_a_table_that_fails_on_an_answer_is_closed_and_its_people_told(
 
 def test_a_table_that_fails_on_a_timer_is_closed_too(monkeypatch: pytest.MonkeyPatch) -> None:
     h = Harness("fault-timer")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": 5})
+    ann = h.create("ann", Option=5, Seats=2, Bots=1, Clock=5)
     ann.take()
     monkeypatch.setattr(Table, "tick", explode)
     h.advance(5)

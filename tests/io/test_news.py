@@ -26,9 +26,7 @@ Message = dict[str, Any]
 
 def people_at_table_1(h: Harness) -> list[Client]:
     """Four people at a people-only table (its game under way), seats 0 to 3."""
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 4, "Bots": 0, "Name": "news"})
+    ann = h.create("ann", Option=5, Seats=4, Bots=0, Name="news")
     people = [ann]
     for name in ("bob", "cat", "dan"):
         person = h.json_client(name)

@@ -405,9 +405,7 @@ def set_up(h: Harness, stage: str, rng: random.Random) -> tuple[Client, list[Cli
     if stage == "question":
         return ann, []
     if stage == "tables":
-        bob = h.json_client("bob")
-        bob.send({"Type": "Hello", "Message": "create"})
-        bob.send({"Type": "Game", "Option": 4})
+        bob = h.create("bob", Option=4)
         ann.send({"Type": "Hello", "Message": "join"})
         return ann, [bob]
     ann.send({"Type": "Hello", "Message": "create"})

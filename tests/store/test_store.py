@@ -787,9 +787,7 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(engine: Engine) -> N
     store = engine.open()
     h = SavingHarness("kept", store, ai="strong")
     for name, asked in (("ann", {"AI": "naive"}), ("bob", {})):
-        client = h.json_client(name)
-        client.send({"Type": "Hello", "Message": "create"})
-        client.send({"Type": "Game", "Option": 1, **asked})
+        h.create(name, Option=1, **asked)
     assert [h.hub.lobby.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
     assert [g.ai for g in store.games()] == ["naive", "strong"]
     store, h2 = restarted(store, engine.open, "kept", ai="strong")
@@ -936,9 +934,7 @@ def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
     store = engine.open()
     h = SavingHarness("private", store)
     for watchers in (False, True):
-        ann = h.json_client("ann")
-        ann.send({"Type": "Hello", "Message": "create"})
-        ann.send({"Type": "Game", "Option": 1, "Watchers": watchers})
+        h.create("ann", Option=1, Watchers=watchers)
         onlooker = h.json_client("wat")
         told = onlooker.send({"Type": "Watch", "Table": len(h.hub.lobby.tables)})
         assert told[0]["Type"] == ("Table" if watchers else "Error")
@@ -999,9 +995,7 @@ def crash_at_the_end(store: GameStore, name: str) -> tuple[CrashingHarness, Clie
     """ann against AI at a table of ``name``, played until the save that ends the game,
     after which the server dies (``CrashingHarness``)."""
     h = CrashingHarness("crash", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": name})
-    ann.send({"Type": "Game", "Option": solo_option(games.get(name))})
+    ann = h.create("ann", name, Option=solo_option(games.get(name)))
     rng = random.Random(4)
     for _ in range(5000):
         if h.dead:

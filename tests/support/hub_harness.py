@@ -241,6 +241,14 @@ class Harness:
             client.take()
         return client
 
+    def create(self, name: str | None = "ann", game: str | None = None, **answer: Any) -> Client:
+        """A person (JSON, as ``name``) who asked to create a table (of ``game``, or of
+        the default game) and gave the ``Game`` answer's fields ``answer``."""
+        client = self.json_client(name)
+        client.send({"Type": "Hello", "Message": "create", **({"Game": game} if game else {})})
+        client.send({"Type": "Game", **answer})
+        return client
+
     def reclaim(self, token: str, name: str = "again") -> tuple[Client, list[Message]]:
         """A new connection (JSON, as ``name``) that takes its seat back with ``token``;
         what it was told."""

@@ -51,6 +51,11 @@ def play(seat: int, card: str) -> dict[str, Any]:
     return {"Type": "Play", "Playerid": seat, "PlayedCard": card}
 
 
+def plays(text: str) -> list[dict[str, Any]]:
+    """``"0:5D 1:AD"``: seat 0 plays 5D, then seat 1 AD."""
+    return [play(int(seat), card) for seat, card in (p.split(":") for p in text.split())]
+
+
 def deal(round_: int, dealer: int, cards: list[str]) -> dict[str, Any]:
     return {"Type": "Deal", "Round": round_, "Dealer": dealer, "Deck": cards}
 
@@ -84,16 +89,7 @@ HAND_RECORD: list[dict[str, Any]] = [
     trump(1, "D"),  # 10
     discard(1, "9H", "4S"),  # 11
     discard(0),  # 12
-    play(0, "5D"),  # 13
-    play(1, "AD"),  # 14
-    play(0, "AH"),  # 15
-    play(1, "JK"),  # 16
-    play(1, "JD"),  # 17
-    play(0, "KS"),  # 18
-    play(1, "8S"),  # 19
-    play(0, "2C"),  # 20
-    play(1, "7S"),  # 21
-    play(0, "3C"),  # 22: round 2 scored
+    *plays("0:5D 1:AD 0:AH 1:JK 1:JD 0:KS 1:8S 0:2C 1:7S 0:3C"),  # 13-22: round 2 scored
     deal(3, 1, deck("5C", "JC", "JK", "AH", "AC", "2H", "3H", "4H", "6H", "7H", "2D")),
     bid(0, 15),  # 24
     bid(1, 15),  # 25: the dealer holds
@@ -102,32 +98,14 @@ HAND_RECORD: list[dict[str, Any]] = [
     trump(0, "C"),  # 28
     discard(0),  # 29
     discard(1, "2H"),  # 30
-    play(1, "3H"),  # 31
-    play(0, "AC"),  # 32
-    play(0, "5C"),  # 33
-    play(1, "4H"),  # 34
-    play(0, "JC"),  # 35
-    play(1, "6H"),  # 36
-    play(0, "JK"),  # 37
-    play(1, "7H"),  # 38
-    play(0, "AH"),  # 39
-    play(1, "2D"),  # 40: round 3 scored
+    *plays("1:3H 0:AC 0:5C 1:4H 0:JC 1:6H 0:JK 1:7H 0:AH 1:2D"),  # 31-40: round 3 scored
     deal(4, 0, deck("5S", "JS", "JK", "AH", "AS", "2D", "3D", "4D", "6D", "7D", "2C", "3C")),
     bid(1, 0),  # 42
     bid(0, 60),  # 43
     trump(0, "S"),  # 44
     discard(1, "2D", "3D"),  # 45
     discard(0),  # 46
-    play(1, "4D"),  # 47
-    play(0, "AS"),  # 48
-    play(0, "5S"),  # 49
-    play(1, "6D"),  # 50
-    play(0, "JS"),  # 51
-    play(1, "7D"),  # 52
-    play(0, "JK"),  # 53
-    play(1, "2C"),  # 54
-    play(0, "AH"),  # 55
-    play(1, "3C"),  # 56: round 4 scored, game over
+    *plays("1:4D 0:AS 0:5S 1:6D 0:JS 1:7D 0:JK 1:2C 0:AH 1:3C"),  # 47-56: round 4 scored, game over
 ]
 HAND_SCORES = [
     {"Type": "Score", "Round": 1, "Score": [0, 0]},
