@@ -17,19 +17,13 @@ from hundred_server.core.lobby import options
 from hundred_server.core.table import TableState
 from hundred_server.protocol.schema import is_valid_server_message
 from hundred_server.protocol.wire import MAX_LINE
+from tests.support import protocol_examples
 from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
 
 GAME = {"Type": "Game"}
 HT_OPTIONS = options(games.get("hundredandten"))
 OPTION_LINES = [{"Type": "Message", "Message": text} for text in HT_OPTIONS]
-DOC_OPTION_LINES = [
-    "Option 1 - Play against three AI players and start immediately",
-    "Option 2 - Play against two AI players and start immediately",
-    "Option 3 - Play against one AI player and start immediately",
-    "Option 4 - Open a 4-seat table for people only",
-    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
-    "Option 6 - Go back",
-]
+DOC_OPTION_LINES = protocol_examples.OPTION_LINES
 
 
 def table(
@@ -414,17 +408,7 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
     ann = at_options(h)
     replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
     assert replies == [
-        {
-            "Type": "Table",
-            "Table": 1,
-            "Name": "friday",
-            "Game": "hundredandten",
-            "Seats": 3,
-            "Free": 1,
-            "Players": ["ann", "AI 1", None],
-            "AI": "strong",
-            "Watchers": 0,
-        },
+        {**protocol_examples.FRIDAY_TABLE, "Table": 1},
         {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]},
     ]
     assert h.tokens == ["00000000000000000000000000000001"]

@@ -21,7 +21,7 @@ from hundred_server.protocol.codecs.classic import ClassicCodec, dumps, project
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import LOBBY_QUESTION
-from tests.support.classic_client import meld, play_games
+from tests.support.classic_client import OPTION_LINES, meld, play_games
 from tests.support.hub_harness import (
     HELLO,
     QUESTION,
@@ -31,14 +31,7 @@ from tests.support.hub_harness import (
     text_answer,
 )
 
-SEED_OPTIONS = [
-    "Option 1 - Play against three AI players and start immediately",
-    "Option 2 - Play with a human partner against two AI players",
-    "Option 3 - Play with a human partner against one AI players and 1 Human",
-    "Option 4 - Play with a human partner against two humans",
-    "Option 5 - Play against a human with AI partners",
-    "Option 6 - Go back",
-]
+SEED_OPTIONS = list(OPTION_LINES)
 
 
 def create(h: Harness, name: str, option: int) -> Client:

@@ -30,6 +30,7 @@ from hundred_server.games.rook.text import TEXT
 from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
+from tests.support import playing
 from tests.support.hub_harness import QUESTION, Client, Harness, answer_from_legal
 from tests.support.rook_decks import FOUR_COLOURS, NAMES
 
@@ -678,13 +679,11 @@ def test_the_bot_beats_random_play() -> None:
         rng = random.Random(g)
         game = Game(NAMES[:4])
         bots = [RookBot(), RandomBot(rng), RandomBot(rng), RandomBot(rng)]
-        while not game.is_over:
-            if game.needs_deal:
-                game.deal(seeded_deck(f"strength-{g}", game.round_index))
-                continue
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, bots[seat].act(game.view_for(seat)))  # type: ignore[arg-type]
+        playing.play_out(
+            game,
+            lambda n, g=g: seeded_deck(f"strength-{g}", n),
+            lambda seat, view, bots=bots: bots[seat].act(view),
+        )
         wins += game.winner == 0
     # One seat of four wins a quarter of random games; the bot wins far more.
     assert wins >= games_played // 2, wins
@@ -694,17 +693,14 @@ def test_the_bot_only_plays_legal_actions() -> None:
     for seats in (3, 4, 5, 6):
         game = Game(NAMES[:seats])
         bot = RookBot()
-        while not game.is_over:
-            if game.needs_deal:
-                game.deal(seeded_deck(f"legal-{seats}", game.round_index))
-                continue
-            seat = game.to_act
-            assert seat is not None
-            view = game.view_for(seat)
+
+        def legal(_: int, view: View, bot: RookBot = bot) -> object:
             action = bot.act(view)
             if view.phase is not Phase.SETUP:
                 assert action in view.legal
-            game.apply(seat, action)
+            return action
+
+        playing.play_out(game, lambda n, seats=seats: seeded_deck(f"legal-{seats}", n), legal)
 
 
 def test_the_hand_command_shows_rook_cards() -> None:
