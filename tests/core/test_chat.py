@@ -261,8 +261,7 @@ def test_chat_is_never_in_a_games_record(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     h = SavingHarness("chat-record", store)
     ann = h.create("ann", Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     rng = random.Random(8)
     secret = "the chat is not kept"
     while ann.game_over() is None:

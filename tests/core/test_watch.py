@@ -175,8 +175,7 @@ def test_a_watcher_may_not_play_sit_or_watch_another_table() -> None:
     h = Harness("watch-not-now")
     ann = h.create(Option=1)
     h.create("bob", Option=4)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     prompt = ann.pending()
     assert prompt is not None
     answer = answer_from_legal(prompt, random.Random(3))
@@ -238,8 +237,7 @@ def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> No
 def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
     h = Harness("watch-leave")
     ann = h.create(Option=4)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     ann.take()
     assert watcher.send({"Type": "Leave"}) == [QUESTION, HELLO]
     assert ann.take() == [h.hub.lobby.tables[1].info()]  # the count, down again
@@ -269,8 +267,7 @@ def test_a_watcher_that_drops_is_simply_removed() -> None:
 def test_hello_quit_ends_a_watchers_connection() -> None:
     h = Harness("watch-quit")
     h.create(Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     assert watcher.send({"Type": "Hello", "Message": "quit"}) == [
         {"Type": "Message", "Message": "Ok, bye bye!"}
     ]
@@ -281,8 +278,7 @@ def test_hello_quit_ends_a_watchers_connection() -> None:
 def test_a_watcher_sees_the_end_of_the_game_and_is_back_in_the_lobby() -> None:
     h = Harness("watch-end")
     ann = h.create(Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     play_until_over([ann], random.Random(5))
     over = ann.game_over()
     assert over is not None
@@ -323,8 +319,7 @@ def test_watchers_hear_what_the_table_tells_everyone() -> None:
     h = Harness("watch-notices")
     h.hub.lobby.limits = Limits(grace=60.0, turn_timeout=30.0)
     ann = h.create(Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     h.advance(31)
     assert {"Type": "Message", "Message": "ann ran out of time; the server played for seat 0"} in (
         watcher.take()
@@ -358,8 +353,7 @@ def test_a_watchers_lines_all_count_against_the_rate_limit() -> None:
 def test_watchers_are_not_told_their_game_is_saved_at_shutdown(tmp_path: Any) -> None:
     h = Harness("watch-shutdown", durable=True)
     h.create(Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     h.apply(h.hub.shutdown())
     assert watcher.take() == [{"Type": "Message", "Message": "The server is shutting down. Bye!"}]
 

@@ -37,7 +37,7 @@ from tests.support.hub_harness import (
     public_part,
     text_answer,
 )
-from tests.support.live_server import eventually, start_server
+from tests.support.live_server import eventually, start_server, started
 from tests.support.peer import READ_TIMEOUT, Peer, back_in_the_lobby, play
 
 #: A server on a free port of 127.0.0.1, with the defaults.
@@ -58,11 +58,8 @@ async def running(limits: Limits | None = None, **options: Any) -> AsyncIterator
     hub = Hub(seed_source=lambda: SEED, limits=limits)
     settings = Settings(limits or Limits(), Listeners("127.0.0.1", 0, **options))
     server = Server(hub, settings)
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None = None) -> int:

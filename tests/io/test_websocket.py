@@ -36,7 +36,7 @@ from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address
 from hundred_server.protocol.wire import MAX_LINE
 from tests.io.test_slow_reader import flood_until_dropped
 from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
-from tests.support.live_server import eventually, free_port, start_server, stop_server
+from tests.support.live_server import eventually, free_port, start_server, started, stop_server
 from tests.support.peer import READ_TIMEOUT, WsPeer
 from tests.support.peer import play as play_from_legal
 
@@ -60,11 +60,8 @@ async def running(
     hub = Hub(seed_source=lambda: SEED, limits=limits, ai=AISettings("naive"))
     listeners = Listeners("127.0.0.1", 0, http_port=0, forwarded_for=forwarded_for)
     server = Server(hub, Settings(limits or Limits(), listeners), static=STATIC)
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def greeted(server: Server, name: str) -> WsPeer:

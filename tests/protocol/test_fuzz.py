@@ -62,6 +62,7 @@ from tests.support.hub_harness import (
     play_until_over,
     validate_once,
 )
+from tests.support.live_server import started
 from tests.support.peer import Peer
 
 CLIENT_TYPES = client_types()
@@ -825,11 +826,8 @@ def paced_peer(port: int) -> Awaitable[Peer]:
 @contextlib.asynccontextmanager
 async def live_server() -> AsyncIterator[Server]:
     server = Server(Hub(seed_source=lambda: SEED), Settings(listeners=Listeners("127.0.0.1", 0)))
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def create(peer: Peer, option: Message) -> Message:

@@ -249,6 +249,12 @@ class Harness:
         client.send({"Type": "Game", **answer})
         return client
 
+    def watcher(self, table: int, name: str = "wat") -> Client:
+        """A new connection (JSON, as ``name``) that asked to watch ``table``."""
+        client = self.json_client(name)
+        client.send({"Type": "Watch", "Table": table})
+        return client
+
     def reclaim(self, token: str, name: str = "again") -> tuple[Client, list[Message]]:
         """A new connection (JSON, as ``name``) that takes its seat back with ``token``;
         what it was told."""

@@ -60,6 +60,17 @@ parse_action = SPEC.parse_action
 Message = dict[str, Any]
 
 
+#: Deal 2 of three players (ann reached 102 and pays 2 chips to each), as seat 1 is told.
+DEAL_2_SCORE = {
+    "Type": "Score",
+    "Round": 2,
+    "Playerid": 0,
+    "Total": 102,
+    "Points": [-4, 2, 2],
+    "Score": [2, -1, -1],
+}
+
+
 def told(game: Game, events: list[Event]) -> dict[int, list[Message]]:
     return tell(events, range(game.num_players), game.players)
 
@@ -154,14 +165,7 @@ def test_the_end_of_a_deal_overshoot_and_exact():
     play_all(game, "AS AH AD AC TS TH TD TC KS KH 9S QS 7H 9H KC 8H")
     said = told(game, game.apply(0, Play(c1("QH"))))
     assert said[1][1:] == [
-        {
-            "Type": "Score",
-            "Round": 2,
-            "Playerid": 0,
-            "Total": 102,
-            "Points": [-4, 2, 2],
-            "Score": [2, -1, -1],
-        },
+        DEAL_2_SCORE,
         {"Type": "Message", "Message": "ann takes the total to 102 and pays 2 chips to each"},
     ]
 
@@ -416,15 +420,7 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
 
 def test_text_mode_shows_the_chips_balances_and_the_end():
     screen = Screen(1, ["ann", "bob", "cy"])
-    score = {
-        "Type": "Score",
-        "Round": 2,
-        "Playerid": 0,
-        "Total": 102,
-        "Points": [-4, 2, 2],
-        "Score": [2, -1, -1],
-    }
-    assert TEXT.render(score, screen) == [
+    assert TEXT.render(DEAL_2_SCORE, screen) == [
         "Deal 2: chips ann -4, you +2, cy +2. Balances: ann 2, you -1, cy -1"
     ]
     over = {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [2, -1, -1], "Win": False}
