@@ -25,7 +25,6 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    answer_from_legal,
     is_prompt,
     play_until_over,
 )
@@ -257,14 +256,8 @@ def test_a_person_plays_whist_against_three_ai_seats_to_the_end() -> None:
     table = h.hub.lobby.tables[1]
     assert table.info()["Game"] == "whist"
     assert table.names() == ["ann", "AI 1", "AI 2", "AI 3"]
-    rng = random.Random(3)
-    for _ in range(2000):
-        if ann.game_over() is not None:
-            break
-        prompt = ann.pending()
-        assert prompt is not None
+    for prompt in ann.play_on(random.Random(3), 2000):
         assert prompt["Type"] == "Play"
-        ann.send(answer_from_legal(prompt, rng))
     over = ann.game_over()
     assert over is not None
     assert over["Winner"] in ("NS", "EW")
@@ -327,15 +320,11 @@ def test_text_mode_offers_whist() -> None:
 
 def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     from hundred_server.store import Store
-    from tests.support.saving import SavingHarness, restarted
+    from tests.support.saving import mid_game, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("whist-store", store)
-    ann = whist_person_vs_ai(h)
     rng = random.Random(1)
-    for _ in range(20):
-        ann.answer(rng)
-    prompt = ann.pending()
+    h, ann, prompt = mid_game(store, "whist-store", whist_person_vs_ai, 20, rng)
     store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "whist-store")
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})

@@ -130,3 +130,22 @@ def state_of(obj: Any, *names: str) -> tuple[object, ...]:
     names and spaces): a game's state that a refused action must leave as it was, or
     what a view shows, to compare with another."""
     return tuple(copy.deepcopy(getattr(obj, name)) for group in names for name in group.split())
+
+
+def check_refused_line(
+    fmt: Any, record: Sequence[str], number: int, bad: str, state: Callable[[Any], object]
+) -> Any:
+    """``record`` fed to a replayer of ``fmt`` up to line ``number``, where the line
+    ``bad`` is refused (``RecordError``) leaving ``state(game)`` as it was, and the
+    record's own line is then taken (and tells nothing). The game."""
+    replayer = fmt.replayer()
+    for at, line in enumerate(record[: number - 1], 1):
+        replayer.feed(at, line)
+    game = replayer.game
+    assert game is not None
+    before = state(game)
+    with pytest.raises(RecordError):
+        replayer.feed(number, bad)
+    assert state(game) == before
+    assert replayer.feed(number, record[number - 1]) == []
+    return game

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +89,17 @@ class Client:
         prompt = self.pending()
         assert prompt is not None, "no prompt to answer"
         return self.send(answer_from_legal(prompt, rng))
+
+    def play_on(self, rng: random.Random, answers: int) -> Iterator[Message]:
+        """This client's prompts one at a time until its game is over (``answers`` at
+        most), each answered from its ``Legal`` once the caller has looked at it."""
+        for _ in range(answers):
+            if self.game_over() is not None:
+                return
+            prompt = self.pending()
+            assert prompt is not None
+            yield prompt
+            self.send(answer_from_legal(prompt, rng))
 
     def refused(self, answer: Message) -> Message:
         """Send ``answer`` to this client's prompt, which must refuse it: one Error, then

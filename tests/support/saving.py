@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from hundred_server.core.hub import Command
 from hundred_server.games.records import replay
 from hundred_server.store import GameStore, StoredGame
-from tests.support.hub_harness import Client, Harness, play_until_over
+from tests.support.hub_harness import Client, Harness, Message, play_until_over
 
 
 class SavingHarness(Harness):
@@ -27,6 +27,25 @@ class SavingHarness(Harness):
 
 def final_score(lines: list[str]) -> dict[str, object]:
     return list(replay(lines))[-1]
+
+
+def mid_game(
+    store: GameStore,
+    prefix: str,
+    start: Callable[[SavingHarness], Client],
+    answers: int,
+    rng: random.Random,
+) -> tuple[SavingHarness, Client, Message]:
+    """A hub saving to ``store``, where ``start`` seats a person at a table whose game it
+    plays on for ``answers`` answers from ``Legal``: the hub, the person, and the prompt
+    the person has then."""
+    harness = SavingHarness(prefix, store)
+    client = start(harness)
+    for _ in range(answers):
+        client.answer(rng)
+    prompt = client.pending()
+    assert prompt is not None
+    return harness, client, prompt
 
 
 def restarted(

@@ -17,9 +17,8 @@ from hundred_server.games.hundert.records import FORMAT
 from hundred_server.games.hundert.rules import Game, Play, seeded_deck
 from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.records import record_lines
-from hundred_server.protocol.errors import RecordError
 from tests.support import playing
-from tests.support.game_checks import Edits, common_record_errors
+from tests.support.game_checks import Edits, check_refused_line, common_record_errors
 
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
@@ -253,15 +252,9 @@ def test_the_codes_are_the_shared_ones_but_deck_mismatch_and_hunderts_own():
 
 
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = FORMAT.replayer()
-    for number, line in enumerate(RECORD[:3], 1):
-        replayer.feed(number, line)
-    game = replayer.game
-    assert game is not None
-    before = (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)])
-    with pytest.raises(RecordError):
-        replayer.feed(4, json.dumps(play(0, "AS")))  # bob played it
-    assert (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)]) == before
-    assert replayer.feed(4, RECORD[3]) == []
+    def state(game: Game) -> tuple[object, ...]:
+        return (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)])
+
+    game = check_refused_line(FORMAT, RECORD, 4, json.dumps(play(0, "AS")), state)  # bob's
     assert game.total == 22
     assert game.history[-1] == (0, Play(game.played[-1][1]))

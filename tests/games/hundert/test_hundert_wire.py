@@ -49,7 +49,6 @@ from tests.support.hub_harness import (
     Client,
     Harness,
     StreamError,
-    answer_from_legal,
     play_until_over,
     text_answer,
     validate_once,
@@ -576,16 +575,11 @@ def test_a_json_client_plays_hundert_against_ai_to_the_end(option: int):
     seats = option + 1
     assert table.names() == ["ann", *(f"AI {i}" for i in range(1, seats))]
     rng = random.Random(option)
-    for _ in range(600):
-        if ann.game_over() is not None:
-            break
-        asked = ann.pending()
-        assert asked is not None
+    for asked in ann.play_on(rng, 600):
         assert asked["Type"] == "Play"
         if rng.random() < 0.1:  # now and then a bad answer: the same prompt again
             bad = {"Type": "Play", "PlayedCard": "2S", "Seq": asked["Seq"]}
             assert ann.refused(bad)["Code"] == "not_in_hand"
-        ann.send(answer_from_legal(asked, rng))
     over = ann.game_over()
     assert over is not None
     assert ann.messages[-2:] == [QUESTION, HELLO]
@@ -647,16 +641,11 @@ def test_a_plain_table_of_your_choice_has_no_flags():
 
 def test_a_feder_game_is_saved_restored_with_its_option_and_exported(tmp_path: Path):
     from hundred_server.store import Store
-    from tests.support.saving import SavingHarness, played_out_and_stored, restarted
+    from tests.support.saving import mid_game, played_out_and_stored, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("hundert-store", store)
-    ann = create(h, "ann", 6)
     rng = random.Random(1)
-    for _ in range(12):
-        ann.answer(rng)
-    asked = ann.pending()
-    assert asked is not None
+    h, _, asked = mid_game(store, "hundert-store", lambda h: create(h, "ann", 6), 12, rng)
     store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "hundert-store")
     assert h2.hub.lobby.tables[1].game.flags == FEDER
     again, said = h2.reclaim(h.tokens[0], "ann")

@@ -18,10 +18,9 @@ from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.pinochle.bots import PinochleBot
 from hundred_server.games.pinochle.records import FORMAT
 from hundred_server.games.pinochle.rules import Game, seeded_deck
-from hundred_server.protocol.errors import RecordError
 from tests.games.pinochle.test_pinochle import P4, RULE_HANDS, deck_for, play_transcript
 from tests.support import playing
-from tests.support.game_checks import Edits, common_record_errors
+from tests.support.game_checks import Edits, check_refused_line, common_record_errors
 
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
@@ -239,14 +238,8 @@ def test_the_codes_are_the_shared_ones_but_deck_mismatch_and_pinochles_own():
 
 
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = FORMAT.replayer()
-    for number, line in enumerate(RECORD[:7], 1):
-        replayer.feed(number, line)
-    game = replayer.game
-    assert game is not None
-    before = (game.phase, game.to_act, list(game.history))
-    with pytest.raises(RecordError):
-        replayer.feed(8, json.dumps(play(2, "TD")))
-    assert (game.phase, game.to_act, list(game.history)) == before
-    assert replayer.feed(8, RECORD[7]) == []
+    bad = json.dumps(play(2, "TD"))
+    game = check_refused_line(
+        FORMAT, RECORD, 8, bad, lambda g: (g.phase, g.to_act, list(g.history))
+    )
     assert (game.bid, game.trump, game.played) == (25, Suit.HEARTS, [Card.parse("AD")])

@@ -27,7 +27,6 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    answer_from_legal,
     text_answer,
 )
 
@@ -94,16 +93,11 @@ def test_a_json_client_plays_pinochle_against_three_ai_to_the_end() -> None:
     ann = create(h, "ann", 1)
     rng = random.Random(5)
     prompts = 0
-    for _ in range(3000):
-        if ann.game_over() is not None:
-            break
-        prompt = ann.pending()
-        assert prompt is not None
+    for prompt in ann.play_on(rng, 3000):
         prompts += 1
         assert prompt["Type"] in ("Bid", "Trump", "Play")
         if rng.random() < 0.05:  # now and then a bad answer: the same prompt again
             ann.refused({"Type": "Play", "PlayedCard": "9Z", "Seq": prompt["Seq"]})
-        ann.send(answer_from_legal(prompt, rng))
     over = ann.game_over()
     assert over is not None
     assert over["Win"] is (over["Winner"] == 0)
@@ -171,16 +165,11 @@ def check_pinochle_stream(messages: list[dict[str, Any]]) -> None:
 
 def test_a_pinochle_game_is_saved_restored_and_exported(tmp_path: Path) -> None:
     from hundred_server.store import Store
-    from tests.support.saving import SavingHarness, played_out_and_stored, restarted
+    from tests.support.saving import mid_game, played_out_and_stored, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("pinochle-store", store)
-    ann = create(h, "ann", 1)
     rng = random.Random(1)
-    for _ in range(10):
-        ann.answer(rng)
-    prompt = ann.pending()
-    assert prompt is not None
+    h, ann, prompt = mid_game(store, "pinochle-store", lambda h: create(h, "ann", 1), 10, rng)
     store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "pinochle-store")
     again, told = h2.reclaim(h.tokens[0], "ann")
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
