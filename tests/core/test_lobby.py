@@ -414,20 +414,21 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
     assert h.tokens == ["00000000000000000000000000000001"]
 
 
-def test_options_1_to_4_ignore_seats_bots_and_name() -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        pytest.param(
+            {"Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"},
+            id="options-1-to-4-ignore-seats-bots-and-name",
+        ),
+        pytest.param({"Option": 5}, id="option-5-defaults-to-four-seats-no-ai-and-table-id-name"),
+    ],
+)
+def test_a_table_of_four_people_waits_for_them(answer: dict[str, Any]) -> None:
     h = Harness()
     ann = at_options(h)
-    replies = ann.send({"Type": "Game", "Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"})
+    replies = ann.send({"Type": "Game", **answer})
     assert replies == [table(1, 4, ["ann", None, None, None]), seat(1, 0, 1)]
-
-
-def test_option_5_defaults_to_four_seats_no_ai_and_table_id_name() -> None:
-    h = Harness()
-    ann = at_options(h)
-    assert ann.send({"Type": "Game", "Option": 5}) == [
-        table(1, 4, ["ann", None, None, None]),
-        seat(1, 0, 1),
-    ]
 
 
 @pytest.mark.parametrize(
@@ -537,13 +538,19 @@ def test_join_a_full_table_is_refused() -> None:
     assert h.hub.lobby.tables[1].names() == ["ann", "bob"]
 
 
-def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
-    h = Harness()
+def waiting_with_bob(h: Harness) -> tuple[Client, Client]:
+    """ann's table of four people (option 4), which bob joined; what ann was told, taken."""
     ann = at_options(h)
     ann.send({"Type": "Game", "Option": 4})
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     ann.take()
+    return ann, bob
+
+
+def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
+    h = Harness()
+    ann, bob = waiting_with_bob(h)
     bob.disconnect()
     assert ann.take() == [table(1, 4, ["ann", None, None, None])]
     cy = h.json_client("cy")
@@ -895,11 +902,7 @@ def test_line_too_long_gets_an_error_and_closes() -> None:
 
 def test_line_too_long_frees_the_seat() -> None:
     h = Harness()
-    ann = at_options(h)
-    ann.send({"Type": "Game", "Option": 4})
-    bob = h.json_client("bob")
-    bob.send({"Type": "Join", "Table": 1})
-    ann.take()
+    ann, bob = waiting_with_bob(h)
     h.apply(h.hub.line_too_long(bob.conn))
     assert bob.closed
     assert bob.messages[-1]["Code"] == "line_too_long"

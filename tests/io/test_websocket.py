@@ -87,6 +87,21 @@ async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) 
     return peer.answers - before
 
 
+def slow_reader_server() -> Server:
+    """A server that queues 64 KiB at most for a client, and no rate limit to speak of:
+    a client may be slow to read, not fast to send."""
+    limits = Limits(rate=1e9, burst=10**9)
+    hub = Hub(limits=limits, ai=AISettings("naive"))
+    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
+    return Server(hub, settings, outgoing_limit=64 * 1024)
+
+
+async def served(server: Server) -> None:
+    """A new connection is welcomed (and closed): the server goes on."""
+    peer = await WsPeer.welcomed(server.http_port)
+    await peer.close()
+
+
 async def unread(server: Server) -> tuple[ClientProtocol, asyncio.StreamWriter]:
     """A WebSocket client in the library's sans-I/O protocol, on a socket with a small
     buffer that is never read past the opening handshake."""
@@ -329,22 +344,14 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
 ) -> None:
     """Pongs are bytes written like any other: a client that sends pings and reads
     nothing is dropped once its pongs fill the outgoing limit."""
-    limits = Limits(rate=1e9, burst=10**9)  # not fast to send: slow to read
-    hub = Hub(limits=limits, ai=AISettings("naive"))
-    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(hub, settings, outgoing_limit=64 * 1024)
-    await server.start()
-    try:
+    async with started(slow_reader_server()) as server:
         client, writer = await unread(server)
         for _ in range(100):
             client.send_ping(b"p" * 125)  # the largest: 125 bytes of pong each
         pings = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pings * 5, caplog)
         writer.close()
-        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
-        await other.close()
-    finally:
-        await server.close()
+        await served(server)  # nobody waited on it
 
 
 @pytest.mark.asyncio
@@ -394,8 +401,7 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
         await eventually(lambda: server.hub.half_open() == 0)
         for _, writer in [*stuck, (over, closed)]:
             writer.close()
-        ann = await WsPeer.welcomed(server.http_port)
-        await ann.close()
+        await served(server)
 
 
 @pytest.mark.asyncio
@@ -409,8 +415,7 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
         for _, writer in stuck:
             writer.close()
         await eventually(lambda: server.hub.half_open() == 0)
-        bob = await WsPeer.welcomed(server.http_port)
-        await bob.close()
+        await served(server)
 
 
 @pytest.mark.asyncio
@@ -562,19 +567,11 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
 ) -> None:
     """As on TCP (test_slow_reader.py): the transport's buffer is its outgoing queue,
     bounded; a client that reads nothing is dropped, and nobody waits for it."""
-    limits = Limits(rate=1e9, burst=10**9)  # slow to read, not fast to send
-    hub = Hub(limits=limits, ai=AISettings("naive"))
-    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(hub, settings, outgoing_limit=64 * 1024)
-    await server.start()
-    try:
+    async with started(slow_reader_server()) as server:
         client, writer = await unread(server)
         for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
             client.send_text(text.encode())
         pair = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pair * 500, caplog)
         writer.close()
-        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
-        await other.close()
-    finally:
-        await server.close()
+        await served(server)  # nobody waited on it
