@@ -39,6 +39,13 @@ Answerer = Callable[[AskBot], tuple[int | None, str | None]]
         ("whist=crashes_on_import:Player", "cannot import 'crashes_on_import': no"),
         ("whist=good_player:Nobody", "'good_player' has no class 'Nobody'"),
         ("whist=cannot_start:Player", "cannot_start:Player() fails: ValueError('nope')"),
+        # what the worker that loads it finds it cannot play
+        ("whist=exits_on_import:Player", "cannot import 'exits_on_import': 1"),
+        (
+            "whist=no_method:Player",
+            "Player has no act(view) method (nor PlayCard, the Whist shape)",
+        ),
+        ("pinochle=no_method:Player", "Player has no act(view) method"),
     ],
 )
 def test_what_cannot_be_loaded_is_refused_with_why(

@@ -362,6 +362,21 @@ def validate_once(msg: Message, fail: Callable[[str], StreamError]) -> None:
     _VALID.add(key)
 
 
+def checked(
+    messages: list[Message], what: str, schema: bool
+) -> Iterator[tuple[int, Message, Callable[[str], StreamError]]]:
+    """Each message with its index and a ``fail(why)`` that names it (as ``what``),
+    validated against the schema first where ``schema``."""
+    for index, msg in enumerate(messages):
+
+        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
+            return StreamError(f"{what} {index} {json.dumps(msg)}: {why}")
+
+        if schema:
+            validate_once(msg, fail)
+        yield index, msg, fail
+
+
 def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: bool = True) -> int:
     """The oracle for one connection's whole JSON stream; returns the games it saw.
 
@@ -375,13 +390,7 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
     totals: list[int] = []
     previous: Message | None = None
     other_game = False
-    for index, msg in enumerate(messages):
-
-        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
-            return StreamError(f"message {index} {json.dumps(msg)}: {why}")
-
-        if schema:
-            validate_once(msg, fail)
+    for _, msg, fail in checked(messages, "message", schema):
         kind = msg.get("Type")
         if kind == "Table":
             other_game = msg["Game"] != "hundredandten"
@@ -585,10 +594,21 @@ def text_answer(lines: list[str], rng: random.Random) -> str | None:
             return "discard " + " ".join(code for _, code in picks)
         legal = ask[len("> play one of: ") : ask.index("   (")].split(" ")
         code = PRETTY_TO_CODE[rng.choice(legal)]
-        if rng.random() < 0.5:
-            return f"play {next(n for n, c in hand if c == code)}"
-        return f"play {code.lower() if rng.random() < 0.5 else code}"
+        return play_command(hand, code, rng, lambda: code.lower() if rng.random() < 0.5 else code)
     return None
+
+
+def play_command(
+    hand: list[tuple[int, str]],
+    code: str,
+    rng: random.Random,
+    name: Callable[[], str] | None = None,
+) -> str:
+    """Text mode's ``play`` of ``code``: by its number in ``hand`` (numbers and codes)
+    half the time, else by ``name()`` (the code itself unless given)."""
+    if rng.random() < 0.5:
+        return f"play {next(n for n, c in hand if c == code)}"
+    return f"play {name() if name is not None else code}"
 
 
 # ------------------------------------------------------------------ a watcher's stream
@@ -630,13 +650,7 @@ def check_watcher_stream(messages: list[Message], *, schema: bool = True) -> int
     watching: WatcherOracle | None = None
     in_game = False
     ended = 0
-    for index, msg in enumerate(messages):
-
-        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
-            return StreamError(f"watcher message {index} {json.dumps(msg)}: {why}")
-
-        if schema:
-            validate_once(msg, fail)
+    for index, msg, fail in checked(messages, "watcher message", schema):
         kind = msg.get("Type")
         if kind == "Table":
             watching = WatcherOracle(games.get(msg["Game"]))

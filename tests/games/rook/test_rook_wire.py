@@ -31,7 +31,7 @@ from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
 from tests.support import playing
-from tests.support.hub_harness import QUESTION, Client, Harness, answer_from_legal
+from tests.support.hub_harness import QUESTION, Client, Harness, answer_from_legal, play_command
 from tests.support.rook_decks import FOUR_COLOURS, NAMES
 
 parse_action = SPEC.parse_action
@@ -539,10 +539,7 @@ def rook_text_answer(lines: list[str], rng: random.Random) -> str | None:
         return f"setup {colour} {' '.join(discard)}{tail}"
     if ask.startswith("> play one of: "):
         legal = ask[len("> play one of: ") : ask.index("   (")].split(", ")
-        code = NAME_TO_CODE[rng.choice(legal)]
-        if rng.random() < 0.5:
-            return f"play {next(n for n, c in hand if c == code)}"
-        return f"play {code}"
+        return play_command(hand, NAME_TO_CODE[rng.choice(legal)], rng)
     return None
 
 
