@@ -30,9 +30,7 @@ def check_streams(peers: list[Peer]) -> None:
 
 
 async def create(peer: Peer, game: str, option: Message) -> None:
-    await peer.send({"Type": "Hello", "Message": "create", "Game": game})
-    await peer.until(lambda m: m == {"Type": "Game"})
-    await peer.send({"Type": "Game", **option})
+    await peer.create({"Type": "Game", **option}, game)
     await peer.until(lambda m: m["Type"] == "Table")
 
 

@@ -74,9 +74,7 @@ async def greeted(server: Server, name: str) -> WsPeer:
 async def seated(server: Server, name: str, game: Message) -> WsPeer:
     """``name`` at a new table made with the ``Game`` answer ``game``."""
     peer = await greeted(server, name)
-    await peer.send({"Type": "Hello", "Message": "create"})
-    await peer.until(lambda m: m == {"Type": "Game"})
-    await peer.send(game)
+    await peer.create(game)
     return peer
 
 
