@@ -149,3 +149,33 @@ def check_refused_line(
     assert state(game) == before
     assert replayer.feed(number, record[number - 1]) == []
     return game
+
+
+def prompts_now(
+    game: Any,
+    prompt: Callable[[Any, int | None, int], dict[str, Any] | None],
+    seq: int,
+    check: Callable[[dict[str, Any], int | None], None],
+    legal: Callable[[int], list[Any]],
+) -> tuple[int, dict[str, Any]]:
+    """The prompt of ``game`` now (numbered ``seq``) as every seat is told it: the
+    public prompt (for watchers: no ``Legal``), with ``legal(seat)`` as its ``Legal``
+    for the seat to act. Each is given to ``check`` first (with its seat, None for the
+    public one). The seat to act and what it is asked."""
+    actor = game.to_act
+    assert actor is not None
+    public = prompt(game, None, seq)
+    assert public is not None
+    assert "Legal" not in public
+    check(public, None)
+    asked = public
+    for seat in range(game.num_players):
+        msg = prompt(game, seat, seq)
+        assert msg is not None
+        check(msg, seat)
+        if seat == actor:
+            assert msg == {**public, "Legal": legal(seat)}
+            asked = msg
+        else:
+            assert msg == public
+    return actor, asked

@@ -62,6 +62,7 @@ from tests.games.pinochle.test_pinochle import (
     cs,
     deck_for,
 )
+from tests.support.game_checks import prompts_now
 
 parse_action = SPEC.parse_action
 
@@ -635,23 +636,18 @@ def test_random_games_tell_no_secrets_legal_is_the_engines_and_all_is_in_the_sch
         if game.is_over:
             break
         seq += 1
-        actor = game.to_act
-        assert actor is not None
-        everyone = prompt(game, None, seq)
-        assert everyone is not None
-        assert "Legal" not in everyone
-        checked(everyone)
-        for seat in SEATS:
-            msg = prompt(game, seat, seq)
-            assert msg is not None
+
+        def check(msg: Message, seat: int | None) -> None:
             checked(msg, seat)
-            knowledge[seat].check(msg)
-            if seat != actor:
-                assert msg == everyone
-                continue
-            legal = game.legal_actions(seat)
-            assert msg == {**everyone, "Legal": [wire(a) for a in legal]}
-            assert [parse_action(answer(msg["Type"], v)) for v in msg["Legal"]] == list(legal)
+            if seat is not None:
+                knowledge[seat].check(msg)
+
+        def legal(seat: int) -> list[object]:
+            return [wire(a) for a in game.legal_actions(seat)]
+
+        actor, asked = prompts_now(game, prompt, seq, check, legal)
+        answers = [parse_action(answer(asked["Type"], v)) for v in asked["Legal"]]
+        assert answers == list(game.legal_actions(actor))
         if rng.random() < 0.1:
             seat = rng.randrange(4)
             check_snapshot(game, seat, knowledge[seat], checked)

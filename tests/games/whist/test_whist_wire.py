@@ -36,7 +36,7 @@ from hundred_server.games.whist.wire import (
 from hundred_server.protocol.errors import BotAnswerError, ClientError, IllegalActionError
 from hundred_server.protocol.schema import validate_server_message
 from tests.games.whist.test_whist import c1, cs, ladder, play_first_legal
-from tests.support.game_checks import Edits, common_record_errors
+from tests.support.game_checks import Edits, common_record_errors, prompts_now
 
 parse_action = SPEC.parse_action
 prompt = SPEC.prompt
@@ -362,21 +362,15 @@ def test_random_games_tell_no_secrets_and_match_the_schema(seed, choices):
         if game.is_over:
             break
         seq += 1
-        actor = game.to_act
-        assert actor is not None
-        public = prompt(game, None, seq)
-        assert public is not None
-        assert "Legal" not in public
-        validate(public)
-        for s in SEATS:
-            msg = prompt(game, s, seq)
-            assert msg is not None
+
+        def check(msg: Message, seat: int | None) -> None:
             validate(msg)
-            seats[s].check(msg)
-            if s == actor:
-                assert msg == {**public, "Legal": [p.card.code for p in game.legal_actions(s)]}
-            else:
-                assert msg == public
+            if seat is not None:
+                seats[seat].check(msg)
+
+        actor, _ = prompts_now(
+            game, prompt, seq, check, lambda s: [p.card.code for p in game.legal_actions(s)]
+        )
         if rng.random() < 0.05:
             seat = rng.randrange(4)
             msg = snapshot(game, seat, 1)
