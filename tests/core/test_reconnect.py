@@ -371,10 +371,7 @@ def test_when_the_clock_runs_out_the_naive_move_is_played_and_said() -> None:
     assert prompt is not None
     expected = NaiveBot().act(game.view_for(0))
     seq, played = table_of(h).seq, len(game.history)
-    h.advance(29.9)
-    assert ann.take() == []
-    h.advance(0.1)
-    told = ann.take()
+    told = h.told_after(ann, 30)
     assert told[0] == {
         "Type": "Message",
         "Message": "ann ran out of time; the server played for seat 0",

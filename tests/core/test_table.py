@@ -484,10 +484,7 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
                 "Message": "bob lost their connection; seat 2 waits 60 s for them to come back",
             }
         ]
-        h.advance(59.9)
-        assert ann.take() == []
-        h.advance(0.1)
-        told = ann.take()
+        told = h.told_after(ann, 60)
         assert told[0] == {
             "Type": "Message",
             "Message": "bob did not come back in 60 s; an AI plays seat 2 until they do",

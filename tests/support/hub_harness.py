@@ -260,6 +260,14 @@ class Harness:
         client.send({"Type": "Game", **answer})
         return client
 
+    def told_after(self, client: Client, seconds: float) -> list[Message]:
+        """What ``client`` is told once ``seconds`` have passed: nothing a tenth of a
+        second before."""
+        self.advance(seconds - 0.1)
+        assert client.take() == []
+        self.advance(0.1)
+        return client.take()
+
     def watcher(self, table: int, name: str = "wat") -> Client:
         """A new connection (JSON, as ``name``) that asked to watch ``table``."""
         client = self.json_client(name)
