@@ -3,6 +3,7 @@ the server to."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 #: The options of Hundred and Ten's lobby, as ``create`` lists them.
@@ -27,3 +28,19 @@ FRIDAY_TABLE: dict[str, Any] = {
     "AI": "strong",
     "Watchers": 0,
 }
+
+
+def snapshot_before_the_deal(table: int, seat: int, players: Sequence[str]) -> dict[str, Any]:
+    """What a Snapshot at a table of four starts with (protocol.md, Snapshot), as it is
+    before the first deal."""
+    return {
+        "Type": "Snapshot",
+        "Table": table,
+        "Playerid": seat,
+        "Players": list(players),
+        "Round": 1,
+        "Dealer": 0,
+        "Phase": "deal",
+        "Hand": [],
+        "Score": [0, 0],
+    }

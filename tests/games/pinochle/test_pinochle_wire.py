@@ -63,6 +63,7 @@ from tests.games.pinochle.test_pinochle import (
     deck_for,
 )
 from tests.support.game_checks import prompts_now
+from tests.support.protocol_examples import snapshot_before_the_deal
 
 parse_action = SPEC.parse_action
 
@@ -691,15 +692,7 @@ def test_snapshots_of_the_deal_phase_and_of_a_finished_game_are_valid():
     game = Game(PLAYERS)
     first = snapshot(game, 3, 1)
     assert first == {
-        "Type": "Snapshot",
-        "Table": 1,
-        "Playerid": 3,
-        "Players": list(PLAYERS),
-        "Round": 1,
-        "Dealer": 0,
-        "Phase": "deal",
-        "Hand": [],
-        "Score": [0, 0],
+        **snapshot_before_the_deal(1, 3, PLAYERS),
         "Bids": [],
         "Meld": [],
         "Tricks": 0,

@@ -37,6 +37,7 @@ from hundred_server.protocol.errors import BotAnswerError, ClientError, IllegalA
 from hundred_server.protocol.schema import validate_server_message
 from tests.games.whist.test_whist import c1, cs, ladder, play_first_legal
 from tests.support.game_checks import Edits, common_record_errors, prompts_now
+from tests.support.protocol_examples import snapshot_before_the_deal
 
 parse_action = SPEC.parse_action
 prompt = SPEC.prompt
@@ -277,15 +278,7 @@ def test_a_snapshot_holds_what_the_seat_knows():
 def test_a_snapshot_before_the_deal_has_no_trump():
     msg = snapshot(Game(PLAYERS), 3, 0)
     assert msg == {
-        "Type": "Snapshot",
-        "Table": 0,
-        "Playerid": 3,
-        "Players": list(PLAYERS),
-        "Round": 1,
-        "Dealer": 0,
-        "Phase": "deal",
-        "Hand": [],
-        "Score": [0, 0],
+        **snapshot_before_the_deal(0, 3, PLAYERS),
         "Tricks": 0,
         "TricksWon": [0, 0],
         "Trick": [],
