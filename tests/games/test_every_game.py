@@ -126,6 +126,10 @@ def test_an_illegal_action_has_its_code_and_changes_nothing(
 
 
 # ------------------------------------------------------------------ the strong AIs
+#
+# No test of a strong AI times it: their speed and strength are measured with the
+# tournament command and bench/strong.py (``make bench-strong``; README, tournament
+# section; each strong.py's docstring says how).
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,6 @@
 """The strong Hundert AI (games/hundert/strong.py): PIMC over deals sampled from the view.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (the module docstring says how).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations

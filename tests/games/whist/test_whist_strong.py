@@ -1,7 +1,6 @@
 """The strong Whist AI (games/whist/strong.py): PIMC over deals sampled from the view.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (``make bench-strong``; README, tournament section).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations
