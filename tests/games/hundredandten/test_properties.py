@@ -15,29 +15,20 @@ from typing import ClassVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hundred_server.games.hundredandten import rules
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
-    BiddingWon,
-    BidMade,
     DealRecord,
     Dealt,
     Discard,
     Game,
-    GameWon,
-    PassedOut,
     Phase,
     Play,
-    Played,
-    PrePassed,
     RoundScored,
     SelectTrump,
-    TrickWon,
-    TrumpSelected,
-    Unknown,
     Unpass,
-    Unpassed,
 )
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.errors import IllegalActionError
@@ -193,7 +184,7 @@ def check_views(game: Game) -> None:
         assert view.scores == tuple(game.scores[seat:] + game.scores[:seat])
         others = {c for s in range(n) if s != seat for c in game.hands[s]}
         assert not others & set(view.hand)
-        known = {c for c, status in view.card_knowledge() if not isinstance(status, Unknown)}
+        known = {c for c, status in view.card_knowledge() if not isinstance(status, rules.Unknown)}
         assert not others & known
 
 
@@ -337,21 +328,21 @@ class Oracle:
             if isinstance(event, Dealt):
                 self.new_round(event)
                 assert all(len(h) == 5 for h in event.hands)
-            elif isinstance(event, BiddingWon):
+            elif isinstance(event, rules.BiddingWon):
                 self.bidder, self.bid = event.seat, event.amount
-            elif isinstance(event, TrumpSelected):
+            elif isinstance(event, rules.TrumpSelected):
                 assert event.seat == self.bidder
                 self.trump = event.suit
-            elif isinstance(event, Played):
+            elif isinstance(event, rules.Played):
                 self.trick.append((event.seat, event.card))
-            elif isinstance(event, TrickWon):
+            elif isinstance(event, rules.TrickWon):
                 assert len(self.trick) == self.n
                 assert self.trump is not None
                 assert (event.seat, event.card) == oracle_trick_winner(self.trick, self.trump)
                 self.winners.append((event.seat, event.card))
                 assert event.trick == len(self.winners)
                 self.trick = []
-            elif isinstance(event, PassedOut):
+            elif isinstance(event, rules.PassedOut):
                 assert self.bidder is None
                 assert self.winners == []
                 assert event.round == len(self.dealers)
@@ -359,7 +350,7 @@ class Oracle:
                 self.passed_out += 1
             elif isinstance(event, RoundScored):
                 self.scored(event)
-            elif isinstance(event, GameWon):
+            elif isinstance(event, rules.GameWon):
                 assert event.winner == self.expected_winner
                 assert event.totals == tuple(self.totals)
                 assert game.winner == event.winner
@@ -413,7 +404,7 @@ def run_game(
                 if seat != game.to_act and legal:
                     (action,) = legal
                     events = game.apply(seat, action)
-                    expected = PrePassed(seat) if action == Bid(0) else Unpassed(seat)
+                    expected = rules.PrePassed(seat) if action == Bid(0) else rules.Unpassed(seat)
                     assert action in (Bid(0), Unpass())
                     assert events == [expected]
                     check_views(game)
@@ -427,7 +418,7 @@ def run_game(
             assert game.legal_actions(seat) == tuple(Play(c) for c in expected_plays)
         events = game.apply(seat, action)
         if isinstance(action, Bid):
-            assert isinstance(events[0], BidMade)
+            assert isinstance(events[0], rules.BidMade)
             assert (events[0].seat, events[0].amount) == (seat, action.amount)
         oracle.see(events, game)
     check_cards(game)
