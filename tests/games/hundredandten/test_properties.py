@@ -21,12 +21,10 @@ from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
     DealRecord,
-    Dealt,
     Discard,
     Game,
     Phase,
     Play,
-    RoundScored,
     SelectTrump,
     Unpass,
 )
@@ -307,7 +305,7 @@ class Oracle:
         self.expected_winner: int | None = None
         self.new_round(game.history[0])
 
-    def new_round(self, deal: DealRecord | Dealt) -> None:
+    def new_round(self, deal: DealRecord | rules.Dealt) -> None:
         if self.dealers:
             played = self.last_round_played
             assert deal.dealer == oracle_next_dealer(self.dealers, played, self.n)
@@ -325,7 +323,7 @@ class Oracle:
     def see(self, events: list, game: Game) -> None:
         for event in events:
             assert not self.over
-            if isinstance(event, Dealt):
+            if isinstance(event, rules.Dealt):
                 self.new_round(event)
                 assert all(len(h) == 5 for h in event.hands)
             elif isinstance(event, rules.BiddingWon):
@@ -348,7 +346,7 @@ class Oracle:
                 assert event.round == len(self.dealers)
                 self.round_points.append((0,) * self.n)
                 self.passed_out += 1
-            elif isinstance(event, RoundScored):
+            elif isinstance(event, rules.RoundScored):
                 self.scored(event)
             elif isinstance(event, rules.GameWon):
                 assert event.winner == self.expected_winner
@@ -358,7 +356,7 @@ class Oracle:
         # A round that takes someone to 110 ends the game, and only such a round does.
         assert self.over == (self.expected_winner is not None) == game.is_over
 
-    def scored(self, event: RoundScored) -> None:
+    def scored(self, event: rules.RoundScored) -> None:
         assert self.trump is not None
         assert self.bidder is not None
         assert len(self.winners) == 5, "a played round has five tricks"
