@@ -116,9 +116,8 @@ async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
 @pytest.mark.asyncio
 async def test_a_text_mode_session_over_a_raw_socket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await Peer.open(server.port)
         # The greeting comes before the server knows the mode: JSON.
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        peer = await Peer.welcomed(server.port)
         # A telnet client's first line: negotiation bytes, then the command.
         await peer.send(b"\xff\xfd\x03\xff\xfb\x18\xff\xfa\x18\x00xterm\xff\xf0create\r\n")
         options = await peer.text_until_prompt()
