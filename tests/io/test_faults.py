@@ -14,8 +14,15 @@ from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.table import Table
 from hundred_server.io.server import Server
-from tests.core.test_table import person_vs_ai, play_until_over
-from tests.support.hub_harness import HELLO, QUESTION, Harness, answer_from_legal, check_stream
+from tests.core.test_table import person_vs_ai
+from tests.support.hub_harness import (
+    HELLO,
+    QUESTION,
+    Harness,
+    answer_from_legal,
+    check_stream,
+    play_until_over,
+)
 
 BROKEN = {
     "Type": "Error",

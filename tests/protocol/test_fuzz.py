@@ -55,12 +55,11 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    StreamError,
     answer_from_legal,
     check_stream,
     is_prompt,
     play_until_over,
-    validate_once,
+    valid,
 )
 from tests.support.live_server import started
 from tests.support.peer import Peer
@@ -530,7 +529,7 @@ def check_schema(clients: list[Client], *, unread_only: bool = True) -> None:
     """Every message the clients have not read yet (or every one) is valid."""
     for client in clients:
         for msg in client.messages[client.read if unread_only else 0 :]:
-            validate_once(msg, lambda why, msg=msg: StreamError(f"{json.dumps(msg)}: {why}"))
+            valid(msg)
 
 
 class Fuzz:
@@ -816,10 +815,6 @@ def paced_peer(port: int) -> Awaitable[Peer]:
     """A greeted connection that sends at most ``LINES_PER_SECOND`` (answers that play
     a turn need no pacing: the server's rate limit does not count them) and checks
     each message it reads against the schema."""
-
-    def valid(msg: Message) -> None:
-        validate_once(msg, lambda why: StreamError(f"{json.dumps(msg)}: {why}"))
-
     return Peer.welcomed(port, check=valid, rate=LINES_PER_SECOND)
 
 

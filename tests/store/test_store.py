@@ -51,7 +51,7 @@ from hundred_server.store import (
 from hundred_server.store import sqlite as sqlite_store
 from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
 from tests.core.test_fairness import solo_option
-from tests.core.test_table import person_vs_ai, play_until_over
+from tests.core.test_table import person_vs_ai
 from tests.support.engines import Engine
 from tests.support.faulty_store import FaultyStore
 from tests.support.hub_harness import (
@@ -60,6 +60,7 @@ from tests.support.hub_harness import (
     answer_from_legal,
     check_stream,
     is_prompt,
+    play_until_over,
 )
 from tests.support.live_server import ROOT, run_command, start_server
 from tests.support.saving import SavingHarness, final_score, restarted

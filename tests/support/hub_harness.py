@@ -385,6 +385,12 @@ def checked(
         yield index, msg, fail
 
 
+def valid(msg: Message) -> None:
+    """``msg`` is valid against the schema (checked once a message): a StreamError that
+    quotes it if not."""
+    validate_once(msg, lambda why: StreamError(f"{json.dumps(msg)}: {why}"))
+
+
 def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: bool = True) -> int:
     """The oracle for one connection's whole JSON stream; returns the games it saw.
 

@@ -48,10 +48,9 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    StreamError,
     play_until_over,
     text_answer,
-    validate_once,
+    valid,
 )
 
 parse_action = SPEC.parse_action
@@ -328,7 +327,7 @@ def test_random_games_tell_no_secrets_legal_is_the_engines_and_all_is_in_the_sch
     rng = random.Random(choices)
 
     def check(msg: Message) -> None:
-        validate_once(msg, lambda why: StreamError(f"{msg}: {why}"))
+        valid(msg)
 
     game = Game(NAMES[:n], FEDER if rng.random() < 0.5 else frozenset())
     seats = range(n)
