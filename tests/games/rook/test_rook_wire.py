@@ -137,23 +137,7 @@ def test_bid_and_setup_prompts() -> None:
     assert told[0][2] == {"Type": "Kitty", "Playerid": 3, "Count": 5}
     kitty = ["B5", "G5", "R5", "Y5", "ROOK"]
     yellow = ["Y1", "Y14", "Y13", "Y12", "Y11", "Y10", "Y9", "Y8", "Y7", "Y6"]
-    hand = [
-        "B5",
-        "G5",
-        "R5",
-        "Y1",
-        "Y14",
-        "Y13",
-        "Y12",
-        "Y11",
-        "Y10",
-        "Y9",
-        "Y8",
-        "Y7",
-        "Y6",
-        "Y5",
-        "ROOK",
-    ]
+    hand = ["B5", "G5", "R5", *yellow, "Y5", "ROOK"]  # the kitty taken in, sorted
     assert told[3][2] == {"Type": "Kitty", "Playerid": 3, "Count": 5, "Cards": kitty, "Hand": hand}
     assert [m["Type"] for m in told[1]] == ["Bid", "Message", "Kitty"]
     assert prompt(game, 3, 5) == {
