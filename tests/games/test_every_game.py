@@ -17,9 +17,11 @@ from hundred_server.games.hundert.strong import StrongBot as HundertStrong
 from hundred_server.games.hundredandten import bots as hundredandten_bots
 from hundred_server.games.hundredandten.strong import StrongBot as HundredAndTenStrong
 from hundred_server.games.pinochle import bots as pinochle_bots
+from hundred_server.games.pinochle import rules as pinochle_rules
 from hundred_server.games.pinochle.strong import StrongBot as PinochleStrong
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.strong import StrongBot as RookStrong
+from hundred_server.games.whist import rules as whist_rules
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.strong import StrongBot as WhistStrong
 from hundred_server.protocol.errors import CardCodeError, HundredError, IllegalActionError
@@ -39,34 +41,37 @@ from tests.support.game_checks import check_replay_error
 
 # ------------------------------------------------------------------------ the engines
 
-ENGINES = [pinochle_engine, whist_engine]
+#: Each game's rules, and its engine tests' module (its players, deals and snapshot).
+ENGINES = [(pinochle_rules, pinochle_engine), (whist_rules, whist_engine)]
 ENGINE_IDS = ["pinochle", "whist"]
 
 
 @pytest.mark.parametrize(
-    ("module", "title"), [(pinochle_engine, "Pinochle"), (whist_engine, "Whist")], ids=ENGINE_IDS
+    ("rules", "tests", "title"),
+    [(pinochle_rules, pinochle_engine, "Pinochle"), (whist_rules, whist_engine, "Whist")],
+    ids=ENGINE_IDS,
 )
 @pytest.mark.parametrize("n", [0, 3, 5])
-def test_the_game_takes_exactly_four_players(module: Any, title: str, n: int) -> None:
+def test_the_game_takes_exactly_four_players(rules: Any, tests: Any, title: str, n: int) -> None:
     with pytest.raises(IllegalActionError) as info:
-        module.Game((*module.P4, "eve")[:n])
+        rules.Game((*tests.P4, "eve")[:n])
     assert info.value.code == "bad_players"
     assert info.value.message == f"{title} takes exactly 4 players, got {n}"
 
 
-@pytest.mark.parametrize("module", ENGINES, ids=ENGINE_IDS)
-def test_player_names_must_differ(module: Any) -> None:
+@pytest.mark.parametrize("rules", [r for r, _ in ENGINES], ids=ENGINE_IDS)
+def test_player_names_must_differ(rules: Any) -> None:
     with pytest.raises(IllegalActionError) as info:
-        module.Game(["ann", "bob", "ann", "cy"])
+        rules.Game(["ann", "bob", "ann", "cy"])
     assert info.value.code == "duplicate_name"
 
 
-@pytest.mark.parametrize("module", ENGINES, ids=ENGINE_IDS)
-def test_a_play_must_name_a_card(module: Any) -> None:
+@pytest.mark.parametrize("rules", [r for r, _ in ENGINES], ids=ENGINE_IDS)
+def test_a_play_must_name_a_card(rules: Any) -> None:
     with pytest.raises(CardCodeError):
-        module.Play("AH")
+        rules.Play("AH")
     with pytest.raises(CardCodeError):
-        module.Play(12)
+        rules.Play(12)
 
 
 @pytest.mark.parametrize(
@@ -83,32 +88,34 @@ def test_bad_seat_in_queries(make: Callable[[], Any], seat: int) -> None:
 
 
 @pytest.mark.parametrize(
-    ("module", "over"),
+    ("rules", "tests", "over"),
     [
-        (pinochle_engine, pinochle_engine.transcript_played_out),
-        (whist_engine, whist_engine.played_by_random_bots),
+        (pinochle_rules, pinochle_engine, pinochle_engine.transcript_played_out),
+        (whist_rules, whist_engine, whist_engine.played_by_random_bots),
     ],
     ids=ENGINE_IDS,
 )
-def test_the_history_replays_into_a_new_game(module: Any, over: Callable[[], Any]) -> None:
+def test_the_history_replays_into_a_new_game(
+    rules: Any, tests: Any, over: Callable[[], Any]
+) -> None:
     """A game played to its end (Whist's seeded), replayed from its history into a new
     game (unseeded): the same game."""
     game = over()
-    replay = module.Game(module.P4)
+    replay = rules.Game(tests.P4)
     for entry in game.history:
-        if isinstance(entry, module.DealRecord):
+        if isinstance(entry, rules.DealRecord):
             assert (replay.round, replay.dealer) == (entry.hand, entry.dealer)
             replay.deal(entry.deck)
         else:
             replay.apply(*entry)
-    assert module.snapshot(replay) == module.snapshot(game)
+    assert tests.snapshot(replay) == tests.snapshot(game)
 
 
 @pytest.mark.parametrize(
     ("module", "make", "act", "code"),
     [
         pytest.param(module, make, act, code, id=f"{game}-{code}")
-        for game, module in zip(ENGINE_IDS, ENGINES, strict=True)
+        for game, (_, module) in zip(ENGINE_IDS, ENGINES, strict=True)
         for make, act, code in module.ILLEGAL_ACTIONS
     ],
 )
