@@ -22,7 +22,7 @@ from hundred_server.core.hub import Hub
 from hundred_server.core.remote import STRIKES
 from hundred_server.io.server import Server
 from tests.support.hub_harness import answer_from_legal
-from tests.support.live_server import server_process
+from tests.support.live_server import server_process, started
 from tests.support.peer import Peer, play
 
 GAME_TIMEOUT = 30.0
@@ -37,11 +37,8 @@ Message = dict[str, Any]
 async def serving(plugin: Plugin) -> AsyncIterator[Server]:
     ai = AISettings(plugins=(plugin,), bot_limits=LIMITS)
     server = Server(Hub(seed_source=lambda: "plug-ins"), Settings(listeners=LOCAL, ai=ai))
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 @pytest.mark.parametrize(

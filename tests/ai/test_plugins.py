@@ -39,6 +39,13 @@ Answerer = Callable[[AskBot], tuple[int | None, str | None]]
         ("whist=crashes_on_import:Player", "cannot import 'crashes_on_import': no"),
         ("whist=good_player:Nobody", "'good_player' has no class 'Nobody'"),
         ("whist=cannot_start:Player", "cannot_start:Player() fails: ValueError('nope')"),
+        # what the worker that loads it finds it cannot play
+        ("whist=exits_on_import:Player", "cannot import 'exits_on_import': 1"),
+        (
+            "whist=no_method:Player",
+            "Player has no act(view) method (nor PlayCard, the Whist shape)",
+        ),
+        ("pinochle=no_method:Player", "Player has no act(view) method"),
     ],
 )
 def test_what_cannot_be_loaded_is_refused_with_why(
@@ -73,9 +80,7 @@ def test_serve_refuses_a_bad_plugin_before_listening(
 def whist_table(seed: str, option: int = 1) -> tuple[Harness, Client]:
     h = Harness(seed)
     h.hub.lobby.plugins = {"whist": LABEL}
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    ann.send({"Type": "Game", "Option": option})
+    ann = h.create("ann", "whist", Option=option)
     return h, ann
 
 
@@ -238,9 +243,7 @@ def test_a_good_move_resets_the_strikes() -> None:
 def test_in_process_bots_are_still_called_as_before() -> None:
     h = Harness("in-process")
     h.hub.lobby.bots = {"whist": games.get("whist").bot}
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", "whist", Option=1)
     rng = random.Random(8)
     while ann.game_over() is None:
         assert h.hub.lobby.ai_seats.take() == []

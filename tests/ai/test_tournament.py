@@ -47,6 +47,12 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return status, out, err
 
 
+def options(game: str, bots: str, games: str, *more: str) -> list[str]:
+    """The command line of a tournament of ``game`` between ``bots`` (comma separated),
+    ``games`` deals (or games), then ``more``."""
+    return ["--game", game, "--bots", bots, "--games", games, *more]
+
+
 def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     status, out, err = run([*argv, "--json"], capsys)
     assert status == 0, err
@@ -166,19 +172,9 @@ def test_duplicate_deals_at_every_rotation(
     labels = ["naive", "naive#2", "default", "default#2"]
     out = tmp_path / "records"
     summary = run_json(
-        [
-            "--game",
-            SEAT_GAME,
-            "--bots",
-            ",".join(bots),
-            "--games",
-            "3",
-            "--duplicate",
-            "--seed",
-            "dup",
-            "--record",
-            str(out),
-        ],
+        options(
+            SEAT_GAME, ",".join(bots), "3", "--duplicate", "--seed", "dup", "--record", str(out)
+        ),
         capsys,
     )
     assert summary["games_played"] == 12
@@ -204,18 +200,7 @@ def test_without_duplicate_every_game_is_a_deal_in_order(
 ) -> None:
     out = tmp_path / "records"
     summary = run_json(
-        [
-            "--game",
-            SEAT_GAME,
-            "--bots",
-            "naive,default",
-            "--games",
-            "3",
-            "--seed",
-            "p",
-            "--record",
-            str(out),
-        ],
+        options(SEAT_GAME, "naive,default", "3", "--seed", "p", "--record", str(out)),
         capsys,
     )
     assert summary["games_played"] == 3
@@ -231,19 +216,9 @@ def test_partnerships_play_as_sides_and_swap_them(
 ) -> None:
     out = tmp_path / "records"
     summary = run_json(
-        [
-            "--game",
-            SIDE_GAME,
-            "--bots",
-            "default,naive",
-            "--games",
-            "2",
-            "--duplicate",
-            "--seed",
-            "side",
-            "--record",
-            str(out),
-        ],
+        options(
+            SIDE_GAME, "default,naive", "2", "--duplicate", "--seed", "side", "--record", str(out)
+        ),
         capsys,
     )
     assert summary["games_played"] == 4
@@ -283,19 +258,7 @@ def test_wins_recount_from_the_records(
     bots = "naive,default" if spec.sides is not None else "naive,default,naive"
     out = tmp_path / "records"
     summary = run_json(
-        [
-            "--game",
-            game,
-            "--bots",
-            bots,
-            "--games",
-            "3",
-            "--duplicate",
-            "--seed",
-            "r",
-            "--record",
-            str(out),
-        ],
+        options(game, bots, "3", "--duplicate", "--seed", "r", "--record", str(out)),
         capsys,
     )
     wins: Counter[str] = Counter()
@@ -311,7 +274,7 @@ def test_wins_recount_from_the_records(
 
 
 def test_json_has_every_field(capsys: pytest.CaptureFixture[str]) -> None:
-    summary = run_json(["--game", SEAT_GAME, "--bots", "naive,naive", "--games", "2"], capsys)
+    summary = run_json(options(SEAT_GAME, "naive,naive", "2"), capsys)
     assert summary["arguments"]["bots"] == ["naive", "naive"]
     assert summary["arguments"]["games"] == 2
     assert summary["arguments"]["duplicate"] is False
@@ -341,17 +304,7 @@ def test_json_has_every_field(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_the_stronger_entrant_is_rated_higher(capsys: pytest.CaptureFixture[str]) -> None:
     summary = run_json(
-        [
-            "--game",
-            STRONG_VS_NAIVE,
-            "--bots",
-            "naive,default",
-            "--games",
-            "10",
-            "--duplicate",
-            "--seed",
-            "strength",
-        ],
+        options(STRONG_VS_NAIVE, "naive,default", "10", "--duplicate", "--seed", "strength"),
         capsys,
     )
     naive, default = summary["entrants"]
@@ -364,17 +317,7 @@ def test_the_stronger_entrant_is_rated_higher(capsys: pytest.CaptureFixture[str]
 
 def test_the_table_for_people(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = run(
-        [
-            "--game",
-            STRONG_VS_NAIVE,
-            "--bots",
-            "naive,default",
-            "--games",
-            "4",
-            "--duplicate",
-            "--seed",
-            "t",
-        ],
+        options(STRONG_VS_NAIVE, "naive,default", "4", "--duplicate", "--seed", "t"),
         capsys,
     )
     assert status == 0, err
@@ -391,17 +334,7 @@ def test_a_plug_in_entrant_plays_and_is_rated(
     plugin_dir: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     summary = run_json(
-        [
-            "--game",
-            STRONG_VS_NAIVE,
-            "--bots",
-            "act_first:Player,default",
-            "--games",
-            "3",
-            "--duplicate",
-            "--seed",
-            "first",
-        ],
+        options(STRONG_VS_NAIVE, "act_first:Player,default", "3", "--duplicate", "--seed", "first"),
         capsys,
     )
     first, default = summary["entrants"]
@@ -410,52 +343,37 @@ def test_a_plug_in_entrant_plays_and_is_rated(
     assert default["ordinal"] > first["ordinal"]
 
 
-def test_a_raising_plug_in_forfeits_and_the_tournament_finishes(
-    plugin_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    summary = run_json(
-        [
-            "--game",
-            SIDE_GAME,
-            "--bots",
-            "act_raiser:Player,default",
-            "--games",
-            "2",
-            "--seed",
-            "raise",
-        ],
-        capsys,
-    )
-    raiser, default = summary["entrants"]
-    assert summary["games_played"] == 2
-    assert raiser["forfeits"] > 0
-    assert default["forfeits"] == 0
-
-
-def test_a_plug_in_past_its_time_limit_forfeits(
-    plugin_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """Each timeout is waited for once (0.1 s); three in a row bench the seat for the
-    rest of that game, its moves still counted as forfeits."""
-    summary = run_json(
-        [
-            "--game",
-            SIDE_GAME,
-            "--bots",
+@pytest.mark.parametrize(
+    ("bots", "games", "more", "plug_in", "more_than"),
+    [
+        pytest.param("act_raiser:Player,default", "2", ("--seed", "raise"), 0, 0, id="raising"),
+        pytest.param(
             "default,act_sleeper:Player",
-            "--games",
             "1",
-            "--seed",
-            "slow",
-            "--bot-timeout",
-            "0.1",
-        ],
-        capsys,
-    )
-    default, sleeper = summary["entrants"]
-    assert summary["games_played"] == 1
-    assert sleeper["forfeits"] > 3
-    assert default["forfeits"] == 0
+            ("--seed", "slow", "--bot-timeout", "0.1"),
+            1,
+            3,
+            id="past-its-time-limit",
+        ),
+    ],
+)
+def test_a_plug_in_that_raises_or_is_past_its_time_limit_forfeits(
+    plugin_dir: Path,
+    capsys: pytest.CaptureFixture[str],
+    bots: str,
+    games: str,
+    more: tuple[str, ...],
+    plug_in: int,
+    more_than: int,
+) -> None:
+    """The tournament finishes, the plug-in (entrant ``plug_in``) forfeiting more than
+    ``more_than`` moves, the other none. Each timeout is waited for once (0.1 s); three
+    in a row bench the seat for the rest of that game, its moves still counted as
+    forfeits."""
+    summary = run_json(options(SIDE_GAME, bots, games, *more), capsys)
+    assert summary["games_played"] == int(games)
+    assert summary["entrants"][plug_in]["forfeits"] > more_than
+    assert summary["entrants"][1 - plug_in]["forfeits"] == 0
 
 
 def test_jobs_give_the_same_table(
@@ -463,7 +381,7 @@ def test_jobs_give_the_same_table(
 ) -> None:
     """The same games and table whatever --jobs, a plug-in among the entrants (one that
     keeps nothing from one game to the next: see the caveat in tournament.py)."""
-    args = ["--game", SIDE_GAME, "--bots", "act_first:Player,naive", "--games", "6"]
+    args = options(SIDE_GAME, "act_first:Player,naive", "6")
     args += ["--duplicate", "--seed", "jobs"]
     one = run_json([*args, "--jobs", "1", "--record", str(tmp_path / "one")], capsys)
     two = run_json([*args, "--jobs", "2", "--record", str(tmp_path / "two")], capsys)
@@ -539,7 +457,7 @@ def test_bad_command_lines_exit_2(
 
 
 def test_jobs_give_the_same_table_of_built_in_ais(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["--game", SEAT_GAME, "--bots", "naive,default,naive", "--games", "4"]
+    args = options(SEAT_GAME, "naive,default,naive", "4")
     args += ["--duplicate", "--seed", "jobs3"]
     one = run_json([*args, "--jobs", "1"], capsys)
     three = run_json([*args, "--jobs", "3"], capsys)
@@ -559,7 +477,7 @@ def test_the_budget_reaches_every_strong_entrant_and_only_it() -> None:
 
 
 def test_the_summary_says_the_budget(capsys: pytest.CaptureFixture[str]) -> None:
-    argv = ["--game", SEAT_GAME, "--bots", "naive,naive", "--games", "1", "--budget", "0.02"]
+    argv = options(SEAT_GAME, "naive,naive", "1", "--budget", "0.02")
     status, out, _ = run([*argv, "--json"], capsys)
     assert status == 0
     assert json.loads(out)["arguments"]["budget"] == 0.02

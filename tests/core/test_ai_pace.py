@@ -13,9 +13,7 @@ from tests.support.hub_harness import Client, Harness, answer_from_legal, check_
 def two_seat_hundert(h: Harness) -> Client:
     """ann at a 2-seat Hundert table against one AI (a table of your choice), after
     her first move."""
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
-    ann.send({"Type": "Game", "Option": 7, "Seats": 2, "Bots": 1})
+    ann = h.create("ann", "hundert", Option=7, Seats=2, Bots=1)
     prompt = ann.pending()
     assert prompt is not None
     ann.send(answer_from_legal(prompt, random.Random(1)))
@@ -73,9 +71,7 @@ def test_a_person_against_strong_ai_is_prompted_once_the_ai_has_moved() -> None:
     AI seats move one a tick, and ann's prompt comes when it is her turn again; the
     stream she gets holds every rule of the protocol."""
     h = Harness("pace", ai="strong")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
-    ann.send({"Type": "Game", "Option": 3})
+    ann = h.create("ann", "hundert", Option=3)
     rng = random.Random(2)
     for _ in range(2000):
         if ann.game_over() is not None:
@@ -95,9 +91,7 @@ def test_a_seat_taken_back_while_its_ai_move_is_due_is_prompted_not_played() -> 
     his seat. When he takes it back while the AI's move for it waits for the next
     tick, he is prompted (a fresh Seq, ann's copy too) and the tick plays nothing."""
     h = Harness("pace", ai="strong")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "hundert"})
-    ann.send({"Type": "Game", "Option": 7, "Seats": 3, "Bots": 1})
+    ann = h.create("ann", "hundert", Option=7, Seats=3, Bots=1)
     bob = h.json_client("bob")
     bob.send({"Type": "Hello", "Message": "join"})
     bob.send({"Type": "Join", "Table": 1})

@@ -23,8 +23,8 @@ from hundred_server.protocol import codecs
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_client_message, validate_server_message
 from hundred_server.store import Store
-from tests.store.test_store import SavingHarness
 from tests.support.hub_harness import HELLO, Client, Harness, answer_from_legal, is_prompt
+from tests.support.saving import SavingHarness
 
 Message = dict[str, Any]
 
@@ -38,9 +38,7 @@ def error(code: str, text: str) -> Message:
 
 
 def at_table(h: Harness, name: str, **game: Any) -> Client:
-    person = h.json_client(name)
-    person.send({"Type": "Hello", "Message": "create"})
-    person.send({"Type": "Game", **game})
+    person = h.create(name, **game)
     person.take()
     return person
 
@@ -262,11 +260,8 @@ def test_a_chat_flood_is_rate_limited() -> None:
 def test_chat_is_never_in_a_games_record(tmp_path: Path) -> None:
     store = Store(tmp_path / "s.db")
     h = SavingHarness("chat-record", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 1})
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    ann = h.create("ann", Option=1)
+    watcher = h.watcher(1)
     rng = random.Random(8)
     secret = "the chat is not kept"
     while ann.game_over() is None:

@@ -82,9 +82,7 @@ def test_a_line_dearer_than_a_seconds_share_waits_for_a_whole_second() -> None:
 def test_table_chat_is_not_counted() -> None:
     h = Harness("chat-table-free")
     h.hub.lobby.limits = Limits(chat_fanout=1)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", Option=1)
     ann.take()
     for n in range(5):
         assert ann.send({"Type": "Chat", "Text": f"t{n}"})[0] == said("ann", f"t{n}", "table")

@@ -32,12 +32,8 @@ PINOCHLE_LINE = b'{"Message":"Table 2 - table 2: bob, AI 1, (free), AI 2","Type"
 def tables_of_two_games(h: Harness) -> tuple[Client, Client]:
     """Table 1, Hundred and Ten, waits for three people (ann's); table 2, Pinochle,
     for one (bob's, option 2)."""
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": "hundredandten"})
-    ann.send({"Type": "Game", "Option": 4})
-    bob = h.json_client("bob")
-    bob.send({"Type": "Hello", "Message": "create", "Game": "pinochle"})
-    bob.send({"Type": "Game", "Option": 2})
+    ann = h.create("ann", "hundredandten", Option=4)
+    bob = h.create("bob", "pinochle", Option=2)
     assert [t.game_name for t in h.hub.lobby.tables.values()] == ["hundredandten", "pinochle"]
     return ann, bob
 

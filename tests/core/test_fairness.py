@@ -376,9 +376,7 @@ def test_a_seat_taken_back_is_told_the_commitment_again() -> None:
 
 def test_the_people_of_a_two_person_table_get_the_same_commit_and_reveal() -> None:
     h = Harness("fair-two")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 2})
+    ann = h.create("ann", Option=5, Seats=2)
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     rng = random.Random(5)
@@ -397,9 +395,7 @@ def test_the_people_of_a_two_person_table_get_the_same_commit_and_reveal() -> No
 
 def test_a_person_who_quits_is_not_shown_the_seed() -> None:
     h = Harness("fair-quit")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", Option=1)
     ann.send({"Type": "Hello", "Message": "quit"})
     assert [m for m in ann.messages if m["Type"] == "Reveal"] == []
 
@@ -545,9 +541,7 @@ def test_export_reveal_refuses_a_game_still_playing_and_gives_a_finished_ones_se
     store = Store(db)
     try:
         h = SavingHarness("fair-export", store)
-        ann = h.json_client("ann")
-        ann.send({"Type": "Hello", "Message": "create"})
-        ann.send({"Type": "Game", "Option": 1})
+        ann = h.create("ann", Option=1)
         assert main(["export", "1", "--reveal", "--db", str(db)]) == 2
         out, err = capsys.readouterr()
         assert out == ""

@@ -17,19 +17,13 @@ from hundred_server.core.lobby import options
 from hundred_server.core.table import TableState
 from hundred_server.protocol.schema import is_valid_server_message
 from hundred_server.protocol.wire import MAX_LINE
+from tests.support import protocol_examples
 from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
 
 GAME = {"Type": "Game"}
 HT_OPTIONS = options(games.get("hundredandten"))
 OPTION_LINES = [{"Type": "Message", "Message": text} for text in HT_OPTIONS]
-DOC_OPTION_LINES = [
-    "Option 1 - Play against three AI players and start immediately",
-    "Option 2 - Play against two AI players and start immediately",
-    "Option 3 - Play against one AI player and start immediately",
-    "Option 4 - Open a 4-seat table for people only",
-    "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
-    "Option 6 - Go back",
-]
+DOC_OPTION_LINES = protocol_examples.OPTION_LINES
 
 
 def table(
@@ -133,9 +127,7 @@ def test_the_open_tables_say_which_ai_plays_them() -> None:
 def test_the_strong_ai_of_a_table_thinks_within_the_servers_budget() -> None:
     h = Harness(ai="strong")
     h.hub.lobby.ai_budget = 0.01
-    client = h.json_client()
-    client.send({"Type": "Hello", "Message": "create", "Game": "whist"})
-    client.send({"Type": "Game", "Option": 1})
+    h.create(None, "whist", Option=1)
     bots = ai_bots(h, 1)
     assert len(bots) == 3
     assert all(getattr(b, "budget", None) == 0.01 for b in bots)
@@ -416,36 +408,27 @@ def test_option_5_ai_seats_follow_the_creator_as_protocol_md_shows() -> None:
     ann = at_options(h)
     replies = ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1, "Name": "friday"})
     assert replies == [
-        {
-            "Type": "Table",
-            "Table": 1,
-            "Name": "friday",
-            "Game": "hundredandten",
-            "Seats": 3,
-            "Free": 1,
-            "Players": ["ann", "AI 1", None],
-            "AI": "strong",
-            "Watchers": 0,
-        },
+        {**protocol_examples.FRIDAY_TABLE, "Table": 1},
         {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]},
     ]
     assert h.tokens == ["00000000000000000000000000000001"]
 
 
-def test_options_1_to_4_ignore_seats_bots_and_name() -> None:
+@pytest.mark.parametrize(
+    "answer",
+    [
+        pytest.param(
+            {"Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"},
+            id="options-1-to-4-ignore-seats-bots-and-name",
+        ),
+        pytest.param({"Option": 5}, id="option-5-defaults-to-four-seats-no-ai-and-table-id-name"),
+    ],
+)
+def test_a_table_of_four_people_waits_for_them(answer: dict[str, Any]) -> None:
     h = Harness()
     ann = at_options(h)
-    replies = ann.send({"Type": "Game", "Option": 4, "Seats": 9, "Bots": 7, "Name": "<x>"})
+    replies = ann.send({"Type": "Game", **answer})
     assert replies == [table(1, 4, ["ann", None, None, None]), seat(1, 0, 1)]
-
-
-def test_option_5_defaults_to_four_seats_no_ai_and_table_id_name() -> None:
-    h = Harness()
-    ann = at_options(h)
-    assert ann.send({"Type": "Game", "Option": 5}) == [
-        table(1, 4, ["ann", None, None, None]),
-        seat(1, 0, 1),
-    ]
 
 
 @pytest.mark.parametrize(
@@ -555,13 +538,19 @@ def test_join_a_full_table_is_refused() -> None:
     assert h.hub.lobby.tables[1].names() == ["ann", "bob"]
 
 
-def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
-    h = Harness()
+def waiting_with_bob(h: Harness) -> tuple[Client, Client]:
+    """ann's table of four people (option 4), which bob joined; what ann was told, taken."""
     ann = at_options(h)
     ann.send({"Type": "Game", "Option": 4})
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     ann.take()
+    return ann, bob
+
+
+def test_leaving_a_waiting_table_frees_the_seat_and_tells_the_others() -> None:
+    h = Harness()
+    ann, bob = waiting_with_bob(h)
     bob.disconnect()
     assert ann.take() == [table(1, 4, ["ann", None, None, None])]
     cy = h.json_client("cy")
@@ -913,11 +902,7 @@ def test_line_too_long_gets_an_error_and_closes() -> None:
 
 def test_line_too_long_frees_the_seat() -> None:
     h = Harness()
-    ann = at_options(h)
-    ann.send({"Type": "Game", "Option": 4})
-    bob = h.json_client("bob")
-    bob.send({"Type": "Join", "Table": 1})
-    ann.take()
+    ann, bob = waiting_with_bob(h)
     h.apply(h.hub.line_too_long(bob.conn))
     assert bob.closed
     assert bob.messages[-1]["Code"] == "line_too_long"

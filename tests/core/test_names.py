@@ -105,9 +105,7 @@ def test_text_mode_name_refuses_a_look_alike() -> None:
 
 def test_seated_names_that_fold_alike_are_shown_apart() -> None:
     h = Harness("names-table")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 4, "Bots": 0})
+    h.create("ann", Option=5, Seats=4, Bots=0)
     for name in ("Ann", "a.n.n", "bob"):
         other = h.json_client(name)
         other.send({"Type": "Hello", "Message": "join"})

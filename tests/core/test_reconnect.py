@@ -68,11 +68,6 @@ def mid_trick(h: Harness, seat: int) -> bool:
     )
 
 
-def reclaim(h: Harness, token: str, name: str = "again") -> tuple[Client, list[Message]]:
-    client = h.json_client(name)
-    return client, client.send({"Type": "Hello", "Token": token})
-
-
 # ------------------------------------------------------------------ the token
 
 
@@ -104,7 +99,7 @@ def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     assert ann.take() == [{"Type": "Message", "Message": LOST.format("bob", 2)}]
     assert table_of(h).seq == prompt["Seq"]  # the table waits for bob
 
-    again, told = reclaim(h, h.tokens[1], "bobby")
+    again, told = h.reclaim(h.tokens[1], "bobby")
     view = game.view_for(2)
     assert told == [
         {"Type": "Seat", "Table": 1, "Playerid": 2, "Token": h.tokens[1]},
@@ -168,7 +163,7 @@ def test_dropping_and_reclaiming_anywhere_keeps_every_stream_true(
         if ann.game_over() is not None:
             break
         ann.disconnect()
-        ann, told = reclaim(h, token)
+        ann, told = h.reclaim(token)
         assert [m["Type"] for m in told[:4]] == ["Seat", "Table", "Commit", "Snapshot"]
         assert told[2] == streams[0].last("Commit")
         snapshot = told[3]
@@ -208,7 +203,7 @@ def test_after_the_grace_period_the_ai_plays_and_the_owner_can_still_come_back()
         ann.send(answer_from_legal(prompt, rng))
     if ann.game_over() is not None:
         pytest.fail("the game ended before bob could come back; pick another seed")
-    bob2, told = reclaim(h, h.tokens[1])
+    bob2, told = h.reclaim(h.tokens[1])
     assert told[0]["Type"] == "Seat"
     assert table_of(h).seats[1] is not None
     assert table_of(h).seats[1].bot is None
@@ -225,7 +220,7 @@ def test_a_seat_held_by_an_open_connection_moves_to_the_new_one() -> None:
     play_until([ann], rng, lambda: mid_trick(h, 0))
     prompt = ann.pending()
     assert prompt is not None
-    ann2, told = reclaim(h, h.tokens[0])
+    ann2, told = h.reclaim(h.tokens[0])
     assert told[-1] == prompt
     assert ann.take() == [
         {"Type": "Message", "Message": "your seat 0 at table 1 was taken back with its token"},
@@ -309,9 +304,7 @@ def test_a_token_of_a_finished_game_takes_nothing() -> None:
 
 def test_a_waiting_table_frees_a_lost_seat_and_its_token() -> None:
     h = Harness("waiting")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 4})
+    h.create("ann", Option=4)
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     bob.disconnect()
@@ -348,10 +341,7 @@ def test_text_mode_takes_a_seat_back_with_the_token_command() -> None:
 
 
 def clock_table(h: Harness, clock: int) -> Client:
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": clock})
-    return ann
+    return h.create("ann", Option=5, Seats=2, Bots=1, Clock=clock)
 
 
 def test_prompts_carry_the_time_left_and_an_error_does_not_reset_it() -> None:
@@ -381,10 +371,7 @@ def test_when_the_clock_runs_out_the_naive_move_is_played_and_said() -> None:
     assert prompt is not None
     expected = NaiveBot().act(game.view_for(0))
     seq, played = table_of(h).seq, len(game.history)
-    h.advance(29.9)
-    assert ann.take() == []
-    h.advance(0.1)
-    told = ann.take()
+    told = h.told_after(ann, 30)
     assert told[0] == {
         "Type": "Message",
         "Message": "ann ran out of time; the server played for seat 0",
@@ -404,9 +391,7 @@ def test_the_server_wide_turn_timeout_applies_to_every_table() -> None:
     assert prompt["TimeLeft"] == 5.0
     assert h.hub.lobby.timers.next_deadline() == h.now + 5.0
     # A table that asks for no clock has none.
-    bob = h.json_client("bob")
-    bob.send({"Type": "Hello", "Message": "create"})
-    bob.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": 0})
+    bob = h.create("bob", Option=5, Seats=2, Bots=1, Clock=0)
     prompt = bob.pending()
     assert prompt is not None
     assert "TimeLeft" not in prompt

@@ -15,27 +15,15 @@ import pytest
 from hundred_server.core.fairness import reveal_message
 from hundred_server.games.hundredandten.rules import seeded_deck
 from hundred_server.games.kit.cards import ALL_CARDS
-from tests.support.hub_harness import (
-    HELLO,
-    QUESTION,
-    Client,
-    Harness,
-    StreamError,
-    answer_from_legal,
-    check_stream,
-    is_prompt,
-    play_until_over,
-)
+from tests.support import hub_harness
+from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
 
 Message = dict[str, Any]
 CARDS = [c.code for c in ALL_CARDS]
 
 
 def person_vs_ai(h: Harness, option: int, name: str = "ann") -> Client:
-    client = h.json_client(name)
-    client.send({"Type": "Hello", "Message": "create"})
-    client.send({"Type": "Game", "Option": option})
-    return client
+    return h.create(name, Option=option)
 
 
 def people_at_one_table(h: Harness, names: list[str], bots: int = 0) -> list[Client]:
@@ -100,15 +88,15 @@ def assert_game_ended_well(client: Client, seat: int, seats: int) -> None:
 def test_a_person_against_ai_plays_whole_games(option: int, seats: int, seed: int) -> None:
     h = Harness(f"vs-ai-{option}-{seed}")
     ann = person_vs_ai(h, option)
-    play_until_over([ann], random.Random(seed))
+    hub_harness.play_until_over([ann], random.Random(seed))
     assert_game_ended_well(ann, 0, seats)
-    assert check_stream(ann.messages, h.table_seeds()) == 1
+    assert hub_harness.check_stream(ann.messages, h.table_seeds()) == 1
     assert h.hub.lobby.tables == {}
     # Back in the lobby: a second game at once, on a new table.
     ann.send({"Type": "Hello", "Message": "create"})
     ann.send({"Type": "Game", "Option": option})
-    play_until_over([ann], random.Random(seed + 100))
-    assert check_stream(ann.messages, h.table_seeds()) == 2
+    hub_harness.play_until_over([ann], random.Random(seed + 100))
+    assert hub_harness.check_stream(ann.messages, h.table_seeds()) == 2
     assert ann.messages[-2:] == [QUESTION, HELLO]
     # Each sitting told ann her seat and a new token, right after the table.
     seat_msgs = [m for m in ann.messages if m["Type"] == "Seat"]
@@ -125,22 +113,28 @@ def test_a_person_against_ai_plays_whole_games(option: int, seats: int, seed: in
 def test_seq_goes_up_by_one_per_prompt() -> None:
     h = Harness("seq")
     ann = person_vs_ai(h, 1)
-    play_until_over([ann], random.Random(5))
-    seqs = [m["Seq"] for m in ann.messages if is_prompt(m)]
+    hub_harness.play_until_over([ann], random.Random(5))
+    seqs = [m["Seq"] for m in ann.messages if hub_harness.is_prompt(m)]
     assert seqs == list(range(1, len(seqs) + 1))
-    assert all("Legal" in m for m in ann.messages if is_prompt(m))  # AI seats never wait
+    assert all(
+        "Legal" in m for m in ann.messages if hub_harness.is_prompt(m)
+    )  # AI seats never wait
 
 
 def test_four_people_at_one_table_finish_a_game() -> None:
     h = Harness("four")
     people = people_at_one_table(h, ["ann", "bob", "cy", "dee"])
-    play_until_over(people, random.Random(7))
+    hub_harness.play_until_over(people, random.Random(7))
     for seat, person in enumerate(people):
         assert_game_ended_well(person, seat, 4)
-        assert check_stream(person.messages, h.table_seeds()) == 1
+        assert hub_harness.check_stream(person.messages, h.table_seeds()) == 1
     # Everyone saw the same public story: the prompts without Legal match.
     public = [
-        [{k: v for k, v in m.items() if k != "Legal"} for m in p.messages if is_prompt(m)]
+        [
+            {k: v for k, v in m.items() if k != "Legal"}
+            for m in p.messages
+            if hub_harness.is_prompt(m)
+        ]
         for p in people
     ]
     assert public[0] == public[1] == public[2] == public[3]
@@ -151,16 +145,16 @@ def test_four_people_at_one_table_finish_a_game() -> None:
 def test_people_only_smaller_tables_finish(seats: int) -> None:
     h = Harness(f"small-{seats}")
     people = people_at_one_table(h, ["ann", "bob", "cy"][:seats])
-    play_until_over(people, random.Random(seats))
+    hub_harness.play_until_over(people, random.Random(seats))
     for seat, person in enumerate(people):
         assert_game_ended_well(person, seat, seats)
-        check_stream(person.messages, h.table_seeds())
+        hub_harness.check_stream(person.messages, h.table_seeds())
 
 
 def test_an_answer_after_the_game_is_not_now() -> None:
     h = Harness("after")
     ann = person_vs_ai(h, 3)
-    play_until_over([ann], random.Random(3))
+    hub_harness.play_until_over([ann], random.Random(3))
     assert ann.send({"Type": "Play", "PlayedCard": "AS"}) == [
         {
             "Type": "Error",
@@ -256,7 +250,7 @@ def play_with_mistakes(
     while ann.game_over() is None:
         prompt = ann.pending()
         assert prompt is not None
-        answer = answer_from_legal(prompt, rng)
+        answer = hub_harness.answer_from_legal(prompt, rng)
         if mistakes:
             for bad, code, quoted in bad_answers(prompt, hand_of(ann), seats):
                 replies = ann.send(bad)
@@ -267,7 +261,7 @@ def play_with_mistakes(
                 codes[code] += 1
             answer = other_spelling(answer)
         ann.send(answer)
-    check_stream(ann.messages, h.table_seeds())
+    hub_harness.check_stream(ann.messages, h.table_seeds())
     return ann, codes
 
 
@@ -331,7 +325,7 @@ def test_must_bleed_is_exact() -> None:
             ]
             assert prompt["Lead"] == prompt["Trump"]
             return
-        ann.send(answer_from_legal(prompt, rng))
+        ann.send(hub_harness.answer_from_legal(prompt, rng))
     pytest.fail("no chance to break the bleeding rule in this game")
 
 
@@ -410,10 +404,10 @@ def test_turns_pre_pass_and_unpass_between_people() -> None:
     assert replies == [replies[0], trump]
     assert replies[0]["Code"] == "wrong_phase"
 
-    play_until_over([ann, bob, cy], random.Random(11))
+    hub_harness.play_until_over([ann, bob, cy], random.Random(11))
     for seat, person in enumerate((ann, bob, cy)):
         assert_game_ended_well(person, seat, 3)
-        check_stream(person.messages, h.table_seeds())
+        hub_harness.check_stream(person.messages, h.table_seeds())
 
 
 def test_a_pre_pass_shows_as_auto_in_every_stream_later() -> None:
@@ -446,10 +440,10 @@ def test_a_pre_pass_shows_as_auto_in_every_stream_later() -> None:
                         assert [len(p.messages) for p in people if p is not other] == [
                             n for p, n in zip(people, before, strict=True) if p is not other
                         ]
-            actor.send(answer_from_legal(prompt, rng))
+            actor.send(hub_harness.answer_from_legal(prompt, rng))
         autos = sum(1 for m in people[0].messages if m.get("Auto"))
         for person in people:
-            check_stream(person.messages, h.table_seeds())
+            hub_harness.check_stream(person.messages, h.table_seeds())
             assert sum(1 for m in person.messages if m.get("Auto")) == autos
         assert pre_passes >= autos > 0
 
@@ -467,7 +461,7 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
         (actor, prompt), *_ = [(p, q) for p in (ann, bob) if (q := p.pending()) is not None]
         if actor is bob and answers >= 8:
             break
-        actor.send(answer_from_legal(prompt, rng))
+        actor.send(hub_harness.answer_from_legal(prompt, rng))
         answers += 1
     ann.take()
     if how == "quit":
@@ -487,10 +481,7 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
                 "Message": "bob lost their connection; seat 2 waits 60 s for them to come back",
             }
         ]
-        h.advance(59.9)
-        assert ann.take() == []
-        h.advance(0.1)
-        told = ann.take()
+        told = h.told_after(ann, 60)
         assert told[0] == {
             "Type": "Message",
             "Message": "bob did not come back in 60 s; an AI plays seat 2 until they do",
@@ -499,12 +490,12 @@ def test_a_person_leaving_mid_game_hands_the_seat_to_an_ai(how: str) -> None:
     assert told[1]["Type"] == prompt["Type"]
     assert told[1]["Playerid"] == 2
     assert "Seq" not in told[1]
-    assert is_prompt(told[-1])
+    assert hub_harness.is_prompt(told[-1])
     assert told[-1]["Seq"] > prompt["Seq"]
-    play_until_over([ann], rng)
+    hub_harness.play_until_over([ann], rng)
     assert_game_ended_well(ann, 0, 3)
-    check_stream(ann.messages, h.table_seeds())
-    check_stream(bob.messages, h.table_seeds())
+    hub_harness.check_stream(ann.messages, h.table_seeds())
+    hub_harness.check_stream(bob.messages, h.table_seeds())
     assert h.hub.lobby.tables == {}
     assert h.stray == []
 
@@ -539,8 +530,8 @@ def test_the_last_person_losing_their_connection_is_waited_for_then_the_ai_finis
 def a_real_stream() -> tuple[list[Message], dict[int, str]]:
     h = Harness("oracle")
     ann = person_vs_ai(h, 1)
-    play_until_over([ann], random.Random(0))
-    check_stream(ann.messages, h.table_seeds())
+    hub_harness.play_until_over([ann], random.Random(0))
+    hub_harness.check_stream(ann.messages, h.table_seeds())
     return ann.messages, h.table_seeds()
 
 
@@ -571,8 +562,8 @@ def test_the_leak_check_catches_a_leak() -> None:
         ),
     ]
     for change in cases:
-        with pytest.raises(StreamError):
-            check_stream(broken(change), seeds, schema=False)
+        with pytest.raises(hub_harness.StreamError):
+            hub_harness.check_stream(broken(change), seeds, schema=False)
 
 
 def test_the_stream_check_catches_legal_in_the_wrong_copy_and_seq_gaps() -> None:
@@ -580,13 +571,13 @@ def test_the_stream_check_catches_legal_in_the_wrong_copy_and_seq_gaps() -> None
     at = next(i for i, m in enumerate(messages) if m["Type"] == "Bid" and "Seq" in m)
     wrong_seat = copy.deepcopy(messages)
     wrong_seat[at]["Playerid"] = 1
-    with pytest.raises(StreamError, match="Legal"):
-        check_stream(wrong_seat, seeds, schema=False)
+    with pytest.raises(hub_harness.StreamError, match="Legal"):
+        hub_harness.check_stream(wrong_seat, seeds, schema=False)
     gap = copy.deepcopy(messages)
     gap[at]["Seq"] = 2
-    with pytest.raises(StreamError, match="Seq"):
-        check_stream(gap, seeds, schema=False)
+    with pytest.raises(hub_harness.StreamError, match="Seq"):
+        hub_harness.check_stream(gap, seeds, schema=False)
     again = copy.deepcopy(messages)
     again.insert(at + 1, dict(again[at]))
-    with pytest.raises(StreamError, match="Seq"):
-        check_stream(again, seeds, schema=False)
+    with pytest.raises(hub_harness.StreamError, match="Seq"):
+        hub_harness.check_stream(again, seeds, schema=False)

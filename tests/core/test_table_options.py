@@ -10,8 +10,8 @@ import pytest
 
 from hundred_server.store import Store
 from tests.core.test_abuse import codes, connect
-from tests.store.test_store import SavingHarness
 from tests.support.hub_harness import Harness, answer_from_legal, play_until_over
+from tests.support.saving import SavingHarness, restarted
 
 
 def _flagged(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[str]]:
@@ -102,10 +102,7 @@ def test_a_restored_table_keeps_its_table_options(tmp_path: Path) -> None:
         prompt = ann.pending()
         assert prompt is not None
         ann.send(answer_from_legal(prompt, rng))
-    store.close()  # the process dies: only the store is left
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness("feder", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "feder")
     h2.apply([])
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})

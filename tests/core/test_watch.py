@@ -36,14 +36,6 @@ from tests.support.hub_harness import (
 Message = dict[str, Any]
 
 
-def create(h: Harness, name: str = "ann", **game: Any) -> Client:
-    """A person who created a table (``game``: the ``Game`` answer's fields)."""
-    person = h.json_client(name)
-    person.send({"Type": "Hello", "Message": "create"})
-    person.send({"Type": "Game", **game})
-    return person
-
-
 def kinds(messages: list[Message]) -> list[str]:
     return [m["Type"] for m in messages]
 
@@ -53,7 +45,7 @@ def kinds(messages: list[Message]) -> list[str]:
 
 def test_a_watcher_of_a_game_under_way_gets_what_a_seat_taking_it_back_gets() -> None:
     h = Harness("watch-under-way")
-    ann = create(h, Option=1)
+    ann = h.create(Option=1)
     rng = random.Random(1)
     for _ in range(6):
         ann.answer(rng)
@@ -79,7 +71,7 @@ def test_a_watcher_of_a_game_under_way_gets_what_a_seat_taking_it_back_gets() ->
 
 def test_a_watcher_of_a_waiting_table_sees_it_fill_and_the_game_from_its_start() -> None:
     h = Harness("watch-waiting")
-    ann = create(h, Option=5, Seats=3, Bots=1)
+    ann = h.create(Option=5, Seats=3, Bots=1)
     watcher = h.json_client("wat")
     table_1 = {**h.hub.lobby.tables[1].info(), "Watchers": 1}
     assert watcher.send({"Type": "Watch", "Table": 1}) == [table_1]
@@ -105,10 +97,10 @@ def test_a_watcher_of_a_waiting_table_sees_it_fill_and_the_game_from_its_start()
 def test_the_watch_list_shows_tables_under_way_and_waiting_that_take_watchers() -> None:
     h = Harness("watch-list")
     h.hub.lobby.limits = Limits(max_watchers=1)
-    create(h, Option=1)  # 1: under way
-    create(h, "bob", Option=4)  # 2: waits
-    create(h, "cy", Option=1, Watchers=False)  # 3: takes none
-    create(h, "dee", Option=1)  # 4: will be full of watchers
+    h.create(Option=1)  # 1: under way
+    h.create("bob", Option=4)  # 2: waits
+    h.create("cy", Option=1, Watchers=False)  # 3: takes none
+    h.create("dee", Option=1)  # 4: will be full of watchers
     h.json_client("eve").send({"Type": "Watch", "Table": 4})
     onlooker = h.json_client("fay")
     (listed,) = onlooker.send({"Type": "Hello", "Message": "watch"})
@@ -143,9 +135,9 @@ def test_watch_refusals_are_typed_and_the_question_comes_again(
 ) -> None:
     h = Harness("watch-refused")
     h.hub.lobby.limits = Limits(max_watchers=2)
-    create(h, Option=1)
-    create(h, "bob", Option=1)
-    create(h, "cy", Option=1, Watchers=False)
+    h.create(Option=1)
+    h.create("bob", Option=1)
+    h.create("cy", Option=1, Watchers=False)
     for name in ("dee", "eve"):
         h.json_client(name).send({"Type": "Watch", "Table": 2})
     onlooker = h.json_client("fay")
@@ -156,7 +148,7 @@ def test_watch_refusals_are_typed_and_the_question_comes_again(
 
 def test_a_table_whose_game_is_over_cannot_be_watched() -> None:
     h = Harness("watch-over")
-    ann = create(h, Option=1)
+    ann = h.create(Option=1)
     play_until_over([ann], random.Random(2))
     told = h.json_client("wat").send({"Type": "Watch", "Table": 1})
     assert told[0] == {"Type": "Error", "Code": "no_such_table", "Message": "no table 1 to watch"}
@@ -174,17 +166,16 @@ def test_watchers_must_be_true_or_false() -> None:
     assert h.hub.lobby.tables == {}
     ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Watchers": False})
     assert h.hub.lobby.tables[1].watchable is False
-    ann2 = create(h, "bob", Option=1, Watchers=True)
+    ann2 = h.create("bob", Option=1, Watchers=True)
     assert h.hub.lobby.tables[2].watchable is True
     assert ann2.last("Table")["Watchers"] == 0
 
 
 def test_a_watcher_may_not_play_sit_or_watch_another_table() -> None:
     h = Harness("watch-not-now")
-    ann = create(h, Option=1)
-    create(h, "bob", Option=4)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    ann = h.create(Option=1)
+    h.create("bob", Option=4)
+    watcher = h.watcher(1)
     prompt = ann.pending()
     assert prompt is not None
     answer = answer_from_legal(prompt, random.Random(3))
@@ -217,8 +208,8 @@ def test_a_watcher_may_not_play_sit_or_watch_another_table() -> None:
 
 def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> None:
     h = Harness("watch-seated")
-    ann = create(h, Option=1)
-    create(h, "bob", Option=4)
+    ann = h.create(Option=1)
+    h.create("bob", Option=4)
     told = ann.send({"Type": "Watch", "Table": 2})
     assert told[0] == {
         "Type": "Error",
@@ -245,9 +236,8 @@ def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> No
 
 def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
     h = Harness("watch-leave")
-    ann = create(h, Option=4)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    ann = h.create(Option=4)
+    watcher = h.watcher(1)
     ann.take()
     assert watcher.send({"Type": "Leave"}) == [QUESTION, HELLO]
     assert ann.take() == [h.hub.lobby.tables[1].info()]  # the count, down again
@@ -259,7 +249,7 @@ def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
 
 def test_a_watcher_that_drops_is_simply_removed() -> None:
     h = Harness("watch-drop")
-    ann = create(h, Option=1)
+    ann = h.create(Option=1)
     watchers = [h.json_client(n) for n in ("wat", "wit")]
     for w in watchers:
         w.send({"Type": "Watch", "Table": 1})
@@ -276,9 +266,8 @@ def test_a_watcher_that_drops_is_simply_removed() -> None:
 
 def test_hello_quit_ends_a_watchers_connection() -> None:
     h = Harness("watch-quit")
-    create(h, Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    h.create(Option=1)
+    watcher = h.watcher(1)
     assert watcher.send({"Type": "Hello", "Message": "quit"}) == [
         {"Type": "Message", "Message": "Ok, bye bye!"}
     ]
@@ -288,9 +277,8 @@ def test_hello_quit_ends_a_watchers_connection() -> None:
 
 def test_a_watcher_sees_the_end_of_the_game_and_is_back_in_the_lobby() -> None:
     h = Harness("watch-end")
-    ann = create(h, Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    ann = h.create(Option=1)
+    watcher = h.watcher(1)
     play_until_over([ann], random.Random(5))
     over = ann.game_over()
     assert over is not None
@@ -305,8 +293,8 @@ def test_a_watcher_sees_the_end_of_the_game_and_is_back_in_the_lobby() -> None:
 
 def test_a_game_nobody_plays_any_more_and_a_table_nobody_waits_at_send_watchers_away() -> None:
     h = Harness("watch-gone")
-    ann = create(h, Option=1)
-    bob = create(h, "bob", Option=4)
+    ann = h.create(Option=1)
+    bob = h.create("bob", Option=4)
     watchers = [h.json_client(n) for n in ("wat", "wit")]
     for w, table in zip(watchers, (1, 2), strict=True):
         w.send({"Type": "Watch", "Table": table})
@@ -330,9 +318,8 @@ def test_watchers_hear_what_the_table_tells_everyone() -> None:
     """Who lost their connection, who came back with the token, whose time ran out."""
     h = Harness("watch-notices")
     h.hub.lobby.limits = Limits(grace=60.0, turn_timeout=30.0)
-    ann = create(h, Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    ann = h.create(Option=1)
+    watcher = h.watcher(1)
     h.advance(31)
     assert {"Type": "Message", "Message": "ann ran out of time; the server played for seat 0"} in (
         watcher.take()
@@ -352,7 +339,7 @@ def test_watchers_hear_what_the_table_tells_everyone() -> None:
 def test_a_watchers_lines_all_count_against_the_rate_limit() -> None:
     h = Harness("watch-rate")
     h.hub.lobby.limits = Limits(rate=1.0, burst=3)
-    create(h, Option=1)
+    h.create(Option=1)
     watcher = h.json_client("wat")
     now = 0.0
     codes = []
@@ -365,9 +352,8 @@ def test_a_watchers_lines_all_count_against_the_rate_limit() -> None:
 
 def test_watchers_are_not_told_their_game_is_saved_at_shutdown(tmp_path: Any) -> None:
     h = Harness("watch-shutdown", durable=True)
-    create(h, Option=1)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    h.create(Option=1)
+    watcher = h.watcher(1)
     h.apply(h.hub.shutdown())
     assert watcher.take() == [{"Type": "Message", "Message": "The server is shutting down. Bye!"}]
 
@@ -387,7 +373,7 @@ def test_the_classic_port_has_no_watching() -> None:
 
 def test_text_mode_watches_lists_and_leaves() -> None:
     h = Harness("watch-text")
-    ann = create(h, Option=1)
+    ann = h.create(Option=1)
     nc = h.connect()
     nc.take_text()
     shown = nc.say("watch")
@@ -423,7 +409,7 @@ def test_text_mode_watches_lists_and_leaves() -> None:
 
 def test_text_mode_shows_the_watch_count_and_its_errors() -> None:
     h = Harness("watch-text-errors")
-    create(h, Option=1, Watchers=False)
+    h.create(Option=1, Watchers=False)
     nc = h.connect()
     nc.take_text()
     assert nc.say("watch 1") == [
@@ -432,7 +418,7 @@ def test_text_mode_shows_the_watch_count_and_its_errors() -> None:
     ]
     assert nc.say("watch one")[0].startswith("! expected a number, as in: watch 7")
     assert nc.say("watch")[0] == "No tables to watch right now. Type create, or watch again later."
-    bob = create(h, "bob", Option=4)
+    bob = h.create("bob", Option=4)
     h.json_client("wat").send({"Type": "Watch", "Table": 2})
     assert bob.last("Table")["Watchers"] == 1
     assert nc.say("join")[1] == "     2  table 2: bob, (free), (free), (free)"
@@ -582,7 +568,7 @@ def test_the_watcher_leak_check_catches_a_leak() -> None:
 
 def test_watch_may_come_from_the_create_options() -> None:
     h = Harness("watch-from-options")
-    create(h, Option=1)
+    h.create(Option=1)
     onlooker = h.json_client("wat")
     onlooker.send({"Type": "Hello", "Message": "create"})
     assert kinds(onlooker.send({"Type": "Watch", "Table": 1}))[:3] == [
@@ -597,9 +583,7 @@ def test_a_text_mode_watcher_reads_a_whole_game_of_every_game(name: str) -> None
     """Each game's text view renders a watcher's messages (no seat, no hand): no line
     falls back to JSON, none shows a hand, and the game over reads as for a loser."""
     h = Harness(f"watch-text-{name}")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": name})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", name, Option=1)
     rng = random.Random(7)
     for _ in range(5):
         ann.answer(rng)
@@ -618,7 +602,7 @@ def test_a_text_mode_watcher_reads_a_whole_game_of_every_game(name: str) -> None
 
 def test_text_mode_says_you_are_watching_only_when_you_are() -> None:
     h = Harness("watch-text-refused")
-    create(h, Option=4, Watchers=False)
+    h.create(Option=4, Watchers=False)
     nc = h.connect()
     nc.take_text()
     assert nc.say("watch 1")[0] == "! table 1 takes no watchers (no_watchers)"

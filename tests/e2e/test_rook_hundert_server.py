@@ -14,7 +14,7 @@ import pytest
 from hundred_server.protocol.schema import validate_server_message
 from tests.games.rook.test_rook_wire import TrickWatch
 from tests.io.test_server import GAME_TIMEOUT, play_to_the_end, running
-from tests.support.hub_harness import HELLO, QUESTION, is_prompt
+from tests.support.hub_harness import is_prompt
 from tests.support.peer import Peer
 
 Message = dict[str, Any]
@@ -30,9 +30,7 @@ def check_streams(peers: list[Peer]) -> None:
 
 
 async def create(peer: Peer, game: str, option: Message) -> None:
-    await peer.send({"Type": "Hello", "Message": "create", "Game": game})
-    await peer.until(lambda m: m == {"Type": "Game"})
-    await peer.send({"Type": "Game", **option})
+    await peer.create({"Type": "Game", **option}, game)
     await peer.until(lambda m: m["Type"] == "Table")
 
 
@@ -123,8 +121,7 @@ async def test_two_people_play_hundert_with_the_feder_option_to_the_end() -> Non
 @pytest.mark.asyncio
 async def test_a_person_in_text_mode_plays_hundert_over_a_socket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await Peer.open(server.port)
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]  # JSON first
+        peer = await Peer.welcomed(server.port)  # in JSON first
         await peer.send(b"create hundert\r\n")
         options = await peer.text_until_prompt()
         assert options[-1].startswith("> choose an option: 1-8")

@@ -25,7 +25,6 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    answer_from_legal,
     is_prompt,
     play_until_over,
 )
@@ -257,14 +256,8 @@ def test_a_person_plays_whist_against_three_ai_seats_to_the_end() -> None:
     table = h.hub.lobby.tables[1]
     assert table.info()["Game"] == "whist"
     assert table.names() == ["ann", "AI 1", "AI 2", "AI 3"]
-    rng = random.Random(3)
-    for _ in range(2000):
-        if ann.game_over() is not None:
-            break
-        prompt = ann.pending()
-        assert prompt is not None
+    for prompt in ann.play_on(random.Random(3), 2000):
         assert prompt["Type"] == "Play"
-        ann.send(answer_from_legal(prompt, rng))
     over = ann.game_over()
     assert over is not None
     assert over["Winner"] in ("NS", "EW")
@@ -327,19 +320,12 @@ def test_text_mode_offers_whist() -> None:
 
 def test_a_whist_game_is_saved_and_restored(tmp_path: Path) -> None:
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import mid_game, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("whist-store", store)
-    ann = whist_person_vs_ai(h)
     rng = random.Random(1)
-    for _ in range(20):
-        ann.answer(rng)
-    prompt = ann.pending()
-    store.close()
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness("whist-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    h, ann, prompt = mid_game(store, "whist-store", whist_person_vs_ai, 20, rng)
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "whist-store")
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", "Play"]
@@ -356,13 +342,11 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
     dies, the store restores the game, the token takes the seat back to the same hand
     and the same prompt, and the game finishes with the stored result the record's."""
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import SavingHarness, restarted
 
     store = Store(tmp_path / "s.db")
     h = SavingHarness(f"{name}-store", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": name})
-    ann.send({"Type": "Game", "Option": 1})
+    ann = h.create("ann", name, Option=1)
     rng = random.Random(5)
     for _ in range(12):
         ann.answer(rng)
@@ -370,10 +354,8 @@ def test_every_game_is_saved_restored_and_finished_through_the_store(
     game = h.hub.lobby.tables[1].game
     assert game is not None
     hand = [c.code for c in game.view_for(0).hand]
-    store.close()  # the process dies here: only the store is left
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness(f"{name}-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    # the process dies: only the store is left
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), f"{name}-store")
     again = h2.json_client("ann")
     told = again.send({"Type": "Hello", "Token": h.tokens[0]})
     assert [m["Type"] for m in told][:4] == ["Seat", "Table", "Commit", "Snapshot"]

@@ -14,8 +14,15 @@ from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.table import Table
 from hundred_server.io.server import Server
-from tests.core.test_table import person_vs_ai, play_until_over
-from tests.support.hub_harness import HELLO, QUESTION, Harness, answer_from_legal, check_stream
+from tests.core.test_table import person_vs_ai
+from tests.support.hub_harness import (
+    HELLO,
+    QUESTION,
+    Harness,
+    answer_from_legal,
+    check_stream,
+    play_until_over,
+)
 
 BROKEN = {
     "Type": "Error",
@@ -56,9 +63,7 @@ def test_a_table_that_fails_on_an_answer_is_closed_and_its_people_told(
 
 def test_a_table_that_fails_on_a_timer_is_closed_too(monkeypatch: pytest.MonkeyPatch) -> None:
     h = Harness("fault-timer")
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 2, "Bots": 1, "Clock": 5})
+    ann = h.create("ann", Option=5, Seats=2, Bots=1, Clock=5)
     ann.take()
     monkeypatch.setattr(Table, "tick", explode)
     h.advance(5)

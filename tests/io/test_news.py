@@ -26,9 +26,7 @@ Message = dict[str, Any]
 
 def people_at_table_1(h: Harness) -> list[Client]:
     """Four people at a people-only table (its game under way), seats 0 to 3."""
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 5, "Seats": 4, "Bots": 0, "Name": "news"})
+    ann = h.create("ann", Option=5, Seats=4, Bots=0, Name="news")
     people = [ann]
     for name in ("bob", "cat", "dan"):
         person = h.json_client(name)
@@ -50,8 +48,7 @@ def answer(h: Harness, client: Client, msg: Message) -> dict[int, Send]:
 def test_only_a_bystanders_news_may_wait_never_a_prompt_or_an_answers_reply() -> None:
     h = Harness("news")
     people = people_at_table_1(h)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     lobby = h.json_client("lou")  # in the lobby all game long: told nothing
     rng = random.Random(7)
     answers = 0
@@ -173,8 +170,7 @@ def test_to_act_is_the_seat_the_game_waits_for_and_the_rest_are_bystanders(
 ) -> None:
     h = Harness("news-to-act")
     people = people_at_table_1(h)
-    watcher = h.json_client("wat")
-    watcher.send({"Type": "Watch", "Table": 1})
+    watcher = h.watcher(1)
     lobby = h.json_client("lou")
     acting = [p.conn for p in people if h.hub.lobby.to_act(p.conn)]
     assert acting == [p.conn for p in people if p.pending()]

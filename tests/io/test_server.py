@@ -37,7 +37,7 @@ from tests.support.hub_harness import (
     public_part,
     text_answer,
 )
-from tests.support.live_server import eventually, start_server
+from tests.support.live_server import eventually, start_server, started
 from tests.support.peer import READ_TIMEOUT, Peer, back_in_the_lobby, play
 
 #: A server on a free port of 127.0.0.1, with the defaults.
@@ -58,11 +58,8 @@ async def running(limits: Limits | None = None, **options: Any) -> AsyncIterator
     hub = Hub(seed_source=lambda: SEED, limits=limits)
     settings = Settings(limits or Limits(), Listeners("127.0.0.1", 0, **options))
     server = Server(hub, settings)
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None = None) -> int:
@@ -81,9 +78,7 @@ async def play_to_the_end(peer: Peer, rng: random.Random, stop_after: int | None
 async def test_one_json_client_against_three_ai_finishes_a_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         ann = await Peer.greeted(server.port, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send(b'{"Type":"Game","Option":1}\r\n')
+        await ann.create(b'{"Type":"Game","Option":1}\r\n')
         assert await play_to_the_end(ann, random.Random(1)) > 0
         assert check_stream(ann.messages, SEEDS) == 1
         await ann.send({"Type": "Hello", "Message": "quit"})
@@ -97,9 +92,7 @@ async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         names = ["ann", "bob", "cy", "dee"]
         people = [await Peer.greeted(server.port, name) for name in names]
-        await people[0].send({"Type": "Hello", "Message": "create"})
-        await people[0].until(lambda m: m == {"Type": "Game"})
-        await people[0].send({"Type": "Game", "Option": 4})
+        await people[0].create({"Type": "Game", "Option": 4})
         await people[0].until(lambda m: m["Type"] == "Table")
         for peer in people[1:]:
             await peer.send({"Type": "Join", "Table": 1})
@@ -123,9 +116,8 @@ async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
 @pytest.mark.asyncio
 async def test_a_text_mode_session_over_a_raw_socket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
-        peer = await Peer.open(server.port)
         # The greeting comes before the server knows the mode: JSON.
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        peer = await Peer.welcomed(server.port)
         # A telnet client's first line: negotiation bytes, then the command.
         await peer.send(b"\xff\xfd\x03\xff\xfb\x18\xff\xfa\x18\x00xterm\xff\xf0create\r\n")
         options = await peer.text_until_prompt()
@@ -230,9 +222,7 @@ async def test_a_last_line_without_a_newline_is_read_at_end_of_stream() -> None:
 async def test_a_client_disconnecting_mid_game_does_not_stop_the_others() -> None:
     async with running(Limits(grace=0.2)) as server, asyncio.timeout(GAME_TIMEOUT):
         ann, bob = await Peer.greeted(server.port, "ann"), await Peer.greeted(server.port, "bob")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
+        await ann.create({"Type": "Game", "Option": 5, "Seats": 3, "Bots": 1})
         await ann.until(lambda m: m["Type"] == "Table")
         await bob.send({"Type": "Join", "Table": 1})
         await bob.until(lambda m: m["Type"] == "Table")
@@ -260,9 +250,7 @@ async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> N
     async with asyncio.timeout(GAME_TIMEOUT):
         lobby = await Peer.greeted(port, "ann")
         playing = await Peer.greeted(port, "bob")
-        await playing.send({"Type": "Hello", "Message": "create"})
-        await playing.until(lambda m: m == {"Type": "Game"})
-        await playing.send({"Type": "Game", "Option": 1})
+        await playing.create({"Type": "Game", "Option": 1})
         await playing.until(lambda m: is_prompt(m) and "Legal" in m)
         texter = await Peer.open(port)
         await texter.recv()
@@ -353,9 +341,7 @@ def test_serve_loop_uvloop_without_uvloop_says_how_to_get_it(
 async def test_reconnect_mid_trick_with_the_token_and_finish_the_game() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         ann = await Peer.greeted(server.port, "ann")
-        await ann.send({"Type": "Hello", "Message": "create"})
-        await ann.until(lambda m: m == {"Type": "Game"})
-        await ann.send({"Type": "Game", "Option": 2})
+        await ann.create({"Type": "Game", "Option": 2})
         seat = await ann.until(lambda m: m["Type"] == "Seat")
         rng = random.Random(4)
         while True:  # to a trick with a card on it, ann to play
@@ -396,9 +382,7 @@ async def test_a_second_connection_watches_a_game_against_ai_and_chats() -> None
     try:
         async with asyncio.timeout(GAME_TIMEOUT):
             ann = await Peer.greeted(server.port, "ann")
-            await ann.send({"Type": "Hello", "Message": "create"})
-            await ann.until(lambda m: m == {"Type": "Game"})
-            await ann.send({"Type": "Game", "Option": 1})
+            await ann.create({"Type": "Game", "Option": 1})
             first = await ann.until(lambda m: is_prompt(m) and "Legal" in m)
             since = len(ann.messages)
             wat = await Peer.greeted(server.port, "wat")

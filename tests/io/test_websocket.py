@@ -36,7 +36,7 @@ from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address
 from hundred_server.protocol.wire import MAX_LINE
 from tests.io.test_slow_reader import flood_until_dropped
 from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
-from tests.support.live_server import eventually, free_port, start_server, stop_server
+from tests.support.live_server import eventually, free_port, start_server, started, stop_server
 from tests.support.peer import READ_TIMEOUT, WsPeer
 from tests.support.peer import play as play_from_legal
 
@@ -60,11 +60,8 @@ async def running(
     hub = Hub(seed_source=lambda: SEED, limits=limits, ai=AISettings("naive"))
     listeners = Listeners("127.0.0.1", 0, http_port=0, forwarded_for=forwarded_for)
     server = Server(hub, Settings(limits or Limits(), listeners), static=STATIC)
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def greeted(server: Server, name: str) -> WsPeer:
@@ -77,9 +74,7 @@ async def greeted(server: Server, name: str) -> WsPeer:
 async def seated(server: Server, name: str, game: Message) -> WsPeer:
     """``name`` at a new table made with the ``Game`` answer ``game``."""
     peer = await greeted(server, name)
-    await peer.send({"Type": "Hello", "Message": "create"})
-    await peer.until(lambda m: m == {"Type": "Game"})
-    await peer.send(game)
+    await peer.create(game)
     return peer
 
 
@@ -88,6 +83,21 @@ async def play(peer: WsPeer, rng: random.Random, stop_after: int | None = None) 
     before = peer.answers
     await play_from_legal(peer, rng, stop_after)
     return peer.answers - before
+
+
+def slow_reader_server() -> Server:
+    """A server that queues 64 KiB at most for a client, and no rate limit to speak of:
+    a client may be slow to read, not fast to send."""
+    limits = Limits(rate=1e9, burst=10**9)
+    hub = Hub(limits=limits, ai=AISettings("naive"))
+    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
+    return Server(hub, settings, outgoing_limit=64 * 1024)
+
+
+async def served(server: Server) -> None:
+    """A new connection is welcomed (and closed): the server goes on."""
+    peer = await WsPeer.welcomed(server.http_port)
+    await peer.close()
 
 
 async def unread(server: Server) -> tuple[ClientProtocol, asyncio.StreamWriter]:
@@ -332,22 +342,14 @@ async def test_pings_from_a_client_that_does_not_read_are_bounded_by_the_outgoin
 ) -> None:
     """Pongs are bytes written like any other: a client that sends pings and reads
     nothing is dropped once its pongs fill the outgoing limit."""
-    limits = Limits(rate=1e9, burst=10**9)  # not fast to send: slow to read
-    hub = Hub(limits=limits, ai=AISettings("naive"))
-    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(hub, settings, outgoing_limit=64 * 1024)
-    await server.start()
-    try:
+    async with started(slow_reader_server()) as server:
         client, writer = await unread(server)
         for _ in range(100):
             client.send_ping(b"p" * 125)  # the largest: 125 bytes of pong each
         pings = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pings * 5, caplog)
         writer.close()
-        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
-        await other.close()
-    finally:
-        await server.close()
+        await served(server)  # nobody waited on it
 
 
 @pytest.mark.asyncio
@@ -397,8 +399,7 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
         await eventually(lambda: server.hub.half_open() == 0)
         for _, writer in [*stuck, (over, closed)]:
             writer.close()
-        ann = await WsPeer.welcomed(server.http_port)
-        await ann.close()
+        await served(server)
 
 
 @pytest.mark.asyncio
@@ -412,8 +413,7 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
         for _, writer in stuck:
             writer.close()
         await eventually(lambda: server.hub.half_open() == 0)
-        bob = await WsPeer.welcomed(server.http_port)
-        await bob.close()
+        await served(server)
 
 
 @pytest.mark.asyncio
@@ -565,19 +565,11 @@ async def test_a_websocket_that_stops_reading_is_dropped_and_the_server_goes_on(
 ) -> None:
     """As on TCP (test_slow_reader.py): the transport's buffer is its outgoing queue,
     bounded; a client that reads nothing is dropped, and nobody waits for it."""
-    limits = Limits(rate=1e9, burst=10**9)  # slow to read, not fast to send
-    hub = Hub(limits=limits, ai=AISettings("naive"))
-    settings = Settings(limits, Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(hub, settings, outgoing_limit=64 * 1024)
-    await server.start()
-    try:
+    async with started(slow_reader_server()) as server:
         client, writer = await unread(server)
         for text in ('{"Type":"Hello","Message":"create"}', '{"Type":"Game","Option":6}'):
             client.send_text(text.encode())
         pair = b"".join(client.data_to_send())
         await flood_until_dropped(server, writer, pair * 500, caplog)
         writer.close()
-        other = await WsPeer.welcomed(server.http_port)  # nobody waited on it
-        await other.close()
-    finally:
-        await server.close()
+        await served(server)  # nobody waited on it

@@ -216,9 +216,7 @@ def test_every_byte_of_a_game_is_the_encoding_of_that_connections_own_message(
         return commands
 
     monkeypatch.setattr(Hub, "_render", checking)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create"})
-    ann.send({"Type": "Game", "Option": 4})
+    ann = h.create("ann", Option=4)
     others = [h.json_client(name) for name in ("bob", "cy", "dee")]
     for other in others:
         other.send({"Type": "Hello", "Message": "join"})

@@ -55,13 +55,13 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    StreamError,
     answer_from_legal,
     check_stream,
     is_prompt,
     play_until_over,
-    validate_once,
+    valid,
 )
+from tests.support.live_server import started
 from tests.support.peer import Peer
 
 CLIENT_TYPES = client_types()
@@ -405,9 +405,7 @@ def set_up(h: Harness, stage: str, rng: random.Random) -> tuple[Client, list[Cli
     if stage == "question":
         return ann, []
     if stage == "tables":
-        bob = h.json_client("bob")
-        bob.send({"Type": "Hello", "Message": "create"})
-        bob.send({"Type": "Game", "Option": 4})
+        bob = h.create("bob", Option=4)
         ann.send({"Type": "Hello", "Message": "join"})
         return ann, [bob]
     ann.send({"Type": "Hello", "Message": "create"})
@@ -531,7 +529,7 @@ def check_schema(clients: list[Client], *, unread_only: bool = True) -> None:
     """Every message the clients have not read yet (or every one) is valid."""
     for client in clients:
         for msg in client.messages[client.read if unread_only else 0 :]:
-            validate_once(msg, lambda why, msg=msg: StreamError(f"{json.dumps(msg)}: {why}"))
+            valid(msg)
 
 
 class Fuzz:
@@ -817,21 +815,14 @@ def paced_peer(port: int) -> Awaitable[Peer]:
     """A greeted connection that sends at most ``LINES_PER_SECOND`` (answers that play
     a turn need no pacing: the server's rate limit does not count them) and checks
     each message it reads against the schema."""
-
-    def valid(msg: Message) -> None:
-        validate_once(msg, lambda why: StreamError(f"{json.dumps(msg)}: {why}"))
-
     return Peer.welcomed(port, check=valid, rate=LINES_PER_SECOND)
 
 
 @contextlib.asynccontextmanager
 async def live_server() -> AsyncIterator[Server]:
     server = Server(Hub(seed_source=lambda: SEED), Settings(listeners=Listeners("127.0.0.1", 0)))
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def create(peer: Peer, option: Message) -> Message:

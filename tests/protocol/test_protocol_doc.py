@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from hundred_server.protocol.schema import (
     validate_client_message,
     validate_server_message,
 )
+from tests.support.protocol_examples import FRIDAY_TABLE
 from tests.support.transcript import CLOSED, replay_exchange
 
 DOC_PATH = Path(__file__).resolve().parents[2] / "protocol.md"
@@ -375,17 +377,7 @@ def test_the_root_accepts_either_direction() -> None:
 # ---------------------------------------------------------------- what is refused
 
 BID_PROMPT = {"Type": "Bid", "Playerid": 1, "Seq": 1}
-TABLE = {
-    "Type": "Table",
-    "Table": 7,
-    "Name": "friday",
-    "Game": "hundredandten",
-    "Seats": 3,
-    "Free": 1,
-    "Players": ["ann", "AI 1", None],
-    "AI": "strong",
-    "Watchers": 0,
-}
+TABLE = FRIDAY_TABLE
 HAND = ["5H", "JK", "AD", "9C", "TS"]
 CHAT = {"Type": "Chat", "From": "ann", "Text": "good luck, all", "Where": "table"}
 DEAL = {
@@ -778,28 +770,39 @@ def test_classic_message(direction: str, message: Any, valid: bool) -> None:
     assert is_valid(direction, message) is valid
 
 
-@pytest.mark.parametrize("message", SERVER_REFUSED.values(), ids=SERVER_REFUSED.keys())
-def test_server_message_refused(message: Any) -> None:
-    assert not is_valid_server_message(message)
+#: Each direction's checks and its messages the schema refuses and accepts.
+SCHEMA_CASES = [
+    ("server", is_valid_server_message, validate_server_message, SERVER_REFUSED, SERVER_ACCEPTED),
+    ("client", is_valid_client_message, validate_client_message, CLIENT_REFUSED, CLIENT_ACCEPTED),
+]
+
+
+@pytest.mark.parametrize(
+    ("is_valid_message", "validate", "message"),
+    [
+        pytest.param(is_ok, check, message, id=f"{side}-{name}")
+        for side, is_ok, check, refused, _ in SCHEMA_CASES
+        for name, message in refused.items()
+    ],
+)
+def test_a_message_refused(
+    is_valid_message: Callable[[Any], bool], validate: Callable[[Any], None], message: Any
+) -> None:
+    assert not is_valid_message(message)
     with pytest.raises(jsonschema.ValidationError):
-        validate_server_message(message)
+        validate(message)
 
 
-@pytest.mark.parametrize("message", SERVER_ACCEPTED.values(), ids=SERVER_ACCEPTED.keys())
-def test_server_message_accepted(message: Any) -> None:
-    validate_server_message(message)
-
-
-@pytest.mark.parametrize("message", CLIENT_REFUSED.values(), ids=CLIENT_REFUSED.keys())
-def test_client_message_refused(message: Any) -> None:
-    assert not is_valid_client_message(message)
-    with pytest.raises(jsonschema.ValidationError):
-        validate_client_message(message)
-
-
-@pytest.mark.parametrize("message", CLIENT_ACCEPTED.values(), ids=CLIENT_ACCEPTED.keys())
-def test_client_message_accepted(message: Any) -> None:
-    validate_client_message(message)
+@pytest.mark.parametrize(
+    ("validate", "message"),
+    [
+        pytest.param(check, message, id=f"{side}-{name}")
+        for side, _, check, _, accepted in SCHEMA_CASES
+        for name, message in accepted.items()
+    ],
+)
+def test_a_message_accepted(validate: Callable[[Any], None], message: Any) -> None:
+    validate(message)
 
 
 def test_the_error_names_what_is_wrong() -> None:

@@ -22,6 +22,7 @@ from tests.support.hub_harness import (
     check_stream,
     text_answer,
 )
+from tests.support.protocol_examples import FRIDAY_TABLE, OPTION_LINES
 
 IAC, SB, SE, WILL, WONT, DO, DONT = 255, 250, 240, 251, 252, 253, 254
 LOBBY_PROMPT = "> create, join, quit (or help)"
@@ -66,15 +67,7 @@ def test_strip_telnet_leaves_utf8_alone() -> None:
 
 # ------------------------------------------------------------------------ render
 
-TABLE_7 = {
-    "Type": "Table",
-    "Table": 7,
-    "Name": "friday",
-    "Game": "hundredandten",
-    "Seats": 3,
-    "Free": 1,
-    "Players": ["ann", "AI 1", None],
-}
+TABLE_7 = {k: v for k, v in FRIDAY_TABLE.items() if k not in ("AI", "Watchers")}
 DEAL = {
     "Type": "Deal",
     "Playerid": 2,
@@ -512,12 +505,7 @@ def test_telnet_bytes_in_the_first_line_are_ignored_and_text_mode_starts() -> No
     h = Harness()
     client = text_client(h, bytes([IAC, WILL, 31, IAC, DO, 3, IAC, SB, 24, 0, IAC, SE]) + b"create")
     assert client.take_text() == [
-        "Option 1 - Play against three AI players and start immediately",
-        "Option 2 - Play against two AI players and start immediately",
-        "Option 3 - Play against one AI player and start immediately",
-        "Option 4 - Open a 4-seat table for people only",
-        "Option 5 - A table of your choice: Seats (2-4), Bots (AI seats), Name, Clock",
-        "Option 6 - Go back",
+        *OPTION_LINES,
         OPTIONS_PROMPT,
     ]
     assert client.raw[-1].endswith(b"\r\n")

@@ -31,7 +31,7 @@ from hundred_server.core.hub import Command, Hub
 from hundred_server.core.lobby import Limits, hash_token
 from hundred_server.games.hundredandten import wire as wire
 from hundred_server.games.kit.cards import format_cards
-from hundred_server.games.records import load_record, record_lines, replay
+from hundred_server.games.records import load_record, record_lines
 from hundred_server.io.server import Server
 from hundred_server.store import (
     APPLICATION_ID,
@@ -51,37 +51,21 @@ from hundred_server.store import (
 from hundred_server.store import sqlite as sqlite_store
 from hundred_server.store.sqlite import PRUNE_CHUNK, SERVER_BUSY_TIMEOUT
 from tests.core.test_fairness import solo_option
-from tests.core.test_table import person_vs_ai, play_until_over
+from tests.core.test_table import person_vs_ai
 from tests.support.engines import Engine
 from tests.support.faulty_store import FaultyStore
 from tests.support.hub_harness import (
     Client,
-    Harness,
     Message,
     answer_from_legal,
     check_stream,
     is_prompt,
+    play_until_over,
 )
 from tests.support.live_server import ROOT, run_command, start_server
+from tests.support.saving import SavingHarness, final_score, restarted
 
 READ_TIMEOUT = 10.0
-
-
-class SavingHarness(Harness):
-    """A durable hub whose writes are saved before each batch is delivered, as the
-    server does."""
-
-    def __init__(self, prefix: str, store: GameStore, ai: str = "naive") -> None:
-        super().__init__(prefix, durable=True, ai=ai)
-        self.store = store
-
-    def apply(self, commands: Iterable[Command]) -> None:
-        self.store.write(self.hub.lobby.journal.take())
-        super().apply(commands)
-
-
-def final_score(lines: list[str]) -> dict[str, object]:
-    return list(replay(lines))[-1]
 
 
 # ------------------------------------------------------------------ the file
@@ -780,8 +764,7 @@ def test_a_restarted_hub_restores_the_game_and_the_owner_takes_it_back(engine: E
         "seats back"
     ]
     assert h2.hub.lobby.timers.next_deadline() == h2.now + 60  # ann's seat waits for her
-    again = h2.json_client("ann")
-    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    again, told = h2.reclaim(h.tokens[0], "ann")
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
     assert told[2] == ann.last("Commit")  # the seed is the stored one
     assert told[3]["Hand"] == hand
@@ -805,15 +788,10 @@ def test_a_table_keeps_the_ai_it_asked_for_across_a_restart(engine: Engine) -> N
     store = engine.open()
     h = SavingHarness("kept", store, ai="strong")
     for name, asked in (("ann", {"AI": "naive"}), ("bob", {})):
-        client = h.json_client(name)
-        client.send({"Type": "Hello", "Message": "create"})
-        client.send({"Type": "Game", "Option": 1, **asked})
+        h.create(name, Option=1, **asked)
     assert [h.hub.lobby.tables[t].info()["AI"] for t in (1, 2)] == ["naive", "strong"]
     assert [g.ai for g in store.games()] == ["naive", "strong"]
-    store.close()
-    store = engine.open()
-    h2 = SavingHarness("kept", store, ai="strong")
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    store, h2 = restarted(store, engine.open, "kept", ai="strong")
     h2.apply([])
     spec = wire.SPEC
     for table_id, level in ((1, "naive"), (2, "strong")):
@@ -957,18 +935,13 @@ def test_a_table_that_takes_no_watchers_still_takes_none_after_a_restart(
     store = engine.open()
     h = SavingHarness("private", store)
     for watchers in (False, True):
-        ann = h.json_client("ann")
-        ann.send({"Type": "Hello", "Message": "create"})
-        ann.send({"Type": "Game", "Option": 1, "Watchers": watchers})
+        h.create("ann", Option=1, Watchers=watchers)
         onlooker = h.json_client("wat")
         told = onlooker.send({"Type": "Watch", "Table": len(h.hub.lobby.tables)})
         assert told[0]["Type"] == ("Table" if watchers else "Error")
     assert [len(t.watchers) for t in h.hub.lobby.tables.values()] == [0, 1]
     assert [g.watchers for g in store.games("playing")] == [False, True]
-    store.close()
-    store = engine.open()
-    h2 = SavingHarness("private", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    store, h2 = restarted(store, engine.open, "private")
     assert [(t.watchable, t.watchers) for t in h2.hub.lobby.tables.values()] == [
         (False, []),
         (True, []),
@@ -987,10 +960,7 @@ def test_after_a_restart_the_ai_plays_for_whoever_does_not_come_back(engine: Eng
     store = engine.open()
     h = SavingHarness("gone", store)
     person_vs_ai(h, 1)
-    store.close()
-    store = engine.open()
-    h2 = SavingHarness("gone", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    store, h2 = restarted(store, engine.open, "gone")
     h2.apply([])
     h2.advance(60)  # nobody came back: the AI plays the game out
     (stored,) = store.games()
@@ -1026,9 +996,7 @@ def crash_at_the_end(store: GameStore, name: str) -> tuple[CrashingHarness, Clie
     """ann against AI at a table of ``name``, played until the save that ends the game,
     after which the server dies (``CrashingHarness``)."""
     h = CrashingHarness("crash", store)
-    ann = h.json_client("ann")
-    ann.send({"Type": "Hello", "Message": "create", "Game": name})
-    ann.send({"Type": "Game", "Option": solo_option(games.get(name))})
+    ann = h.create("ann", name, Option=solo_option(games.get(name)))
     rng = random.Random(4)
     for _ in range(5000):
         if h.dead:
@@ -1060,8 +1028,7 @@ def test_a_crash_between_saving_the_last_move_and_sending_it_loses_no_end(
     h2.apply([])
     assert said == ["game 1 (table 1) is over: its people's tokens get its end for 600 s"]
     assert h2.hub.lobby.tables == {}
-    again = h2.json_client("ann")
-    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    again, told = h2.reclaim(h.tokens[0], "ann")
     assert told[0] == {"Type": "Seat", "Table": 1, "Playerid": 0, "Token": h.tokens[0]}
     text = f"The game at table 1 is over: {stored.result['Text']}"
     assert told[1] == {"Type": "Message", "Message": text}

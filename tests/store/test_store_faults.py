@@ -26,7 +26,7 @@ from hundred_server.io.server import Server
 from hundred_server.store import Store, Write
 from tests.support.faulty_store import FaultyStore
 from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
-from tests.support.live_server import ROOT, start_server, stop_server
+from tests.support.live_server import ROOT, start_server, started, stop_server
 from tests.support.peer import Peer, new_table_refusal
 
 #: A server on a free port of 127.0.0.1, with the defaults.
@@ -46,11 +46,8 @@ async def serving(
     saving = StoreSettings(commit_wait=commit_wait, commit_batch=commit_batch)
     settings = Settings(limits or Limits(), Listeners("127.0.0.1", 0), saving)
     server = Server(hub, settings, store=store)
-    await server.start()
-    try:
+    async with started(server):
         yield server
-    finally:
-        await server.close()
 
 
 async def against_ai(port: int) -> tuple[Peer, Message]:

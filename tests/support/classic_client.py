@@ -171,20 +171,11 @@ def legal_plays(hand: Sequence[str], trick: Sequence[str], trump: str) -> list[s
         return distinct
     lead = suit_of(trick[0])
     winning = trick[trick_winner(trick, trump)]
-    follow = [c for c in distinct if suit_of(c) == lead]
-    if follow:
-        if suit_of(winning) == lead:
-            higher = [c for c in follow if beats(c, winning, trump)]
-            if higher:
-                return higher
-        return follow
-    trumps = [c for c in distinct if suit_of(c) == trump]
-    if trumps:
-        if suit_of(winning) == trump:
-            higher = [c for c in trumps if beats(c, winning, trump)]
-            if higher:
-                return higher
-        return trumps
+    for suit in (lead, trump):  # follow suit, else trump; and beat the winner if it can
+        held = [c for c in distinct if suit_of(c) == suit]
+        if held:
+            beaten = suit_of(winning) == suit
+            return [c for c in held if beaten and beats(c, winning, trump)] or held
     return distinct
 
 
@@ -375,6 +366,18 @@ class Connection:
                 continue
             return msg
 
+    def read_turn(self, kind: str, seat: int, me: int, why: str) -> Message:
+        """The next message, ``kind``'s of ``seat`` (else fail with ``why``); when it is
+        our own prompt (seat ``me``), just Playerid and Type."""
+        msg = self.read()
+        self.check(msg["Type"] == kind and msg.get("Playerid") == seat, why)
+        if seat == me:
+            self.check(
+                canonical(msg) == canonical({"Playerid": me, "Type": kind}),
+                f"our {kind} prompt is just Playerid and Type",
+            )
+        return msg
+
     def _read_one(self) -> Message:
         text = self.read_line()
         if text is None:
@@ -536,16 +539,9 @@ class ClassicClient:
         high = 0
         bids: dict[int, int | None] = {}
         for seat in bidding_order(dealer):
-            msg = conn.read()
-            conn.check(
-                msg["Type"] == "Bid" and msg.get("Playerid") == seat,
-                f"expected seat {seat}'s Bid (dealer {dealer}, bidding starts at its left)",
-            )
+            why = f"expected seat {seat}'s Bid (dealer {dealer}, bidding starts at its left)"
+            msg = conn.read_turn("Bid", seat, me, why)
             if seat == me:
-                conn.check(
-                    canonical(msg) == canonical({"Playerid": me, "Type": "Bid"}),
-                    "our Bid prompt is just Playerid and Type",
-                )
                 amount = self.choose_bid(my_hand, high)
                 if amount is None:
                     conn.send({"Playerid": me, "Type": "Bid"})
@@ -569,16 +565,9 @@ class ClassicClient:
             self.summary.hands_bid_by_us += 1
 
         # Trump.
-        msg = conn.read()
-        conn.check(
-            msg["Type"] == "Trump" and msg.get("Playerid") == bidder,
-            f"expected the Trump of seat {bidder} (bidder at {bid})",
-        )
+        why = f"expected the Trump of seat {bidder} (bidder at {bid})"
+        msg = conn.read_turn("Trump", bidder, me, why)
         if bidder == me:
-            conn.check(
-                canonical(msg) == canonical({"Playerid": me, "Type": "Trump"}),
-                "our Trump prompt is just Playerid and Type",
-            )
             trump = self.choose_trump(my_hand)
             conn.send({"Playerid": me, "Trump": trump, "Type": "Trump"})
         else:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,6 +89,49 @@ class Client:
         prompt = self.pending()
         assert prompt is not None, "no prompt to answer"
         return self.send(answer_from_legal(prompt, rng))
+
+    def play_on(self, rng: random.Random, answers: int) -> Iterator[Message]:
+        """This client's prompts one at a time until its game is over (``answers`` at
+        most), each answered from its ``Legal`` once the caller has looked at it."""
+        for _ in range(answers):
+            if self.game_over() is not None:
+                return
+            prompt = self.pending()
+            assert prompt is not None
+            yield prompt
+            self.send(answer_from_legal(prompt, rng))
+
+    def refused(self, answer: Message) -> Message:
+        """Send ``answer`` to this client's prompt, which must refuse it: one Error, then
+        the same prompt again. The Error."""
+        prompt = self.pending()
+        told = self.send(answer)
+        assert told[0]["Type"] == "Error", told
+        assert told[1:] == [prompt]
+        return told[0]
+
+    def play_text(
+        self,
+        shown: list[str],
+        answer: Callable[[list[str], random.Random], str | None],
+        rng: random.Random,
+        over: Callable[[str], bool],
+        turns: int,
+    ) -> list[str]:
+        """Text mode: answer what is ``shown`` by ``answer`` until a line is ``over``
+        (``turns`` answers at most); every line shown, from ``shown`` on. Every line is
+        rendered (none is JSON) and no answer is refused."""
+        seen = list(shown)
+        for _ in range(turns):
+            if any(over(line) for line in shown):
+                break
+            line = answer(shown, rng)
+            assert line is not None, shown[-3:]
+            shown = self.say(line)
+            assert not any(line.startswith("{") for line in shown), shown  # all rendered
+            assert not any(line.startswith("! ") for line in shown), shown  # no refusals
+            seen += shown
+        return seen
 
     def take(self) -> list[Message]:
         new = self.messages[self.read :]
@@ -209,6 +252,34 @@ class Harness:
             client.take()
         return client
 
+    def create(self, name: str | None = "ann", game: str | None = None, **answer: Any) -> Client:
+        """A person (JSON, as ``name``) who asked to create a table (of ``game``, or of
+        the default game) and gave the ``Game`` answer's fields ``answer``."""
+        client = self.json_client(name)
+        client.send({"Type": "Hello", "Message": "create", **({"Game": game} if game else {})})
+        client.send({"Type": "Game", **answer})
+        return client
+
+    def told_after(self, client: Client, seconds: float) -> list[Message]:
+        """What ``client`` is told once ``seconds`` have passed: nothing a tenth of a
+        second before."""
+        self.advance(seconds - 0.1)
+        assert client.take() == []
+        self.advance(0.1)
+        return client.take()
+
+    def watcher(self, table: int, name: str = "wat") -> Client:
+        """A new connection (JSON, as ``name``) that asked to watch ``table``."""
+        client = self.json_client(name)
+        client.send({"Type": "Watch", "Table": table})
+        return client
+
+    def reclaim(self, token: str, name: str = "again") -> tuple[Client, list[Message]]:
+        """A new connection (JSON, as ``name``) that takes its seat back with ``token``;
+        what it was told."""
+        client = self.json_client(name)
+        return client, client.send({"Type": "Hello", "Token": token})
+
 
 # ---------------------------------------------------------------------- answering
 
@@ -299,6 +370,27 @@ def validate_once(msg: Message, fail: Callable[[str], StreamError]) -> None:
     _VALID.add(key)
 
 
+def checked(
+    messages: list[Message], what: str, schema: bool
+) -> Iterator[tuple[int, Message, Callable[[str], StreamError]]]:
+    """Each message with its index and a ``fail(why)`` that names it (as ``what``),
+    validated against the schema first where ``schema``."""
+    for index, msg in enumerate(messages):
+
+        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
+            return StreamError(f"{what} {index} {json.dumps(msg)}: {why}")
+
+        if schema:
+            validate_once(msg, fail)
+        yield index, msg, fail
+
+
+def valid(msg: Message) -> None:
+    """``msg`` is valid against the schema (checked once a message): a StreamError that
+    quotes it if not."""
+    validate_once(msg, lambda why: StreamError(f"{json.dumps(msg)}: {why}"))
+
+
 def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: bool = True) -> int:
     """The oracle for one connection's whole JSON stream; returns the games it saw.
 
@@ -312,13 +404,7 @@ def check_stream(messages: list[Message], seeds: Mapping[int, str], *, schema: b
     totals: list[int] = []
     previous: Message | None = None
     other_game = False
-    for index, msg in enumerate(messages):
-
-        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
-            return StreamError(f"message {index} {json.dumps(msg)}: {why}")
-
-        if schema:
-            validate_once(msg, fail)
+    for _, msg, fail in checked(messages, "message", schema):
         kind = msg.get("Type")
         if kind == "Table":
             other_game = msg["Game"] != "hundredandten"
@@ -522,10 +608,21 @@ def text_answer(lines: list[str], rng: random.Random) -> str | None:
             return "discard " + " ".join(code for _, code in picks)
         legal = ask[len("> play one of: ") : ask.index("   (")].split(" ")
         code = PRETTY_TO_CODE[rng.choice(legal)]
-        if rng.random() < 0.5:
-            return f"play {next(n for n, c in hand if c == code)}"
-        return f"play {code.lower() if rng.random() < 0.5 else code}"
+        return play_command(hand, code, rng, lambda: code.lower() if rng.random() < 0.5 else code)
     return None
+
+
+def play_command(
+    hand: list[tuple[int, str]],
+    code: str,
+    rng: random.Random,
+    name: Callable[[], str] | None = None,
+) -> str:
+    """Text mode's ``play`` of ``code``: by its number in ``hand`` (numbers and codes)
+    half the time, else by ``name()`` (the code itself unless given)."""
+    if rng.random() < 0.5:
+        return f"play {next(n for n, c in hand if c == code)}"
+    return f"play {name() if name is not None else code}"
 
 
 # ------------------------------------------------------------------ a watcher's stream
@@ -567,13 +664,7 @@ def check_watcher_stream(messages: list[Message], *, schema: bool = True) -> int
     watching: WatcherOracle | None = None
     in_game = False
     ended = 0
-    for index, msg in enumerate(messages):
-
-        def fail(why: str, index: int = index, msg: Message = msg) -> StreamError:
-            return StreamError(f"watcher message {index} {json.dumps(msg)}: {why}")
-
-        if schema:
-            validate_once(msg, fail)
+    for index, msg, fail in checked(messages, "watcher message", schema):
         kind = msg.get("Type")
         if kind == "Table":
             watching = WatcherOracle(games.get(msg["Game"]))

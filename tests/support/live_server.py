@@ -1,6 +1,7 @@
 """A real server in its own process, for the tests that need one (and bench/load.py's
 twin): ``python -m hundred_server serve`` on a free port of 127.0.0.1, waited for until
-it accepts, stopped with SIGTERM (or killed) at the end. Every wait is bounded."""
+it accepts, stopped with SIGTERM (or killed) at the end. Every wait is bounded. And an
+in-process ``Server`` started for a test and closed after it (``started``)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+
+from hundred_server.io.server import Server
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository
 START_TIMEOUT = 20.0
@@ -107,3 +110,13 @@ def server_process(*args: str, db: Path | None = None) -> Iterator[int]:
     finally:
         status = stop_server(process)
     assert status == 0, f"the server exited with {status}"
+
+
+@contextlib.asynccontextmanager
+async def started(server: Server) -> AsyncIterator[Server]:
+    """``server`` started, and closed at the end."""
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()

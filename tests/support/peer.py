@@ -78,6 +78,13 @@ class Peer:
         assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
         return peer
 
+    async def create(self, answer: Message | bytes, game: str | None = None) -> None:
+        """Ask to create a table (of ``game``, or of the default game) and give the
+        options' ``answer`` (the ``Game`` message, or a line of bytes)."""
+        await self.send({"Type": "Hello", "Message": "create", **({"Game": game} if game else {})})
+        await self.until(lambda m: m == {"Type": "Game"})
+        await self.send(answer)
+
     async def _pace(self, paced: bool) -> None:
         if self.rate is None or not paced:
             return

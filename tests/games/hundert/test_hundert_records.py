@@ -17,10 +17,9 @@ from hundred_server.games.hundert.records import FORMAT
 from hundred_server.games.hundert.rules import Game, Play, seeded_deck
 from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.records import record_lines
-from hundred_server.protocol.errors import RecordError
-from tests.support.game_checks import check_replay_error
+from tests.support import playing
+from tests.support.game_checks import Edits, check_refused_line, common_record_errors
 
-ERROR_CODES = FORMAT.codes
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
 load_record = FORMAT.load_record
@@ -179,15 +178,11 @@ def test_full_games_round_trip(seed: str):
     flags = frozenset({"Feder"}) if rng.random() < 0.5 else frozenset()
     game = Game([f"p{i}" for i in range(n)], flags)
     bot = HundertBot()
-    while not game.is_over:
-        if game.needs_deal:
-            game.deal(seeded_deck(seed, game.round_index))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
-        action = bot.act(view) if rng.random() < 0.5 else rng.choice(view.legal)
-        game.apply(seat, action)
+    playing.play_out(
+        game,
+        lambda n: seeded_deck(seed, n),
+        lambda _, view: bot.act(view) if rng.random() < 0.5 else rng.choice(view.legal),
+    )
     record = record_lines(game)
     expected = [
         {"Type": "Score", "Hand": d.round, "Points": list(d.points), "Score": list(d.totals)}
@@ -204,25 +199,7 @@ def test_full_games_round_trip(seed: str):
 # ----------------------------------------------------------------------------- errors
 
 
-def replace(number: int, obj: Message | str, base: list[str] = RECORD) -> list[str]:
-    out = list(base)
-    out[number - 1] = obj if isinstance(obj, str) else json.dumps(obj)
-    return out
-
-
-def with_field(number: int, **fields: Any) -> list[str]:
-    return replace(number, {**json.loads(RECORD[number - 1]), **fields})
-
-
-def without_field(number: int, name: str) -> list[str]:
-    obj = json.loads(RECORD[number - 1])
-    del obj[name]
-    return replace(number, obj)
-
-
-def insert(number: int, obj: Message | str) -> list[str]:
-    line = obj if isinstance(obj, str) else json.dumps(obj)
-    return [*RECORD[: number - 1], line, *RECORD[number - 1 :]]
+edit = Edits(RECORD)
 
 
 SHORT = DECK_1.split()[:31]
@@ -230,70 +207,42 @@ SHORT = DECK_1.split()[:31]
 # Line 1 is the header, 2 deal 1's Deal, 3-14 its plays (bob's AS on 3, ann's AH on 4),
 # 15 deal 2's Deal, 16-29 its plays, 30 deal 3's Deal, 31-51, 52 deal 4's Deal, 53-64.
 ERROR_CASES = [
-    ("bad_json", replace(3, '{"Type":"Play",'), 3, "bad_json", "Play"),
-    ("bad_utf8", [*RECORD[:2], b"\xff\xfe"], 3, "bad_json", "UTF-8"),  # type: ignore[list-item]
-    ("bad_record_list", replace(3, "[1, 2]"), 3, "bad_record", "[1, 2]"),
-    ("bad_record_seat", with_field(3, Playerid="1"), 3, "bad_record", '"Playerid"'),
-    ("bad_record_card", with_field(3, PlayedCard=None), 3, "bad_record", "null"),
-    ("bad_record_deck", with_field(2, Deck="AS"), 2, "bad_record", '"Deck"'),
-    ("bad_record_flags", with_field(1, Flags="Feder"), 1, "bad_record", '"Flags"'),
-    ("bad_record_flag", with_field(1, Flags=[1]), 1, "bad_record", "[1]"),
-    ("bad_record_no_type", replace(3, {"Playerid": 1}), 3, "bad_record", '"Type"'),
+    *common_record_errors(RECORD, play=3, other_game="pinochle", first_deal="deal 1"),
+    ("bad_record_seat", edit.with_field(3, Playerid="1"), 3, "bad_record", '"Playerid"'),
+    ("bad_record_card", edit.with_field(3, PlayedCard=None), 3, "bad_record", "null"),
+    ("bad_record_deck", edit.with_field(2, Deck="AS"), 2, "bad_record", '"Deck"'),
+    ("bad_record_flags", edit.with_field(1, Flags="Feder"), 1, "bad_record", '"Flags"'),
+    ("bad_record_flag", edit.with_field(1, Flags=[1]), 1, "bad_record", "[1]"),
     (
         "unknown_type",
-        replace(3, {"Type": "Bid", "Playerid": 1, "Bid": 0}),
+        edit.replace(3, {"Type": "Bid", "Playerid": 1, "Bid": 0}),
         3,
         "unknown_type",
         "Bid",
     ),
-    ("bad_card", replace(3, play(1, "1X")), 3, "bad_card", "1X"),
-    ("bad_card_deck", with_field(2, Deck=[*SHORT, "ZZ"]), 2, "bad_card", "ZZ"),
-    ("missing_header", RECORD[1:], 1, "missing_header", '"Deal"'),
-    ("empty", ["", "  "], 3, "missing_header", "empty"),
-    ("unexpected_header", insert(3, RECORD[0]), 3, "unexpected_header", "Record"),
-    ("unknown_game", with_field(1, Game="pinochle"), 1, "unknown_game", '"pinochle"'),
-    ("bad_version", with_field(1, Version=2), 1, "bad_version", "2"),
-    ("wrong_dealer", with_field(2, Dealer=1), 2, "wrong_dealer", "Dealer 1"),
-    ("wrong_dealer_deal_2", with_field(15, Dealer=0), 15, "wrong_dealer", "seat 1"),
-    ("missing_deck", without_field(2, "Deck"), 2, "missing_deck", "Seed"),
-    ("missing_deal", RECORD[:1] + RECORD[2:], 2, "missing_deal", "deal 1"),
+    ("bad_card", edit.replace(3, play(1, "1X")), 3, "bad_card", "1X"),
+    ("wrong_dealer_deal_2", edit.with_field(15, Dealer=0), 15, "wrong_dealer", "seat 1"),
     ("missing_deal_2", RECORD[:14] + RECORD[15:], 15, "missing_deal", "deal 2"),
-    ("unexpected_deal", insert(3, RECORD[1]), 3, "unexpected_deal", "Hand 1"),
     ("game_over", [*RECORD, json.dumps(play(0, "7C"))], 65, "game_over", "seat 0 won"),
-    ("game_over_deal", [*RECORD, RECORD[1]], 65, "game_over", "line 64"),
-    ("duplicate_name", with_field(1, Players=["a", "a"]), 1, "duplicate_name", "'a'"),
-    ("bad_seat", with_field(3, Playerid=2), 3, "bad_seat", "2"),
-    ("not_your_turn", replace(3, play(0, "AH")), 3, "not_your_turn", "seat 1"),
-    ("not_in_hand", replace(3, play(1, "AH")), 3, "not_in_hand", "AH"),
-    ("not_in_hand_2s", replace(3, play(1, "2S")), 3, "not_in_hand", "2S"),
-    ("unexpected_seed", with_field(1, Seed="x"), 1, "unexpected_seed", '"x"'),
-    ("bad_flag", with_field(1, Flags=["Fast"]), 1, "bad_flag", "Fast"),
-    ("wrong_round", with_field(2, Hand=2), 2, "wrong_round", "Hand 2"),
-    ("bad_players", with_field(1, Players=["ann"]), 1, "bad_players", "got 1"),
-    ("bad_players_7", with_field(1, Players=list("abcdefg")), 1, "bad_players", "got 7"),
-    ("bad_deck", with_field(2, Deck=SHORT), 2, "bad_deck", "31 cards"),
-    ("bad_deck_2h", with_field(2, Deck=[*SHORT, "2H"]), 2, "bad_deck", "1 not of the deck"),
-    ("bad_deck_twice", with_field(2, Deck=[*SHORT, "AS"]), 2, "bad_deck", "31 distinct"),
+    ("duplicate_name", edit.with_field(1, Players=["a", "a"]), 1, "duplicate_name", "'a'"),
+    ("bad_seat", edit.with_field(3, Playerid=2), 3, "bad_seat", "2"),
+    ("not_your_turn", edit.replace(3, play(0, "AH")), 3, "not_your_turn", "seat 1"),
+    ("not_in_hand", edit.replace(3, play(1, "AH")), 3, "not_in_hand", "AH"),
+    ("not_in_hand_2s", edit.replace(3, play(1, "2S")), 3, "not_in_hand", "2S"),
+    ("unexpected_seed", edit.with_field(1, Seed="x"), 1, "unexpected_seed", '"x"'),
+    ("bad_flag", edit.with_field(1, Flags=["Fast"]), 1, "bad_flag", "Fast"),
+    ("bad_players", edit.with_field(1, Players=["ann"]), 1, "bad_players", "got 1"),
+    ("bad_players_7", edit.with_field(1, Players=list("abcdefg")), 1, "bad_players", "got 7"),
+    ("bad_deck", edit.with_field(2, Deck=SHORT), 2, "bad_deck", "31 cards"),
+    ("bad_deck_2h", edit.with_field(2, Deck=[*SHORT, "2H"]), 2, "bad_deck", "1 not of the deck"),
+    ("bad_deck_twice", edit.with_field(2, Deck=[*SHORT, "AS"]), 2, "bad_deck", "31 distinct"),
 ]
-
-
-@pytest.mark.parametrize(
-    ("lines_", "line", "code", "quoted"),
-    [case[1:] for case in ERROR_CASES],
-    ids=[case[0] for case in ERROR_CASES],
-)
-def test_replay_error(lines_: list[str], line: int, code: str, quoted: str):
-    check_replay_error(replay, load_record, lines_, line, code, quoted)
-
-
-def test_every_code_is_tested():
-    assert {case[3] for case in ERROR_CASES} == set(ERROR_CODES)
 
 
 def test_the_codes_are_the_shared_ones_but_deck_mismatch_and_hunderts_own():
     # No Hundert record has a Seed, so no Deck can contradict one.
-    assert set(COMMON_CODES) - set(ERROR_CODES) == {"deck_mismatch"}
-    assert set(ERROR_CODES) - set(COMMON_CODES) == {
+    assert set(COMMON_CODES) - set(FORMAT.codes) == {"deck_mismatch"}
+    assert set(FORMAT.codes) - set(COMMON_CODES) == {
         "unexpected_seed",
         "bad_flag",
         "wrong_round",
@@ -302,20 +251,10 @@ def test_the_codes_are_the_shared_ones_but_deck_mismatch_and_hunderts_own():
     }
 
 
-def test_an_error_keeps_the_scores_before_it():
-    assert list(replay(replace(31, play(1, "1X"))))[:-1] == SCORES[:2]
-
-
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = FORMAT.replayer()
-    for number, line in enumerate(RECORD[:3], 1):
-        replayer.feed(number, line)
-    game = replayer.game
-    assert game is not None
-    before = (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)])
-    with pytest.raises(RecordError):
-        replayer.feed(4, json.dumps(play(0, "AS")))  # bob played it
-    assert (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)]) == before
-    assert replayer.feed(4, RECORD[3]) == []
+    def state(game: Game) -> tuple[object, ...]:
+        return (game.to_act, game.total, list(game.history), [game.hand(s) for s in (0, 1)])
+
+    game = check_refused_line(FORMAT, RECORD, 4, json.dumps(play(0, "AS")), state)  # bob's
     assert game.total == 22
     assert game.history[-1] == (0, Play(game.played[-1][1]))

@@ -1,11 +1,11 @@
 """The strong Hundert AI (games/hundert/strong.py): PIMC over deals sampled from the view.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (the module docstring says how).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from random import Random
 
@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.core import driver
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
     FEDER,
@@ -39,6 +38,7 @@ from hundred_server.games.hundert.strong import (
 from hundred_server.games.hundert.wire import SPEC
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.kit.search import SampleError
+from tests.support import playing
 
 NAMES = ("ann", "bob", "cy", "dee", "eve", "fay")
 #: Little work per decision, and no clock: fast and reproducible.
@@ -68,31 +68,15 @@ def game_after(seats: int, seed: str, plays: int, flags: frozenset[str] = frozen
     return game
 
 
-def test_it_is_registered_without_changing_the_default_ai():
-    assert SPEC.bots["strong"] is StrongBot
-    assert SPEC.bots["naive"] is HundertBot
-    assert SPEC.bots["default"] is HundertBot
-    assert SPEC.bot is HundertBot
-    assert StrongBot.name == "strong"
-
-
 @pytest.mark.parametrize(
     ("seats", "flags"),
     [(2, ()), (3, ()), (4, ()), (5, ()), (6, ()), (3, (FEDER,)), (6, (FEDER,))],
 )
 def test_it_plays_only_legal_cards_through_whole_games(seats: int, flags: tuple[str, ...]):
     seed = f"legal-{seats}-{len(flags)}"
-    game = SPEC.new_game(list(NAMES[:seats]), seed, frozenset(flags))
     bots = [StrongBot(seed=s, **QUICK) for s in range(seats)]
-    while not game.is_over:
-        seat = game.to_act
-        if seat is None:
-            driver.step(game, SPEC, seed, bots)
-            continue
-        view = SPEC.view(game, seat)
-        action = bots[seat].act(view)
-        assert action in view.legal
-        game.apply(seat, action)
+    game, _, _ = playing.play_checked(SPEC, NAMES[:seats], seed, bots, flags=frozenset(flags))
+    assert game.is_over
     assert game.round == 2 * seats
     assert sum(game.scores) == 0
 
@@ -152,12 +136,8 @@ def test_the_chips_it_counts_are_the_rules_chips(seats: int, seat: int, total: i
 
 def test_a_view_no_deal_fits_is_refused():
     view = game_after(4, "refuse", 5).view_for(1)
-    broken = View(
-        **{f: getattr(view, f) for f in View.__dataclass_fields__ if f != "hand"},
-        hand=view.hand[:-1],
-    )
     with pytest.raises(SampleError):
-        Sampler(broken)
+        Sampler(dataclasses.replace(view, hand=view.hand[:-1]))
 
 
 def test_when_every_card_goes_over_it_plays_the_lowest():
@@ -191,16 +171,10 @@ def _swapped_game(game: Game, viewer: int) -> Game | None:
     dealt = len(deck) - len(game.pile)
     owner = {i: (game.dealer + 1 + i) % n for i in range(dealt)}
     hidden = [i for i in range(dealt) if owner[i] != viewer and deck[i] not in played]
-    for i in hidden:
-        for j in hidden:
-            if owner[i] < owner[j] and POINTS[deck[i]] != POINTS[deck[j]]:
-                deck[i], deck[j] = deck[j], deck[i]
-                other = Game(game.players, game.flags)
-                other.deal(deck)
-                for entry in game.history[1:]:
-                    assert isinstance(entry, tuple)
-                    other.apply(*entry)
-                return other
+    for i, j in playing.swaps(hidden, owner):
+        if POINTS[deck[i]] != POINTS[deck[j]]:
+            deck[i], deck[j] = deck[j], deck[i]
+            return playing.replayed(Game(game.players, game.flags), deck, game.history[1:])
     return None
 
 
@@ -209,55 +183,21 @@ def test_its_choice_depends_only_on_the_view(seats: int):
     # (With two seats nothing is hidden: the other hand is every card not seen.)
     game = Game(NAMES[:seats])
     game.deal(seeded_deck(f"view-only-{seats}", 0))
-    bot = HundertBot()
     compared = 0
-    while game.round == 1:
-        seat = game.to_act
-        assert seat is not None
+    for seat in playing.positions(game, HundertBot(), lambda g: g.round == 1):
         view = game.view_for(seat)
         other = _swapped_game(game, seat)
         if other is not None and len({POINTS[p.card] for p in view.legal}) > 1:
-            assert other.hands != game.hands  # the hidden cards differ
-            other_view = other.view_for(seat)
-            assert other_view == view
-            assert StrongBot(seed=7, **QUICK).act(other_view) == StrongBot(seed=7, **QUICK).act(
-                view
-            )
+            playing.same_choice(lambda: StrongBot(seed=7, **QUICK), game, other, seat)
             compared += 1
-        game.apply(seat, bot.act(view))
     assert compared > 3
 
 
 def test_it_is_given_only_the_seats_view():
-    seen: list[View] = []
-
-    class Spy(StrongBot):
-        def act(self, view: View) -> Play:
-            seen.append(view)
-            return super().act(view)
-
-    game = SPEC.new_game(list(NAMES[:4]), "spy")
-    bots = [Spy(**QUICK), HundertBot(), Spy(**QUICK), HundertBot()]
-    for _ in range(60):
-        driver.step(game, SPEC, "spy", bots)
-    assert seen
-    for view in seen:
-        assert type(view) is View
-        assert view.seat in (0, 2)
+    for view in playing.views_given(SPEC, NAMES[:4], lambda spy: spy(**QUICK), HundertBot, 60):
         assert view.to_act == view.seat
         # it holds its own cards only: nothing of the hidden hands
         assert set(view.hand).isdisjoint(view.unseen)
-
-
-def test_the_same_seed_replays_the_same_game():
-    def record(seed: int) -> list[object]:
-        game = SPEC.new_game(list(NAMES[:3]), "replay", frozenset())
-        bots = [StrongBot(seed=seed, **QUICK) for _ in range(3)]
-        for _ in range(80):
-            driver.step(game, SPEC, "replay", bots)
-        return list(game.history)
-
-    assert record(3) == record(3)
 
 
 def _duplicate_chips(seats: int, deals: int, flags: frozenset[str] = frozenset()) -> int:
@@ -273,14 +213,7 @@ def _duplicate_chips(seats: int, deals: int, flags: frozenset[str] = frozenset()
                 StrongBot(seed=deal, **DUEL) if s == strong_seat else HundertBot()
                 for s in range(seats)
             ]
-            scored = None
-            while scored is None:
-                seat = game.to_act
-                assert seat is not None
-                for event in game.apply(seat, bots[seat].act(game.view_for(seat))):
-                    if isinstance(event, DealScored):
-                        scored = event
-            won += scored.points[strong_seat]
+            won += playing.play_to(game, bots, DealScored).points[strong_seat]
     return won
 
 

@@ -48,15 +48,25 @@ from tests.support.hub_harness import (
     QUESTION,
     Client,
     Harness,
-    StreamError,
-    answer_from_legal,
+    play_until_over,
     text_answer,
-    validate_once,
+    valid,
 )
 
 parse_action = SPEC.parse_action
 
 Message = dict[str, Any]
+
+
+#: Deal 2 of three players (ann reached 102 and pays 2 chips to each), as seat 1 is told.
+DEAL_2_SCORE = {
+    "Type": "Score",
+    "Round": 2,
+    "Playerid": 0,
+    "Total": 102,
+    "Points": [-4, 2, 2],
+    "Score": [2, -1, -1],
+}
 
 
 def told(game: Game, events: list[Event]) -> dict[int, list[Message]]:
@@ -153,14 +163,7 @@ def test_the_end_of_a_deal_overshoot_and_exact():
     play_all(game, "AS AH AD AC TS TH TD TC KS KH 9S QS 7H 9H KC 8H")
     said = told(game, game.apply(0, Play(c1("QH"))))
     assert said[1][1:] == [
-        {
-            "Type": "Score",
-            "Round": 2,
-            "Playerid": 0,
-            "Total": 102,
-            "Points": [-4, 2, 2],
-            "Score": [2, -1, -1],
-        },
+        DEAL_2_SCORE,
         {"Type": "Message", "Message": "ann takes the total to 102 and pays 2 chips to each"},
     ]
 
@@ -324,7 +327,7 @@ def test_random_games_tell_no_secrets_legal_is_the_engines_and_all_is_in_the_sch
     rng = random.Random(choices)
 
     def check(msg: Message) -> None:
-        validate_once(msg, lambda why: StreamError(f"{msg}: {why}"))
+        valid(msg)
 
     game = Game(NAMES[:n], FEDER if rng.random() < 0.5 else frozenset())
     seats = range(n)
@@ -415,15 +418,7 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
 
 def test_text_mode_shows_the_chips_balances_and_the_end():
     screen = Screen(1, ["ann", "bob", "cy"])
-    score = {
-        "Type": "Score",
-        "Round": 2,
-        "Playerid": 0,
-        "Total": 102,
-        "Points": [-4, 2, 2],
-        "Score": [2, -1, -1],
-    }
-    assert TEXT.render(score, screen) == [
+    assert TEXT.render(DEAL_2_SCORE, screen) == [
         "Deal 2: chips ann -4, you +2, cy +2. Balances: ann 2, you -1, cy -1"
     ]
     over = {"Type": "Score", "GameOver": True, "Winner": 0, "Score": [2, -1, -1], "Win": False}
@@ -455,17 +450,7 @@ def hundert_options() -> list[str]:
 
 
 def finish_in_text(nc: Client, shown: list[str], rng: random.Random) -> list[str]:
-    seen = list(shown)
-    for _ in range(400):
-        if any(line.startswith("Game over") for line in shown):
-            break
-        answer = text_answer(shown, rng)
-        assert answer is not None, shown[-3:]
-        shown = nc.say(answer)
-        assert not any(line.startswith("{") for line in shown), shown  # all rendered
-        assert not any(line.startswith("! ") for line in shown), shown  # no refusals
-        seen += shown
-    return seen
+    return nc.play_text(shown, text_answer, rng, lambda line: line.startswith("Game over"), 400)
 
 
 def test_a_person_in_text_mode_plays_hundert_to_the_end():
@@ -589,17 +574,11 @@ def test_a_json_client_plays_hundert_against_ai_to_the_end(option: int):
     seats = option + 1
     assert table.names() == ["ann", *(f"AI {i}" for i in range(1, seats))]
     rng = random.Random(option)
-    for _ in range(600):
-        if ann.game_over() is not None:
-            break
-        asked = ann.pending()
-        assert asked is not None
+    for asked in ann.play_on(rng, 600):
         assert asked["Type"] == "Play"
         if rng.random() < 0.1:  # now and then a bad answer: the same prompt again
-            said = ann.send({"Type": "Play", "PlayedCard": "2S", "Seq": asked["Seq"]})
-            assert said[0]["Code"] == "not_in_hand"
-            assert said[1:] == [asked]
-        ann.send(answer_from_legal(asked, rng))
+            bad = {"Type": "Play", "PlayedCard": "2S", "Seq": asked["Seq"]}
+            assert ann.refused(bad)["Code"] == "not_in_hand"
     over = ann.game_over()
     assert over is not None
     assert ann.messages[-2:] == [QUESTION, HELLO]
@@ -617,14 +596,7 @@ def test_two_people_and_an_ai_at_a_table_of_your_choice():
     bob = h.json_client("bob")
     bob.send({"Type": "Join", "Table": 1})
     assert h.hub.lobby.tables[1].names() == ["ann", "AI 1", "bob"]
-    rng = random.Random(8)
-    for _ in range(600):
-        if ann.game_over() is not None and bob.game_over() is not None:
-            break
-        asking = [(c, p) for c in (ann, bob) if (p := c.pending()) is not None]
-        assert len(asking) == 1
-        client, asked = asking[0]
-        client.send(answer_from_legal(asked, rng))
+    play_until_over([ann, bob], random.Random(8), 600)
     for client, seat in ((ann, 0), (bob, 2)):
         over = client.game_over()
         assert over is not None
@@ -650,13 +622,7 @@ def test_a_feder_table_from_the_preset_and_from_the_table_of_your_choice(how: di
     ann = create(h, "ann", how["option"], **extra)
     assert ann.last("Table")["Flags"] == ["Feder"]
     assert h.hub.lobby.tables[1].game.flags == FEDER
-    rng = random.Random(2)
-    for _ in range(600):
-        if ann.game_over() is not None:
-            break
-        asked = ann.pending()
-        assert asked is not None
-        ann.send(answer_from_legal(asked, rng))
+    play_until_over([ann], random.Random(2), 600)
     scores = [m for m in ann.messages if m["Type"] == "Score" and "Total" in m]
     assert len(scores) == 8
     for score in scores:
@@ -674,49 +640,23 @@ def test_a_plain_table_of_your_choice_has_no_flags():
 
 def test_a_feder_game_is_saved_restored_with_its_option_and_exported(tmp_path: Path):
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import mid_game, played_out_and_stored, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("hundert-store", store)
-    ann = create(h, "ann", 6)
     rng = random.Random(1)
-    for _ in range(12):
-        asked = ann.pending()
-        assert asked is not None
-        ann.send(answer_from_legal(asked, rng))
-    asked = ann.pending()
-    assert asked is not None
-    store.close()
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness("hundert-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
+    h, _, asked = mid_game(store, "hundert-store", lambda h: create(h, "ann", 6), 12, rng)
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "hundert-store")
     assert h2.hub.lobby.tables[1].game.flags == FEDER
-    again = h2.json_client("ann")
-    said = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    again, said = h2.reclaim(h.tokens[0], "ann")
     assert [m["Type"] for m in said] == ["Seat", "Table", "Commit", "Snapshot", "Play"]
     assert said[1]["Flags"] == ["Feder"]
     assert said[-1] == asked
     snap = said[3]
     assert snap["Total"] == asked["Total"]
     assert snap["Hand"] == asked["Legal"]
-    for _ in range(600):
-        if again.game_over() is not None:
-            break
-        p = again.pending()
-        assert p is not None
-        again.send(answer_from_legal(p, rng))
-    over = again.game_over()
-    assert over is not None
-    stored = store.games()[0]
-    assert stored.state == "over"
+    stored = played_out_and_stored(again, rng, store, 600)
     assert json.loads(stored.lines[0])["Flags"] == ["Feder"]
     replayed = list(replay(stored.lines))
-    assert replayed[-1] == {
-        "Type": "Score",
-        "GameOver": True,
-        "Winner": over["Winner"],
-        "Score": over["Score"],
-    }
     assert all(abs(p) <= 3 for r in replayed[:-1] for p in r["Points"])  # Feder: 1 a seat
     store.close()
 

@@ -27,6 +27,11 @@ def cards(*codes: str) -> tuple[Card, ...]:
     return tuple(Card.parse(c) for c in codes)
 
 
+def missing(text: str, *phrases: str) -> list[str]:
+    """The ``phrases`` that ``text`` does not hold."""
+    return [phrase for phrase in phrases if phrase not in text]
+
+
 def test_demo_plays_the_same_game_as_selfplay() -> None:
     out = io.StringIO()
     game = run_demo("same", 3, out)
@@ -67,18 +72,21 @@ def test_narrator_tells_a_round() -> None:
         ]
     )
     text = "\n".join(lines)
-    assert "Round 1 · ann deals" in text
     assert "  ann  J♠  5♥  3♣  2♣  🃏" in lines
-    assert "ann passes early, ann takes the pass back, ann passes early, bob pass, " in text
-    assert "ann pass (pre-passed)" in text
-    assert "everybody passed: no score" in text
-    assert "→ bob wins the bid at 20" in text
-    assert "Trump:    ♥ hearts (every ♥ and 🃏)" in text
-    assert "bob  exchanges 2" in text
-    assert "ann  keeps the hand" in text
-    assert "Trick 1:  ann 5♥   bob A♥   → ann" in text
-    assert "(bob bid 20 and fell short: -20)" in text
-    assert "Totals:   ann   10   bob  -20" in text
+    assert not missing(
+        text,
+        "Round 1 · ann deals",
+        "ann passes early, ann takes the pass back, ann passes early, bob pass, ",
+        "ann pass (pre-passed)",
+        "everybody passed: no score",
+        "→ bob wins the bid at 20",
+        "Trump:    ♥ hearts (every ♥ and 🃏)",
+        "bob  exchanges 2",
+        "ann  keeps the hand",
+        "Trick 1:  ann 5♥   bob A♥   → ann",
+        "(bob bid 20 and fell short: -20)",
+        "Totals:   ann   10   bob  -20",
+    )
     won = narrator.lines([GameWon(0, (110, -20))])
     assert won[-1] == "🏆 ann wins with 110 after 2 rounds (bob -20)."
 
@@ -95,7 +103,10 @@ def test_narrator_moon() -> None:
         ]
     )
     text = "\n".join(lines)
-    assert "→ ann shoots the moon" in text
-    assert "(every ♠, A♥ and 🃏)" in text
-    assert "(ann took every trick: +60)" in text
-    assert "(bob missed the moon: -60)" in text
+    assert not missing(
+        text,
+        "→ ann shoots the moon",
+        "(every ♠, A♥ and 🃏)",
+        "(ann took every trick: +60)",
+        "(bob missed the moon: -60)",
+    )

@@ -18,13 +18,19 @@ from hundred_server.games.records import record_lines
 from hundred_server.protocol.errors import HundredError, IllegalActionError
 
 
-def _ready_to_play() -> Game:
+def _ready_to_discard() -> Game:
     """Two players, deck in index order: ann 2H..6H, bob 7H..JH; bob bids, spades."""
     game = Game(["ann", "bob"])
     game.deal(ALL_CARDS)
     game.apply(1, Bid(15))
     game.apply(0, Bid(0))
     game.apply(1, SelectTrump(Suit.SPADES))
+    return game
+
+
+def _ready_to_play() -> Game:
+    """``_ready_to_discard``, and neither discards: ann leads."""
+    game = _ready_to_discard()
     game.apply(1, Discard(()))
     game.apply(0, Discard(()))
     assert game.to_act == 0
@@ -63,11 +69,7 @@ def test_a_game_that_accepted_a_non_card_can_still_be_recorded() -> None:
 
 
 def test_discard_of_non_cards_is_refused() -> None:
-    game = Game(["ann", "bob"])
-    game.deal(ALL_CARDS)
-    game.apply(1, Bid(15))
-    game.apply(0, Bid(0))
-    game.apply(1, SelectTrump(Suit.SPADES))
+    game = _ready_to_discard()
     with pytest.raises(HundredError):
         game.apply(1, Discard((5,)))  # type: ignore[arg-type]
 

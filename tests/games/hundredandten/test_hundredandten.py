@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import random
 import uuid
+from collections.abc import Callable
 from itertools import combinations
 
 import pytest
@@ -179,12 +180,26 @@ def snapshot(game: Game) -> tuple:
 
 def assert_refused(game: Game, seat, action, code: str, message: str) -> None:
     """``action`` raises ``IllegalActionError(code)`` with ``message`` and changes nothing."""
+    assert_deal_refused(game, code, message, lambda: game.apply(seat, action))
+
+
+def assert_deal_refused(
+    game: Game, code: str, message: str, act: Callable[[], object] | None = None
+) -> None:
+    """Dealing ``ALL_CARDS`` (or ``act()``) raises ``IllegalActionError(code)`` with
+    ``message`` and changes nothing."""
     before = snapshot(game)
     with pytest.raises(IllegalActionError) as info:
-        game.apply(seat, action)
+        act() if act is not None else game.deal(ALL_CARDS)
     assert info.value.code == code
     assert info.value.message == message
     assert snapshot(game) == before
+
+
+def bids(game: Game, text: str) -> None:
+    """``"1:15 2:0"``: seat 1 bids 15, then seat 2 passes."""
+    for seat, amount in (b.split(":") for b in text.split()):
+        game.apply(int(seat), Bid(int(amount)))
 
 
 def reference_order(seed: str, k: int) -> list[int]:
@@ -370,23 +385,13 @@ def test_deal_order_is_seat_order_whoever_deals():
 )
 def test_deal_refuses_a_bad_deck(deck, message):
     game = Game(P4)
-    before = snapshot(game)
-    with pytest.raises(IllegalActionError) as info:
-        game.deal(deck)
-    assert info.value.code == "bad_deck"
-    assert info.value.message == message
-    assert snapshot(game) == before
+    assert_deal_refused(game, "bad_deck", message, lambda: game.deal(deck))
     assert game.phase is Phase.DEAL
 
 
 def test_deal_only_when_the_game_waits_for_a_deck():
     game = dealt(*HANDS_A)
-    before = snapshot(game)
-    with pytest.raises(IllegalActionError) as info:
-        game.deal(ALL_CARDS)
-    assert info.value.code == "wrong_phase"
-    assert info.value.message == "cannot deal now: the game is in bidding"
-    assert snapshot(game) == before
+    assert_deal_refused(game, "wrong_phase", "cannot deal now: the game is in bidding")
     seeded = Game(P4, seed="s")
     with pytest.raises(IllegalActionError, match=r"^cannot deal now: the game is in bidding$"):
         seeded.deal(ALL_CARDS)
@@ -479,10 +484,7 @@ def test_bidding_goes_clockwise_from_the_dealers_left():
 
 def test_bidding_skips_players_who_passed():
     game = dealt(*HANDS_A)
-    game.apply(1, Bid(15))
-    game.apply(2, Bid(0))
-    game.apply(3, Bid(20))
-    game.apply(0, Bid(0))
+    bids(game, "1:15 2:0 3:20 0:0")
     assert game.to_act == 1
     game.apply(1, Bid(25))
     assert game.to_act == 3
@@ -510,8 +512,7 @@ def test_legal_bids_over_30_and_60():
     game = dealt(*HANDS_A)
     game.apply(1, Bid(30))
     assert amounts(game.legal_actions(2)) == [0, 60]
-    game.apply(2, Bid(0))
-    game.apply(3, Bid(0))
+    bids(game, "2:0 3:0")
     assert amounts(game.legal_actions(0)) == [0, 30, 60]
     game.apply(0, Bid(60))
     assert amounts(game.legal_actions(1)) == [0]
@@ -523,8 +524,7 @@ def test_the_dealer_may_hold_60():
     game = dealt(*HANDS_A)
     game.apply(1, Bid(60))
     assert amounts(game.legal_actions(2)) == [0]
-    game.apply(2, Bid(0))
-    game.apply(3, Bid(0))
+    bids(game, "2:0 3:0")
     assert amounts(game.legal_actions(0)) == [0, 60]
     assert game.apply(0, Bid(60)) == [BidMade(0, 60)]
     assert amounts(game.legal_actions(1)) == [0]
@@ -533,9 +533,7 @@ def test_the_dealer_may_hold_60():
 
 def test_the_dealer_holds_and_wins_at_the_held_bid():
     game = dealt(*HANDS_A)
-    game.apply(1, Bid(20))
-    game.apply(2, Bid(0))
-    game.apply(3, Bid(0))
+    bids(game, "1:20 2:0 3:0")
     assert game.apply(0, Bid(20)) == [BidMade(0, 20)]
     assert game.high_bid == 20
     assert game.to_act == 1
@@ -551,8 +549,7 @@ def test_two_player_bidding_war():
     assert amounts(game.legal_actions(0)) == [0, 15, 20, 25, 30, 60]
     game.apply(0, Bid(15))
     assert amounts(game.legal_actions(1)) == [0, 20, 25, 30, 60]
-    game.apply(1, Bid(25))
-    game.apply(0, Bid(25))
+    bids(game, "1:25 0:25")
     assert game.apply(1, Bid(0)) == [BidMade(1, 0), BiddingWon(0, 25)]
 
 
@@ -591,10 +588,7 @@ def test_no_such_bid_amount(amount):
 
 def test_a_pass_is_final():
     game = dealt(*HANDS_A)
-    game.apply(1, Bid(0))
-    game.apply(2, Bid(15))
-    game.apply(3, Bid(20))
-    game.apply(0, Bid(25))
+    bids(game, "1:0 2:15 3:20 0:25")
     assert game.to_act == 2  # seat 1 is skipped
     assert game.legal_actions(1) == ()
     assert_refused(
@@ -611,9 +605,7 @@ def test_a_pass_is_final():
 
 def test_bidding_ends_with_one_player_left_and_a_bid():
     game = dealt(*HANDS_A)
-    game.apply(1, Bid(15))
-    game.apply(2, Bid(0))
-    game.apply(3, Bid(0))
+    bids(game, "1:15 2:0 3:0")
     assert game.phase is Phase.BIDDING  # the dealer has not spoken yet
     assert game.to_act == 0
     assert game.apply(0, Bid(0)) == [BidMade(0, 0), BiddingWon(1, 15)]
@@ -736,8 +728,7 @@ def test_pre_passes_chain_into_a_passed_out_round():
 
 def test_pre_passes_take_effect_one_turn_at_a_time():
     game = dealt(*HANDS_A)
-    game.apply(0, Bid(0))
-    game.apply(2, Bid(0))
+    bids(game, "0:0 2:0")
     assert game.apply(1, Bid(0)) == [BidMade(1, 0), BidMade(2, 0, automatic=True)]
     assert game.to_act == 3
     assert game.apply(3, Bid(0)) == [
@@ -750,8 +741,7 @@ def test_pre_passes_take_effect_one_turn_at_a_time():
 
 def test_a_pre_pass_stops_at_the_first_seat_still_in():
     game = dealt(*HANDS_A)
-    game.apply(2, Bid(0))
-    game.apply(0, Bid(0))
+    bids(game, "2:0 0:0")
     assert game.apply(1, Bid(15)) == [BidMade(1, 15), BidMade(2, 0, automatic=True)]
     assert game.to_act == 3
     assert game.pre_passed == [True, False, False, False]
@@ -765,8 +755,7 @@ def test_unpass_takes_a_pre_pass_back():
     assert game.apply(3, Unpass()) == [Unpassed(3)]
     assert game.pre_passed == [False] * 4
     assert game.legal_actions(3) == (Bid(0),)
-    game.apply(1, Bid(15))
-    game.apply(2, Bid(0))
+    bids(game, "1:15 2:0")
     assert game.to_act == 3  # no automatic pass
     assert amounts(game.legal_actions(3)) == [0, 20, 25, 30, 60]
     assert game.apply(3, Bid(20)) == [BidMade(3, 20)]
@@ -1282,12 +1271,7 @@ def test_no_action_after_the_game_is_over(seat, action):
 
 def test_no_deal_after_the_game_is_over():
     game = finished_game()
-    before = snapshot(game)
-    with pytest.raises(IllegalActionError) as info:
-        game.deal(ALL_CARDS)
-    assert info.value.code == "game_over"
-    assert info.value.message == "the game is over"
-    assert snapshot(game) == before
+    assert_deal_refused(game, "game_over", "the game is over")
 
 
 # ------------------------------------------------------------------- golden seeds
@@ -1593,8 +1577,7 @@ def test_a_view_is_a_snapshot():
 
 def test_views_during_bidding():
     game = dealt(*HANDS_A)
-    game.apply(3, Bid(0))
-    game.apply(1, Bid(20))
+    bids(game, "3:0 1:20")
     for seat in range(4):
         view = game.view_for(seat)
         assert view.phase is Phase.BIDDING

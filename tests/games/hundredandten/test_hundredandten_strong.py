@@ -1,24 +1,22 @@
 """The strong Hundred and Ten AI (games/hundredandten/strong.py): PIMC over sampled deals.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (README, tournament section).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations
 
+from itertools import islice
 from random import Random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hundred_server.core import driver
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     IS_TRUMP,
     MOON,
     PASS,
-    Action,
     Bid,
     Discard,
     Game,
@@ -32,6 +30,8 @@ from hundred_server.games.hundredandten.strong import SEAT, Sampler, StrongBot, 
 from hundred_server.games.hundredandten.wire import SPEC
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.errors import IllegalActionError
+from tests.support import playing
+from tests.support.game_checks import state_of
 
 PLAYERS = ["ann", "bob", "cy", "dee"]
 #: Little work a decision, and no clock: fast and reproducible.
@@ -47,67 +47,32 @@ def seen_by(view: View) -> list[int]:
 
 def visible(view: View) -> tuple[object, ...]:
     """Everything a view shows, to compare two views."""
-    return (
-        view.seat,
-        view.phase,
-        view.round,
-        view.hand,
-        view.trump,
-        view.high_bid,
-        view.bids,
-        view.bidder,
-        view.dealer,
-        view.to_act,
-        view.scores,
-        view.discard_counts,
-        view.discarded,
-        view.completed_tricks,
-        view.current_trick,
-        view.legal,
+    return state_of(
+        view,
+        "seat phase round hand trump high_bid bids bidder dealer to_act scores",
+        "discard_counts discarded completed_tricks current_trick legal",
     )
 
 
 def naive_views(seed: str, players: int = 4, moves: int = 400) -> list[View]:
     """Every seat's view before each of the first ``moves`` moves of a naive game."""
     game = Game(PLAYERS[:players], seed=seed)
-    bot = NaiveBot()
-    views = []
-    for _ in range(moves):
-        if game.is_over:
-            break
-        seat = game.to_act
-        assert seat is not None
-        views += [SPEC.view(game, s) for s in range(players)]
-        game.apply(seat, bot.act(SPEC.view(game, seat)))
-    return views
+    going = islice(playing.positions(game, NaiveBot(), lambda g: not g.is_over, SPEC.view), moves)
+    return [SPEC.view(game, s) for _ in going for s in range(players)]
 
 
-def test_it_is_registered_without_changing_the_default_ai():
-    assert SPEC.bots["strong"] is StrongBot
-    assert SPEC.bots["default"] is NaiveBot
-    assert SPEC.bots["naive"] is NaiveBot
-    assert SPEC.bot is NaiveBot
+def in_first_round(game: Game) -> bool:
+    return game.round == 1 and not game.is_over
 
 
 def test_it_makes_only_legal_moves_through_whole_games():
-    phases = set()
+    phases: set[Phase] = set()
     for players in (2, 3, 4):
-        seed = f"legal-{players}"
-        game = SPEC.new_game(PLAYERS[:players], seed)
         bots = [StrongBot(seed=s, **QUICK) for s in range(players)]
-        moves = 0
-        while not game.is_over and moves < 600:
-            if game.needs_deal:
-                game.deal(SPEC.seeded_deck(seed, game.round_index))
-                continue
-            seat = game.to_act
-            assert seat is not None
-            view = SPEC.view(game, seat)
-            action = bots[seat].act(view)
-            assert action in view.legal
-            phases.add(view.phase)
-            game.apply(seat, action)
-            moves += 1
+        game, seen, _ = playing.play_checked(
+            SPEC, PLAYERS[:players], f"legal-{players}", bots, limit=600
+        )
+        phases |= set(seen)
         assert game.is_over
     assert phases == {Phase.BIDDING, Phase.TRUMP, Phase.DISCARD, Phase.TRICKS}
 
@@ -141,11 +106,8 @@ def test_sampled_deals_fit_everything_the_view_shows(number, players):
 
 def test_the_voids_it_reads_are_true_of_the_real_hands():
     game = Game(PLAYERS, seed="voids")
-    bot = NaiveBot()
     voids_seen = 0
-    while game.round == 1 and not game.is_over:
-        seat = game.to_act
-        assert seat is not None
+    for _ in playing.positions(game, NaiveBot(), in_first_round, SPEC.view):
         for viewer in range(4):
             sampler = Sampler(SPEC.view(game, viewer))
             for rel, void in enumerate(sampler.void):
@@ -154,7 +116,6 @@ def test_the_voids_it_reads_are_true_of_the_real_hands():
                     assert game.trump is not None
                     real = game.hands[(viewer + rel) % 4]
                     assert not any(IS_TRUMP[game.trump][c] for c in real)
-        game.apply(seat, bot.act(SPEC.view(game, seat)))
     # a trump lead that a seat could not bleed to happens in this round
     assert voids_seen > 0
 
@@ -170,24 +131,18 @@ def _swapped(game: Game, viewer: int) -> Game | None:
     owner = {i: i // 5 for i in range(5 * n)}
     hidden = [i for i in owner if owner[i] != viewer and deck[i] not in used]
     start = max(i for i, e in enumerate(game.history) if not isinstance(e, tuple))
-    for i in hidden:
-        for j in hidden:
-            if owner[i] >= owner[j]:
-                continue
-            swapped = deck[:]
-            swapped[i], swapped[j] = swapped[j], swapped[i]
-            other = Game(game.players)
-            other.scores = list(game.scores)
-            other.dealer = game.dealer
-            other.deal(swapped)
-            try:
-                for entry in game.history[start + 1 :]:
-                    assert isinstance(entry, tuple)
-                    other.apply(*entry)
-            except IllegalActionError:
-                continue
-            if visible(SPEC.view(other, viewer)) == visible(SPEC.view(game, viewer)):
-                return other
+    for i, j in playing.swaps(hidden, owner):
+        swapped = deck[:]
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        other = Game(game.players)
+        other.scores = list(game.scores)
+        other.dealer = game.dealer
+        try:
+            playing.replayed(other, swapped, game.history[start + 1 :])
+        except IllegalActionError:
+            continue
+        if visible(SPEC.view(other, viewer)) == visible(SPEC.view(game, viewer)):
+            return other
     return None
 
 
@@ -195,10 +150,7 @@ def test_its_choice_depends_only_on_the_view():
     compared = 0
     for seed in ("view-only-1", "view-only-2"):
         game = Game(PLAYERS, seed=seed)
-        bot = NaiveBot()
-        while game.round == 1 and not game.is_over:
-            seat = game.to_act
-            assert seat is not None
+        for seat in playing.positions(game, NaiveBot(), in_first_round, SPEC.view):
             view = SPEC.view(game, seat)
             other = _swapped(game, seat) if len(view.legal) > 1 else None
             if other is not None:
@@ -206,39 +158,14 @@ def test_its_choice_depends_only_on_the_view():
                 strong = StrongBot(seed=7, **QUICK)
                 assert strong.act(SPEC.view(other, seat)) == strong.act(view)
                 compared += 1
-            game.apply(seat, bot.act(view))
     assert compared > 10
 
 
 def test_it_is_given_only_the_seats_view():
-    seen: list[tuple[View, int | None]] = []
+    def own(view: View, game: Game) -> None:
+        assert list(view.hand) == game.hands[view.seat]
 
-    class Spy(StrongBot):
-        def act(self, view: View) -> Action:
-            seen.append((view, game.to_act))
-            assert list(view.hand) == game.hands[view.seat]
-            return super().act(view)
-
-    game = SPEC.new_game(PLAYERS, "spy")
-    bots = [Spy(**QUICK), NaiveBot(), Spy(**QUICK), NaiveBot()]
-    for _ in range(80):
-        driver.step(game, SPEC, "spy", bots)
-    assert len(seen) > 10
-    for view, to_act in seen:
-        assert type(view) is View
-        assert view.seat == to_act
-        assert view.seat in (0, 2)
-
-
-def test_the_same_seed_replays_the_same_game():
-    def record(seed: int) -> list[object]:
-        game = SPEC.new_game(PLAYERS, "replay")
-        bots = [StrongBot(seed=seed, **QUICK) for _ in range(4)]
-        for _ in range(120):
-            driver.step(game, SPEC, "replay", bots)
-        return list(game.history)
-
-    assert record(3) == record(3)
+    assert len(playing.views_given(SPEC, PLAYERS, lambda spy: spy(**QUICK), NaiveBot, 80, own)) > 10
 
 
 def test_round_points_follow_the_rules():

@@ -15,29 +15,18 @@ from typing import ClassVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hundred_server.games.hundredandten import rules
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
-    BiddingWon,
-    BidMade,
     DealRecord,
-    Dealt,
     Discard,
     Game,
-    GameWon,
-    PassedOut,
     Phase,
     Play,
-    Played,
-    PrePassed,
-    RoundScored,
     SelectTrump,
-    TrickWon,
-    TrumpSelected,
-    Unknown,
     Unpass,
-    Unpassed,
 )
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.errors import IllegalActionError
@@ -193,7 +182,7 @@ def check_views(game: Game) -> None:
         assert view.scores == tuple(game.scores[seat:] + game.scores[:seat])
         others = {c for s in range(n) if s != seat for c in game.hands[s]}
         assert not others & set(view.hand)
-        known = {c for c, status in view.card_knowledge() if not isinstance(status, Unknown)}
+        known = {c for c, status in view.card_knowledge() if not isinstance(status, rules.Unknown)}
         assert not others & known
 
 
@@ -316,7 +305,7 @@ class Oracle:
         self.expected_winner: int | None = None
         self.new_round(game.history[0])
 
-    def new_round(self, deal: DealRecord | Dealt) -> None:
+    def new_round(self, deal: DealRecord | rules.Dealt) -> None:
         if self.dealers:
             played = self.last_round_played
             assert deal.dealer == oracle_next_dealer(self.dealers, played, self.n)
@@ -334,32 +323,32 @@ class Oracle:
     def see(self, events: list, game: Game) -> None:
         for event in events:
             assert not self.over
-            if isinstance(event, Dealt):
+            if isinstance(event, rules.Dealt):
                 self.new_round(event)
                 assert all(len(h) == 5 for h in event.hands)
-            elif isinstance(event, BiddingWon):
+            elif isinstance(event, rules.BiddingWon):
                 self.bidder, self.bid = event.seat, event.amount
-            elif isinstance(event, TrumpSelected):
+            elif isinstance(event, rules.TrumpSelected):
                 assert event.seat == self.bidder
                 self.trump = event.suit
-            elif isinstance(event, Played):
+            elif isinstance(event, rules.Played):
                 self.trick.append((event.seat, event.card))
-            elif isinstance(event, TrickWon):
+            elif isinstance(event, rules.TrickWon):
                 assert len(self.trick) == self.n
                 assert self.trump is not None
                 assert (event.seat, event.card) == oracle_trick_winner(self.trick, self.trump)
                 self.winners.append((event.seat, event.card))
                 assert event.trick == len(self.winners)
                 self.trick = []
-            elif isinstance(event, PassedOut):
+            elif isinstance(event, rules.PassedOut):
                 assert self.bidder is None
                 assert self.winners == []
                 assert event.round == len(self.dealers)
                 self.round_points.append((0,) * self.n)
                 self.passed_out += 1
-            elif isinstance(event, RoundScored):
+            elif isinstance(event, rules.RoundScored):
                 self.scored(event)
-            elif isinstance(event, GameWon):
+            elif isinstance(event, rules.GameWon):
                 assert event.winner == self.expected_winner
                 assert event.totals == tuple(self.totals)
                 assert game.winner == event.winner
@@ -367,7 +356,7 @@ class Oracle:
         # A round that takes someone to 110 ends the game, and only such a round does.
         assert self.over == (self.expected_winner is not None) == game.is_over
 
-    def scored(self, event: RoundScored) -> None:
+    def scored(self, event: rules.RoundScored) -> None:
         assert self.trump is not None
         assert self.bidder is not None
         assert len(self.winners) == 5, "a played round has five tricks"
@@ -413,7 +402,7 @@ def run_game(
                 if seat != game.to_act and legal:
                     (action,) = legal
                     events = game.apply(seat, action)
-                    expected = PrePassed(seat) if action == Bid(0) else Unpassed(seat)
+                    expected = rules.PrePassed(seat) if action == Bid(0) else rules.Unpassed(seat)
                     assert action in (Bid(0), Unpass())
                     assert events == [expected]
                     check_views(game)
@@ -427,7 +416,7 @@ def run_game(
             assert game.legal_actions(seat) == tuple(Play(c) for c in expected_plays)
         events = game.apply(seat, action)
         if isinstance(action, Bid):
-            assert isinstance(events[0], BidMade)
+            assert isinstance(events[0], rules.BidMade)
             assert (events[0].seat, events[0].amount) == (seat, action.amount)
         oracle.see(events, game)
     check_cards(game)

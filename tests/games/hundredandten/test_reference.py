@@ -36,6 +36,7 @@ import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from hundredandten import HundredAndTen as RefGame
@@ -257,17 +258,17 @@ class Lockstep:
             sorted(our_legal, key=repr),
         )
 
+    def expect_round(self, number: int, status: RoundStatus) -> Any:
+        """The reference's round ``number``, which must have ended with ``status``."""
+        ref_round = self.ref.rounds[number - 1]
+        self.expect(ref_round.status == status, f"round {number} status", ref_round.status, status)
+        return ref_round
+
     def compare_round_end(self, events: list[object]) -> None:
         """After an action that ended a round: that round's score entries and totals."""
         for event in events:
             if isinstance(event, RoundScored):
-                ref_round = self.ref.rounds[event.round - 1]
-                self.expect(
-                    ref_round.status == RoundStatus.COMPLETED,
-                    f"round {event.round} status",
-                    ref_round.status,
-                    RoundStatus.COMPLETED,
-                )
+                ref_round = self.expect_round(event.round, RoundStatus.COMPLETED)
                 ref_entries = [(s.identifier, int(s.value)) for s in ref_round.scores]
                 our_entries = [(self.ids[s], v) for s, v in event.entries]
                 self.expect(
@@ -280,13 +281,7 @@ class Lockstep:
                 if len(event.entries) == 1 and event.entries[0][1] == MOON:
                     self.stats["moons made"] += 1
             elif isinstance(event, PassedOut):
-                ref_round = self.ref.rounds[event.round - 1]
-                self.expect(
-                    ref_round.status == RoundStatus.COMPLETED_NO_BIDDERS,
-                    f"round {event.round} status",
-                    ref_round.status,
-                    RoundStatus.COMPLETED_NO_BIDDERS,
-                )
+                self.expect_round(event.round, RoundStatus.COMPLETED_NO_BIDDERS)
                 self.stats["rounds passed out"] += 1
         ref_scores = self.ref.scores
         our_scores = dict(zip(self.ids, self.ours.scores, strict=True))

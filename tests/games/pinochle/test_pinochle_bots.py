@@ -30,6 +30,7 @@ from hundred_server.games.pinochle.rules import (
 )
 from hundred_server.protocol.errors import HundredError
 from tests.games.pinochle.test_pinochle import P4, c1, cs, dealt, plays_of
+from tests.support import playing
 
 H, D, S, C = Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS
 BOTS = (NaiveBot, PinochleBot)
@@ -117,19 +118,13 @@ def _fields(view: View) -> dict[str, object]:
 
 
 def play_game(seed: str, bots: Sequence[NaiveBot | PinochleBot], target: int = 100) -> Game:
-    game = Game(P4, target=target)
-    while not game.is_over:
-        if game.needs_deal:
-            game.deal(seeded_deck(seed, game.round_index))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = game.view_for(seat)
+    def choose(seat: int, view: View) -> object:
         action = bots[seat].act(view)
         assert action in view.legal
         assert action == bots[seat].act(view)
-        game.apply(seat, action)
-    return game
+        return action
+
+    return playing.play_out(Game(P4, target=target), lambda n: seeded_deck(seed, n), choose)
 
 
 # ------------------------------------------------------------------ always legal
@@ -161,13 +156,33 @@ def test_naive_value_is_meld_plus_two_per_ace_and_one_per_ten():
     assert naive_value(hand, D) == 17 + 8
 
 
-def test_the_naive_bot_bids_its_value_if_it_tops_the_high_bid():
-    hand = "AD TD KD QD JD AC AH TH KH QH JH 9H"  # best value 26, in hearts
-    assert NaiveBot().act(bidding_view(hand)) == Bid(26)
-    assert NaiveBot().act(bidding_view(hand, [(1, 25), (2, 0), (3, 0)])) == Bid(26)
-    assert NaiveBot().act(bidding_view(hand, [(1, 26), (2, 0), (3, 0)])) == Bid(0)
-    weak = "9D 9D JC 9C QH 9H JS JS 9S 9S TC TS"
-    assert NaiveBot().act(bidding_view(weak)) == Bid(0)
+#: A hand worth 26 to the naive bot (its best value, in hearts) and 39 to the better one.
+STRONG = "AD TD KD QD JD AC AH TH KH QH JH 9H"
+WEAK = "9D 9D JC 9C QH 9H JS JS 9S 9S TC TS"
+
+
+@pytest.mark.parametrize(
+    ("bot", "bids"),
+    [
+        pytest.param(
+            NaiveBot,
+            [([], 26), ([(1, 25), (2, 0), (3, 0)], 26), ([(1, 26), (2, 0), (3, 0)], 0)],
+            id="the-naive-bot-bids-its-value-if-it-tops-the-high-bid",
+        ),
+        pytest.param(
+            PinochleBot,
+            [([], 20), ([(1, 30), (2, 0), (3, 0)], 31), ([(1, 37), (2, 0), (3, 0)], 0)],
+            id="the-bot-bids-the-lowest-amount-that-tops",
+        ),
+    ],
+)
+def test_a_bot_bids_on_a_strong_hand_and_passes_on_a_weak_one(
+    bot: type[NaiveBot | PinochleBot], bids: list[tuple[list[tuple[int, int]], int]]
+) -> None:
+    """``bids``: the bids before the bot's (seat 1 first) and the amount it bids then."""
+    for before, amount in bids:
+        assert bot().act(bidding_view(STRONG, before)) == Bid(amount)
+    assert bot().act(bidding_view(WEAK)) == Bid(0)
 
 
 def test_the_naive_bot_names_its_best_suit_and_plays_the_first_legal_card():
@@ -186,15 +201,6 @@ def test_hand_value_counts_meld_partner_and_trump_strength():
     # hearts: meld 18; partner 3; counters 4 + 1.5*6 trumps + 2 high trumps + 1.5*2 side aces
     assert hand_value(hand, H) == 18 + 3 + 4 + 9 + 2 + 3
     assert max((D, C, H, S), key=lambda s: hand_value(hand, s)) is H
-
-
-def test_the_bot_bids_the_lowest_amount_that_tops_and_passes_when_weak():
-    strong = "AD TD KD QD JD AC AH TH KH QH JH 9H"  # hearts: worth 39
-    assert PinochleBot().act(bidding_view(strong)) == Bid(20)
-    assert PinochleBot().act(bidding_view(strong, [(1, 30), (2, 0), (3, 0)])) == Bid(31)
-    assert PinochleBot().act(bidding_view(strong, [(1, 37), (2, 0), (3, 0)])) == Bid(0)
-    weak = "9D 9D JC 9C QH 9H JS JS 9S 9S TC TS"
-    assert PinochleBot().act(bidding_view(weak)) == Bid(0)
 
 
 def test_the_bot_does_not_overbid_its_partner_unless_much_stronger():

@@ -18,11 +18,10 @@ from hundred_server.games.kit.records import COMMON_CODES
 from hundred_server.games.pinochle.bots import PinochleBot
 from hundred_server.games.pinochle.records import FORMAT
 from hundred_server.games.pinochle.rules import Game, seeded_deck
-from hundred_server.protocol.errors import RecordError
 from tests.games.pinochle.test_pinochle import P4, RULE_HANDS, deck_for, play_transcript
-from tests.support.game_checks import check_replay_error
+from tests.support import playing
+from tests.support.game_checks import Edits, check_refused_line, common_record_errors
 
-ERROR_CODES = FORMAT.codes
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
 load_record = FORMAT.load_record
@@ -148,16 +147,11 @@ def test_blank_lines_and_unknown_keys_are_skipped():
 def _bot_game(seed: str, rng: random.Random | None = None) -> Game:
     game = Game(P4, target=random.Random(seed).choice([60, 100]))
     bot = PinochleBot()
-    while not game.is_over:
-        if game.needs_deal:
-            game.deal(seeded_deck(seed, game.round_index))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        legal = game.legal_actions(seat)
-        action = bot.act(game.view_for(seat)) if rng is None else rng.choice(legal)
-        game.apply(seat, action)
-    return game
+    return playing.play_out(
+        game,
+        lambda n: seeded_deck(seed, n),
+        lambda _, view: bot.act(view) if rng is None else rng.choice(view.legal),
+    )
 
 
 @pytest.mark.parametrize("seed", [f"roundtrip {i}" for i in range(8)])
@@ -179,24 +173,7 @@ def test_full_games_round_trip(seed):
 # ----------------------------------------------------------------------------- errors
 
 
-def replace(number: int, obj: Message | str) -> list[str]:
-    lines = list(RECORD)
-    lines[number - 1] = obj if isinstance(obj, str) else json.dumps(obj)
-    return lines
-
-
-def with_field(number: int, **fields: Any) -> list[str]:
-    return replace(number, {**json.loads(RECORD[number - 1]), **fields})
-
-
-def without_field(number: int, name: str) -> list[str]:
-    obj = json.loads(RECORD[number - 1])
-    del obj[name]
-    return replace(number, obj)
-
-
-def insert(number: int, obj: Message) -> list[str]:
-    return [*RECORD[: number - 1], json.dumps(obj), *RECORD[number - 1 :]]
+edit = Edits(RECORD)
 
 
 SHORT_DECK = json.loads(RECORD[1])["Deck"][:47]
@@ -205,102 +182,64 @@ SHORT_DECK = json.loads(RECORD[1])["Deck"][:47]
 # 8-11 trick 1 (2:AD 3:TD 0:KD 1:QD), 12-15 trick 2 (2:JD 3:TD 0:AD 1:QD), 35 seat 0's
 # TH on trick 7 (clubs led, JH winning: the transcript's refused JD).
 ERROR_CASES = [
-    ("bad_json", replace(8, '{"Type":"Play",'), 8, "bad_json", "Play"),
-    ("bad_utf8", [*RECORD[:2], b"\xff\xfe"], 3, "bad_json", "UTF-8"),
-    ("bad_record_list", replace(8, "[1, 2]"), 8, "bad_record", "[1, 2]"),
-    ("bad_record_bid", with_field(3, Bid="0"), 3, "bad_record", '"Bid"'),
-    ("bad_record_bid_bool", with_field(3, Bid=False), 3, "bad_record", "false"),
-    ("bad_record_seat", with_field(8, Playerid="2"), 8, "bad_record", '"Playerid"'),
-    ("bad_record_trump", with_field(7, Trump=None), 7, "bad_record", "null"),
-    ("bad_record_deck", with_field(2, Deck="AD"), 2, "bad_record", '"Deck"'),
-    ("bad_record_target", with_field(1, Target="100"), 1, "bad_record", '"Target"'),
-    ("bad_record_no_type", replace(8, {"Playerid": 2}), 8, "bad_record", '"Type"'),
+    *common_record_errors(RECORD, play=8, other_game="whist", first_deal="hand 1"),
+    ("bad_record_bid", edit.with_field(3, Bid="0"), 3, "bad_record", '"Bid"'),
+    ("bad_record_bid_bool", edit.with_field(3, Bid=False), 3, "bad_record", "false"),
+    ("bad_record_seat", edit.with_field(8, Playerid="2"), 8, "bad_record", '"Playerid"'),
+    ("bad_record_trump", edit.with_field(7, Trump=None), 7, "bad_record", "null"),
+    ("bad_record_deck", edit.with_field(2, Deck="AD"), 2, "bad_record", '"Deck"'),
+    ("bad_record_target", edit.with_field(1, Target="100"), 1, "bad_record", '"Target"'),
     (
         "unknown_type",
-        replace(3, {"Type": "Discard", "Playerid": 1, "Cards": []}),
+        edit.replace(3, {"Type": "Discard", "Playerid": 1, "Cards": []}),
         3,
         "unknown_type",
         '"Discard"',
     ),
-    ("bad_card", replace(8, play(2, "1X")), 8, "bad_card", "1X"),
-    ("bad_card_deck", with_field(2, Deck=[*SHORT_DECK, "ZZ"]), 2, "bad_card", "ZZ"),
-    ("missing_header", RECORD[1:], 1, "missing_header", '"Deal"'),
-    ("empty", ["", "  "], 3, "missing_header", "empty"),
-    ("unexpected_header", insert(3, json.loads(RECORD[0])), 3, "unexpected_header", "Record"),
-    ("unknown_game", with_field(1, Game="whist"), 1, "unknown_game", '"whist"'),
-    ("bad_version", with_field(1, Version=2), 1, "bad_version", "2"),
-    ("wrong_dealer", with_field(2, Dealer=1), 2, "wrong_dealer", "Dealer 1"),
-    ("wrong_dealer_hand_2", with_field(56, Dealer=0), 56, "wrong_dealer", "seat 1"),
-    ("missing_deck", without_field(2, "Deck"), 2, "missing_deck", "Seed"),
-    ("missing_deal", RECORD[:1] + RECORD[2:], 2, "missing_deal", "hand 1"),
+    ("bad_card", edit.replace(8, play(2, "1X")), 8, "bad_card", "1X"),
+    ("wrong_dealer_hand_2", edit.with_field(56, Dealer=0), 56, "wrong_dealer", "seat 1"),
     ("missing_deal_hand_2", RECORD[:55] + RECORD[56:], 56, "missing_deal", "hand 2"),
-    ("unexpected_deal", insert(3, json.loads(RECORD[1])), 3, "unexpected_deal", "Hand 1"),
     ("game_over", [*RECORD, json.dumps(bid(1, 0))], 164, "game_over", "Team0 won"),
-    ("game_over_deal", [*RECORD, RECORD[1]], 164, "game_over", "line 163"),
-    ("duplicate_name", with_field(1, Players=["a", "b", "a", "c"]), 1, "duplicate_name", "'a'"),
-    ("bad_seat", with_field(3, Playerid=4), 3, "bad_seat", "4"),
-    ("not_your_turn", replace(3, bid(2, 25)), 3, "not_your_turn", "seat 1"),
-    ("not_in_hand", replace(8, play(2, "TD")), 8, "not_in_hand", "TD"),
-    ("unexpected_seed", with_field(1, Seed="x"), 1, "unexpected_seed", '"x"'),
-    ("bad_target", with_field(1, Target=0), 1, "bad_target", "0"),
-    ("wrong_round", with_field(2, Hand=2), 2, "wrong_round", "Hand 2"),
-    ("bad_players", with_field(1, Players=["ann", "bob", "cy"]), 1, "bad_players", "got 3"),
-    ("bad_deck", with_field(2, Deck=SHORT_DECK), 2, "bad_deck", "47 cards"),
-    ("bad_deck_52", with_field(2, Deck=[*SHORT_DECK, "2H"]), 2, "bad_deck", "48 cards"),
-    ("bad_suit", with_field(7, Trump="X"), 7, "bad_suit", "'X'"),
-    ("wrong_phase", replace(3, play(1, "QD")), 3, "wrong_phase", "bidding"),
+    (
+        "duplicate_name",
+        edit.with_field(1, Players=["a", "b", "a", "c"]),
+        1,
+        "duplicate_name",
+        "'a'",
+    ),
+    ("bad_seat", edit.with_field(3, Playerid=4), 3, "bad_seat", "4"),
+    ("not_your_turn", edit.replace(3, bid(2, 25)), 3, "not_your_turn", "seat 1"),
+    ("not_in_hand", edit.replace(8, play(2, "TD")), 8, "not_in_hand", "TD"),
+    ("unexpected_seed", edit.with_field(1, Seed="x"), 1, "unexpected_seed", '"x"'),
+    ("bad_target", edit.with_field(1, Target=0), 1, "bad_target", "0"),
+    ("bad_players", edit.with_field(1, Players=["ann", "bob", "cy"]), 1, "bad_players", "got 3"),
+    ("bad_deck", edit.with_field(2, Deck=SHORT_DECK), 2, "bad_deck", "47 cards"),
+    ("bad_deck_52", edit.with_field(2, Deck=[*SHORT_DECK, "2H"]), 2, "bad_deck", "48 cards"),
+    ("bad_suit", edit.with_field(7, Trump="X"), 7, "bad_suit", "'X'"),
+    ("wrong_phase", edit.replace(3, play(1, "QD")), 3, "wrong_phase", "bidding"),
     (
         "wrong_phase_trump",
-        replace(8, {"Type": "Trump", "Playerid": 2, "Trump": "S"}),
+        edit.replace(8, {"Type": "Trump", "Playerid": 2, "Trump": "S"}),
         8,
         "wrong_phase",
         "tricks",
     ),
-    ("illegal_bid", with_field(4, Bid=19), 4, "illegal_bid", "19"),
-    ("illegal_bid_low", replace(5, bid(3, 25)), 5, "illegal_bid", "25"),
-    ("must_follow_suit", replace(9, play(3, "KC")), 9, "must_follow_suit", "KC"),
-    ("must_beat", replace(13, play(3, "9D")), 13, "must_beat", "9D"),
-    ("must_trump", replace(35, play(0, "JD")), 35, "must_trump", "JD"),
+    ("illegal_bid", edit.with_field(4, Bid=19), 4, "illegal_bid", "19"),
+    ("illegal_bid_low", edit.replace(5, bid(3, 25)), 5, "illegal_bid", "25"),
+    ("must_follow_suit", edit.replace(9, play(3, "KC")), 9, "must_follow_suit", "KC"),
+    ("must_beat", edit.replace(13, play(3, "9D")), 13, "must_beat", "9D"),
+    ("must_trump", edit.replace(35, play(0, "JD")), 35, "must_trump", "JD"),
 ]
-
-
-@pytest.mark.parametrize(
-    ("lines", "line", "code", "quoted"),
-    [case[1:] for case in ERROR_CASES],
-    ids=[case[0] for case in ERROR_CASES],
-)
-def test_replay_error(lines, line, code, quoted):
-    check_replay_error(replay, load_record, lines, line, code, quoted)
-
-
-def test_every_code_is_tested():
-    assert {case[3] for case in ERROR_CASES} == set(ERROR_CODES)
 
 
 def test_the_codes_are_the_shared_ones_but_deck_mismatch_and_pinochles_own():
     # No Pinochle record has a Seed, so no Deck can contradict one.
-    assert set(COMMON_CODES) - set(ERROR_CODES) == {"deck_mismatch"}
-
-
-def test_an_error_keeps_the_scores_before_it():
-    lines = replace(70, play(0, "1X"))  # in hand 2
-    assert list(replay(lines))[:-1] == SCORES[:1]
-
-
-def test_the_first_bad_line_is_reported_and_nothing_after_it():
-    lines = [*replace(8, play(2, "1X"))[:10], "not json"]
-    assert [o["Line"] for o in replay(lines) if o["Type"] == "Error"] == [8]
+    assert set(COMMON_CODES) - set(FORMAT.codes) == {"deck_mismatch"}
 
 
 def test_a_refused_line_leaves_the_game_as_it_was():
-    replayer = FORMAT.replayer()
-    for number, line in enumerate(RECORD[:7], 1):
-        replayer.feed(number, line)
-    game = replayer.game
-    assert game is not None
-    before = (game.phase, game.to_act, list(game.history))
-    with pytest.raises(RecordError):
-        replayer.feed(8, json.dumps(play(2, "TD")))
-    assert (game.phase, game.to_act, list(game.history)) == before
-    assert replayer.feed(8, RECORD[7]) == []
+    bad = json.dumps(play(2, "TD"))
+    game = check_refused_line(
+        FORMAT, RECORD, 8, bad, lambda g: (g.phase, g.to_act, list(g.history))
+    )
     assert (game.bid, game.trump, game.played) == (25, Suit.HEARTS, [Card.parse("AD")])

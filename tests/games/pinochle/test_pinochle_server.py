@@ -15,31 +15,22 @@ import pytest
 from hundred_server import games
 from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub, Send
-from hundred_server.games.records import replay
 from hundred_server.io.server import Server
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs.classic import ClassicCodec, dumps, project
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import validate_server_message
 from hundred_server.protocol.wire import LOBBY_QUESTION
-from tests.support.classic_client import meld, play_games
+from tests.support.classic_client import OPTION_LINES, meld, play_games
 from tests.support.hub_harness import (
     HELLO,
     QUESTION,
     Client,
     Harness,
-    answer_from_legal,
     text_answer,
 )
 
-SEED_OPTIONS = [
-    "Option 1 - Play against three AI players and start immediately",
-    "Option 2 - Play with a human partner against two AI players",
-    "Option 3 - Play with a human partner against one AI players and 1 Human",
-    "Option 4 - Play with a human partner against two humans",
-    "Option 5 - Play against a human with AI partners",
-    "Option 6 - Go back",
-]
+SEED_OPTIONS = list(OPTION_LINES)
 
 
 def create(h: Harness, name: str, option: int) -> Client:
@@ -102,18 +93,11 @@ def test_a_json_client_plays_pinochle_against_three_ai_to_the_end() -> None:
     ann = create(h, "ann", 1)
     rng = random.Random(5)
     prompts = 0
-    for _ in range(3000):
-        if ann.game_over() is not None:
-            break
-        prompt = ann.pending()
-        assert prompt is not None
+    for prompt in ann.play_on(rng, 3000):
         prompts += 1
         assert prompt["Type"] in ("Bid", "Trump", "Play")
         if rng.random() < 0.05:  # now and then a bad answer: the same prompt again
-            told = ann.send({"Type": "Play", "PlayedCard": "9Z", "Seq": prompt["Seq"]})
-            assert told[0]["Type"] == "Error"
-            assert told[1:] == [prompt]
-        ann.send(answer_from_legal(prompt, rng))
+            ann.refused({"Type": "Play", "PlayedCard": "9Z", "Seq": prompt["Seq"]})
     over = ann.game_over()
     assert over is not None
     assert over["Win"] is (over["Winner"] == 0)
@@ -181,44 +165,19 @@ def check_pinochle_stream(messages: list[dict[str, Any]]) -> None:
 
 def test_a_pinochle_game_is_saved_restored_and_exported(tmp_path: Path) -> None:
     from hundred_server.store import Store
-    from tests.store.test_store import SavingHarness
+    from tests.support.saving import mid_game, played_out_and_stored, restarted
 
     store = Store(tmp_path / "s.db")
-    h = SavingHarness("pinochle-store", store)
-    ann = create(h, "ann", 1)
     rng = random.Random(1)
-    for _ in range(10):
-        ann.answer(rng)
-    prompt = ann.pending()
-    assert prompt is not None
-    store.close()
-    store = Store(tmp_path / "s.db")
-    h2 = SavingHarness("pinochle-store", store)
-    h2.hub.lobby.restorer.restore(store.games("playing"), store.last_id())
-    again = h2.json_client("ann")
-    told = again.send({"Type": "Hello", "Token": h.tokens[0]})
+    h, ann, prompt = mid_game(store, "pinochle-store", lambda h: create(h, "ann", 1), 10, rng)
+    store, h2 = restarted(store, lambda: Store(tmp_path / "s.db"), "pinochle-store")
+    again, told = h2.reclaim(h.tokens[0], "ann")
     assert [m["Type"] for m in told] == ["Seat", "Table", "Commit", "Snapshot", prompt["Type"]]
     assert told[2] == ann.last("Commit")  # the seed is the stored one
     assert told[-1] == prompt
     snapshot = told[3]
     assert snapshot["Hand"] == sorted_like_deal(ann, snapshot["Hand"])
-    for _ in range(3000):
-        if again.game_over() is not None:
-            break
-        p = again.pending()
-        assert p is not None
-        again.send(answer_from_legal(p, rng))
-    over = again.game_over()
-    assert over is not None
-    stored = store.games()[0]
-    assert stored.state == "over"
-    replayed = list(replay(stored.lines))
-    assert replayed[-1] == {
-        "Type": "Score",
-        "GameOver": True,
-        "Winner": over["Winner"],
-        "Score": over["Score"],
-    }
+    played_out_and_stored(again, rng, store, 3000)
     store.close()
 
 
@@ -413,16 +372,13 @@ def test_a_person_in_text_mode_plays_pinochle_to_the_end() -> None:
     assert shown[-1] == "> choose an option: 1-6"
     shown = nc.say("1")
     rng = random.Random(11)
-    seen: list[str] = list(shown)
-    for _ in range(2000):
-        if any(line.startswith("Game over") or "wins with a score of" in line for line in shown):
-            break
-        answer = pinochle_text_answer(shown, rng)
-        assert answer is not None, shown[-3:]
-        shown = nc.say(answer)
-        assert not any(line.startswith("{") for line in shown), shown  # all rendered
-        assert not any(line.startswith("! ") for line in shown), shown  # no refusals
-        seen += shown
+    seen = nc.play_text(
+        shown,
+        pinochle_text_answer,
+        rng,
+        lambda line: line.startswith("Game over") or "wins with a score of" in line,
+        2000,
+    )
     assert any("wins with a score of" in line for line in seen)
     assert any(" melds " in line or "has no meld" in line for line in seen)
     assert any(line.startswith("Player ") and " wins trick #12 " in line for line in seen)

@@ -1,11 +1,11 @@
 """The strong Pinochle AI (games/pinochle/strong.py): PIMC over deals sampled from the view.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (README, tournament section).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from random import Random
 
@@ -21,7 +21,6 @@ from hundred_server.games.pinochle.rules import (
     SUIT_ORDER,
     Game,
     Phase,
-    View,
     meld,
 )
 from hundred_server.games.pinochle.strong import (
@@ -34,6 +33,7 @@ from hundred_server.games.pinochle.strong import (
     top_allowed,
 )
 from hundred_server.games.pinochle.wire import SPEC
+from tests.support import playing
 
 PLAYERS = ["n", "e", "s", "w"]
 #: Little work per decision, and no clock: fast and reproducible.
@@ -55,11 +55,8 @@ def game_at(seed: str, plays: int) -> Game:
     return game
 
 
-def test_it_is_registered_without_changing_the_other_ais():
-    assert SPEC.bots["strong"] is StrongBot
-    assert SPEC.bots["default"] is PinochleBot
-    assert SPEC.bots["naive"] is NaiveBot
-    assert SPEC.bot is PinochleBot
+def in_first_hand(game: Game) -> bool:
+    return game.hand_index == 0 and not game.needs_deal
 
 
 def test_the_compact_meld_is_the_rules_meld():
@@ -78,29 +75,16 @@ def test_the_compact_meld_is_the_rules_meld():
 
 def test_it_plays_only_legal_actions_through_whole_games():
     for seed in ("legal-1", "legal-2"):
-        game = SPEC.new_game(PLAYERS, seed)
         bots = [StrongBot(seed=s, **QUICK) for s in range(4)]
-        phases: Counter[Phase] = Counter()
-        while not game.is_over:
-            seat = game.to_act
-            if seat is None:
-                driver.step(game, SPEC, seed, bots)
-                continue
-            view = SPEC.view(game, seat)
-            action = bots[seat].act(view)
-            assert action in view.legal
-            phases[view.phase] += 1
-            game.apply(seat, action)
+        game, phases, _ = playing.play_checked(SPEC, PLAYERS, seed, bots)
+        assert game.is_over
         assert all(phases[p] for p in (Phase.BIDDING, Phase.TRUMP, Phase.TRICKS))
 
 
 def test_what_it_reads_of_the_plays_is_true_of_the_real_hands():
     game = game_at("caps", 0)
-    bot = PinochleBot()
     limited = 0
-    while game.hand_index == 0 and not game.needs_deal:
-        seat = game.to_act
-        assert seat is not None
+    for _ in playing.positions(game, PinochleBot(), in_first_hand):
         for viewer in range(4):
             view = SPEC.view(game, viewer)
             top = top_allowed(view)
@@ -108,7 +92,6 @@ def test_what_it_reads_of_the_plays_is_true_of_the_real_hands():
             for s, hand in enumerate(game.hands):
                 assert all(top[s][card_id(c) // 6] >= card_id(c) % 6 for c in hand)
             assert [len(p) for p in played_by(view)] == [12 - len(h) for h in game.hands]
-        game.apply(seat, bot.act(SPEC.view(game, seat)))
     assert limited > 0  # the hand did show voids and cards that could not beat
 
 
@@ -142,12 +125,8 @@ def test_sampled_deals_fit_everything_the_view_shows(seed, plays, viewer):
 
 def test_a_view_no_deal_fits_is_refused():
     view = SPEC.view(game_at("refuse", 10), 1)
-    broken = View(
-        **{f: getattr(view, f) for f in View.__dataclass_fields__ if f != "hand"},
-        hand=view.hand[:-1],
-    )
     with pytest.raises(SampleError):
-        Sampler(broken)
+        Sampler(dataclasses.replace(view, hand=view.hand[:-1]))
 
 
 def _swapped_game(game: Game, viewer: int) -> Game | None:
@@ -160,24 +139,19 @@ def _swapped_game(game: Game, viewer: int) -> Game | None:
     owner = {i: (game.dealer + 1 + i) % 4 for i in range(48)}
     view = SPEC.view(game, viewer)
     hidden = [i for i in range(48) if owner[i] != viewer]
-    for i in hidden:
-        for j in hidden:
-            if owner[i] >= owner[j] or deck[i] == deck[j] or deck[i].suit is not deck[j].suit:
-                continue
-            if played[deck[i]] or played[deck[j]]:
-                continue
-            swapped = deck[:]
-            swapped[i], swapped[j] = swapped[j], swapped[i]
-            other = Game(PLAYERS)
-            other.deal(swapped)
-            try:
-                for entry in game.history[1:]:
-                    assert isinstance(entry, tuple)
-                    other.apply(*entry)
-            except Exception:  # an action no longer legal: try another pair
-                continue
-            if SPEC.view(other, viewer) == view:
-                return other
+    for i, j in playing.swaps(hidden, owner):
+        if deck[i] == deck[j] or deck[i].suit is not deck[j].suit:
+            continue
+        if played[deck[i]] or played[deck[j]]:
+            continue
+        swapped = deck[:]
+        swapped[i], swapped[j] = swapped[j], swapped[i]
+        try:
+            other = playing.replayed(Game(PLAYERS), swapped, game.history[1:])
+        except Exception:  # an action no longer legal: try another pair
+            continue
+        if SPEC.view(other, viewer) == view:
+            return other
     return None
 
 
@@ -185,53 +159,21 @@ def test_its_choice_depends_only_on_the_view():
     compared = 0
     for seed in ("view-only-1", "view-only-2"):
         game = game_at(seed, 0)
-        bot = PinochleBot()
-        while game.hand_index == 0 and not game.needs_deal and compared < 12:
-            seat = game.to_act
-            assert seat is not None
+        for seat in playing.positions(game, PinochleBot(), in_first_hand):
+            if compared == 12:
+                break
             view = SPEC.view(game, seat)
             if len(view.legal) > 1:
                 other = _swapped_game(game, seat)
                 if other is not None:
-                    assert other.hands != game.hands  # the hidden cards differ
-                    other_view = SPEC.view(other, seat)
-                    assert other_view == view
-                    assert StrongBot(seed=7, **QUICK).act(other_view) == StrongBot(
-                        seed=7, **QUICK
-                    ).act(view)
+                    playing.same_choice(lambda: StrongBot(seed=7, **QUICK), game, other, seat)
                     compared += 1
-            game.apply(seat, bot.act(view))
     assert compared >= 8
 
 
 def test_it_is_given_only_the_seats_view():
-    seen: list[object] = []
-
-    class Spy(StrongBot):
-        def act(self, view: View) -> object:  # type: ignore[override]
-            seen.append(view)
-            return super().act(view)
-
-    game = SPEC.new_game(PLAYERS, "spy")
-    bots = [Spy(**QUICK), PinochleBot(), Spy(**QUICK), PinochleBot()]
-    for _ in range(40):
-        driver.step(game, SPEC, "spy", bots)
-    assert seen
-    for view in seen:
-        assert type(view) is View
-        assert view.seat in (0, 2)
+    for view in playing.views_given(SPEC, PLAYERS, lambda spy: spy(**QUICK), PinochleBot, 40):
         assert len(view.hand) + sum(view.seat == s for p in view.tricks for s, _ in p) <= 12
-
-
-def test_the_same_seed_replays_the_same_game():
-    def record(seed: int) -> list[object]:
-        game = SPEC.new_game(PLAYERS, "replay")
-        bots = [StrongBot(seed=seed, **QUICK) for _ in range(4)]
-        for _ in range(70):
-            driver.step(game, SPEC, "replay", bots)
-        return list(game.history)
-
-    assert record(3) == record(3)
 
 
 def test_it_beats_the_naive_ai_on_duplicate_deals():

@@ -62,6 +62,8 @@ from tests.games.pinochle.test_pinochle import (
     cs,
     deck_for,
 )
+from tests.support.game_checks import prompts_now
+from tests.support.protocol_examples import snapshot_before_the_deal
 
 parse_action = SPEC.parse_action
 
@@ -635,23 +637,18 @@ def test_random_games_tell_no_secrets_legal_is_the_engines_and_all_is_in_the_sch
         if game.is_over:
             break
         seq += 1
-        actor = game.to_act
-        assert actor is not None
-        everyone = prompt(game, None, seq)
-        assert everyone is not None
-        assert "Legal" not in everyone
-        checked(everyone)
-        for seat in SEATS:
-            msg = prompt(game, seat, seq)
-            assert msg is not None
+
+        def check(msg: Message, seat: int | None) -> None:
             checked(msg, seat)
-            knowledge[seat].check(msg)
-            if seat != actor:
-                assert msg == everyone
-                continue
-            legal = game.legal_actions(seat)
-            assert msg == {**everyone, "Legal": [wire(a) for a in legal]}
-            assert [parse_action(answer(msg["Type"], v)) for v in msg["Legal"]] == list(legal)
+            if seat is not None:
+                knowledge[seat].check(msg)
+
+        def legal(seat: int) -> list[object]:
+            return [wire(a) for a in game.legal_actions(seat)]
+
+        actor, asked = prompts_now(game, prompt, seq, check, legal)
+        answers = [parse_action(answer(asked["Type"], v)) for v in asked["Legal"]]
+        assert answers == list(game.legal_actions(actor))
         if rng.random() < 0.1:
             seat = rng.randrange(4)
             check_snapshot(game, seat, knowledge[seat], checked)
@@ -695,15 +692,7 @@ def test_snapshots_of_the_deal_phase_and_of_a_finished_game_are_valid():
     game = Game(PLAYERS)
     first = snapshot(game, 3, 1)
     assert first == {
-        "Type": "Snapshot",
-        "Table": 1,
-        "Playerid": 3,
-        "Players": list(PLAYERS),
-        "Round": 1,
-        "Dealer": 0,
-        "Phase": "deal",
-        "Hand": [],
-        "Score": [0, 0],
+        **snapshot_before_the_deal(1, 3, PLAYERS),
         "Bids": [],
         "Meld": [],
         "Tricks": 0,

@@ -5,6 +5,8 @@ of every table size as an oracle."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -80,6 +82,13 @@ def bids(game: Game, *amounts: int) -> list[Event]:
 def scored(events: list[Event]) -> HandScored:
     (score,) = [e for e in events if isinstance(e, HandScored)]
     return score
+
+
+def refused(act: Callable[..., object], *args: Any) -> str:
+    """The code of the IllegalActionError that ``act(*args)`` raises."""
+    with pytest.raises(IllegalActionError) as caught:
+        act(*args)
+    return caught.value.code
 
 
 def state(game: Game) -> tuple[object, ...]:
@@ -199,16 +208,12 @@ def test_the_moon_ends_bidding_at_once_with_no_partner_to_call() -> None:
 
 def test_a_bid_must_top_the_high_bid_and_be_80_to_200_in_fives() -> None:
     for amount in (5, 79, 83, 205, 60, 399, -80, True):
-        with pytest.raises(IllegalActionError) as caught:
-            Bid(amount)
-        assert caught.value.code == "illegal_bid"
+        assert refused(Bid, amount) == "illegal_bid"
     game = game_of(4)
     bids(game, 120)
     before = state(game)
     for amount in (120, 115, 80):
-        with pytest.raises(IllegalActionError) as caught:
-            game.apply(2, B[amount])
-        assert caught.value.code == "illegal_bid"
+        assert refused(game.apply, 2, B[amount]) == "illegal_bid"
     assert state(game) == before
 
 
@@ -230,22 +235,12 @@ def test_setup_errors_and_all_or_nothing() -> None:
         (setup("B5 G5 Y5 R6 R7", "R", "B1 G1"), "bad_partners"),
     ]
     for action, code in wrong:
-        with pytest.raises(IllegalActionError) as caught:
-            game.apply(2, action)
-        assert caught.value.code == code, action
+        assert refused(game.apply, 2, action) == code, action
         assert state(game) == before
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(1, setup("B5 G5 Y5 R6 R7", "R", "B1"))
-    assert caught.value.code == "not_your_turn"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(2, Play(R("R1")))
-    assert caught.value.code == "wrong_phase"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(2, B[85])
-    assert caught.value.code == "wrong_phase"
-    with pytest.raises(IllegalActionError) as caught:
-        Setup(cards("B5"), "R", ())  # type: ignore[arg-type]
-    assert caught.value.code == "bad_suit"
+    assert refused(game.apply, 1, setup("B5 G5 Y5 R6 R7", "R", "B1")) == "not_your_turn"
+    assert refused(game.apply, 2, Play(R("R1"))) == "wrong_phase"
+    assert refused(game.apply, 2, B[85]) == "wrong_phase"
+    assert refused(Setup, cards("B5"), "R", ()) == "bad_suit"  # type: ignore[arg-type]
     with pytest.raises(CardCodeError):
         Setup(("B5",), Colour.RED, ())  # type: ignore[arg-type]
     assert state(game) == before
@@ -298,12 +293,8 @@ def test_follow_the_colour_led_the_bird_being_trump() -> None:
         f"Y{n}" for n in (1, 14, 13, 12, 11, 10, 9, 8, 7, 6)
     ]  # type: ignore[union-attr]
     before = state(game)
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(3, Play(R("B1")))
-    assert caught.value.code == "not_in_hand"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(0, Play(R("B1")))
-    assert caught.value.code == "not_your_turn"
+    assert refused(game.apply, 3, Play(R("B1"))) == "not_in_hand"
+    assert refused(game.apply, 0, Play(R("B1"))) == "not_your_turn"
     assert state(game) == before
 
 
@@ -317,9 +308,7 @@ def test_must_follow_suit() -> None:
     game.apply(2, Play(R("Y11")))
     assert [a.card.code for a in game.legal_actions(0)] == ["G1", "G14"]  # type: ignore[union-attr]
     before = state(game)
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(0, Play(R("B1")))
-    assert caught.value.code == "must_follow_suit"
+    assert refused(game.apply, 0, Play(R("B1"))) == "must_follow_suit"
     assert state(game) == before
 
 
@@ -473,9 +462,7 @@ def test_the_game_ends_at_500_with_the_highest_and_a_tie_deals_again() -> None:
             assert events[-1] == GameWon(2, (500, 0, 510, 0))
             assert game.is_over
             assert game.to_act is None
-            with pytest.raises(IllegalActionError) as caught:
-                game.apply(0, B[0])
-            assert caught.value.code == "game_over"
+            assert refused(game.apply, 0, B[0]) == "game_over"
 
 
 # ------------------------------------------------------------------ refusals
@@ -483,34 +470,18 @@ def test_the_game_ends_at_500_with_the_highest_and_a_tie_deals_again() -> None:
 
 def test_players_seats_actions_and_decks() -> None:
     for players in (["a", "b"], list("abcdefg")):
-        with pytest.raises(IllegalActionError) as caught:
-            Game(players)
-        assert caught.value.code == "bad_players"
-    with pytest.raises(IllegalActionError) as caught:
-        Game(["a", "b", "a"])
-    assert caught.value.code == "duplicate_name"
+        assert refused(Game, players) == "bad_players"
+    assert refused(Game, ["a", "b", "a"]) == "duplicate_name"
     game = Game(NAMES[:3])
     for deck in (list(ROOK_DECK[:44]), [*ROOK_DECK[:44], ROOK_DECK[0]], ["B1"] * 45):
-        with pytest.raises(IllegalActionError) as caught:
-            game.deal(deck)  # type: ignore[arg-type]
-        assert caught.value.code == "bad_deck"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(0, B[0])
-    assert caught.value.code == "wrong_phase"
+        assert refused(game.deal, deck) == "bad_deck"  # type: ignore[arg-type]
+    assert refused(game.apply, 0, B[0]) == "wrong_phase"
     game.deal(list(ROOK_DECK))
-    with pytest.raises(IllegalActionError) as caught:
-        game.deal(list(ROOK_DECK))
-    assert caught.value.code == "wrong_phase"
+    assert refused(game.deal, list(ROOK_DECK)) == "wrong_phase"
     for seat in (-1, 3, "0"):
-        with pytest.raises(IllegalActionError) as caught:
-            game.apply(seat, B[0])  # type: ignore[arg-type]
-        assert caught.value.code == "bad_seat"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(1, "pass")  # type: ignore[arg-type]
-    assert caught.value.code == "bad_action"
-    with pytest.raises(IllegalActionError) as caught:
-        game.apply(2, B[80])
-    assert caught.value.code == "not_your_turn"
+        assert refused(game.apply, seat, B[0]) == "bad_seat"  # type: ignore[arg-type]
+    assert refused(game.apply, 1, "pass") == "bad_action"  # type: ignore[arg-type]
+    assert refused(game.apply, 2, B[80]) == "not_your_turn"
     with pytest.raises(CardCodeError):
         Play("B1")  # type: ignore[arg-type]
 

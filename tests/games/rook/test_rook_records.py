@@ -223,11 +223,6 @@ CASES: list[tuple[str, list[str], int, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("code", "lines", "line", "quoted"), CASES, ids=[c[0] for c in CASES])
-def test_replay_errors(code: str, lines: list[str], line: int, quoted: str) -> None:
-    check_replay_error(replay, load_record, lines, line, code, quoted)
-
-
 def test_nothing_may_follow_the_end_of_the_game() -> None:
     lines = finished()
     check_replay_error(replay, load_record, [*lines, MADE[2]], len(lines) + 1, "game_over", "seat")

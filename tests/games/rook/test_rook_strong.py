@@ -1,18 +1,17 @@
 """The strong Rook AI (games/rook/strong.py): PIMC over deals sampled from the view.
 
-No timing here: its speed and strength are measured with the tournament command and
-bench/strong.py (README, tournament section).
+No timing here (tests/games/test_every_game.py says where speed and strength are measured).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from random import Random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hundred_server.core import driver
 from hundred_server.games.base import Bot
 from hundred_server.games.kit.search import SampleError
 from hundred_server.games.rook.bots import RookBot
@@ -38,6 +37,7 @@ from hundred_server.games.rook.strong import (
     voids_of,
 )
 from hundred_server.games.rook.wire import SPEC
+from tests.support import playing
 
 NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
@@ -60,38 +60,25 @@ def game_at(seats: int, seed: str, actions: int) -> Game:
     return game
 
 
-def test_it_is_registered_without_changing_the_default_ai() -> None:
-    assert SPEC.bots["strong"] is StrongBot
-    assert SPEC.bots["default"] is RookBot
-    assert SPEC.bots["naive"] is RookBot
-    assert SPEC.bot is RookBot
+def in_first_hand(game: Game) -> bool:
+    return game.hand_index == 0 and not game.is_over
 
 
 @pytest.mark.parametrize("seats", [3, 4, 5, 6])
 def test_it_acts_legally_through_whole_games(seats: int) -> None:
-    seed = f"legal-{seats}"
-    game = SPEC.new_game(NAMES[:seats], seed)
-    bots = [quick(s) for s in range(seats)]
-    phases = set()
-    actions = 0
-    while not game.is_over and actions < 6000:
-        if game.needs_deal:
-            game.deal(SPEC.seeded_deck(seed, game.round_index))
-            continue
-        seat = game.to_act
-        assert seat is not None
-        view = SPEC.view(game, seat)
-        action = bots[seat].act(view)
-        phases.add(view.phase)
+    def legal(view: View, action: object) -> None:
         if isinstance(action, Setup):
             # legal lists ready-made setups only; any setup check_setup passes is legal
             check_setup(view.hand, action, view.kitty_size, view.calls)
         else:
             assert action in view.legal
-        game.apply(seat, action)
-        actions += 1
+
+    bots = [quick(s) for s in range(seats)]
+    game, phases, _ = playing.play_checked(
+        SPEC, NAMES[:seats], f"legal-{seats}", bots, limit=6000, check=legal
+    )
     assert game.is_over
-    assert phases == {Phase.BIDDING, Phase.SETUP, Phase.TRICKS}
+    assert set(phases) == {Phase.BIDDING, Phase.SETUP, Phase.TRICKS}
 
 
 @settings(
@@ -167,12 +154,8 @@ def _colour(card: int, game: Game) -> int | None:
 
 def test_a_view_no_deal_fits_is_refused() -> None:
     view = game_at(4, "refuse", 10).view_for(1)
-    broken = View(
-        **{f: getattr(view, f) for f in View.__dataclass_fields__ if f != "hand"},
-        hand=view.hand[:-1],
-    )
     with pytest.raises(SampleError):
-        Sampler(broken)
+        Sampler(dataclasses.replace(view, hand=view.hand[:-1]))
 
 
 def _swapped_game(game: Game, viewer: int) -> Game | None:
@@ -189,79 +172,45 @@ def _swapped_game(game: Game, viewer: int) -> Game | None:
         for i in range(dealt)
         if owner[i] != viewer and deck[i] not in gone and not deck[i].is_bird
     ]
-    for i in hidden:
-        for j in hidden:
-            if owner[i] < owner[j] and deck[i].colour is deck[j].colour:
-                deck[i], deck[j] = deck[j], deck[i]
-                other = Game(game.players)
-                other.deal(deck)
-                for entry in game.history[1:]:
-                    assert isinstance(entry, tuple)
-                    other.apply(*entry)
-                return other
+    for i, j in playing.swaps(hidden, owner):
+        if deck[i].colour is deck[j].colour:
+            deck[i], deck[j] = deck[j], deck[i]
+            return playing.replayed(Game(game.players), deck, game.history[1:])
     return None
 
 
 @pytest.mark.parametrize("seats", [3, 4, 6])
 def test_its_choice_depends_only_on_the_view(seats: int) -> None:
     game = game_at(seats, f"view-only-{seats}", 0)
-    bot = RookBot()
     compared = 0
-    while game.hand_index == 0 and not game.is_over:
-        seat = game.to_act
-        assert seat is not None
+    for seat in playing.positions(game, RookBot(), in_first_hand):
         view = game.view_for(seat)
         other = _swapped_game(game, seat)
-        if other is not None and len(view.legal) > 1 and compared < 12:
-            other_view = other.view_for(seat)
-            if other_view == view:
-                assert other.hands != game.hands  # the hidden cards differ
-                first = quick(7).act(view)
-                again = quick(7).act(other_view)
-                assert first == again
-                compared += 1
-        game.apply(seat, bot.act(view))
+        if (
+            other is not None
+            and len(view.legal) > 1
+            and compared < 12
+            and other.view_for(seat) == view
+        ):
+            playing.same_choice(lambda: quick(7), game, other, seat)
+            compared += 1
     assert compared >= 8
 
 
 def test_it_is_given_only_the_seats_view() -> None:
-    seen: list[View] = []
-    game = SPEC.new_game(NAMES[:4], "spy")
+    def own(view: View, game: Game) -> None:
+        # the seat's own view, as the engine makes it now: nothing more
+        assert view == game.view_for(view.seat)
 
-    class Spy(StrongBot):
-        def act(self, view: View) -> object:  # type: ignore[override]
-            seen.append(view)
-            # the seat's own view, as the engine makes it now: nothing more
-            assert type(view) is View
-            assert view == game.view_for(view.seat)
-            assert view.seat == game.to_act
-            return super().act(view)
-
-    bots: list[Bot] = [quick(0, Spy), RookBot(), quick(0, Spy), RookBot()]
-    for _ in range(80):
-        driver.step(game, SPEC, "spy", bots)
+    seen = playing.views_given(SPEC, NAMES[:4], lambda spy: quick(0, spy), RookBot, 80, own)
     assert {v.phase for v in seen} >= {Phase.BIDDING, Phase.TRICKS}
     assert {v.seat for v in seen} == {0, 2}
-
-
-def test_the_same_seed_replays_the_same_game() -> None:
-    def record(seed: int) -> list[object]:
-        game = SPEC.new_game(NAMES[:4], "replay")
-        bots = [quick(seed) for _ in range(4)]
-        for _ in range(120):
-            driver.step(game, SPEC, "replay", bots)
-        return list(game.history)
-
-    assert record(3) == record(3)
 
 
 def test_cards_in_sequence_with_the_same_points_are_judged_once() -> None:
     kept_fewer = 0
     game = game_at(4, "sequence", 0)
-    bot = RookBot()
-    while game.hand_index == 0 and not game.is_over:
-        seat = game.to_act
-        assert seat is not None
+    for seat in playing.positions(game, RookBot(), in_first_hand):
         view = game.view_for(seat)
         if view.phase is Phase.TRICKS:
             cards = [a.card for a in view.legal]  # type: ignore[union-attr]
@@ -270,7 +219,6 @@ def test_cards_in_sequence_with_the_same_points_are_judged_once() -> None:
             # one card at least of each colour and point value held stays
             assert {(c.colour, POINTS[c]) for c in kept} == {(c.colour, POINTS[c]) for c in cards}
             kept_fewer += len(kept) < len(cards)
-        game.apply(seat, bot.act(view))
     assert kept_fewer > 0
 
 
@@ -298,13 +246,7 @@ def test_it_scores_more_than_the_naive_ai_on_duplicate_hands() -> None:
                 bots: list[Bot] = [RookBot() for _ in range(4)]
                 if with_strong:
                     bots[seat] = quick(deal)
-                scored = None
-                while scored is None:
-                    s = game.to_act
-                    assert s is not None
-                    for event in game.apply(s, bots[s].act(game.view_for(s))):
-                        if isinstance(event, HandScored):
-                            scored = event.points
+                scored = playing.play_to(game, bots, HandScored).points
                 value = scored[seat] - (sum(scored) - scored[seat]) / 3
                 if with_strong:
                     strong += value
@@ -340,13 +282,7 @@ def test_strong_ais_bidding_against_each_other_stop_at_what_they_make() -> None:
         game = Game(NAMES[:4])
         game.deal(seeded_deck(f"rook-bids-{deck}", 0))
         bots = [StrongBot(seat, budget=None, work=1000) for seat in range(4)]
-        scored = None
-        while scored is None:
-            seat = game.to_act
-            assert seat is not None
-            for event in game.apply(seat, bots[seat].act(game.view_for(seat))):
-                if isinstance(event, HandScored):
-                    scored = event
+        scored = playing.play_to(game, bots, HandScored)
         bids += scored.bid
         taken += sum(scored.taken[s] for s in scored.side)
     assert bids <= taken, (bids / 8, taken / 8)

@@ -30,7 +30,8 @@ from hundred_server.games.rook.text import TEXT
 from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
-from tests.support.hub_harness import QUESTION, Client, Harness, answer_from_legal
+from tests.support import playing
+from tests.support.hub_harness import QUESTION, Client, Harness, answer_from_legal, play_command
 from tests.support.rook_decks import FOUR_COLOURS, NAMES
 
 parse_action = SPEC.parse_action
@@ -136,23 +137,7 @@ def test_bid_and_setup_prompts() -> None:
     assert told[0][2] == {"Type": "Kitty", "Playerid": 3, "Count": 5}
     kitty = ["B5", "G5", "R5", "Y5", "ROOK"]
     yellow = ["Y1", "Y14", "Y13", "Y12", "Y11", "Y10", "Y9", "Y8", "Y7", "Y6"]
-    hand = [
-        "B5",
-        "G5",
-        "R5",
-        "Y1",
-        "Y14",
-        "Y13",
-        "Y12",
-        "Y11",
-        "Y10",
-        "Y9",
-        "Y8",
-        "Y7",
-        "Y6",
-        "Y5",
-        "ROOK",
-    ]
+    hand = ["B5", "G5", "R5", *yellow, "Y5", "ROOK"]  # the kitty taken in, sorted
     assert told[3][2] == {"Type": "Kitty", "Playerid": 3, "Count": 5, "Cards": kitty, "Hand": hand}
     assert [m["Type"] for m in told[1]] == ["Bid", "Message", "Kitty"]
     assert prompt(game, 3, 5) == {
@@ -538,10 +523,7 @@ def rook_text_answer(lines: list[str], rng: random.Random) -> str | None:
         return f"setup {colour} {' '.join(discard)}{tail}"
     if ask.startswith("> play one of: "):
         legal = ask[len("> play one of: ") : ask.index("   (")].split(", ")
-        code = NAME_TO_CODE[rng.choice(legal)]
-        if rng.random() < 0.5:
-            return f"play {next(n for n, c in hand if c == code)}"
-        return f"play {code}"
+        return play_command(hand, NAME_TO_CODE[rng.choice(legal)], rng)
     return None
 
 
@@ -678,13 +660,11 @@ def test_the_bot_beats_random_play() -> None:
         rng = random.Random(g)
         game = Game(NAMES[:4])
         bots = [RookBot(), RandomBot(rng), RandomBot(rng), RandomBot(rng)]
-        while not game.is_over:
-            if game.needs_deal:
-                game.deal(seeded_deck(f"strength-{g}", game.round_index))
-                continue
-            seat = game.to_act
-            assert seat is not None
-            game.apply(seat, bots[seat].act(game.view_for(seat)))  # type: ignore[arg-type]
+        playing.play_out(
+            game,
+            lambda n, g=g: seeded_deck(f"strength-{g}", n),
+            lambda seat, view, bots=bots: bots[seat].act(view),
+        )
         wins += game.winner == 0
     # One seat of four wins a quarter of random games; the bot wins far more.
     assert wins >= games_played // 2, wins
@@ -694,17 +674,14 @@ def test_the_bot_only_plays_legal_actions() -> None:
     for seats in (3, 4, 5, 6):
         game = Game(NAMES[:seats])
         bot = RookBot()
-        while not game.is_over:
-            if game.needs_deal:
-                game.deal(seeded_deck(f"legal-{seats}", game.round_index))
-                continue
-            seat = game.to_act
-            assert seat is not None
-            view = game.view_for(seat)
+
+        def legal(_: int, view: View, bot: RookBot = bot) -> object:
             action = bot.act(view)
             if view.phase is not Phase.SETUP:
                 assert action in view.legal
-            game.apply(seat, action)
+            return action
+
+        playing.play_out(game, lambda n, seats=seats: seeded_deck(f"legal-{seats}", n), legal)
 
 
 def test_the_hand_command_shows_rook_cards() -> None:

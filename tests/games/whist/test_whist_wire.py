@@ -36,12 +36,12 @@ from hundred_server.games.whist.wire import (
 from hundred_server.protocol.errors import BotAnswerError, ClientError, IllegalActionError
 from hundred_server.protocol.schema import validate_server_message
 from tests.games.whist.test_whist import c1, cs, ladder, play_first_legal
-from tests.support.game_checks import check_replay_error
+from tests.support.game_checks import Edits, common_record_errors, prompts_now
+from tests.support.protocol_examples import snapshot_before_the_deal
 
 parse_action = SPEC.parse_action
 prompt = SPEC.prompt
 
-ERROR_CODES = FORMAT.codes
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
 load_record = FORMAT.load_record
@@ -278,15 +278,7 @@ def test_a_snapshot_holds_what_the_seat_knows():
 def test_a_snapshot_before_the_deal_has_no_trump():
     msg = snapshot(Game(PLAYERS), 3, 0)
     assert msg == {
-        "Type": "Snapshot",
-        "Table": 0,
-        "Playerid": 3,
-        "Players": list(PLAYERS),
-        "Round": 1,
-        "Dealer": 0,
-        "Phase": "deal",
-        "Hand": [],
-        "Score": [0, 0],
+        **snapshot_before_the_deal(0, 3, PLAYERS),
         "Tricks": 0,
         "TricksWon": [0, 0],
         "Trick": [],
@@ -363,21 +355,15 @@ def test_random_games_tell_no_secrets_and_match_the_schema(seed, choices):
         if game.is_over:
             break
         seq += 1
-        actor = game.to_act
-        assert actor is not None
-        public = prompt(game, None, seq)
-        assert public is not None
-        assert "Legal" not in public
-        validate(public)
-        for s in SEATS:
-            msg = prompt(game, s, seq)
-            assert msg is not None
+
+        def check(msg: Message, seat: int | None) -> None:
             validate(msg)
-            seats[s].check(msg)
-            if s == actor:
-                assert msg == {**public, "Legal": [p.card.code for p in game.legal_actions(s)]}
-            else:
-                assert msg == public
+            if seat is not None:
+                seats[seat].check(msg)
+
+        actor, _ = prompts_now(
+            game, prompt, seq, check, lambda s: [p.card.code for p in game.legal_actions(s)]
+        )
         if rng.random() < 0.05:
             seat = rng.randrange(4)
             msg = snapshot(game, seat, 1)
@@ -570,24 +556,7 @@ def strip_deck(line: str) -> str:
 # ---------------------------------------------------------------- record errors
 
 
-def replace(number: int, obj: Message | str) -> list[str]:
-    lines = list(RECORD)
-    lines[number - 1] = obj if isinstance(obj, str) else json.dumps(obj)
-    return lines
-
-
-def with_field(number: int, **fields: Any) -> list[str]:
-    return replace(number, {**json.loads(RECORD[number - 1]), **fields})
-
-
-def without_field(number: int, name: str) -> list[str]:
-    obj = json.loads(RECORD[number - 1])
-    del obj[name]
-    return replace(number, obj)
-
-
-def insert(number: int, obj: Message) -> list[str]:
-    return [*RECORD[: number - 1], json.dumps(obj), *RECORD[number - 1 :]]
+edit = Edits(RECORD)
 
 
 def play(seat: int, code: str) -> Message:
@@ -604,64 +573,34 @@ SHORT_DECK = format_cards(ladder(8))[:51]
 
 # Line 2 deals hand 1; lines 3-6 are trick 1 (2H 2D 2S 7S), 7-10 trick 2 (8S 3H 3D 3S).
 ERROR_CASES = [
-    ("bad_card", replace(3, play(1, "1X")), 3, "bad_card", "1X"),
-    ("out_of_turn", replace(3, play(2, "2D")), 3, "not_your_turn", "seat 1"),
-    ("wrong_dealer", with_field(2, Dealer=1), 2, "wrong_dealer", "Dealer 1"),
+    *common_record_errors(RECORD, play=3, other_game="hearts", first_deal="hand 1"),
+    ("bad_card", edit.replace(3, play(1, "1X")), 3, "bad_card", "1X"),
+    ("out_of_turn", edit.replace(3, play(2, "2D")), 3, "not_your_turn", "seat 1"),
     (
         "unknown_type",
-        replace(3, {"Type": "Bid", "Playerid": 1, "Bid": 20}),
+        edit.replace(3, {"Type": "Bid", "Playerid": 1, "Bid": 20}),
         3,
         "unknown_type",
         '"Bid"',
     ),
-    ("bad_json", replace(3, '{"Type":"Play",'), 3, "bad_json", "Play"),
-    ("bad_utf8", [*RECORD[:2], b"\xff\xfe"], 3, "bad_json", "UTF-8"),
-    ("bad_record_list", replace(3, "[1, 2]"), 3, "bad_record", "[1, 2]"),
-    ("bad_record_seat", with_field(3, Playerid="1"), 3, "bad_record", '"Playerid"'),
-    ("bad_record_no_type", replace(3, {"Playerid": 1}), 3, "bad_record", '"Type"'),
-    ("bad_record_deck", with_field(2, Deck="2H"), 2, "bad_record", '"Deck"'),
-    ("missing_header", RECORD[1:], 1, "missing_header", '"Deal"'),
-    ("empty", ["", "  "], 3, "missing_header", "empty"),
-    ("unexpected_header", insert(3, json.loads(RECORD[0])), 3, "unexpected_header", "Record"),
-    ("unknown_game", with_field(1, Game="hearts"), 1, "unknown_game", '"hearts"'),
-    ("bad_version", with_field(1, Version=2), 1, "bad_version", "2"),
-    ("wrong_round", with_field(2, Hand=2), 2, "wrong_round", "Hand 2"),
-    ("missing_deck", without_field(2, "Deck"), 2, "missing_deck", "Seed"),
+    ("bad_record_seat", edit.with_field(3, Playerid="1"), 3, "bad_record", '"Playerid"'),
+    ("bad_record_deck", edit.with_field(2, Deck="2H"), 2, "bad_record", '"Deck"'),
     ("deck_mismatch", SEEDED, 2, "deck_mismatch", '"x"'),
-    ("missing_deal", RECORD[:1] + RECORD[2:], 2, "missing_deal", "hand 1"),
-    ("unexpected_deal", insert(3, json.loads(RECORD[1])), 3, "unexpected_deal", "Hand 1"),
     ("game_over", [*RECORD, json.dumps(play(0, "2H"))], 214, "game_over", "EW won"),
-    ("bad_players", with_field(1, Players=["ann", "bob", "cy"]), 1, "bad_players", "got 3"),
-    ("duplicate_name", with_field(1, Players=["a", "b", "a", "c"]), 1, "duplicate_name", "'a'"),
-    ("bad_deck", with_field(2, Deck=SHORT_DECK), 2, "bad_deck", "51 cards"),
-    ("bad_deck_joker", with_field(2, Deck=[*SHORT_DECK, "JK"]), 2, "bad_deck", "52"),
-    ("bad_seat", with_field(3, Playerid=4), 3, "bad_seat", "4"),
-    ("not_in_hand", replace(3, play(1, "2D")), 3, "not_in_hand", "2D"),
-    ("must_follow_suit", replace(10, play(3, "7C")), 10, "must_follow_suit", "7C"),
+    ("bad_players", edit.with_field(1, Players=["ann", "bob", "cy"]), 1, "bad_players", "got 3"),
+    (
+        "duplicate_name",
+        edit.with_field(1, Players=["a", "b", "a", "c"]),
+        1,
+        "duplicate_name",
+        "'a'",
+    ),
+    ("bad_deck", edit.with_field(2, Deck=SHORT_DECK), 2, "bad_deck", "51 cards"),
+    ("bad_deck_joker", edit.with_field(2, Deck=[*SHORT_DECK, "JK"]), 2, "bad_deck", "52"),
+    ("bad_seat", edit.with_field(3, Playerid=4), 3, "bad_seat", "4"),
+    ("not_in_hand", edit.replace(3, play(1, "2D")), 3, "not_in_hand", "2D"),
+    ("must_follow_suit", edit.replace(10, play(3, "7C")), 10, "must_follow_suit", "7C"),
 ]
-
-
-@pytest.mark.parametrize(
-    ("lines", "line", "code", "quoted"),
-    [case[1:] for case in ERROR_CASES],
-    ids=[case[0] for case in ERROR_CASES],
-)
-def test_replay_error(lines, line, code, quoted):
-    check_replay_error(replay, load_record, lines, line, code, quoted)
-
-
-def test_every_code_is_tested():
-    assert {case[3] for case in ERROR_CASES} == set(ERROR_CODES)
-
-
-def test_an_error_keeps_the_scores_before_it():
-    lines = replace(60, play(0, "1X"))  # in hand 2
-    assert list(replay(lines))[:-1] == SCORES[:1]
-
-
-def test_the_first_bad_line_is_reported_and_nothing_after_it():
-    lines = [*replace(3, play(1, "1X"))[:5], "not json"]
-    assert [o["Line"] for o in replay(lines) if o["Type"] == "Error"] == [3]
 
 
 # ---------------------------------------------------------------- plug-ins
