@@ -76,6 +76,15 @@ class BidMade:
     amount: int
 
 
+@dataclass(frozen=True, slots=True)
+class StuckDealer:
+    """Every seat passed: the dealer is the bidder at ``amount`` (the game's least bid
+    for it: Pinochle's 20, Rook's 80)."""
+
+    seat: int
+    amount: int
+
+
 # The events of a game of four partners (Whist, Spades), seats 0 and 2 (NS) against 1
 # and 3 (EW): what kit/partners.py tells for it. A game adds fields by subclassing.
 

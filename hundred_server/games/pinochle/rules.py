@@ -86,6 +86,7 @@ from hundred_server.games.kit.tricks import (
 from hundred_server.games.kit.tricks import Dealt as Dealt
 from hundred_server.games.kit.tricks import GameWon as GameWon
 from hundred_server.games.kit.tricks import Phase as Phase
+from hundred_server.games.kit.tricks import StuckDealer as StuckDealer
 from hundred_server.protocol.errors import IllegalActionError
 
 # ---------------------------------------------------------------------------- constants
@@ -191,14 +192,6 @@ def legal_bids(high: int) -> tuple[Bid, ...]:
 
 
 # ------------------------------------------------------------------------------- events
-
-
-@dataclass(frozen=True, slots=True)
-class StuckDealer:
-    """Every seat passed: the dealer is the bidder at ``amount`` (20)."""
-
-    seat: int
-    amount: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -81,6 +81,7 @@ from hundred_server.games.kit.tricks import (
     winning_play,
 )
 from hundred_server.games.kit.tricks import Phase as Phase
+from hundred_server.games.kit.tricks import StuckDealer as StuckDealer
 from hundred_server.games.rook.cards import (
     COLOURS,
     ROOK_DECK,
@@ -236,14 +237,6 @@ class BidMade(tricks.BidMade):
     @property
     def is_moon(self) -> bool:
         return self.amount == MOON
-
-
-@dataclass(frozen=True, slots=True)
-class StuckDealer:
-    """Every seat passed: the dealer is the bidder at ``amount`` (80)."""
-
-    seat: int
-    amount: int
 
 
 @dataclass(frozen=True, slots=True)
