@@ -211,9 +211,6 @@ class GameSpec:
     """Everything outside ``games/`` may know of one game: what the game supplies (the
     fields), and what is derived from it (the properties). See games/README.md."""
 
-    #: Registry key and the ``Game`` field on the wire and in records.
-    name: str
-    title: str
     #: The lobby's ready-made tables (options 1..n); their seats are the table sizes
     #: the game is played at (``seat_counts``).
     presets: tuple[Preset, ...]
@@ -296,6 +293,16 @@ class GameSpec:
         winner, score = game.winner, list(game.scores)
         text = "no winner" if winner is None else self.win_text(game, winner, score)
         return {"Winner": winner, "Score": score, "Text": text}
+
+    @property
+    def name(self) -> str:
+        """Registry key and the ``Game`` field on the wire and in records (its records')."""
+        return self.records.game
+
+    @property
+    def title(self) -> str:
+        """The game's name as people read it ("Hundred and Ten"), its records'."""
+        return self.records.title
 
     @property
     def seat_counts(self) -> tuple[int, ...]:

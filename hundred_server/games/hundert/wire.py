@@ -161,8 +161,6 @@ def _against(ai: int) -> Preset:
 
 
 SPEC: Final = GameSpec(
-    name=GAME,
-    title="Hundert",
     presets=(
         *(_against(ai) for ai in range(1, 6)),
         Preset("4 players, Feder: you against three AI", 4, (1, 2, 3), flags=frozenset(FLAGS)),

@@ -222,8 +222,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
 
 
 SPEC: Final = GameSpec(
-    name=GAME,
-    title="Hundred and Ten",
     presets=(
         Preset("Play against three AI players and start immediately", 4, (1, 2, 3)),
         Preset("Play against two AI players and start immediately", 3, (1, 2)),

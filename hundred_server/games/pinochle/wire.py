@@ -222,8 +222,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
 
 
 SPEC: Final = GameSpec(
-    name=GAME,
-    title="Pinochle",
     sides=SIDES,
     # The seed's six options, word for word (the classic port shows them as they are).
     # People sit in the lowest free seat: option 2 seats the one who joins opposite

@@ -258,8 +258,6 @@ def win_text(game: Game, winner: int, score: list[int]) -> str:
 _NUMBER_WORDS: Final = {2: "two", 3: "three", 4: "four", 5: "five"}
 
 SPEC: Final = GameSpec(
-    name=GAME,
-    title="Rook",
     presets=(
         *(
             Preset(f"{n} players: you against {_NUMBER_WORDS[n - 1]} AI", n, tuple(range(1, n)))

@@ -42,8 +42,6 @@ def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
 
 
 SPEC: Final = GameSpec(
-    name="spades",
-    title="Spades",
     sides=tuple(tricks.side_of(seat) for seat in range(rules.NUM_PLAYERS)),
     presets=partners.PRESETS,
     new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),

@@ -169,8 +169,6 @@ PLUGIN: Final = PluginShape(
 
 
 SPEC: Final = GameSpec(
-    name=GAME,
-    title="Whist",
     sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
     presets=partners.PRESETS,
     # the driver deals every round (the seed is recorded)
