@@ -18,6 +18,7 @@ from hundred_server.games.base import Preset
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, Suit, format_cards
 from hundred_server.games.kit.tricks import (
+    PARTNER_SEATS,
     SIDES,
     CardPlay,
     Dealt,
@@ -25,11 +26,14 @@ from hundred_server.games.kit.tricks import (
     Played,
     TrickWon,
     beats,
+    side_of,
     winning_play,
 )
 from hundred_server.protocol.wire import Message, message
 
 SIDE_TITLES: Final = ("North-South", "East-West")
+#: Each seat's side (``GameSpec.sides``): 0 and 2 North-South, 1 and 3 East-West.
+SEAT_SIDES: Final = tuple(side_of(seat) for seat in range(PARTNER_SEATS))
 
 #: The lobby's tables of a game of four partners.
 PRESETS: Final = (

@@ -21,6 +21,8 @@ from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.kit.tricks import (
+    PARTNER_HAND,
+    PARTNER_SEATS,
     C,
     Hands,
     Phase,
@@ -299,7 +301,7 @@ class Partners(CardTricks[A, E]):
     scores: tuple[int, int]  # (NS, EW)
 
     def __init__(self, players: Sequence[str], seed: str | None) -> None:
-        self._begin(players, (4,), sides=2)  # scores and the winner: (NS, EW), a side
+        self._begin(players, (PARTNER_SEATS,), sides=2)  # scores and the winner: (NS, EW), a side
         self.seed = seed
 
     def _new_hand(self, dealer: int) -> None:
@@ -309,7 +311,7 @@ class Partners(CardTricks[A, E]):
     def _deal_hands(self, deck: tuple[Card, ...], phase: Phase) -> tuple[tuple[Card, ...], ...]:
         """Deal ``deck`` (checked): ``deck[i]`` to seat ``(dealer + 1 + i) % 4``, each
         hand sorted (``deck_of_52``), then ``phase`` (``_dealt``). Returns the hands."""
-        hands = deal_one_at_a_time(deck, self.dealer, 4, sorted_hand)
+        hands = deal_one_at_a_time(deck, self.dealer, PARTNER_SEATS, sorted_hand)
         self._dealt(deck, hands, phase)
         return hands
 
@@ -346,4 +348,4 @@ class Partners(CardTricks[A, E]):
         self.tricks_won = (ns + 1, ew) if winner % 2 == 0 else (ns, ew + 1)
         events.append(TrickWon(winner, best, len(self.tricks), plays, self.tricks_won))
         self.to_act = winner
-        return len(self.tricks) == 13
+        return len(self.tricks) == PARTNER_HAND

@@ -85,6 +85,11 @@ class StuckDealer:
     amount: int
 
 
+#: A game of four partners (Whist, Spades): its seats, and the cards each holds (and
+#: the tricks of a hand).
+PARTNER_SEATS: Final = 4
+PARTNER_HAND: Final = 13
+
 # The events of a game of four partners (Whist, Spades), seats 0 and 2 (NS) against 1
 # and 3 (EW): what kit/partners.py tells for it. A game adds fields by subclassing.
 

@@ -16,11 +16,11 @@ from typing import ClassVar, Final, TypeAlias
 from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import Partners, Rule
+from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
+from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
 from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.protocol.errors import IllegalActionError
 
-NUM_PLAYERS: Final = 4
-HAND_SIZE: Final = 13
 TARGET: Final = 500
 FLOOR: Final = -200
 NIL_POINTS: Final = 100

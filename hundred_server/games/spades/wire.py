@@ -42,7 +42,7 @@ def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
 
 
 SPEC: Final = GameSpec(
-    sides=tuple(tricks.side_of(seat) for seat in range(rules.NUM_PLAYERS)),
+    sides=partners.SEAT_SIDES,
     presets=partners.PRESETS,
     new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),
     seeded_deck=rules.seeded_deck,

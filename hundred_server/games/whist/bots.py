@@ -36,8 +36,8 @@ from typing import Protocol
 
 from hundred_server.games.kit.bots import seats_after
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
 from hundred_server.games.whist.rules import (
-    NUM_PLAYERS,
     PLAY_ACTIONS,
     Play,
     beats,

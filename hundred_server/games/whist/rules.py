@@ -36,6 +36,10 @@ from typing import ClassVar, Final, TypeAlias
 from hundred_server.games.kit import tricks
 from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
 from hundred_server.games.kit.phases import HandDeal, Partners, Rule
+
+# The kit's four partners, 13 cards each.
+from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
+from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
 from hundred_server.games.kit.tricks import SIDES as SIDES
 from hundred_server.games.kit.tricks import (
     CardPlay,
@@ -53,9 +57,6 @@ from hundred_server.games.kit.tricks import side_of as side_of
 
 # ---------------------------------------------------------------------------- constants
 
-NUM_PLAYERS: Final = 4
-HAND_SIZE: Final = 13
-TRICKS_PER_HAND: Final = 13
 #: Tricks a side must pass before it scores: one point per trick over six.
 BOOK: Final = 6
 WINNING_SCORE: Final = 5

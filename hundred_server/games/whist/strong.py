@@ -49,7 +49,9 @@ from mypy_extensions import mypyc_attr
 
 from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import DECK_SUITS, STANDARD_52, Card
-from hundred_server.games.whist.rules import NUM_PLAYERS, PLAY_ACTIONS, Play, View
+from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
+from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
+from hundred_server.games.whist.rules import PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
 
 #: Card plays of rollouts per decision, shared over the candidate cards and the cards
@@ -58,8 +60,6 @@ WORK: Final = 7000
 #: Fewest samples per decision, however many cards are legal.
 MIN_SAMPLES: Final = 6
 
-_HAND_SIZE: Final = 13
-
 
 def sampler(view: View) -> search.Sampler:
     """The kit's sampler for ``view``: the turned-up trump card stays with the dealer
@@ -67,13 +67,13 @@ def sampler(view: View) -> search.Sampler:
     if view.trump_card is None:
         raise search.SampleError("a Whist view before the deal has no hidden cards to sample")
     tricks = (*view.tricks, view.current_trick)
-    if search.tricks_seen(tricks, _HAND_SIZE)[1][view.seat] != len(view.hand):
+    if search.tricks_seen(tricks, HAND_SIZE)[1][view.seat] != len(view.hand):
         raise search.SampleError(f"seat {view.seat} holds {len(view.hand)} cards, not its share")
     fixed: list[list[int]] = [[] for _ in range(NUM_PLAYERS)]
     seen = set(view.hand).union(view.played)
     if view.trump_card not in seen:
         fixed[view.dealer].append(int(view.trump_card))
-    return search.Sampler(view.seat, seen, tricks, _HAND_SIZE, fixed)
+    return search.Sampler(view.seat, seen, tricks, HAND_SIZE, fixed)
 
 
 # ------------------------------------------------------------------------ the rollouts
@@ -377,6 +377,6 @@ class StrongBot(search.SearchBot):
         """The legal card with the best mean tricks for the viewer's side (the lowest
         card among the best)."""
         start = search.clock()
-        left = NUM_PLAYERS * _HAND_SIZE - len(view.played)
+        left = NUM_PLAYERS * HAND_SIZE - len(view.played)
         decision = CardSearch(view, cards, self.samples_for(self.work, len(cards), left))
         return cards[search.best(self.search(decision, self._rng(view), start))]

@@ -24,7 +24,6 @@ from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
 from hundred_server.games.whist.rules import (
-    NUM_PLAYERS,
     PLAY_ACTIONS,
     Event,
     Game,
@@ -34,7 +33,6 @@ from hundred_server.games.whist.rules import (
     TrumpTurned,
     View,
     seeded_deck,
-    side_of,
 )
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
@@ -169,7 +167,7 @@ PLUGIN: Final = PluginShape(
 
 
 SPEC: Final = GameSpec(
-    sides=tuple(side_of(seat) for seat in range(NUM_PLAYERS)),
+    sides=partners.SEAT_SIDES,
     presets=partners.PRESETS,
     # the driver deals every round (the seed is recorded)
     new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
