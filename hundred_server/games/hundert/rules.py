@@ -263,7 +263,6 @@ class Game(HandGame[Card, Action, Event]):
 
     game_name: Final = "hundert"
     TITLE = "Hundert"
-    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.PLAY: "play"}
 
     # The state of the current deal (``_new_hand`` resets it, the kit's ``HandGame``
     # its deck and hands).

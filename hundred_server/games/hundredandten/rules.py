@@ -31,7 +31,7 @@ from typing import Any, Final, NamedTuple, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.games.kit.phases import GameWon as GameWon
-from hundred_server.games.kit.tricks import CardPlay, SuitChoice, check_players
+from hundred_server.games.kit.tricks import CardPlay, SuitChoice, check_players, check_turn
 from hundred_server.games.kit.tricks import Phase as Phase
 from hundred_server.games.kit.tricks import Played as Played
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
@@ -731,20 +731,9 @@ class Game:
 
     # -------------------------------------------------------------------- internals
 
-    def _check_turn(self, seat: int | None, phase: Phase, verb: str = "") -> None:
+    def _check_turn(self, seat: int | None, phase: Phase, doing: str = "") -> None:
         """The one place that says who may act: the seat to act, in the right phase."""
-        if self.phase is not phase:
-            if self.phase is Phase.GAME_OVER:
-                raise _illegal("the game is over", "game_over")
-            raise _illegal(
-                f"cannot {verb or _VERBS[phase]} now: the game is in {self.phase.value}",
-                "wrong_phase",
-            )
-        if seat != self.to_act:
-            raise _illegal(
-                f"it is seat {self.to_act}'s turn to {_VERBS[phase]}, not seat {seat}'s",
-                "not_your_turn",
-            )
+        check_turn(self.phase, phase, self.to_act, seat, doing)
 
     def _bid(self, seat: int, action: Bid, events: list[Event]) -> None:
         amount = action.amount
@@ -967,13 +956,4 @@ _HANDLERS: Final[dict[type, Callable[[Game, int, Any, list[Event]], None]]] = {
     Discard: Game._discard,
     SelectTrump: Game._select_trump,
     Unpass: Game._unpass,
-}
-
-_VERBS: Final = {
-    Phase.DEAL: "deal",
-    Phase.BIDDING: "bid",
-    Phase.TRUMP: "name trump",
-    Phase.DISCARD: "discard",
-    Phase.TRICKS: "play",
-    Phase.GAME_OVER: "act",
 }

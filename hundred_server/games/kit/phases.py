@@ -93,17 +93,15 @@ class Bids:
 class HandGame(Hands[C], Generic[C, A, E]):
     """A game played hand after hand by seats in turn; see the module docstring.
 
-    The game names its ``TITLE`` and ``VERBS`` (what a seat does in each phase, for the
-    messages of ``wrong_phase`` and ``not_your_turn``), writes who may do what in its
-    ``RULES`` (one ``Rule`` an action type: anything else is ``bad_action``), sets up its
-    players with ``_begin``, adds its own state of a hand to ``_new_hand`` and ends each
-    hand it scores with ``_hand_scored``."""
+    The game names its ``TITLE``, writes who may do what in its ``RULES`` (one ``Rule``
+    an action type: anything else is ``bad_action``; what a seat does in a phase is the
+    phase's ``verb``), sets up its players with ``_begin``, adds its own state of a hand
+    to ``_new_hand`` and ends each hand it scores with ``_hand_scored``."""
 
     TITLE: ClassVar[str]
     #: The table options the game is played with (``GameSpec.flags``): none, unless the
     #: game has some.
     flags: frozenset[str] = frozenset()
-    VERBS: ClassVar[Mapping[Any, str]]
     RULES: ClassVar[Mapping[type, Rule]]
     _LEGAL: ClassVar[dict[Phase, Callable[[Any, int], tuple[Any, ...]]]] = {}
     # The state of the current hand (``_new_hand`` resets it; the game, its own part).
@@ -170,7 +168,7 @@ class HandGame(Hands[C], Generic[C, A, E]):
 
     def _check_turn(self, seat: int | None, phase: Phase) -> None:
         """The one place that says who may act: the seat to act, in the right phase."""
-        check_turn(self.phase, phase, self.to_act, seat, self.VERBS[phase])
+        check_turn(self.phase, phase, self.to_act, seat)
 
     def _next(self, seat: int) -> int:
         """The seat on ``seat``'s left."""

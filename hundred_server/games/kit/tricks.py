@@ -44,6 +44,24 @@ class Phase(enum.Enum):
     # prompt looks its type up by phase.
     __hash__ = object.__hash__
 
+    @property
+    def verb(self) -> str:
+        """What a seat does in this phase, in the words of ``wrong_phase`` and
+        ``not_your_turn`` ("cannot name trump now")."""
+        return _VERBS[self]
+
+
+_VERBS: Final = {
+    Phase.DEAL: "deal",
+    Phase.BIDDING: "bid",
+    Phase.TRUMP: "name trump",
+    Phase.DISCARD: "discard",
+    Phase.SETUP: "set up the hand",
+    Phase.TRICKS: "play",
+    Phase.PLAY: "play",
+    Phase.GAME_OVER: "act",
+}
+
 
 @dataclass(frozen=True, slots=True)
 class CardPlay:
@@ -332,17 +350,20 @@ def check_seat(seat: object, seats: int) -> None:
 
 
 def check_turn(
-    phase: Phase, wanted: Phase, to_act: int | None, seat: int | None, verb: str
+    phase: Phase, wanted: Phase, to_act: int | None, seat: int | None, doing: str = ""
 ) -> None:
     """Who may act: ``seat`` must be the seat ``to_act`` and the game in the ``wanted``
-    phase (``game_over`` once it is over, else ``wrong_phase``; ``not_your_turn``)."""
+    phase (``game_over`` once it is over, else ``wrong_phase``, which says ``doing``
+    where an action is not the phase's own verb; ``not_your_turn``)."""
     if phase is not wanted:
         if phase is Phase.GAME_OVER:
             raise IllegalActionError("the game is over", "game_over")
-        raise IllegalActionError(f"cannot {verb} now: the game is in {phase.value}", "wrong_phase")
+        raise IllegalActionError(
+            f"cannot {doing or wanted.verb} now: the game is in {phase.value}", "wrong_phase"
+        )
     if seat != to_act:
         raise IllegalActionError(
-            f"it is seat {to_act}'s turn to {verb}, not seat {seat}'s", "not_your_turn"
+            f"it is seat {to_act}'s turn to {wanted.verb}, not seat {seat}'s", "not_your_turn"
         )
 
 

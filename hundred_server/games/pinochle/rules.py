@@ -518,12 +518,6 @@ class Game(TrickGame[Card, Action, Event], Bids):
 
     game_name: Final = "pinochle"
     TITLE = "Pinochle"
-    VERBS: ClassVar[dict[Phase, str]] = {
-        Phase.DEAL: "deal",
-        Phase.BIDDING: "bid",
-        Phase.TRUMP: "name trump",
-        Phase.TRICKS: "play",
-    }
 
     # The state of the current hand (``_new_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks).

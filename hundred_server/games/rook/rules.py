@@ -527,12 +527,6 @@ class Game(TrickGame[RookCard, Action, Event], Bids):
 
     game_name: Final = "rook"
     TITLE = "Rook"
-    VERBS: ClassVar[dict[Phase, str]] = {
-        Phase.DEAL: "deal",
-        Phase.BIDDING: "bid",
-        Phase.SETUP: "set up the hand",
-        Phase.TRICKS: "play",
-    }
 
     # The state of the current hand (``_new_hand`` resets it, the kit's ``TrickGame``
     # its deck, hands and tricks; ``tricks`` is what every seat was told).

@@ -107,9 +107,6 @@ class Game(Partners[Action, Event]):
 
     game_name: Final = "spades"
     TITLE = "Spades"
-    VERBS: ClassVar[dict[Phase, str]] = {
-        Phase.DEAL: "deal", Phase.BIDDING: "bid", Phase.TRICKS: "play",
-    }  # fmt: skip
 
     phase: Phase
     bids: list[tuple[int, int]]

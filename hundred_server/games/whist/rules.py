@@ -162,7 +162,6 @@ class Game(Partners[Action, Event]):
 
     game_name: Final = "whist"
     TITLE = "Whist"
-    VERBS: ClassVar[dict[Phase, str]] = {Phase.DEAL: "deal", Phase.TRICKS: "play"}
 
     # The state of the current hand (``_new_hand`` resets it, the kit's ``Partners``
     # its deck, hands, tricks, the tricks by side and the cards played).
