@@ -90,7 +90,7 @@ class _Teller:
     """What each seat is told of one run of events. The pile is told right after each
     seat's own ``Deal``: its messages are made once and shared by every seat."""
 
-    def __init__(self) -> None:
+    def __init__(self, events: Sequence[Event]) -> None:
         self.pile: list[Message] = []
 
     def public(self, event: Event, players: Sequence[str]) -> list[Message]:
@@ -112,14 +112,10 @@ class _Teller:
         return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
 
 
-def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
-    None is a watcher, told every public message (the pile among them), a ``Deal``
-    without a hand and the end of the game without ``Win``."""
-    teller = _Teller()
-    return messages.tell(events, seats, players, teller.public, teller.private)
+#: What each seat is told of some events (kit/messages.py); the seat None is a watcher,
+#: told every public message (the pile among them), a ``Deal`` without a hand and the
+#: end of the game without ``Win``.
+tell: Final = messages.run_teller(_Teller)
 
 
 def snapshot(game: Game, seat: int | None, table: int) -> Message:

@@ -145,21 +145,12 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     return msg
 
 
-def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
-    None is a watcher, told every public message, a ``Deal`` without a hand, each
-    discard's count only, and the end of the game without ``Win``."""
-    return messages.tell(events, seats, players, _public, _private, _PRIVATE_KINDS)
-
-
 def _public(event: Event, players: Sequence[str]) -> list[Message]:
     """The messages of ``event`` that everyone is told alike."""
     if isinstance(event, Played):
         return [messages.played_message(event.seat, event.card)]
     if isinstance(event, BidMade):
-        bid: Message = {"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}
+        bid = messages.bid_message(event.seat, event.amount)
         if event.automatic:
             bid["Auto"] = True
         return [bid]
@@ -215,6 +206,12 @@ def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Mes
     if isinstance(event, Unpassed) and event.seat == seat:
         return [{"Type": "Unpass", "Playerid": seat}]
     return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
+
+
+#: What each seat is told of some events (kit/messages.py); the seat None is a watcher,
+#: told every public message, a ``Deal`` without a hand, each discard's count only, and
+#: the end of the game without ``Win``.
+tell: Final = messages.teller(_public, _private, _PRIVATE_KINDS)
 
 
 def win_text(game: Game, winner: int, score: list[int]) -> str:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from hundred_server.games.base import DeckCard
+from hundred_server.games.kit.tricks import StuckDealer
 from hundred_server.protocol.wire import (
     Message,
     field_card,
@@ -27,6 +28,19 @@ Public = Callable[[Any, Sequence[str]], list[Message]]
 #: (event, seat, players) -> what only that seat is told of it; for the seat None (a
 #: watcher), what a seat that holds no cards would be told privately: no card at all.
 Private = Callable[[Any, int | None, Sequence[str]], list[Message]]
+#: A game's ``GameSpec.tell``: (events, seats, players) -> what each seat is told.
+Tell = Callable[
+    [Sequence[Any], Sequence[int | None], Sequence[str]], dict[int | None, list[Message]]
+]
+
+
+class Teller(Protocol):
+    """What tells one run of events, keeping what an earlier event of the run said
+    for a later one."""
+
+    def public(self, event: Any, players: Sequence[str]) -> list[Message]: ...
+
+    def private(self, event: Any, seat: int | None, players: Sequence[str]) -> list[Message]: ...
 
 
 def tell(
@@ -50,6 +64,30 @@ def tell(
             told[seat] += shared
             if asked:
                 told[seat] += private(event, seat, players)
+    return told
+
+
+def teller(public: Public, private: Private, private_kinds: tuple[type, ...] | None = None) -> Tell:
+    """A game's ``GameSpec.tell``: ``tell`` with its ``public`` and ``private``."""
+
+    def told(
+        events: Sequence[Any], seats: Sequence[int | None], players: Sequence[str]
+    ) -> dict[int | None, list[Message]]:
+        return tell(events, seats, players, public, private, private_kinds)
+
+    return told
+
+
+def run_teller(make: Callable[[Sequence[Any]], Teller]) -> Tell:
+    """A game's ``GameSpec.tell`` that tells each run of events with a ``Teller`` of
+    its own, ``make(events)``."""
+
+    def told(
+        events: Sequence[Any], seats: Sequence[int | None], players: Sequence[str]
+    ) -> dict[int | None, list[Message]]:
+        run = make(events)
+        return tell(events, seats, players, run.public, run.private)
+
     return told
 
 
@@ -91,6 +129,17 @@ def prompter(
 
 def describe_seat(players: Sequence[str], seat: int) -> str:
     return f"Player {seat} ({players[seat]})"
+
+
+def bid_message(seat: int, amount: int) -> Message:
+    """Everyone's news of a bid of ``amount`` (0: a pass)."""
+    return {"Type": "Bid", "Playerid": seat, "Bid": amount}
+
+
+def stuck_dealer_message(event: StuckDealer, players: Sequence[str]) -> Message:
+    """Everyone's news of a dealer made to bid when every other seat passed."""
+    who = describe_seat(players, event.seat)
+    return message(f"Everyone passed: {who} dealt and is the bidder at {event.amount}")
 
 
 def deal_message(

@@ -113,19 +113,15 @@ class _Teller:
     """What each seat is told of one run of events. When the run ends the game, the
     last hand's ``Score`` is left out: the ``GameOver`` one carries it (as the seed)."""
 
-    def __init__(self, over: bool) -> None:
-        self.over = over
+    def __init__(self, events: Sequence[Event]) -> None:
+        self.over = any(isinstance(e, GameWon) for e in events)
         self.scored: HandScored | None = None
 
     def public(self, event: Event, players: Sequence[str]) -> list[Message]:
         if isinstance(event, BidMade):
-            return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
+            return [messages.bid_message(event.seat, event.amount)]
         if isinstance(event, StuckDealer):
-            text = (
-                f"Everyone passed: {messages.describe_seat(players, event.seat)} dealt "
-                f"and is the bidder at {event.amount}"
-            )
-            return [message(text)]
+            return [messages.stuck_dealer_message(event, players)]
         if isinstance(event, TrumpNamed):
             return [{"Type": "Trump", "Playerid": event.seat, "Trump": event.suit.value}]
         if isinstance(event, Melded):
@@ -177,14 +173,10 @@ class _Teller:
         return []
 
 
-def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
-    None is a watcher, told every public message (the melds among them), a ``Deal``
-    without a hand and the end of the game without ``Win``."""
-    teller = _Teller(over=any(isinstance(e, GameWon) for e in events))
-    return messages.tell(events, seats, players, teller.public, teller.private)
+#: What each seat is told of some events (kit/messages.py); the seat None is a watcher,
+#: told every public message (the melds among them), a ``Deal`` without a hand and the
+#: end of the game without ``Win``.
+tell: Final = messages.run_teller(_Teller)
 
 
 def snapshot(game: Game, seat: int | None, table: int) -> Message:

@@ -131,13 +131,9 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
     if isinstance(event, BidMade):
         if event.is_moon:
             return [{"Type": "Bid", "Playerid": event.seat, "Moon": True}]
-        return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
+        return [messages.bid_message(event.seat, event.amount)]
     if isinstance(event, StuckDealer):
-        text = (
-            f"Everyone passed: {_who(players, event.seat)} dealt and is the bidder at "
-            f"{event.amount}"
-        )
-        return [message(text)]
+        return [messages.stuck_dealer_message(event, players)]
     if isinstance(event, KittyTaken):
         return [message(f"{_who(players, event.seat)} takes the kitty")]
     if isinstance(event, SetupMade):
@@ -193,14 +189,11 @@ def _private(event: Event, seat: int | None, players: Sequence[str]) -> list[Mes
     return messages.seat_won(event, seat) if isinstance(event, GameWon) else []
 
 
-def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see games/messages.py); the seat
-    None is a watcher, told what a seat that is not the bidder is, without a hand:
-    every play as it is made, never a finished trick's cards again, never the kitty's
-    or the discard's cards, and the end of the game without ``Win``."""
-    return messages.tell(events, seats, players, _public, _private)
+#: What each seat is told of some events (kit/messages.py); the seat None is a watcher,
+#: told what a seat that is not the bidder is, without a hand: every play as it is
+#: made, never a finished trick's cards again, never the kitty's or the discard's
+#: cards, and the end of the game without ``Win``.
+tell: Final = messages.teller(_public, _private)
 
 
 # ------------------------------------------------------------------------ snapshot

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from hundred_server.games.base import GameSpec
-from hundred_server.games.kit import partners, tricks
+from hundred_server.games.kit import messages, partners, tricks
 from hundred_server.games.spades import records, rules
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT
@@ -30,7 +30,7 @@ def snapshot(game: rules.Game, seat: int | None, table: int) -> Message:
 
 def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
     if isinstance(event, tricks.BidMade):
-        return [{"Type": "Bid", "Playerid": event.seat, "Bid": event.amount}]
+        return [messages.bid_message(event.seat, event.amount)]
     if isinstance(event, rules.HandScored):
         score: Message = {
             "Type": "Score", "Round": event.hand, "Bids": list(event.bids),

@@ -14,6 +14,7 @@ the meaning is the same (protocol.md); scores, trick counts and the winner are b
 
 from __future__ import annotations
 
+import functools
 import reprlib
 from collections.abc import Sequence
 from typing import Final
@@ -61,15 +62,6 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     return partners.snapshot(view, seat, table, game.players, own, ("TricksWon", view.tricks_won))
 
 
-def tell(
-    events: Sequence[Event], seats: Sequence[int | None], players: Sequence[str]
-) -> dict[int | None, list[Message]]:
-    """What each of ``seats`` is told of ``events`` (see kit/partners.py); the seat
-    None is a watcher, told every public message, a ``Deal`` without a hand and the
-    end of the game without ``Win``."""
-    return partners.tell(events, seats, players, _own)
-
-
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
     """What ``seat`` is told of ``events``."""
     return tell(events, (seat,), players)[seat]
@@ -99,6 +91,13 @@ def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
             }
         ]
     return None
+
+
+#: What each seat is told of some events (kit/partners.py); the seat None is a watcher,
+#: told every public message, a ``Deal`` without a hand and the end of the game
+#: without ``Win``.
+tell: Final = functools.partial(partners.tell, own=_own)
+
 
 
 # ------------------------------------------------------------------------------ plug-ins
