@@ -33,7 +33,7 @@ COMPILED = (
 #: Seeded games a game; the work a decision is cut (the same on both sides) so the
 #: pure side's games stay short.
 GAMES = 3
-WORK_SHARE = 4
+WORK_SHARE = 8
 #: Bounds every game (none of these seeds comes near it).
 MAX_STEPS = 4000
 
@@ -50,10 +50,8 @@ for name in sys.argv[1:]:
     seats = 4 if 4 in spec.seat_counts else spec.seat_counts[0]
     for index in range({GAMES}):
         seed = f"oracle-{{index}}"
-        bots = [
-            module.StrongBot(seed=seat, budget=None, work=module.WORK // {WORK_SHARE})
-            for seat in range(seats)
-        ]
+        work = module.StrongBot.default_work // {WORK_SHARE}
+        bots = [module.StrongBot(seed=seat, budget=None, work=work) for seat in range(seats)]
         game = spec.new_game([f"p{{s}}" for s in range(seats)], seed)
         actions = []
         for _ in range({MAX_STEPS}):

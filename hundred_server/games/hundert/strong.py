@@ -31,7 +31,7 @@ seen), so one sample is the deal itself and the rest would repeat it.
 Budget and reproducibility: the work per decision is fixed, ``work`` card plays of
 rollouts (a rollout counts ``ROLLOUT_COST`` plays a seat more, for copying the hands;
 at least ``min_samples`` samples), and the generator is seeded from ``seed`` and the
-view, so the same game replays the same on any machine. The default (``WORK``) was
+view, so the same game replays the same on any machine. The default (``default_work``) was
 measured to decide within 50 ms at p99 at every table size on the development machine,
 two cores shared with other work (``bench/strong.py --game hundert --seats N``).
 ``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: checked between
@@ -62,12 +62,8 @@ from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import ALL_CARDS, Card
 from hundred_server.protocol.errors import HundredError
 
-#: Card plays of rollouts per decision (measured: see the docstring).
-WORK: Final = 7500
 #: What a rollout costs on top of its card plays, in card plays a seat (copying the hands).
 ROLLOUT_COST: Final = 1
-#: Fewest samples per decision, however long the rollouts.
-MIN_SAMPLES: Final = 8
 
 #: The point classes, low to high, and each card's class (cards outside the deck: -1).
 VALUES: Final[tuple[int, ...]] = (0, 2, 3, 4, 10, 11)
@@ -193,8 +189,11 @@ def rollout(hands: list[list[int]], total: int, seat: int) -> tuple[int, int, in
 class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Hundert by PIMC; see the module docstring."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts per decision (measured: see the docstring), and fewest samples per
+    # decision, however long the rollouts.
+    default_work: ClassVar[int] = 7500
+    default_min_samples: ClassVar[int] = 8
 
     def _rng(self, view: View) -> Random:
         hand, played = search.codes(view.hand), search.codes(c for _, c in view.played)

@@ -32,7 +32,7 @@ The decisions:
   non-trumps in the rollouts);
 - bidding: the round is played out with the viewer as the bidder, for each suit; it
   bids the least open amount if, naming the suit that does best, it makes that amount
-  on at least ``threshold`` of the samples (``THRESHOLD``), and shoots the moon if it
+  on at least ``threshold`` of the samples, and shoots the moon if it
   takes all five tricks on ``moon`` of them (for that, the round is played again
   with the bidder keeping its side masters, each suit's run of non-trumps from the ace
   down, as the real discard would: thrown, a hand of the four best trumps and an ace
@@ -69,7 +69,7 @@ than the default; 25% is even). As shipped, ``tournament --bots strong,naive,nai
   against 70.0% (66.2-73.5%) before, run side by side on the same deals. Keeping the
   masters in every bidding rollout too bid and failed more (27 failed bids of 15
   against 22 in 60 games), so the point bids keep the rollout they were measured with.
-- ``WORK`` 2000, not 3000 (issue 28): ``tournament --games 150 --duplicate --budget
+- ``default_work`` 2000, not 3000 (issue 28): ``tournament --games 150 --duplicate --budget
   0.2`` with seeds ``issue12-110`` and ``w110b``, 1,200 games each, run side by side:
   68.5% at 2000 (69.0%, 68.0%), 68.7% at 3000 (68.8%, 68.5%), 68.0% at 2400 (69.7%,
   66.2%); every interval about 3.7 points either side. Two thirds of the work is as
@@ -79,7 +79,7 @@ than the default; 25% is even). As shipped, ``tournament --bots strong,naive,nai
 Budget and reproducibility: the work a decision is fixed (``work`` card plays of
 rollouts, shared over the candidates, with at least ``min_samples`` deals), and the
 generator is seeded from ``seed`` and the view, so the same game replays the same on
-any machine. The default, ``WORK``, decides within 30 ms at p99 uncapped on one busy
+any machine. The default, ``default_work``, decides within 30 ms at p99 uncapped on one busy
 core of the development machine (``bench/strong.py``, 2 to 4 seats). ``budget``
 (seconds, default ``BUDGET``) is a cap of CPU time on top, checked between samples: it
 cuts a decision short only on a slower (or busier) machine, and then the choice
@@ -122,24 +122,11 @@ from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import DECK_SUITS
 from hundred_server.protocol.errors import HundredError
 
-#: Card plays of rollouts a decision (measured: see the module docstring).
-WORK: Final = 2000
 #: What ending the game is worth, a win (a loss the opposite), against the points a
 #: round is worth: the viewer's less the others' mean, in hundreds.
 WIN: Final = 2.0
-#: How the rollouts play the other seats: ``"self"`` as the viewer's own rollout
-#: policy, ``"naive"`` as the naive player (bots.py) does.
-MODEL: Final = "naive"
-#: Fewest sampled deals a decision.
-MIN_SAMPLES: Final = 8
 #: Draws of a deal until one fits the bidding (else the last is kept).
 BID_TRIES: Final = 12
-#: The share of samples in which the viewer, as bidder, makes the least open bid that
-#: it takes to bid it (else it passes).
-THRESHOLD: Final = 0.6
-#: The share of samples in which the viewer, as bidder, takes all five tricks that it
-#: takes to shoot the moon.
-MOON_THRESHOLD: Final = 0.8
 
 _DECK: Final = 53
 _ALL: Final = tuple(range(_DECK))
@@ -560,14 +547,20 @@ class Sampler:
 class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Hundred and Ten by PIMC; see the module docstring."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
-    # How it bids and models the others: class-wide, like the work (a tuning run
-    # subclasses the bot to change them).
-    threshold: ClassVar[float] = THRESHOLD
-    moon: ClassVar[float] = MOON_THRESHOLD
-    #: Whether the rollouts play the other seats as the naive player does (``MODEL``).
-    naive: ClassVar[bool] = MODEL == "naive"
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts a decision (measured: see the module docstring), and fewest sampled
+    # deals a decision.
+    default_work: ClassVar[int] = 2000
+    default_min_samples: ClassVar[int] = 8
+    #: The share of samples in which the viewer, as bidder, makes the least open bid
+    #: that it takes to bid it (else it passes).
+    threshold: ClassVar[float] = 0.6
+    #: The share of samples in which the viewer, as bidder, takes all five tricks that
+    #: it takes to shoot the moon.
+    moon: ClassVar[float] = 0.8
+    #: How the rollouts play the other seats: as the naive player (bots.py) does, or
+    #: (False) as the viewer's own rollout policy.
+    naive: ClassVar[bool] = True
 
     def _rng(self, view: View) -> Random:
         return self.keyed(

@@ -89,23 +89,9 @@ from hundred_server.games.pinochle.rules import (
     team_of,
 )
 
-#: Card plays of rollouts per card decision, shared over the candidates and the cards
-#: left to play (with BID_WORK, measured by bench/strong.py to keep p99 within 50 ms on
-#: the development machine, busy with other work).
-WORK: Final = 6000
-#: Card plays of rollouts for a bid or a trump decision (whole hands: 48 plays each).
-BID_WORK: Final = 4800
-#: Fewest samples per decision.
-MIN_SAMPLES: Final = 4
 #: The share of the budget the samples may take: the rest is left for the work before
 #: and after them (the sampler's set-up, the choice), and for a sample slower than most.
 _CAP_SHARE: Final = 0.85
-#: How much the worth of bidding must beat passing's before it bids (points).
-BID_MARGIN: Final = 0.0
-#: What passing is taken to be worth (points a hand, the viewer's team less the other).
-PASS_VALUE: Final = -4.0
-#: The further margin before overbidding the partner.
-PARTNER_MARGIN: Final = 6.0
 
 
 # ------------------------------------------------------------------- compact cards
@@ -757,28 +743,23 @@ def _likely_trumps(hand: Sequence[Card], count: int) -> list[int]:
 class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Pinochle by PIMC; see the module docstring."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
-    # How it bids and names trump: class-wide, like the work (a tuning run subclasses
-    # the bot to change them).
-    bid_margin: ClassVar[float] = BID_MARGIN
-    pass_value: ClassVar[float] = PASS_VALUE
-    partner_margin: ClassVar[float] = PARTNER_MARGIN
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts per card decision, shared over the candidates and the cards left to
+    # play (with bid_work, measured by bench/strong.py to keep p99 within 50 ms on the
+    # development machine, busy with other work), and fewest samples per decision.
+    default_work: ClassVar[int] = 6000
+    default_min_samples: ClassVar[int] = 4
+    #: Card plays of rollouts for a bid or a trump decision (whole hands: 48 plays each).
+    bid_work: ClassVar[int] = 4800
+    #: How much the worth of bidding must beat passing's before it bids (points).
+    bid_margin: ClassVar[float] = 0.0
+    #: What passing is taken to be worth (points a hand, the viewer's team less the other).
+    pass_value: ClassVar[float] = -4.0
+    #: The further margin before overbidding the partner.
+    partner_margin: ClassVar[float] = 6.0
     #: The suits judged as trump when naming it, and when bidding.
     trumps_judged: ClassVar[int] = 4
     bid_trumps: ClassVar[int] = 1
-
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        budget: float | None = search.BUDGET,
-        work: int | None = None,
-        min_samples: int | None = None,
-        bid_work: int = BID_WORK,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
-        self.bid_work = bid_work
 
     def _rng(self, view: View) -> Random:
         hand, played = search.codes(view.hand), search.codes(view.played)

@@ -68,9 +68,9 @@ rollouts shared over the candidates (``samples = max(min_samples, work // (candi
 cards left))``), and the generator is seeded from ``seed`` and the view, so the same
 game replays the same on any machine. ``budget`` (seconds, default ``BUDGET``) is only
 a cap of CPU time on top: checked between samples, it cuts a decision short when the
-machine is slower than the one ``WORK`` was measured on (or busy), and then the choice
+machine is slower than the one ``default_work`` was measured on (or busy), and then the choice
 depends on the machine's speed. ``budget=None`` turns it off (as the tests run it).
-``WORK`` and ``BID_SAMPLES`` were measured (``bench/strong.py --game rook --games 5``,
+``default_work`` and ``bid_samples`` were measured (``bench/strong.py --game rook --games 5``,
 on 2 busy cores) at a p99 of 26-34 ms a decision at 3-6 seats; twice the work took
 about 6 points a hand more on duplicate first hands at 4 seats, at twice the time.
 
@@ -115,14 +115,6 @@ from hundred_server.games.rook.rules import (
     View,
 )
 
-#: Card plays of rollouts per decision, shared over the candidates (see the docstring).
-WORK: Final = 4000
-#: Fewest samples per decision, however many candidates.
-MIN_SAMPLES: Final = 6
-#: Samples a bidding decision plays out (one rollout each, all bids judged on them).
-BID_SAMPLES: Final = 80
-#: The mean value (score change less the others' mean) a bid must reach.
-BID_MARGIN: Final = -40.0
 #: Deals whose bidding samples a bot keeps (``_bid``), the latest first out last.
 BID_CACHE: Final = 1024
 
@@ -719,29 +711,23 @@ def candidates_of(view: View, cards: Sequence[RookCard]) -> list[RookCard]:
 class StrongBot(search.SearchBot):
     """``act(view) -> action`` for Rook by PIMC; see the module docstring."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
-    # How it bids and sets up: class-wide, like the work (a tuning run subclasses the
-    # bot to change them).
-    bid_margin: ClassVar[float] = BID_MARGIN
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts per decision, shared over the candidates (see the docstring), and
+    # fewest samples per decision, however many candidates.
+    default_work: ClassVar[int] = 4000
+    default_min_samples: ClassVar[int] = 6
+    #: Samples a bidding decision plays out (one rollout each, all bids judged on them).
+    bid_samples: ClassVar[int] = 80
+    #: The mean value (score change less the others' mean) a bid must reach.
+    bid_margin: ClassVar[float] = -40.0
     #: The colours judged as trump, best looking first.
     trumps_judged: ClassVar[int] = 2
     #: Whether the bidding rollouts' quick setups keep points out of the discard.
     bid_keeps_points: ClassVar[bool] = False
 
-    def __init__(
-        self,
-        seed: int | str = 0,
-        *,
-        budget: float | None = search.BUDGET,
-        work: int | None = None,
-        min_samples: int | None = None,
-        bid_samples: int = BID_SAMPLES,
-    ) -> None:
-        super().__init__(seed, budget=budget, work=work, min_samples=min_samples)
-        self.bid_samples = bid_samples
-        #: The bidding samples of the latest deals (``_bid_samples``), oldest first.
-        self._bid_cache: dict[str, BidSamples] = {}
+    #: The bidding samples of the latest deals (``_bid_samples``), oldest first: none
+    #: until its first bidding decision.
+    _bid_cache: dict[str, BidSamples] | None = None
 
     def _rng(self, view: View) -> Random:
         told = ",".join(f"{s}:{c}" for plays in view.tricks for s, c in plays)
@@ -798,7 +784,7 @@ class StrongBot(search.SearchBot):
         # the seat that holds the high bid: passing leaves it the bid (at least that)
         holder = next((s for s, a in reversed(view.bids) if a == high), None) if high else None
         key = self._deal_key(view)
-        cached = self._bid_cache.get(key)
+        cached = None if self._bid_cache is None else self._bid_cache.get(key)
         if cached is None:
             cached = self._bid_samples(view, key, start)
         deals, results, holders = cached
@@ -857,6 +843,8 @@ class StrongBot(search.SearchBot):
         decision = BidSearch(view, self.bid_samples, self.bid_keeps_points)
         self.search(decision, Random(key), start)
         deals, results = decision.deals, decision.results
+        if self._bid_cache is None:
+            self._bid_cache = {}
         cache = self._bid_cache
         if len(cache) >= BID_CACHE:
             del cache[next(iter(cache))]

@@ -29,8 +29,6 @@ from hundred_server.games.kit.bots import no_action
 from hundred_server.games.kit.cards import Card, Rank, Suit
 from hundred_server.games.spades import rules
 
-WORK: Final = 6000
-MIN_SAMPLES: Final = 6
 SPADE: Final = 2  # card // 13: hearts, diamonds, spades, clubs
 
 
@@ -148,8 +146,10 @@ class NaiveBot:
 class StrongBot(search.SearchBot):
     """``act(view)`` for Spades: the naive bid, a searched play."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts per decision, and fewest samples.
+    default_work: ClassVar[int] = 6000
+    default_min_samples: ClassVar[int] = 6
 
     def act(self, view: rules.View) -> rules.Action:
         self.last_rollouts = 0

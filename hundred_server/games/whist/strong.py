@@ -28,7 +28,7 @@ rollouts shared over the candidates and the cards left in the hand
 (``samples = max(min_samples, work // (candidates * cards left))``; the loop is the
 kit's, ``kit/search.py``, with ``CardSearch`` the decision), and the generator is seeded
 from ``seed`` and the view, so the same game replays the same on any machine.
-The default (``WORK``) was measured to decide within 50 ms at p99 on one core of the
+The default (``default_work``) was measured to decide within 50 ms at p99 on one core of the
 development machines (``make bench-strong``, bench/strong.py; README, tournament section).
 ``budget`` (seconds, default ``BUDGET``) is a cap of CPU time on top: it is checked
 between samples and only cuts a decision short when the machine is slower than that
@@ -53,12 +53,6 @@ from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
 from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
 from hundred_server.games.whist.rules import PLAY_ACTIONS, Play, View
 from hundred_server.protocol.errors import HundredError
-
-#: Card plays of rollouts per decision, shared over the candidate cards and the cards
-#: left to play (measured: see the docstring).
-WORK: Final = 7000
-#: Fewest samples per decision, however many cards are legal.
-MIN_SAMPLES: Final = 6
 
 
 def sampler(view: View) -> search.Sampler:
@@ -356,8 +350,12 @@ class CardSearch(search.Decision[list[list[int]]]):
 class StrongBot(search.SearchBot):
     """``act(view) -> Play`` for Whist by PIMC; see the module docstring."""
 
-    default_work: ClassVar[int] = WORK
-    default_min_samples: ClassVar[int] = MIN_SAMPLES
+    # Its tuning, class-wide (a tuning run subclasses the bot to change it): card plays
+    # of rollouts per decision, shared over the candidate cards and the cards left to
+    # play (measured: see the docstring), and fewest samples per decision, however many
+    # cards are legal.
+    default_work: ClassVar[int] = 7000
+    default_min_samples: ClassVar[int] = 6
 
     def _rng(self, view: View) -> Random:
         hand, played = search.codes(view.hand), search.codes(view.played)

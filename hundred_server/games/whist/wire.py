@@ -99,7 +99,6 @@ def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
 tell: Final = functools.partial(partners.tell, own=_own)
 
 
-
 # ------------------------------------------------------------------------------ plug-ins
 
 

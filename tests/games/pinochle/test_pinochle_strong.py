@@ -37,9 +37,20 @@ from tests.support import playing
 
 PLAYERS = ["n", "e", "s", "w"]
 #: Little work per decision, and no clock: fast and reproducible.
-QUICK = {"work": 500, "bid_work": 400, "min_samples": 2, "budget": None}
+QUICK = {"work": 500, "min_samples": 2, "budget": None}
 #: Enough work to play well, still no clock.
-STEADY = {"work": 1500, "bid_work": 1500, "min_samples": 3, "budget": None}
+STEADY = {"work": 1500, "min_samples": 3, "budget": None}
+
+
+def quick(seed: int = 0, bot: type[StrongBot] = StrongBot) -> StrongBot:
+    """A strong AI of QUICK's work, its bids' work cut as well (a tuning subclass)."""
+    return type("Quick", (bot,), {"bid_work": 400})(seed=seed, **QUICK)
+
+
+class Steady(StrongBot):
+    """STEADY's bids' work."""
+
+    bid_work = 1500
 
 
 def game_at(seed: str, plays: int) -> Game:
@@ -75,7 +86,7 @@ def test_the_compact_meld_is_the_rules_meld():
 
 def test_it_plays_only_legal_actions_through_whole_games():
     for seed in ("legal-1", "legal-2"):
-        bots = [StrongBot(seed=s, **QUICK) for s in range(4)]
+        bots = [quick(s) for s in range(4)]
         game, phases, _ = playing.play_checked(SPEC, PLAYERS, seed, bots)
         assert game.is_over
         assert all(phases[p] for p in (Phase.BIDDING, Phase.TRUMP, Phase.TRICKS))
@@ -166,13 +177,13 @@ def test_its_choice_depends_only_on_the_view():
             if len(view.legal) > 1:
                 other = _swapped_game(game, seat)
                 if other is not None:
-                    playing.same_choice(lambda: StrongBot(seed=7, **QUICK), game, other, seat)
+                    playing.same_choice(lambda: quick(7), game, other, seat)
                     compared += 1
     assert compared >= 8
 
 
 def test_it_is_given_only_the_seats_view():
-    for view in playing.views_given(SPEC, PLAYERS, lambda spy: spy(**QUICK), PinochleBot, 40):
+    for view in playing.views_given(SPEC, PLAYERS, lambda spy: quick(0, spy), PinochleBot, 40):
         assert len(view.hand) + sum(view.seat == s for p in view.tricks for s, _ in p) <= 12
 
 
@@ -185,7 +196,7 @@ def test_it_beats_the_naive_ai_on_duplicate_deals():
         for strong_side in (0, 1):
             game = SPEC.new_game(PLAYERS, seed)
             bots = [
-                StrongBot(seed=deal, **STEADY) if s % 2 == strong_side else NaiveBot()
+                Steady(seed=deal, **STEADY) if s % 2 == strong_side else NaiveBot()
                 for s in range(4)
             ]
             driver.advance(game, SPEC, seed, bots)

@@ -44,7 +44,8 @@ NAMES = ["ann", "bob", "cy", "dee", "eve", "fay"]
 
 def quick(seed: int | str = 0, bot: type[StrongBot] = StrongBot) -> StrongBot:
     """Little work per decision, and no clock: fast and reproducible."""
-    return bot(seed, budget=None, work=400, min_samples=2, bid_samples=10)
+    few = type("Quick", (bot,), {"bid_samples": 10})
+    return few(seed, budget=None, work=400, min_samples=2)
 
 
 def game_at(seats: int, seed: str, actions: int) -> Game:
