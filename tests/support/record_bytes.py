@@ -122,11 +122,15 @@ def _mutations(objs: list[dict[str, Any]], rnd: random.Random) -> Iterator[tuple
     yield "before-deal", [lines[0], lines[actions[0]]]
 
 
+def case_record(name: str) -> list[str]:
+    """The record of case ``name``'s seeded game."""
+    _, game, seats, flags = next(c for c in CASES if c[0] == name)
+    return record_lines(_played(game, seats, flags, f"golden-{name}"))
+
+
 def case_bytes(name: str) -> bytes:
     """Case ``name``: its record, its replay, and each mutation's replay and load."""
-    _, game, seats, flags = next(c for c in CASES if c[0] == name)
-    state = _played(game, seats, flags, f"golden-{name}")
-    record = record_lines(state)
+    record = case_record(name)
     out = [*record, "# replay", *map(_dump, replay(record))]
     again = load_record(record)
     out.append("# load and write again: " + str(record_lines(again) == record))
@@ -158,7 +162,7 @@ def answers_bytes(game: str) -> bytes:
     which a table of this one refuses, too."""
     name = next(c[0] for c in CASES if c[1] == game)
     spec = games.get(game)
-    objs = [json.loads(line) for line in case_bytes(name).decode().split("# replay")[0].split()]
+    objs = [json.loads(line) for line in case_record(name)]
     answers = [o for o in objs if o["Type"] not in ("Record", "Deal")]
     extra: list[dict[str, Any]] = [
         {"Type": "Bid"},

@@ -145,10 +145,16 @@ class Game(Partners[Action, Event]):
         return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None, self.broken)
 
     def _check_play(self, seat: int, action: Play) -> None:
-        self._check_follows(seat, action.card)
-        if PLAY_ACTIONS[action.card] not in self.legal_actions(seat):  # a spade led
+        card = action.card
+        self._check_follows(seat, card)
+        if (
+            not self.trick
+            and card.suit is TRUMP
+            and not self.broken
+            and any(c.suit is not TRUMP for c in self.hands[seat])
+        ):
             raise IllegalActionError(
-                f"spades are not broken: seat {seat} may not lead {action.card}",
+                f"spades are not broken: seat {seat} may not lead {card}",
                 "spades_not_broken",
             )
 

@@ -77,6 +77,12 @@ def random_game(rnd: random.Random) -> tuple[Game, int]:
                 else:
                     others = {c for c in hand if c.suit is not STANDARD_52[26].suit}
                     assert legal == (set(hand) if broken or not others else others)
+                refused = sorted(set(hand) - legal)
+                if refused:  # the engine refuses what the oracle says is not legal
+                    code = "must_follow_suit" if plays else "spades_not_broken"
+                    with pytest.raises(IllegalActionError) as error:
+                        game.apply(seat, Play(rnd.choice(refused)))
+                    assert error.value.code == code
                 card = rnd.choice(sorted(legal))
                 game.apply(seat, Play(card))
                 plays.append((seat, card))
