@@ -45,6 +45,19 @@ def player_names(num_players: int) -> list[str]:
     return [DEFAULT_NAMES[i] if i < len(DEFAULT_NAMES) else f"p{i}" for i in range(num_players)]
 
 
+class GameDeck(Protocol):
+    """A game's deck: the order of each round's deal from a seed (chance is an input),
+    and the check of an order it is given (``bad_deck``). kit/tricks.py ``Deck`` is one."""
+
+    def seeded(self, seed: str, index: int) -> Sequence[Any]:
+        """The deck of round ``index`` (0-based) of a table dealt from ``seed``."""
+        ...
+
+    def check(self, deck: Sequence[Any]) -> Sequence[Any]:
+        """``deck`` as a tuple if it is the game's deck in some order, else ``bad_deck``."""
+        ...
+
+
 class GameState(Protocol):
     """A game in progress, as the rules engine keeps it (``hundredandten.Game``,
     ``whist.Game``). Actions, events and views are the engine's own types; only the
@@ -218,15 +231,13 @@ class GameSpec:
     #: (the driver deals every round); the seed, if any, is written into its record.
     #: The spec checks the options against ``flags`` first (``bad_flag``).
     new_game: NewGame
-    #: The deck of round ``index`` (0-based) of a table dealt from ``seed``.
-    seeded_deck: Callable[[str, int], Sequence[DeckCard]]
     #: The game's built-in AIs by name (name -> a new bot), for tournaments and the
     #: like: every game has ``naive`` (its plainest player), ``default`` (``bot``) and
     #: ``strong`` (search over sampled deals), whose factory also takes ``budget=``
     #: (seconds of wall clock a decision at most; None: no cap).
     bots: Mapping[str, Callable[..., Bot]]
     #: Its records (kit/records.py ``RecordFormat``): the header's own fields, the
-    #: action lines, what ends a round, its error codes. The action lines are the
+    #: action lines, its deck, what ends a round, its error codes. The action lines are the
     #: answers' too: ``answer_types`` and ``parse_action`` are derived from it.
     records: RecordFormat[Any]
     #: The pending prompt as a seat sees it (None: as any seat but the one to act,
@@ -293,6 +304,12 @@ class GameSpec:
         winner, score = game.winner, list(game.scores)
         text = "no winner" if winner is None else self.win_text(game, winner, score)
         return {"Winner": winner, "Score": score, "Text": text}
+
+    @property
+    def seeded_deck(self) -> Callable[[str, int], Sequence[Any]]:
+        """The deck of round ``index`` (0-based) of a table dealt from ``seed``: its
+        records' deck's (``GameDeck.seeded``)."""
+        return self.records.deck.seeded
 
     @property
     def name(self) -> str:

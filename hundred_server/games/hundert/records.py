@@ -31,12 +31,12 @@ from operator import attrgetter
 from typing import Any, Final
 
 from hundred_server.games.hundert.rules import (
+    DECK,
     PLAY_ACTIONS,
     DealScored,
     Game,
     GameWon,
     Play,
-    check_deck,
 )
 from hundred_server.games.kit.records import (
     Notation,
@@ -81,7 +81,7 @@ FORMAT: Final = RecordFormat[Game](
     title="Hundert",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, read_flags(header)),
-    check_deck=check_deck,
+    deck=DECK,
     round_ends=(DealScored,),
     game_ends=GameWon,
     points=True,

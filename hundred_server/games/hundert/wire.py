@@ -25,7 +25,6 @@ from hundred_server.games.hundert.rules import (
     Phase,
     Played,
     View,
-    seeded_deck,
 )
 from hundred_server.games.hundert.strong import StrongBot
 from hundred_server.games.hundert.text import TEXT
@@ -163,7 +162,6 @@ SPEC: Final = GameSpec(
     ),
     custom=True,
     new_game=new_game,
-    seeded_deck=seeded_deck,
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
     records=records.FORMAT,

@@ -41,6 +41,7 @@ from typing import Final
 
 from hundred_server.games.hundredandten.rules import (
     BID_AMOUNTS,
+    DECK,
     Bid,
     Discard,
     Game,
@@ -50,7 +51,6 @@ from hundred_server.games.hundredandten.rules import (
     RoundScored,
     SelectTrump,
     Unpass,
-    check_deck,
 )
 from hundred_server.games.kit.cards import format_cards
 from hundred_server.games.kit.records import (
@@ -102,7 +102,7 @@ FORMAT: Final = RecordFormat[Game](
     title="Hundred and Ten",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
-    check_deck=check_deck,
+    deck=DECK,
     round_ends=(RoundScored, PassedOut),
     game_ends=GameWon,
     round_number=attrgetter("round"),

@@ -515,6 +515,17 @@ def check_deck(deck: Sequence[Card]) -> tuple[Card, ...]:
     return cards
 
 
+class _ReferenceDeck:
+    """Hundred and Ten's deck (``GameDeck``): the reference's shuffle, and the check
+    of a deck given."""
+
+    seeded = staticmethod(seeded_deck)
+    check = staticmethod(check_deck)
+
+
+DECK: Final = _ReferenceDeck()
+
+
 class BidStanding(NamedTuple):
     """Where one seat stands in the bidding, as far as its choices go: the high bid so
     far, whether it deals (the dealer may take the high bid), has passed, or has passed

@@ -37,7 +37,6 @@ from hundred_server.games.hundredandten.rules import (
     TrumpSelected,
     Unpassed,
     View,
-    seeded_deck,
     trick_winner,
 )
 from hundred_server.games.hundredandten.strong import StrongBot
@@ -228,7 +227,6 @@ SPEC: Final = GameSpec(
     custom=True,
     # the driver deals every round (the seed is recorded)
     new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
-    seeded_deck=seeded_deck,
     view=View,
     records=records.FORMAT,
     prompt=prompt,

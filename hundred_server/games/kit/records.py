@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, Final, Generic, ParamSpec, Protocol, TypeVar, cast, overload
 
-from hundred_server.games.base import DeckCard
+from hundred_server.games.base import DeckCard, GameDeck
 from hundred_server.games.kit.cards import Card, Suit
 from hundred_server.games.kit.messages import WIRE, Fields
 from hundred_server.games.kit.tricks import SIDES
@@ -443,8 +443,8 @@ class RecordFormat(Generic[G]):
     #: ``points`` if ``points``), and the one that ends the game (with its ``totals``).
     round_ends: tuple[type, ...]
     game_ends: type
-    #: The engine's deck check: a Deal's Deck as a tuple, or its ``bad_deck`` refusal.
-    check_deck: Callable[[Sequence[Any]], Sequence[Any]]
+    #: The game's deck: a Deal's Deck checked (``bad_deck``), the seeded deals.
+    deck: GameDeck
     #: The game's own ``Code``s, and what they mean (the shared ones are added).
     own_codes: Mapping[str, str]
     seeded: bool = False
@@ -713,7 +713,7 @@ class Replayer(Generic[G]):
                 )
             engine(game.deal, deck)
         elif deck is not None:
-            given = engine(self.form.check_deck, deck)
+            given = engine(self.form.deck.check, deck)
             if given != game.deck:
                 at = next(i for i, card in enumerate(given) if card != game.deck[i])
                 raise RecordError(

@@ -43,6 +43,7 @@ from hundred_server.games.kit.records import (
 )
 from hundred_server.games.pinochle.rules import (
     BID_ACTIONS,
+    DECK,
     DEFAULT_TARGET,
     TEAMS,
     Bid,
@@ -51,7 +52,6 @@ from hundred_server.games.pinochle.rules import (
     HandScored,
     Play,
     Trump,
-    check_deck,
 )
 
 #: Pinochle's own ``Code``s, and the shared ones in its words.
@@ -101,7 +101,7 @@ FORMAT: Final = RecordFormat[Game](
     title="Pinochle",
     actions=ACTIONS,
     start=_start,
-    check_deck=check_deck,
+    deck=DECK,
     round_ends=(HandScored,),
     game_ends=GameWon,
     game_winner=attrgetter("side"),

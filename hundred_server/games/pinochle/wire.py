@@ -43,7 +43,6 @@ from hundred_server.games.pinochle.rules import (
     Trump,
     TrumpNamed,
     View,
-    seeded_deck,
     sort_hand,
     team_of,
     trick_winner,
@@ -226,7 +225,6 @@ SPEC: Final = GameSpec(
         Preset("Play against a human with AI partners", 4, (2, 3), SIDES),
     ),
     new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
-    seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=prompt,
     tell=tell,

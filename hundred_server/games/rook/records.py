@@ -48,6 +48,7 @@ from hundred_server.games.kit.records import quote as record_quote
 from hundred_server.games.rook.cards import Colour, RookCard, codes
 from hundred_server.games.rook.rules import (
     BID_ACTIONS,
+    DECK,
     MOON,
     PASS,
     Bid,
@@ -56,7 +57,6 @@ from hundred_server.games.rook.rules import (
     HandScored,
     Play,
     Setup,
-    check_deck,
 )
 from hundred_server.protocol.errors import CardCodeError, Malformed, RecordError, Refused
 from hundred_server.protocol.wire import Message, quote
@@ -202,7 +202,7 @@ FORMAT: Final = RecordFormat[Game](
     title="Rook",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players),
-    check_deck=check_deck,
+    deck=DECK,
     round_ends=(HandScored,),
     game_ends=GameWon,
     points=True,

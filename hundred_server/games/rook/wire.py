@@ -39,7 +39,6 @@ from hundred_server.games.rook.rules import (
     StuckDealer,
     TrickWon,
     View,
-    seeded_deck,
     suit_of,
     trick_winner,
 )
@@ -261,7 +260,6 @@ SPEC: Final = GameSpec(
     ),
     custom=True,
     new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
-    seeded_deck=seeded_deck,
     # Today's AI is both the plainest player and the default; strong searches.
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
     records=records.FORMAT,

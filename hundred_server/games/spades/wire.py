@@ -45,7 +45,6 @@ SPEC: Final = GameSpec(
     sides=partners.SEAT_SIDES,
     presets=partners.PRESETS,
     new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),
-    seeded_deck=rules.seeded_deck,
     records=records.FORMAT,
     prompt=partners.prompter({rules.Phase.BIDDING: "Bid", rules.Phase.TRICKS: "Play"}),
     tell=functools.partial(partners.tell, own=_own),

@@ -35,11 +35,11 @@ from hundred_server.games.kit.records import (
     side_won,
 )
 from hundred_server.games.whist.rules import (
+    DECK,
     Game,
     GameWon,
     HandScored,
     Play,
-    check_deck,
 )
 
 #: Whist's own ``Code``s, and the shared ones in its words.
@@ -55,7 +55,7 @@ FORMAT: Final = RecordFormat[Game](
     title="Whist",
     actions=ACTIONS,
     start=lambda players, seed, header: Game(players, seed),
-    check_deck=check_deck,
+    deck=DECK,
     round_ends=(HandScored,),
     game_ends=GameWon,
     game_winner=side_of_end,

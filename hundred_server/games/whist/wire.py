@@ -33,7 +33,6 @@ from hundred_server.games.whist.rules import (
     Play,
     TrumpTurned,
     View,
-    seeded_deck,
 )
 from hundred_server.games.whist.strong import StrongBot
 from hundred_server.games.whist.text import TEXT
@@ -169,7 +168,6 @@ SPEC: Final = GameSpec(
     presets=partners.PRESETS,
     # the driver deals every round (the seed is recorded)
     new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
-    seeded_deck=seeded_deck,
     records=records.FORMAT,
     prompt=partners.prompter({Phase.TRICKS: "Play"}),
     tell=tell,
