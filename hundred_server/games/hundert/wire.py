@@ -124,13 +124,9 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     A watcher (``seat`` None) gets seat 0's view without seat 0's ``Hand`` (and no
     ``Playerid``): the pile, this deal's plays and the total, all face up."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg = snapshot_head(
-        table, seat, game.players, view.round_index + 1, view.dealer, view.phase.value,
-        format_cards(view.hand),
-    )  # fmt: skip
+    msg = snapshot_head(game, view, seat, table, format_cards(view.hand))
     msg.update(
         {
-            "Score": list(view.scores),
             "Pile": format_cards(view.pile),
             "Played": [{"Playerid": s, "PlayedCard": c.code} for s, c in view.played],
             "Total": view.total,

@@ -196,25 +196,20 @@ def trick_messages(
     return [won, message(text)]
 
 
-def snapshot_head(
-    table: int,
-    seat: int | None,
-    players: Sequence[str],
-    round_number: int,
-    dealer: int,
-    phase: str,
-    hand: list[str],
-) -> Message:
+def snapshot_head(game: Any, view: Any, seat: int | None, table: int, hand: list[str]) -> Message:
     """What every game's ``Snapshot`` starts with, in this order: the table, the seat
-    (``Playerid``), the players, the round (1-based), the dealer, the phase and the
-    seat's ``Hand``; a watcher (``seat`` None) gets neither ``Playerid`` nor ``Hand``."""
+    (``Playerid``), the players, the round (1-based), the dealer, the phase, the seat's
+    ``Hand`` and the ``Score``, from ``game`` and the seat's ``view`` (a watcher, ``seat``
+    None, gets seat 0's, without ``Playerid`` and ``Hand``)."""
     msg: Message = {"Type": "Snapshot", "Table": table}
     if seat is not None:
         msg["Playerid"] = seat
-    msg.update({"Players": list(players), "Round": round_number, "Dealer": dealer})
-    msg["Phase"] = phase
+    msg.update({"Players": list(game.players), "Round": game.round_index + 1})
+    msg["Dealer"] = view.dealer
+    msg["Phase"] = view.phase.value
     if seat is not None:
         msg["Hand"] = hand
+    msg["Score"] = list(view.scores)
     return msg
 
 

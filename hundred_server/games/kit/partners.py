@@ -84,22 +84,13 @@ def prompter(kinds: Mapping[Any, str]) -> Callable[[Any, int | None, int], Messa
 
 
 def snapshot(
-    view: Any,
-    seat: int | None,
-    table: int,
-    players: Sequence[str],
-    own: Message,
-    won: tuple[str, Sequence[int]],
+    game: Any, view: Any, seat: int | None, table: int, own: Message, won: tuple[str, Sequence[int]]
 ) -> Message:
     """A partnership game's ``Snapshot`` from ``view``, the seat's (a watcher, ``seat``
     None, gets seat 0's without ``Playerid`` and ``Hand``): ``snapshot_head``, the score
     by side, the game's ``own`` fields, then the tricks: how many this hand, the tricks
     each took (``won``: its key and counts), and the trick under way."""
-    msg = messages.snapshot_head(
-        table, seat, players, view.hand_index + 1, view.dealer, view.phase.value,
-        format_cards(view.hand),
-    )  # fmt: skip
-    msg["Score"] = list(view.scores)
+    msg = messages.snapshot_head(game, view, seat, table, format_cards(view.hand))
     msg.update(own)
     msg["Tricks"] = len(view.tricks)
     msg[won[0]] = list(won[1])

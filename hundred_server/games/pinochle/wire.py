@@ -186,11 +186,7 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     ``Playerid``): the bids, every meld (shown to everyone), the counters and the
     trick under way."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg = snapshot_head(
-        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
-        format_cards(view.hand),
-    )  # fmt: skip
-    msg["Score"] = list(view.scores)
+    msg = snapshot_head(game, view, seat, table, format_cards(view.hand))
     msg["Bids"] = [{"Playerid": s, "Bid": amount} for s, amount in view.bids]
     if view.bidder is not None:
         msg["Bidder"] = view.bidder

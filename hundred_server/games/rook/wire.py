@@ -213,11 +213,7 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     who won each finished trick (never its cards), the trump, the called cards not
     played yet, the partners revealed and the trick under way."""
     view: View = game.view_for(0 if seat is None else seat)
-    msg = snapshot_head(
-        table, seat, game.players, view.hand_index + 1, view.dealer, view.phase.value,
-        codes(view.hand),
-    )  # fmt: skip
-    msg["Score"] = list(view.scores)
+    msg = snapshot_head(game, view, seat, table, codes(view.hand))
     msg["Bids"] = [_bid_object(s, amount) for s, amount in view.bids]
     msg["Winners"] = list(view.trick_winners)
     if view.bidder is not None:

@@ -25,7 +25,7 @@ def snapshot(game: rules.Game, seat: int | None, table: int) -> Message:
     view = game.view_for(0 if seat is None else seat)
     bids = [{"Playerid": s, "Bid": b} for s, b in view.bids]
     own = {"Bags": list(view.bags), "Bids": bids}
-    return partners.snapshot(view, seat, table, game.players, own, ("TricksTaken", view.taken))
+    return partners.snapshot(game, view, seat, table, own, ("TricksTaken", view.taken))
 
 
 def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:

@@ -58,7 +58,7 @@ def snapshot(game: Game, seat: int | None, table: int) -> Message:
     own: Message = {}
     if view.trump is not None and view.trump_card is not None:
         own = {"Trump": view.trump.value, "TrumpCard": view.trump_card.code}
-    return partners.snapshot(view, seat, table, game.players, own, ("TricksWon", view.tricks_won))
+    return partners.snapshot(game, view, seat, table, own, ("TricksWon", view.tricks_won))
 
 
 def messages_for(events: Sequence[Event], seat: int, players: Sequence[str]) -> list[Message]:
