@@ -32,7 +32,7 @@ COMPILED = (
 )
 #: Seeded games a game; the work a decision is cut (the same on both sides) so the
 #: pure side's games stay short.
-GAMES = 3
+GAMES = 2
 WORK_SHARE = 8
 #: Bounds every game (none of these seeds comes near it).
 MAX_STEPS = 4000
