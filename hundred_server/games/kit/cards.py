@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from typing import Final
+from typing import Final, Self
 
 from hundred_server.protocol.errors import CardCodeError
 
@@ -91,7 +91,38 @@ DECK_SUITS: Final = (Suit.HEARTS, Suit.DIAMONDS, Suit.SPADES, Suit.CLUBS)
 JOKER_INDEX: Final = 52
 
 
-class Card(int):
+class InternedCard(int):
+    """A card that is an ``int``, its index in its deck, and one of that deck's interned
+    instances (``Card``, rook/cards.py ``RookCard``): it prints as its ``code``, and a
+    copy or a pickle of it is the same instance."""
+
+    __slots__ = ()
+
+    @classmethod
+    def _make(cls, index: int) -> Self:
+        return int.__new__(cls, index)
+
+    @property
+    def code(self) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.code!r})"
+
+    def __reduce__(self) -> tuple[type[Self], tuple[int]]:
+        return (type(self), (int(self),))
+
+    def __copy__(self) -> Self:
+        return self
+
+    def __deepcopy__(self, memo: object) -> Self:
+        return self
+
+
+class Card(InternedCard):
     """One playing card; see the module docstring."""
 
     __slots__ = ()
@@ -100,10 +131,6 @@ class Card(int):
         if (type(index) is not int and not isinstance(index, Card)) or not 0 <= index < 53:
             raise CardCodeError(f"no card has index {index!r}")
         return _CARDS[index]
-
-    @classmethod
-    def _make(cls, index: int) -> Card:
-        return int.__new__(cls, index)
 
     @classmethod
     def parse(cls, code: str) -> Card:
@@ -147,21 +174,6 @@ class Card(int):
         suit = self.suit
         assert suit is not None
         return rank + suit.symbol
-
-    def __str__(self) -> str:
-        return _CODES[self]
-
-    def __repr__(self) -> str:
-        return f"Card({_CODES[self]!r})"
-
-    def __reduce__(self) -> tuple[type[Card], tuple[int]]:
-        return (Card, (int(self),))
-
-    def __copy__(self) -> Card:
-        return self
-
-    def __deepcopy__(self, memo: object) -> Card:
-        return self
 
 
 _CODES: Final[tuple[str, ...]] = tuple(

@@ -16,6 +16,7 @@ import enum
 from collections.abc import Iterable
 from typing import Final
 
+from hundred_server.games.kit.cards import InternedCard
 from hundred_server.protocol.errors import CardCodeError
 
 
@@ -57,7 +58,7 @@ BIRD_INDEX: Final = len(COLOURS) * len(NUMBERS)  # 44
 BIRD_CODE: Final = "ROOK"
 
 
-class RookCard(int):
+class RookCard(InternedCard):
     """One Rook card; see the module docstring."""
 
     __slots__ = ()
@@ -68,10 +69,6 @@ class RookCard(int):
         if not 0 <= index <= BIRD_INDEX:
             raise CardCodeError(f"no Rook card has index {index!r}")
         return _CARDS[index]
-
-    @classmethod
-    def _make(cls, index: int) -> RookCard:
-        return int.__new__(cls, index)
 
     @classmethod
     def parse(cls, code: object) -> RookCard:
@@ -109,21 +106,6 @@ class RookCard(int):
     def name(self) -> str:
         """The form for people: ``Red 14``, ``Rook``."""
         return _NAMES[self]
-
-    def __str__(self) -> str:
-        return _CODES[self]
-
-    def __repr__(self) -> str:
-        return f"RookCard({_CODES[self]!r})"
-
-    def __reduce__(self) -> tuple[type[RookCard], tuple[int]]:
-        return (RookCard, (int(self),))
-
-    def __copy__(self) -> RookCard:
-        return self
-
-    def __deepcopy__(self, memo: object) -> RookCard:
-        return self
 
 
 _CODES: Final[tuple[str, ...]] = (

@@ -16,12 +16,14 @@ from hundred_server.games.kit.cards import (
     JOKER_INDEX,
     STANDARD_52,
     Card,
+    InternedCard,
     Rank,
     Suit,
     card,
     format_cards,
     parse_cards,
 )
+from hundred_server.games.rook.cards import ROOK_DECK
 from hundred_server.protocol.errors import CardCodeError, HundredError, Malformed
 
 # The reference deck order written out by hand (RULES.md item 2), so the tests do not
@@ -268,18 +270,37 @@ def test_rank_codes():
 # ------------------------------------------------------------ interning and pickling
 
 
+#: Every deck of interned cards (kit ``InternedCard``): the French one and Rook's.
+DECKS = pytest.mark.parametrize("deck", [ALL_CARDS, ROOK_DECK], ids=["french", "rook"])
+
+
+@DECKS
 @pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
-def test_pickle_returns_the_interned_card(protocol):
-    for c in ALL_CARDS:
+def test_pickle_returns_the_interned_card(deck, protocol):
+    for c in deck:
         assert pickle.loads(pickle.dumps(c, protocol)) is c
-    restored = pickle.loads(pickle.dumps(list(ALL_CARDS), protocol))
-    assert all(a is b for a, b in zip(restored, ALL_CARDS, strict=True))
+    restored = pickle.loads(pickle.dumps(list(deck), protocol))
+    assert all(a is b for a, b in zip(restored, deck, strict=True))
 
 
-def test_copy_and_deepcopy_return_the_same_card():
-    for c in ALL_CARDS:
+@DECKS
+def test_copy_and_deepcopy_return_the_same_card(deck):
+    for c in deck:
         assert copy.copy(c) is c
         assert copy.deepcopy(c) is c
+
+
+@DECKS
+def test_a_card_prints_as_its_code_and_reprs_as_its_class_and_code(deck):
+    for c in deck:
+        assert str(c) == c.code
+        assert f"{c}" == c.code
+        assert repr(c) == f"{type(c).__name__}({c.code!r})"
+        assert isinstance(c, InternedCard)
+    assert repr(ROOK_DECK[-1]) == "RookCard('ROOK')"
+
+
+def test_nested_cards_deepcopy_to_the_same_cards():
     nested = {"hand": [ALL_CARDS[3], JOKER]}
     clone = copy.deepcopy(nested)
     assert clone["hand"][0] is ALL_CARDS[3]
