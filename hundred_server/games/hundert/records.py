@@ -20,9 +20,7 @@ it. Other keys are ignored; blank lines are skipped (they still count as lines).
 Replay yields ``{"Type":"Score","Hand":1,"Points":[chips by seat this deal],"Score":
 [balances by seat]}`` after every deal and, when the game ends (after deal ``2n``),
 ``{"Type":"Score","GameOver":true,"Winner":seat,"Score":[balances]}``. Errors are as
-for every game: an ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the
-first line that cannot be replayed, and then nothing; a record that simply stops is not
-an error. ``FORMAT.codes`` lists every ``Code`` replay can give.
+for every game (kit/records.py); ``FORMAT.codes`` lists Hundert's.
 """
 
 from __future__ import annotations

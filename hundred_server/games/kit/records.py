@@ -5,7 +5,9 @@ A record is JSON lines: the ``Record`` header (``Game``, ``Version``, ``Players`
 ``Seed`` for a game that may deal itself, and the game's own fields), then each round's
 ``Deal`` line with its ``Deck``, and the actions in the order they happened. Replay
 yields a ``Score`` line after each round and a ``GameOver`` one at the end, or an
-``Error`` line (``Line``, ``Code``, ``Message``) at the first line it cannot replay.
+``Error`` line (``Line``, ``Code``, ``Message``) at the first line it cannot replay, and
+then nothing; a record that simply stops is not an error (replay yields what it
+completed).
 
 The ``Replayer`` reads each line in full (JSON, ``Type``, fields, cards) before it checks
 it against the game, so a line that is both unreadable and out of place reports the

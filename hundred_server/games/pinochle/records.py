@@ -23,9 +23,7 @@ are ignored; blank lines are skipped (they still count as lines).
 Replay yields ``{"Type":"Score","Hand":1,"Score":[Team0,Team1]}`` (the totals) after
 every hand and, when the game ends, ``{"Type":"Score","GameOver":true,"Winner":0,
 "Score":[24,-55]}`` (``Winner`` is the team, 0 or 1). Errors are as for every game
-(kit/records.py): an ``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the
-first line that cannot be replayed, and then nothing; a record that simply stops is not
-an error. ``FORMAT.codes`` lists every ``Code`` replay can give.
+(kit/records.py); ``FORMAT.codes`` lists Pinochle's.
 """
 
 from __future__ import annotations

@@ -27,8 +27,7 @@ Replay yields ``{"Type":"Score","Hand":1,"Points":[...],"Score":[...]}`` after e
 hand (``Points``: what each seat scored that hand; ``Score``: the totals, the running
 sum of ``Points``) and, when the game ends, ``{"Type":"Score","GameOver":true,
 "Winner":2,"Score":[...]}`` (``Winner`` is the seat). Errors are as for every game
-(kit/records.py): an ``Error`` line at the first line that cannot be replayed, and then
-nothing. ``FORMAT.codes`` lists every ``Code`` replay can give.
+(kit/records.py); ``FORMAT.codes`` lists Rook's.
 """
 
 from __future__ import annotations

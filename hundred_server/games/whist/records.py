@@ -17,9 +17,7 @@ ignored; blank lines are skipped (they still count as lines).
 
 Replay yields ``{"Type":"Score","Hand":1,"Score":[NS,EW]}`` (the totals) after every
 hand and, when the game ends, ``{"Type":"Score","GameOver":true,"Winner":"NS",
-"Score":[5,2]}``. Errors are as for every game (kit/records.py): an
-``{"Type":"Error","Line":n,"Code":...,"Message":...}`` line at the first line that
-cannot be replayed, and then nothing; a record that simply stops is not an error.
+"Score":[5,2]}``. Errors are as for every game (kit/records.py).
 """
 
 from __future__ import annotations
