@@ -124,7 +124,7 @@ def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
     seat, action = last
     before = load_record(stored.lines[:-1])
     people = [i for i, (_, digest) in enumerate(stored.seats) if digest is not None]
-    told = spec.tell(before.apply(seat, action), people, before.players)
+    told = spec.wire.tell(before.apply(seat, action), people, before.players)
     result = spec.result(game)
     over = message(f"The game at table {stored.id} is over: {result['Text']}")
     reveal = reveal_message(stored.id, spec.name, stored.seed)

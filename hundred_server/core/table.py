@@ -232,7 +232,7 @@ class Table(PluginAsks):
         out = [
             self.info(),
             commit_message(self.id, self.game_name, self.seed),
-            self.spec.snapshot(self.game, seat, self.id),
+            self.spec.wire.snapshot(self.game, seat, self.id),
         ]
         prompt = self._prompt(seat)
         if prompt is not None:
@@ -358,7 +358,7 @@ class Table(PluginAsks):
     def _prompt(self, seat: int | None) -> Message | None:
         """The pending prompt as ``seat`` sees it, with the time left on the clock."""
         assert self.game is not None
-        msg = self.spec.prompt(self.game, seat, self.seq)
+        msg = self.spec.wire.prompt(self.game, seat, self.seq)
         if msg is not None and self.turn_deadline is not None:
             msg["TimeLeft"] = max(0.0, round(self.turn_deadline - self.clock(), 1))
         return msg
@@ -433,7 +433,7 @@ class Table(PluginAsks):
         seats: list[int | None] = [seat for seat, _ in people]
         if self.watchers:
             seats.append(WATCHER)
-        told = self.spec.tell(events, seats, self.game.players)
+        told = self.spec.wire.tell(events, seats, self.game.players)
         for seat, conn in people:
             out += [(conn, m) for m in told[seat]]
         for conn in self.watchers:

@@ -33,7 +33,7 @@ class DeckCard(Protocol):
     def code(self) -> str: ...
 
 
-#: The seat of a watcher in ``GameSpec.tell`` and ``GameSpec.snapshot``: nobody's.
+#: The seat of a watcher in ``Wire.tell`` and ``Wire.snapshot``: nobody's.
 WATCHER: Final = None
 
 #: Seat names for bot games, seat 0 first (tables have up to six seats).
@@ -220,6 +220,31 @@ def _view_for(game: Any, seat: int) -> Any:
 
 
 @dataclass(frozen=True)
+class Wire:
+    """What a game says on the wire (``GameSpec.wire``): the four functions of its
+    ``wire.py``, ``Wire(prompt, tell, snapshot, win_text)``."""
+
+    #: The pending prompt as a seat sees it (None: as any seat but the one to act,
+    #: and as a watcher sees it), with ``Seq``; ``Legal`` only in the acting seat's copy.
+    prompt: Callable[[Any, int | None, int], Message | None]
+    #: What each of some seats is told of some events; the seat None is a watcher
+    #: (``WATCHER``), told what a seat that holds no cards would be: every public
+    #: message, and of the private ones only what carries no card (a ``Deal`` without
+    #: ``Playerid`` and ``Hand``, a discard's count, a ``Score`` with ``GameOver`` and
+    #: no ``Win``).
+    tell: Callable[
+        [Sequence[Any], Sequence[int | None], Sequence[str]], dict[int | None, list[Message]]
+    ]
+    #: The game as a seat knows it, for a person who takes their seat back; for the
+    #: seat None (a watcher), what is public: no ``Playerid``, no ``Hand``, nothing any
+    #: one seat holds or put away unseen.
+    snapshot: Callable[[Any, int | None, int], Message]
+    #: The words of a win, for ``result``: (game, winner, scores) -> "ann wins with 110"
+    #: (the winner and the scores are by side where there are sides).
+    win_text: Callable[[Any, int, list[int]], str]
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything outside ``games/`` may know of one game: what the game supplies (the
     fields), and what is derived from it (the properties). See games/README.md."""
@@ -240,24 +265,9 @@ class GameSpec:
     #: action lines, its deck, what ends a round, its error codes. The action lines are the
     #: answers' too: ``answer_types`` and ``parse_action`` are derived from it.
     records: RecordFormat[Any]
-    #: The pending prompt as a seat sees it (None: as any seat but the one to act,
-    #: and as a watcher sees it), with ``Seq``; ``Legal`` only in the acting seat's copy.
-    prompt: Callable[[Any, int | None, int], Message | None]
-    #: What each of some seats is told of some events; the seat None is a watcher
-    #: (``WATCHER``), told what a seat that holds no cards would be: every public
-    #: message, and of the private ones only what carries no card (a ``Deal`` without
-    #: ``Playerid`` and ``Hand``, a discard's count, a ``Score`` with ``GameOver`` and
-    #: no ``Win``).
-    tell: Callable[
-        [Sequence[Any], Sequence[int | None], Sequence[str]], dict[int | None, list[Message]]
-    ]
-    #: The game as a seat knows it, for a person who takes their seat back; for the
-    #: seat None (a watcher), what is public: no ``Playerid``, no ``Hand``, nothing any
-    #: one seat holds or put away unseen.
-    snapshot: Callable[[Any, int | None, int], Message]
-    #: The words of a win, for ``result``: (game, winner, scores) -> "ann wins with 110"
-    #: (the winner and the scores are by side where there are sides).
-    win_text: Callable[[Any, int, list[int]], str]
+    #: How its games look on the wire: prompts, what each seat is told, snapshots and
+    #: the words of a win (``Wire``).
+    wire: Wire
     # ---- optional: what a game has only if it has it
     #: Partnerships: seat -> side (None: every seat for itself). Scores and the winner
     #: are by side when there are sides.
@@ -302,7 +312,7 @@ class GameSpec:
         """How ``game`` ended, for the store and the games list: {"Winner": seat or
         side, "Score": [...], "Text": "..."} ("no winner" while there is none)."""
         winner, score = game.winner, list(game.scores)
-        text = "no winner" if winner is None else self.win_text(game, winner, score)
+        text = "no winner" if winner is None else self.wire.win_text(game, winner, score)
         return {"Winner": winner, "Score": score, "Text": text}
 
     @property

@@ -467,17 +467,17 @@ def test_a_watcher_is_told_only_what_every_seat_is(name: str) -> None:
             players = game.players
             rng = random.Random(seed)
             while (events := driver.step(game, spec, seed, bots)) is not None:
-                told = spec.tell(events, [WATCHER, *range(seats)], players)
+                told = spec.wire.tell(events, [WATCHER, *range(seats)], players)
                 check_watcher_told(told, seats)
                 for msg in told[WATCHER]:
                     validate_server_message(msg)
                 if rng.random() < 0.1 and not game.is_over and not game.needs_deal:
-                    watcher = spec.snapshot(game, WATCHER, 7)
+                    watcher = spec.wire.snapshot(game, WATCHER, 7)
                     validate_server_message(watcher)
                     assert not {"Playerid", "Hand", "Discarded"} & set(watcher)
                     for seat in range(seats):
-                        assert _public_snapshot(spec.snapshot(game, seat, 7)) == watcher
-                    assert spec.prompt(game, WATCHER, 3) == spec.prompt(
+                        assert _public_snapshot(spec.wire.snapshot(game, seat, 7)) == watcher
+                    assert spec.wire.prompt(game, WATCHER, 3) == spec.wire.prompt(
                         game, next((s for s in range(seats) if s != game.to_act), 0), 3
                     )
             assert game.is_over

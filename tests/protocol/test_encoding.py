@@ -251,6 +251,6 @@ def test_private_kinds_skip_no_private_message(seats: int) -> None:
         while (events := driver.step(game, spec, seed, bots)) is not None:
             kinds_seen.update(type(e).__name__ for e in events)
             every = messages.tell(events, audience, game.players, wire._public, wire._private)
-            assert spec.tell(events, audience, game.players) == every
+            assert spec.wire.tell(events, audience, game.players) == every
         assert game.is_over
     assert {"Dealt", "Discarded", "Played", "TrickWon", "GameWon"} <= kinds_seen

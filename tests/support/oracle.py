@@ -4,7 +4,7 @@
 The truth is the rules engine's own: ``GameState.view_for(seat)`` is what a seat may
 know (its hand, what is shown to the table, what it was told), and the cards of a
 game's deck are ``GameSpec.seeded_deck``'s. ``SeatOracle`` follows one game, step by
-step, and checks what ``GameSpec.tell``, ``prompt`` and ``snapshot`` give each seat: no
+step, and checks what ``Wire.tell``, ``prompt`` and ``snapshot`` give each seat: no
 card code that is not in one of that seat's views of this round (another seat's hand,
 an undisclosed discard, the kitty or talon before it is shown, the rest of the deck),
 and never the table's seed. ``play_checked`` plays whole seeded games through it.
@@ -183,8 +183,8 @@ class SeatOracle:
         seats = range(len(self.game.players))
         told: dict[int | None, list[Message]] = {}
         for seat in seats:
-            told[seat] = [self.spec.snapshot(self.game, seat, 1)]
-            if (prompt := self.spec.prompt(self.game, seat, 1)) is not None:
+            told[seat] = [self.spec.wire.snapshot(self.game, seat, 1)]
+            if (prompt := self.spec.wire.prompt(self.game, seat, 1)) is not None:
                 told[seat].append(prompt)
         return told
 
@@ -229,7 +229,7 @@ def play_checked(
         seat_oracle.learn()  # what a card played now was: a card of its seat's hand
         if (events := driver.step(game, spec, seed, bots)) is None:
             break
-        told = spec.tell(events, [WATCHER, *range(seats)], game.players)
+        told = spec.wire.tell(events, [WATCHER, *range(seats)], game.players)
         if rng.random() < 0.2 and not game.is_over and not game.needs_deal:
             for seat, more in seat_oracle.told_now().items():
                 told.setdefault(seat, []).extend(more)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.hundert import records
 from hundred_server.games.hundert.bots import HundertBot
 from hundred_server.games.hundert.rules import (
@@ -33,7 +33,6 @@ from hundred_server.games.kit.cards import format_cards
 from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.protocol.wire import Message, message
 
-GAME: Final = "hundert"
 _PROMPT_TYPE: Final = {Phase.PLAY: "Play"}
 
 
@@ -71,14 +70,9 @@ def score_text(event: DealScored, players: Sequence[str]) -> str:
 
 
 def deal_score(event: DealScored) -> Message:
-    return {
-        "Type": "Score",
-        "Round": event.round,
-        "Playerid": event.seat,
-        "Total": event.total,
-        "Points": list(event.points),
-        "Score": list(event.totals),
-    }
+    return messages.score_message(
+        event.round, Playerid=event.seat, Total=event.total, Points=event.points, Score=event.totals
+    )
 
 
 def win_text(winner: int, totals: Sequence[int], players: Sequence[str]) -> str:
@@ -161,10 +155,7 @@ SPEC: Final = GameSpec(
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
     records=records.FORMAT,
-    prompt=prompt,
-    tell=tell,
-    snapshot=snapshot,
-    win_text=_win_text,
+    wire=Wire(prompt, tell, snapshot, _win_text),
     text=TEXT,
     flags=FLAGS,
 )

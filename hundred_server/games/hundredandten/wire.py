@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
@@ -48,7 +48,6 @@ from hundred_server.protocol.wire import (
     message,
 )
 
-GAME: Final = "hundredandten"
 #: Each suit's letter: a prompt names the trump and the lead (``Suit.value`` is a
 #: Python-level property, asked twice a prompt).
 _LETTER: Final = {suit: suit.value for suit in Suit}
@@ -160,25 +159,13 @@ def _public(event: Event, players: Sequence[str]) -> list[Message]:
     if isinstance(event, BiddingWon):
         return [message(f"{players[event.seat]} wins the bid at {event.amount}")]
     if isinstance(event, PassedOut):
-        return [
-            message("Everybody passed: no score this round"),
-            {
-                "Type": "Score",
-                "Round": event.round,
-                "Score": list(event.totals),
-                "Points": [0] * len(event.totals),
-                "PassedOut": True,
-            },
-        ]
+        nothing = [0] * len(event.totals)
+        score = messages.score_message(
+            event.round, Score=event.totals, Points=nothing, PassedOut=True
+        )
+        return [message("Everybody passed: no score this round"), score]
     if isinstance(event, RoundScored):
-        return [
-            {
-                "Type": "Score",
-                "Round": event.round,
-                "Score": list(event.totals),
-                "Points": list(event.points),
-            }
-        ]
+        return [messages.score_message(event.round, Score=event.totals, Points=event.points)]
     if isinstance(event, GameWon):
         winner = messages.describe_seat(players, event.winner)
         return [message(f"{winner} wins the game with {event.totals[event.winner]}")]
@@ -229,10 +216,7 @@ SPEC: Final = GameSpec(
     new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
     view=View,
     records=records.FORMAT,
-    prompt=prompt,
-    tell=tell,
-    snapshot=snapshot,
-    win_text=win_text,
+    wire=Wire(prompt, tell, snapshot, win_text),
     demo=run_demo,
     text=TEXT,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},

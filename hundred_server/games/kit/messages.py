@@ -28,7 +28,7 @@ Public = Callable[[Any, Sequence[str]], list[Message]]
 #: (event, seat, players) -> what only that seat is told of it; for the seat None (a
 #: watcher), what a seat that holds no cards would be told privately: no card at all.
 Private = Callable[[Any, int | None, Sequence[str]], list[Message]]
-#: A game's ``GameSpec.tell``: (events, seats, players) -> what each seat is told.
+#: A game's ``Wire.tell``: (events, seats, players) -> what each seat is told.
 Tell = Callable[
     [Sequence[Any], Sequence[int | None], Sequence[str]], dict[int | None, list[Message]]
 ]
@@ -68,7 +68,7 @@ def tell(
 
 
 def teller(public: Public, private: Private, private_kinds: tuple[type, ...] | None = None) -> Tell:
-    """A game's ``GameSpec.tell``: ``tell`` with its ``public`` and ``private``."""
+    """A game's ``Wire.tell``: ``tell`` with its ``public`` and ``private``."""
 
     def told(
         events: Sequence[Any], seats: Sequence[int | None], players: Sequence[str]
@@ -79,7 +79,7 @@ def teller(public: Public, private: Private, private_kinds: tuple[type, ...] | N
 
 
 def run_teller(make: Callable[[Sequence[Any]], Teller]) -> Tell:
-    """A game's ``GameSpec.tell`` that tells each run of events with a ``Teller`` of
+    """A game's ``Wire.tell`` that tells each run of events with a ``Teller`` of
     its own, ``make(events)``."""
 
     def told(
@@ -108,7 +108,7 @@ def prompter(
     legal: Callable[[Any, int], list[Any]],
     fields: Callable[[Any, Message], None] | None = None,
 ) -> Callable[[Any, int | None, int], Message | None]:
-    """A game's ``GameSpec.prompt``: the pending prompt as a seat sees it (None: as any
+    """A game's ``Wire.prompt``: the pending prompt as a seat sees it (None: as any
     seat but the one to act), or None if nobody is to act. ``prompt_head`` of its phases'
     ``kinds``, what ``fields(game, msg)`` adds for every seat, and ``Legal``,
     ``legal(game, seat)``, in the acting seat's copy only."""
@@ -163,6 +163,15 @@ def deal_message(
         "Round": round_,
         "Players": list(players),
     }
+
+
+def score_message(round_: int, **fields: object) -> Message:
+    """A round's ``Score``, everyone's news: its ``Round``, then the game's ``fields`` in
+    the order given (a sequence, scores by seat or side, as a list of its own)."""
+    msg: Message = {"Type": "Score", "Round": round_}
+    for key, value in fields.items():
+        msg[key] = list(value) if isinstance(value, (tuple, list)) else value
+    return msg
 
 
 def game_over_message(winner: object, totals: Sequence[int], win: bool | None) -> Message:

@@ -67,7 +67,7 @@ def play_prompt(msg: Message, trump: Suit | None, trick: Sequence[tuple[int, Car
 
 
 def prompter(kinds: Mapping[Any, str]) -> Callable[[Any, int | None, int], Message | None]:
-    """The ``GameSpec.prompt`` of a game of partners whose phases ask ``kinds`` (phase
+    """The ``Wire.prompt`` of a game of partners whose phases ask ``kinds`` (phase
     -> Type): the pending prompt as a seat sees it, a Play's with ``play_prompt``'s
     fields; ``Legal`` (cards' codes, or a Bid's amounts) only in the acting seat's."""
 
@@ -99,7 +99,7 @@ def snapshot(
 
 
 def win_text(game: Any, winner: int, score: list[int]) -> str:
-    """The words of a side's win (``GameSpec.win_text``)."""
+    """The words of a side's win (``Wire.win_text``)."""
     return f"{describe_side(game.players, winner)} win {max(score)} to {min(score)}"
 
 

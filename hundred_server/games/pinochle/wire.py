@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.kit.messages import snapshot_head
@@ -54,7 +54,6 @@ from hundred_server.protocol.wire import (
     message,
 )
 
-GAME: Final = "pinochle"
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.TRUMP: "Trump", Phase.TRICKS: "Play"}
 #: Partnerships: seats 0 and 2 (Team0) against 1 and 3 (Team1).
 SIDES: Final = tuple(team_of(seat) for seat in range(NUM_PLAYERS))
@@ -95,17 +94,10 @@ def _scores_text(totals: Sequence[int], hand: int) -> str:
 
 
 def _score_details(event: HandScored) -> Message:
-    return {
-        "Type": "Score",
-        "Round": event.hand,
-        "Bidder": event.bidder,
-        "Bid": event.bid,
-        "Made": event.made,
-        "Meld": list(event.meld),
-        "Counters": list(event.counters),
-        "Points": list(event.points),
-        "Score": list(event.totals),
-    }
+    return messages.score_message(
+        event.hand, Bidder=event.bidder, Bid=event.bid, Made=event.made, Meld=event.meld,
+        Counters=event.counters, Points=event.points, Score=event.totals,
+    )  # fmt: skip
 
 
 class _Teller:
@@ -222,10 +214,7 @@ SPEC: Final = GameSpec(
     ),
     new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
     records=records.FORMAT,
-    prompt=prompt,
-    tell=tell,
-    snapshot=snapshot,
-    win_text=win_text,
+    wire=Wire(prompt, tell, snapshot, win_text),
     text=TEXT,
     classic=True,
     bots={"naive": NaiveBot, "default": PinochleBot, "strong": StrongBot},

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final
 
-from hundred_server.games.base import GameSpec, Preset
+from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.kit import messages
 from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.rook import records
@@ -46,7 +46,6 @@ from hundred_server.games.rook.strong import StrongBot
 from hundred_server.games.rook.text import TEXT
 from hundred_server.protocol.wire import Message, message
 
-GAME: Final = "rook"
 _PROMPT_TYPE: Final = {Phase.BIDDING: "Bid", Phase.SETUP: "Setup", Phase.TRICKS: "Play"}
 
 
@@ -96,21 +95,11 @@ def _who(players: Sequence[str], seat: int) -> str:
 
 
 def _score_message(event: HandScored) -> Message:
-    msg: Message = {"Type": "Score", "Round": event.hand, "Bidder": event.bidder}
-    if event.is_moon:
-        msg["Moon"] = True
-    else:
-        msg["Bid"] = event.bid
-    msg.update(
-        {
-            "Side": list(event.side),
-            "Made": event.made,
-            "Taken": list(event.taken),
-            "Points": list(event.points),
-            "Score": list(event.totals),
-        }
-    )
-    return msg
+    bid: dict[str, object] = {"Moon": True} if event.is_moon else {"Bid": event.bid}
+    return messages.score_message(
+        event.hand, Bidder=event.bidder, **bid, Side=event.side, Made=event.made,
+        Taken=event.taken, Points=event.points, Score=event.totals,
+    )  # fmt: skip
 
 
 def _score_text(event: HandScored, players: Sequence[str]) -> str:
@@ -259,9 +248,6 @@ SPEC: Final = GameSpec(
     # Today's AI is both the plainest player and the default; strong searches.
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
     records=records.FORMAT,
-    prompt=prompt,
-    tell=tell,
-    snapshot=snapshot,
-    win_text=win_text,
+    wire=Wire(prompt, tell, snapshot, win_text),
     text=TEXT,
 )

@@ -12,7 +12,7 @@ import functools
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import GameSpec
+from hundred_server.games.base import GameSpec, Wire
 from hundred_server.games.kit import messages, partners, tricks
 from hundred_server.games.spades import records, rules
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
@@ -32,24 +32,23 @@ def _own(event: rules.Event, players: Sequence[str]) -> list[Message] | None:
     if isinstance(event, tricks.BidMade):
         return [messages.bid_message(event.seat, event.amount)]
     if isinstance(event, rules.HandScored):
-        score: Message = {
-            "Type": "Score", "Round": event.hand, "Bids": list(event.bids),
-            "TricksTaken": list(event.taken), "Points": list(event.points),
-            "Bags": list(event.bags), "Score": list(event.totals),
-        }  # fmt: skip
+        score = messages.score_message(
+            event.hand, Bids=event.bids, TricksTaken=event.taken, Points=event.points,
+            Bags=event.bags, Score=event.totals,
+        )  # fmt: skip
         return [score]
     return None
 
+
+prompt: Final = partners.prompter({rules.Phase.BIDDING: "Bid", rules.Phase.TRICKS: "Play"})
+tell: Final = functools.partial(partners.tell, own=_own)
 
 SPEC: Final = GameSpec(
     sides=partners.SEAT_SIDES,
     presets=partners.PRESETS,
     new_game=lambda players, seed, flags=frozenset(): rules.Game(players, seed),
     records=records.FORMAT,
-    prompt=partners.prompter({rules.Phase.BIDDING: "Bid", rules.Phase.TRICKS: "Play"}),
-    tell=functools.partial(partners.tell, own=_own),
-    snapshot=snapshot,
-    win_text=partners.win_text,
+    wire=Wire(prompt, tell, snapshot, partners.win_text),
     text=TEXT,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},
 )

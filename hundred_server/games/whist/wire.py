@@ -19,8 +19,8 @@ import reprlib
 from collections.abc import Sequence
 from typing import Final
 
-from hundred_server.games.base import Bot, GameSpec, PluginShape
-from hundred_server.games.kit import partners
+from hundred_server.games.base import Bot, GameSpec, PluginShape, Wire
+from hundred_server.games.kit import messages, partners
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
@@ -39,7 +39,6 @@ from hundred_server.games.whist.text import TEXT
 from hundred_server.protocol.errors import BotAnswerError
 from hundred_server.protocol.wire import Message, message
 
-GAME: Final = "whist"
 #: Compass points by seat: partners sit opposite (0 and 2, 1 and 3).
 POSITIONS: Final = ("N", "E", "S", "W")
 
@@ -80,15 +79,10 @@ def _own(event: Event, players: Sequence[str]) -> list[Message] | None:
         text = f"Trump is {suit.name.lower()}: {players[event.dealer]} turned up {event.card}"
         return [trump, message(text)]
     if isinstance(event, HandScored):
-        return [
-            {
-                "Type": "Score",
-                "Round": event.hand,
-                "Score": list(event.totals),
-                "Tricks": list(event.tricks),
-                "Points": list(event.points),
-            }
-        ]
+        scored = messages.score_message(
+            event.hand, Score=event.totals, Tricks=event.tricks, Points=event.points
+        )
+        return [scored]
     return None
 
 
@@ -169,10 +163,7 @@ SPEC: Final = GameSpec(
     # the driver deals every round (the seed is recorded)
     new_game=lambda players, seed, flags=frozenset(): Game(players, seed, deals_itself=False),
     records=records.FORMAT,
-    prompt=partners.prompter({Phase.TRICKS: "Play"}),
-    tell=tell,
-    snapshot=snapshot,
-    win_text=partners.win_text,
+    wire=Wire(partners.prompter({Phase.TRICKS: "Play"}), tell, snapshot, partners.win_text),
     plugin=PLUGIN,
     text=TEXT,
     bots={"naive": WhistBot, "default": WhistBot, "strong": StrongBot},

@@ -850,7 +850,7 @@ def test_the_spec():
     assert SPEC.sides == (0, 1, 0, 1)
     assert SPEC.classic is True
     assert SPEC.answer_types == frozenset({"Bid", "Trump", "Play"})
-    assert (SPEC.prompt, SPEC.tell, SPEC.snapshot) == (prompt, tell, snapshot)
+    assert (SPEC.wire.prompt, SPEC.wire.tell, SPEC.wire.snapshot) == (prompt, tell, snapshot)
     assert SPEC.records is FORMAT
     teams = (0, 1, 0, 1)
     assert SPEC.presets == (

@@ -152,24 +152,24 @@ def test_an_illegal_action_changes_nothing() -> None:
 def test_a_deal_tells_each_seat_only_its_own_hand() -> None:
     game = SPEC.new_game(PLAYERS, "x")
     events = game.deal(SPEC.seeded_deck("x", 0))
-    told = SPEC.tell(events, (0, 1, 2, 3, None), PLAYERS)
+    told = SPEC.wire.tell(events, (0, 1, 2, 3, None), PLAYERS)
     for seat in range(4):
         assert told[seat] == [
             {"Type": "Deal", "Playerid": seat, "Hand": [c.code for c in game.hand(seat)],
              "Dealer": 0, "Round": 1, "Players": PLAYERS}
         ]  # fmt: skip
     assert told[None] == [{"Type": "Deal", "Dealer": 0, "Round": 1, "Players": PLAYERS}]
-    watcher = SPEC.snapshot(game, None, 7)
+    watcher = SPEC.wire.snapshot(game, None, 7)
     assert "Hand" not in watcher
     assert "Playerid" not in watcher
     assert watcher["Bags"] == [0, 0]
-    assert SPEC.prompt(game, 1, 5) == {
+    assert SPEC.wire.prompt(game, 1, 5) == {
         "Type": "Bid",
         "Playerid": 1,
         "Seq": 5,
         "Legal": list(range(14)),
     }
-    assert SPEC.prompt(game, 2, 5) == {"Type": "Bid", "Playerid": 1, "Seq": 5}
+    assert SPEC.wire.prompt(game, 2, 5) == {"Type": "Bid", "Playerid": 1, "Seq": 5}
 
 
 @pytest.mark.parametrize("seed", ["r1", "r2"])

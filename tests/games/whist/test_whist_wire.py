@@ -40,7 +40,7 @@ from tests.support.game_checks import Edits, common_record_errors, prompts_now
 from tests.support.protocol_examples import snapshot_before_the_deal
 
 parse_action = SPEC.parse_action
-prompt = SPEC.prompt
+prompt = SPEC.wire.prompt
 
 header_object = FORMAT.header_object
 history_objects = FORMAT.history_objects
