@@ -11,6 +11,15 @@ first line; the hub turns lines into messages with it and messages into bytes, a
 hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
 are kept here too, per connection.
 
+Lines that wait (``defer``): while the server waits to commit a save (an inline store's
+commit wait, io/committer.py), the lines of connections at a table are kept unread,
+and ``drain()`` reads them, in the order they came, just before the commit; any other
+event the hub is given reads them first, so nothing is reordered. A turn's messages
+wait for its save anyway, so an answer is told no later; what it saves is the cost of
+reading each line on its own: at a person's pace the server sleeps between answers,
+and each answer read alone finds the processor's caches cold (bench/hub_cost.py
+``--cold``), while those read one after another share them.
+
 What the lobby does without a connection's line is reached on its parts, not through
 the hub (lobby.py): what to save (``lobby.journal.take()``), the plug-in moves to run
 (``lobby.ai_seats.take()``), when ``tick()`` is due (``lobby.timers.next_deadline()``),
@@ -25,7 +34,7 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from hundred_server.core.limits import Limits
 from hundred_server.core.lobby import Lobby
@@ -52,6 +61,10 @@ if TYPE_CHECKING:
     from hundred_server.config import AISettings
 
 log = logging.getLogger("hundred_server")
+
+#: Lines that wait unread (``Hub.defer``) at most: past it, each is read as it comes
+#: (after those that wait), so a flood of lines is never held in memory.
+MAX_DEFERRED: Final = 256
 
 
 @dataclass
@@ -129,6 +142,11 @@ class Hub:
         #: Links that are virtual connections (clients of other instances): they hold
         #: no socket here, so they take none of ``max_connections``.
         self._virtual = 0
+        #: Whether the lines of connections at a table wait, unread, for ``drain`` (the
+        #: server sets it while it waits to commit), and those that wait, in order.
+        self.defer = False
+        self._deferred: list[tuple[Link, bytes, float]] = []
+        self._deferred_tables: set[int] = set()  # theirs (their games')
 
     # ------------------------------------------------------- the lobby's events, rendered
 
@@ -144,16 +162,18 @@ class Hub:
         """A plug-in's answer to an ``AskBot``: ``choice`` (an index into the view's
         ``legal``) or the ``fault`` that stopped it (or, from the AI pool, the
         ``action`` itself); stale answers are dropped."""
-        return self._render(self.lobby.bot_answer(table, seat, ask, choice, fault, action))
+        return self._first() + self._render(
+            self.lobby.bot_answer(table, seat, ask, choice, fault, action)
+        )
 
     def tick(self) -> list[Command]:
         """Let the tables whose deadline has come act (see ``Lobby.tick``); it is due at
         ``lobby.timers.next_deadline()``."""
-        return self._render(self.lobby.tick())
+        return self._first() + self._render(self.lobby.tick())
 
     def tables_lost(self, table_ids: set[int]) -> list[Command]:
         """Another instance of the site took these tables over (see ``TableEnds.lost``)."""
-        return self._render(self.lobby.ends.lost(table_ids))
+        return self._first() + self._render(self.lobby.ends.lost(table_ids))
 
     def codec_of(self, conn: int) -> Codec | None:
         link = self.links.get(conn)
@@ -239,7 +259,7 @@ class Hub:
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
         # A listener whose first line picks the codec speaks JSON or text: every game.
         playable = None if codec is None else codec.games
-        return conn, self._render(self.lobby.connect(conn, address, playable))
+        return conn, self._first() + self._render(self.lobby.connect(conn, address, playable))
 
     def receive(
         self, conn: int, raw: bytes, now: float | None = None, binary: bool = False
@@ -251,6 +271,52 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
+        if self.defer and now is not None and self._waits(link, binary):
+            self._deferred.append((link, raw, now))
+            session = self.lobby.sessions.get(conn)
+            if session is not None and session.table is not None:
+                self._deferred_tables.add(session.table.id)
+            return []
+        if self._deferred:
+            return self.drain() + self._receive(link, raw, now, binary)
+        return self._receive(link, raw, now, binary)
+
+    def _waits(self, link: Link, binary: bool) -> bool:
+        """Whether a line of ``link`` waits unread while ``defer`` is on: a text line
+        of a connection at a table here (not in the lobby, nor relayed to another
+        instance, whose answers would wait for no save of this one)."""
+        if len(self._deferred) >= MAX_DEFERRED:
+            return False
+        return not (binary or link.in_lobby or link.virtual or self._relayed(link.conn))
+
+    @property
+    def deferred(self) -> int:
+        """How many lines wait for ``drain``."""
+        return len(self._deferred)
+
+    @property
+    def deferred_tables(self) -> set[int]:
+        """The tables (and so the games) of the connections whose lines wait."""
+        return self._deferred_tables
+
+    def drain(self) -> list[Command]:
+        """Read the lines that waited (``defer``), in the order they came; a line of
+        a connection that has gone since is dropped with it."""
+        out: list[Command] = []
+        while self._deferred:
+            lines, self._deferred = self._deferred, []
+            self._deferred_tables = set()
+            for link, raw, now in lines:
+                if self.links.get(link.conn) is link:
+                    out += self._receive(link, raw, now, False)
+        return out
+
+    def _first(self) -> list[Command]:
+        """What the lines that wait say, read before the event at hand (in order)."""
+        return self.drain() if self._deferred else []
+
+    def _receive(self, link: Link, raw: bytes, now: float | None, binary: bool) -> list[Command]:
+        conn = link.conn
         link.heard = self.lobby.clock()
         if now is not None:
             limits = self.lobby.limits
@@ -262,13 +328,13 @@ class Hub:
                 link.refused += 1
                 if link.refused > limits.max_refused:
                     text = f"over {limits.rate:g} lines a second for too long; goodbye"
-                    return self.notice(conn, "rate_limited", text)
+                    return self._notice(conn, "rate_limited", text)
                 text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
-                return self.notice(conn, "rate_limited", text, close=False)
+                return self._notice(conn, "rate_limited", text, close=False)
         if binary:
             link.tokens -= 1
             text = "a binary frame was not read: send each message as a text frame"
-            return self.notice(conn, "bad_json", text, close=False)
+            return self._notice(conn, "bad_json", text, close=False)
         if now is None:
             return self._read_line(link, raw)
         if self._relayed(conn):  # its table is elsewhere: a game answer is not counted
@@ -287,9 +353,10 @@ class Hub:
         which the WebSocket library has answered by itself: each counts against the rate
         as a line that moves no game on does, and each over it as a refused line; more
         than ``max_refused`` of those close the connection (``rate_limited``)."""
+        out = self._first()
         link = self.links.get(conn)
         if link is None:
-            return []
+            return out
         link.refill(now, self.lobby.limits)
         spent = min(count, max(0, int(link.tokens)))
         link.tokens -= spent
@@ -298,8 +365,8 @@ class Hub:
             link.refused += count - spent
             if link.refused > limits.max_refused:
                 text = f"over {limits.rate:g} pings a second for too long; goodbye"
-                return self.notice(conn, "rate_limited", text)
-        return []
+                return out + self._notice(conn, "rate_limited", text)
+        return out
 
     def _read_line(self, link: Link, raw: bytes) -> list[Command]:
         conn = link.conn
@@ -363,31 +430,34 @@ class Hub:
 
     def receive_message(self, conn: int, msg: Message) -> list[Command]:
         """A message of a relayed client (virtual here), or one its owner sent back."""
+        out = self._first()
         link = self.links.get(conn)
         if link is None:
-            return []
+            return out
         link.heard = self.lobby.clock()
-        return self._handle(conn, [msg])
+        return out + self._handle(conn, [msg])
 
     def deliver(self, conn: int, msg: Message) -> list[Command]:
         """What the instance that holds ``conn``'s table says to it: written here."""
-        return self._render([(conn, msg)]) if self._relayed(conn) else []
+        out = self._first()
+        return out + self._render([(conn, msg)]) if self._relayed(conn) else out
 
     def unrelay(self, conn: int, text: str | None = None, code: str | None = None) -> list[Command]:
         """``conn``'s messages stop going elsewhere: it is back in the lobby (told ``text``
         first, as an Error with ``code`` if given; None: silently, as its table's
         instance already asked it the lobby question)."""
+        out = self._first()
         session = self.lobby.sessions.get(conn)
         if session is None or session.where is not Where.RELAYED:
-            return []
+            return out
         self.lobby.sessions.move(session, Where.QUESTION)
         link = self.links.get(conn)
         if link is not None:
             link.in_lobby, link.heard = True, self.lobby.clock()
         if text is None:
-            return []
+            return out
         said: Message = message(text) if code is None else error(code, text)
-        return self._render([(conn, said), (conn, {"Type": "Hello"})])
+        return out + self._render([(conn, said), (conn, {"Type": "Hello"})])
 
     def line_too_long(self, conn: int) -> list[Command]:
         return self.notice(conn, "line_too_long", f"a line is at most {MAX_LINE} bytes; goodbye")
@@ -398,32 +468,40 @@ class Hub:
         Closing: the Error, then the connection closes. Not closing: the line that broke
         the limit was not read; what the connection was being asked comes again.
         """
+        return self._first() + self._notice(conn, code, text, close)
+
+    def _notice(self, conn: int, code: str, text: str, close: bool = True) -> list[Command]:
         if conn not in self.links:
             return []
         if not close:
             return self._render(self.lobby.refuse(conn, for_code(text, code)), conn)
         out = self._render([(conn, error(code, text))], conn)
-        out += self.disconnect(conn)
+        out += self._disconnect(conn)
         return [*out, Close(conn, code)]
 
     def idle(self) -> list[Command]:
         """Close the connections silent for longer than their place allows: the lobby's
         ``idle_timeout`` or a table's ``table_idle_timeout`` (call it now and then; the
         server does, a few times per the shorter of the two)."""
+        out = self._first()
         now = self.lobby.clock()
         limits = self.lobby.limits
-        out: list[Command] = []
         for conn, link in list(self.links.items()):
             if link.virtual:  # its own instance keeps its clock
                 continue
             limit = limits.idle_timeout if link.in_lobby else limits.table_idle_timeout
             if now - link.heard > limit:
                 place = "in the lobby" if link.in_lobby else "at a table"
-                out += self.notice(conn, "idle_timeout", f"silent for {limit:g} s {place}; goodbye")
+                out += self._notice(
+                    conn, "idle_timeout", f"silent for {limit:g} s {place}; goodbye"
+                )
         return out
 
     def disconnect(self, conn: int) -> list[Command]:
         """The connection is gone (or is being closed): free its seat."""
+        return self._first() + self._disconnect(conn)
+
+    def _disconnect(self, conn: int) -> list[Command]:
         link = self.links.get(conn)
         if link is None:
             return []
@@ -452,7 +530,12 @@ class Hub:
         """Tell everyone, then close every connection; the hub is empty afterwards.
 
         Durable, the people in a game are told it is saved and how to come back (or,
-        at the tables in ``unsaved``, that it could not be saved)."""
+        at the tables in ``unsaved``, that it could not be saved). Lines still waiting
+        unread (``defer``: they came after the server's last read, ``Server.close``)
+        are dropped: nothing was answered to them, nor saved."""
+        self.defer = False
+        self._deferred.clear()
+        self._deferred_tables.clear()
         out: list[Command] = []
         for conn, said in self.lobby.shutdown(reason, unsaved):
             out += self._render(said)
@@ -479,12 +562,12 @@ class Hub:
                 continue
             if where is Where.CLOSED:
                 commands.append(Remote(conn, None, close=True) if link.virtual else Close(conn))
-                self.disconnect(conn)
+                self._disconnect(conn)
                 continue
             in_lobby = where in IN_LOBBY
             if link.virtual and in_lobby:  # back in the lobby: its own instance has it
                 commands.append(Remote(conn, None))
-                self.disconnect(conn)
+                self._disconnect(conn)
                 continue
             if in_lobby != link.in_lobby:  # it moved: its idle clock starts again
                 link.in_lobby = in_lobby

@@ -72,8 +72,12 @@ class Committer:
         send: Callable[[list[Command]], None],
         schedule: Callable[[], None],
         clock: Callable[[], float],
+        read: Callable[[], None] = lambda: None,
     ) -> None:
         self.hub = hub
+        #: Reads the lines that waited for the commit (``Hub.defer``) and hands on what
+        #: they did (the server's ``read_waiting``): they join the commit.
+        self._read = read
         self.store = store
         self._send = send
         self._schedule = schedule
@@ -139,21 +143,33 @@ class Committer:
         elif self._committer is not None and (self._batch_full() or self._all_back()):
             self._commit_now.set()
 
+    def line_waits(self) -> None:
+        """A line was left unread for the commit (``Hub.defer``): the commit comes at
+        once if that fills its batch or closes the loop (``_batch_full``, ``_all_back``)."""
+        if self._committer is not None and (self._batch_full() or self._all_back()):
+            self._commit_now.set()
+
     def _committed(self, writes: list[Write]) -> None:
         """An inline store took ``writes``: the commit wait starts over."""
         self._committed_at = self._clock()
         self._last_games = frozenset(w.game_id for w in writes)
 
     def _all_back(self) -> bool:
-        """Whether every game of the last commit has writes waiting again: a closed
-        loop (bots that answer at once, a busy server's last tables), where waiting out
-        ``commit_wait`` would gather nothing more and only hold the answers."""
+        """Whether every game of the last commit has writes (or a line, unread) waiting
+        again: a closed loop (bots that answer at once, a busy server's last tables),
+        where waiting out ``commit_wait`` would gather nothing more and only hold the
+        answers."""
         last = self._last_games
-        return bool(last) and last <= {w.game_id for b in self._queue for w in b.writes}
+        if not last:
+            return False
+        waiting = {w.game_id for b in self._queue for w in b.writes}
+        return last <= waiting or last <= waiting | self.hub.deferred_tables
 
     def _batch_full(self) -> bool:
-        """Whether ``commit_batch`` turns' writes wait in the queue."""
-        full = self.commit_batch
+        """Whether ``commit_batch`` turns' writes (or lines, unread) wait in the queue."""
+        full = self.commit_batch - self.hub.deferred
+        if full <= 0:
+            return True
         for batch in self._queue:
             if batch.writes:
                 full -= 1
@@ -230,8 +246,15 @@ class Committer:
             elif wait > 0:
                 self._commit_now.clear()
                 if not (self._batch_full() or self._all_back()):
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(self._commit_now.wait(), wait)
+                    # Meanwhile the lines of people at tables wait unread (hub.py,
+                    # ``Hub.defer``), read together just before the commit.
+                    self.hub.defer = True
+                    try:
+                        with contextlib.suppress(TimeoutError):
+                            await asyncio.wait_for(self._commit_now.wait(), wait)
+                    finally:
+                        self.hub.defer = False
+                    self._read()
             if self.store.quiet_wanted:
                 await self._quiesce()
             while any(batch.writes for batch in self._queue):

@@ -128,7 +128,7 @@ class TcpListener:
         conn = connection.conn
         server = self.server
         try:
-            server.dispatch(server.hub.receive(conn, line, server.clock()))
+            server.read(conn, line)
         except Exception:  # a bug: this connection ends, the server goes on
             log.exception("connection %d: internal error; closing it", conn)
             with contextlib.suppress(Exception):
@@ -353,12 +353,12 @@ class WebSocketListener:
         conn = connection.conn
         if isinstance(ws, websocket.Connection):
             ws.on_controls = functools.partial(self._controls, connection)
-        hub, clock = server.hub, server.clock
+        hub = server.hub
         try:
             async for frame in frames:
                 binary = frame is None  # answered, and reading goes on
                 data = b"" if frame is None else frame
-                server.dispatch(hub.receive(conn, data, clock(), binary=binary))
+                server.read(conn, data, binary)
                 if connection.closing:
                     break
         except (ConnectionError, OSError) as exc:

@@ -146,7 +146,13 @@ class Server:
         self._send = self.outbox.send
         self._drop = self.outbox.drop
         self.committer = Committer(
-            self.hub, store, settings.store, self._send, self._schedule, self.clock
+            self.hub,
+            store,
+            settings.store,
+            self._send,
+            self._schedule,
+            self.clock,
+            self.read_waiting,
         )
         self.admission = Admission(self.hub, self._connections, self.dispatch)
         self.listeners = listeners_for(self, settings.listeners)
@@ -235,7 +241,8 @@ class Server:
         if self.pool is not None:
             self.pool.close()
         transports = [c.transport for c in self._connections.values()]
-        self._flush()  # what the last turn produced joins the queue
+        self.read_waiting()  # lines unread yet, and what the last turn produced, join the queue
+        self._flush()
         unsaved = await self.committer.last_saves()
         # Goodbyes (each table told honestly whether its game is saved), then every
         # transport closes; they save nothing, so they go straight out.
@@ -269,6 +276,18 @@ class Server:
     def clock(self) -> float:
         """The rate limits' clock: the event loop's."""
         return (self._loop or asyncio.get_running_loop()).time()
+
+    def read(self, conn: int, data: bytes, binary: bool = False) -> None:
+        """A line (or a WebSocket frame) of ``conn`` into the hub, and what it did to
+        the committer; one left unread for the commit (``Hub.defer``) did nothing yet,
+        and only tells the committer that it waits."""
+        hub = self.hub
+        waiting = hub.deferred
+        commands = hub.receive(conn, data, self.clock(), binary)
+        if not commands and hub.deferred > waiting:
+            self.committer.line_waits()
+        else:
+            self.dispatch(commands)
 
     def dispatch(self, commands: list[Command]) -> None:
         """Queue what the hub returned, with what it asks to save (one event's worth:
@@ -304,6 +323,15 @@ class Server:
     ) -> None:
         if not self._closed:
             self.dispatch(self.hub.bot_answer(table, seat, ask, choice, fault, action))
+
+    def read_waiting(self) -> None:
+        """The lines that waited unread for the commit (``Hub.defer``), read now, in
+        order, and what they did handed to the committer at once, to join the commit."""
+        commands = self.hub.drain()
+        if commands or self.hub.lobby.journal.waiting:
+            self.dispatch(commands)
+        if self._pending:
+            self._flush()
 
     def _flush(self) -> None:
         """What this turn of the event loop produced, to the committer: sent now, or

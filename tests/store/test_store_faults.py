@@ -163,6 +163,41 @@ async def test_when_every_table_of_the_last_commit_is_back_it_commits_at_once(
 
 
 @pytest.mark.asyncio
+async def test_a_line_at_a_table_waits_unread_for_the_commit_and_joins_it(tmp_path: Path) -> None:
+    """While a commit waits (``--commit-wait``), the lines of people at tables are kept
+    unread (``Hub.defer``) and read together just before it, in the order they came:
+    what they say comes after the moves before them, and their moves join that commit."""
+    store = CountingStore(tmp_path / "s.db")
+    rng = random.Random(8)
+    async with serving(store, commit_wait=600.0) as server, asyncio.timeout(30):  # not 600 s
+        ann, ann_prompt = await against_ai(server.port)  # game 1 commits at once
+        bob_start = asyncio.create_task(against_ai(server.port))  # game 2 waits...
+        await ann.nothing_for(0.3)
+        await ann.send(answer_from_legal(ann_prompt, rng))  # ...till game 1 is back
+        bob, bob_prompt = await bob_start
+        ann_prompt = await next_prompt(ann, ann_prompt)
+        commits = len(store.commits)
+        assert store.commits[-1] == {1, 2}
+        await ann.send(answer_from_legal(ann_prompt, rng))  # game 1 alone: it waits
+        await asyncio.sleep(0.1)
+        await ann.send({"Type": "Join", "Table": 2})  # refused; read unread till the commit
+        await ann.nothing_for(0.3)
+        assert server.hub.deferred == 1
+        assert len(store.commits) == commits
+        await bob.send(answer_from_legal(bob_prompt, rng))  # game 2 back too: both go
+        after = await next_prompt(ann, ann_prompt)  # her move's news and prompt first,
+        refused = await ann.recv()  # then the answer to the line that waited
+        assert (refused["Type"], refused["Code"]) == ("Error", "not_now")
+        assert after["Seq"] == ann_prompt["Seq"] + 1
+        await next_prompt(bob, bob_prompt)
+        assert store.commits[commits:] == [{1, 2}]  # one transaction, bob's move in it
+        assert server.hub.deferred == 0
+        for peer in (ann, bob):
+            await peer.close()
+    store.close()
+
+
+@pytest.mark.asyncio
 async def test_a_failing_store_pauses_its_table_and_loses_nothing(tmp_path: Path) -> None:
     store = FaultyStore(tmp_path / "s.db")
     rng = random.Random(3)
