@@ -500,7 +500,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help="an SQLite store's commits are at least SECONDS apart (default "
         f"{saving.commit_wait:g}): moves that come meanwhile wait, unsent, and share the "
-        "next transaction; one after a quiet spell commits at once (0: a commit every turn "
+        "next transaction (the lines of people at tables wait unread, and are read together "
+        "just before it); one after a quiet spell commits at once (0: a commit every turn "
         "of the event loop)",
     )
     serve.add_argument(

@@ -11,8 +11,8 @@ first line; the hub turns lines into messages with it and messages into bytes, a
 hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
 are kept here too, per connection.
 
-Lines that wait (``defer``): while the server waits to commit a save (an inline store's
-commit wait, io/committer.py), the lines of connections at a table are kept unread,
+Lines that wait (``waiting``, core/waiting.py): while the server waits to commit a save
+(an inline store's commit wait, io/committer.py), the lines of people at tables are kept unread,
 and ``drain()`` reads them, in the order they came, just before the commit; any other
 event the hub is given reads them first, so nothing is reordered. A turn's messages
 wait for its save anyway, so an answer is told no later; what it saves is the cost of
@@ -34,14 +34,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
+from hundred_server.core.addresses import Addresses
 from hundred_server.core.limits import Limits
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.names import NAME_RE, reserved
 from hundred_server.core.render import Close, Command, Relay, Remote, Send, encode
 from hundred_server.core.sessions import IN_LOBBY, Where
 from hundred_server.core.table import Outgoing
+from hundred_server.core.waiting import WaitingLines
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
@@ -61,10 +63,6 @@ if TYPE_CHECKING:
     from hundred_server.config import AISettings
 
 log = logging.getLogger("hundred_server")
-
-#: Lines that wait unread (``Hub.defer``) at most: past it, each is read as it comes
-#: (after those that wait), so a flood of lines is never held in memory.
-MAX_DEFERRED: Final = 256
 
 
 @dataclass
@@ -135,18 +133,15 @@ class Hub:
         )
         self.links: dict[int, Link] = {}
         self._next_conn = 1
-        self._per_address: dict[str, int] = {}  # open connections per address
-        #: Connections still in their handshake (``arrive``), per address and in all.
-        self._half_open: dict[str, int] = {}
-        self._half_open_total = 0
+        #: The connections of each address, open and half-open (``arrive``, ``settle``,
+        #: ``half_open``), for the per-address limits.
+        self.addresses = Addresses(self.lobby.limits)
         #: Links that are virtual connections (clients of other instances): they hold
         #: no socket here, so they take none of ``max_connections``.
         self._virtual = 0
-        #: Whether the lines of connections at a table wait, unread, for ``drain`` (the
-        #: server sets it while it waits to commit), and those that wait, in order.
-        self.defer = False
-        self._deferred: list[tuple[Link, bytes, float]] = []
-        self._deferred_tables: set[int] = set()  # theirs (their games')
+        #: The lines of people at tables that wait unread for ``drain``, in order, while
+        #: it is ``on`` (the server switches it on while it waits to commit).
+        self.waiting = WaitingLines(self.lobby)
 
     # ------------------------------------------------------- the lobby's events, rendered
 
@@ -181,45 +176,6 @@ class Hub:
 
     # ----------------------------------------------------------- connection events
 
-    def arrive(self, address: str | None) -> tuple[str, str] | None:
-        """A connection from ``address`` that is not yet a client: its handshake (a
-        WebSocket's HTTP request, a PROXY header) is to come. Why it is closed at once,
-        as (code, text), if it is: the half-open connections from its address or in all
-        are at their limit. Otherwise it is half-open until ``settle(address)``, and
-        counts against its address's ``max_connections_per_address`` meanwhile."""
-        limits = self.lobby.limits
-        if self._half_open_total >= limits.max_half_open:
-            return (
-                "too_many_half_open",
-                f"{limits.max_half_open} connections are in their handshake already",
-            )
-        if address is not None:
-            count = self._half_open.get(address, 0)
-            if count >= limits.max_half_open_per_address:
-                return (
-                    "too_many_half_open",
-                    f"your address has {limits.max_half_open_per_address} connections in "
-                    "their handshake already",
-                )
-            self._half_open[address] = count + 1
-        self._half_open_total += 1
-        return None
-
-    def settle(self, address: str | None) -> None:
-        """A half-open connection from ``address`` (``arrive``) is through its handshake
-        (``admit`` it next) or gone: it is half-open no more. Once a connection."""
-        self._half_open_total -= 1
-        if address is not None:
-            left = self._half_open.get(address, 1) - 1
-            if left:
-                self._half_open[address] = left
-            else:
-                self._half_open.pop(address, None)
-
-    def half_open(self, address: str | None = None) -> int:
-        """The half-open connections from ``address`` (None: in all)."""
-        return self._half_open_total if address is None else self._half_open.get(address, 0)
-
     def admit(self, address: str | None) -> tuple[str, str] | None:
         """Why one more connection (from ``address``) is refused, as (code, text), if it
         is: the server's or the address's connections are at their limit (a virtual
@@ -231,14 +187,11 @@ class Hub:
                 "server_full",
                 f"the server is full ({limits.max_connections} connections); try later",
             )
-        per_address = limits.max_connections_per_address
-        if address is not None and (
-            self._per_address.get(address, 0) + self._half_open.get(address, 0) >= per_address
-        ):
+        if address is not None and self.addresses.full(address):
             return (
                 "too_many_connections",
-                f"your address has {per_address} connections open already (the most it may); "
-                "close one first",
+                f"your address has {limits.max_connections_per_address} connections open "
+                "already (the most it may); close one first",
             )
         return None
 
@@ -254,8 +207,7 @@ class Hub:
         link = Link(conn, listener, peer, codec, float(self.lobby.limits.burst))
         link.address, link.heard = address, self.lobby.clock()
         self.links[conn] = link
-        if address is not None:
-            self._per_address[address] = self._per_address.get(address, 0) + 1
+        self.addresses.opened(address)
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
         # A listener whose first line picks the codec speaks JSON or text: every game.
         playable = None if codec is None else codec.games
@@ -271,49 +223,25 @@ class Hub:
         link = self.links.get(conn)
         if link is None:
             return []
-        if self.defer and now is not None and self._waits(link, binary):
-            self._deferred.append((link, raw, now))
-            session = self.lobby.sessions.get(conn)
-            if session is not None and session.table is not None:
-                self._deferred_tables.add(session.table.id)
+        if self.waiting.on and now is not None and not binary and self.waiting.keep(link, raw, now):
             return []
-        if self._deferred:
+        if self.waiting:
             return self.drain() + self._receive(link, raw, now, binary)
         return self._receive(link, raw, now, binary)
 
-    def _waits(self, link: Link, binary: bool) -> bool:
-        """Whether a line of ``link`` waits unread while ``defer`` is on: a text line
-        of a connection at a table here (not in the lobby, nor relayed to another
-        instance, whose answers would wait for no save of this one)."""
-        if len(self._deferred) >= MAX_DEFERRED:
-            return False
-        return not (binary or link.in_lobby or link.virtual or self._relayed(link.conn))
-
-    @property
-    def deferred(self) -> int:
-        """How many lines wait for ``drain``."""
-        return len(self._deferred)
-
-    @property
-    def deferred_tables(self) -> set[int]:
-        """The tables (and so the games) of the connections whose lines wait."""
-        return self._deferred_tables
-
     def drain(self) -> list[Command]:
-        """Read the lines that waited (``defer``), in the order they came; a line of
+        """Read the lines that waited (``waiting``), in the order they came; a line of
         a connection that has gone since is dropped with it."""
         out: list[Command] = []
-        while self._deferred:
-            lines, self._deferred = self._deferred, []
-            self._deferred_tables = set()
-            for link, raw, now in lines:
+        while self.waiting:
+            for link, raw, now in self.waiting.take():
                 if self.links.get(link.conn) is link:
                     out += self._receive(link, raw, now, False)
         return out
 
     def _first(self) -> list[Command]:
         """What the lines that wait say, read before the event at hand (in order)."""
-        return self.drain() if self._deferred else []
+        return self.drain() if self.waiting else []
 
     def _receive(self, link: Link, raw: bytes, now: float | None, binary: bool) -> list[Command]:
         conn = link.conn
@@ -510,17 +438,8 @@ class Hub:
         del self.links[conn]
         if link.virtual:
             self._virtual -= 1
-        self._forget_address(link)
+        self.addresses.closed(link.address)
         return out
-
-    def _forget_address(self, link: Link) -> None:
-        address = link.address
-        if address is not None:
-            left = self._per_address.get(address, 1) - 1
-            if left:
-                self._per_address[address] = left
-            else:
-                self._per_address.pop(address, None)
 
     def shutdown(
         self,
@@ -531,18 +450,17 @@ class Hub:
 
         Durable, the people in a game are told it is saved and how to come back (or,
         at the tables in ``unsaved``, that it could not be saved). Lines still waiting
-        unread (``defer``: they came after the server's last read, ``Server.close``)
+        unread (they came after the server's last read, ``Server.close``)
         are dropped: nothing was answered to them, nor saved."""
-        self.defer = False
-        self._deferred.clear()
-        self._deferred_tables.clear()
+        self.waiting.on = False
+        self.waiting.take()
         out: list[Command] = []
         for conn, said in self.lobby.shutdown(reason, unsaved):
             out += self._render(said)
             link = self.links.get(conn)
             out.append(Remote(conn, None) if link is not None and link.virtual else Close(conn))
         self.links.clear()
-        self._per_address.clear()
+        self.addresses.clear()
         self._virtual = 0
         return out
 

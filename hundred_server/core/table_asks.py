@@ -49,6 +49,11 @@ class PluginAsks(TableSeats):
         """Move the game on after ``events`` (``Table`` plays it)."""
         raise NotImplementedError
 
+    @property
+    def asks_elsewhere(self) -> bool:
+        """Whether another process plays one of its seats (a plug-in, the AI pool)."""
+        return any(s is not None and is_plugin(s.bot) for s in self.seats)
+
     def _plugin_at(self, seat: int) -> PluginSeat | None:
         """The plug-in that must be asked for ``seat``'s moves (not a benched one)."""
         occupant = self.seats[seat]

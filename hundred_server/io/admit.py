@@ -103,7 +103,7 @@ class Admission:
         gives the client's, so only the limit in all applies."""
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if peer and not proxied else None
-        refusal = self.hub.arrive(address)
+        refusal = self.hub.addresses.arrive(address)
         if refusal is not None:
             where = peer[0] if peer else "?"
             log.warning("closed a connection from %s (%s) at once: %s", where, listener, refusal[1])
@@ -118,7 +118,7 @@ class Admission:
         half-open no more, once whatever path comes here first."""
         if half_open in self._half_open:
             self._half_open.discard(half_open)
-            self.hub.settle(half_open.address)
+            self.hub.addresses.settle(half_open.address)
 
     def admit(
         self,

@@ -75,7 +75,7 @@ class Committer:
         read: Callable[[], None] = lambda: None,
     ) -> None:
         self.hub = hub
-        #: Reads the lines that waited for the commit (``Hub.defer``) and hands on what
+        #: Reads the lines that waited for the commit (``Hub.waiting``) and hands on what
         #: they did (the server's ``read_waiting``): they join the commit.
         self._read = read
         self.store = store
@@ -144,7 +144,7 @@ class Committer:
             self._commit_now.set()
 
     def line_waits(self) -> None:
-        """A line was left unread for the commit (``Hub.defer``): the commit comes at
+        """A line was left unread for the commit (``Hub.waiting``): the commit comes at
         once if that fills its batch or closes the loop (``_batch_full``, ``_all_back``)."""
         if self._committer is not None and (self._batch_full() or self._all_back()):
             self._commit_now.set()
@@ -163,11 +163,11 @@ class Committer:
         if not last:
             return False
         waiting = {w.game_id for b in self._queue for w in b.writes}
-        return last <= waiting or last <= waiting | self.hub.deferred_tables
+        return last <= waiting or last <= waiting | self.hub.waiting.tables
 
     def _batch_full(self) -> bool:
         """Whether ``commit_batch`` turns' writes (or lines, unread) wait in the queue."""
-        full = self.commit_batch - self.hub.deferred
+        full = self.commit_batch - len(self.hub.waiting)
         if full <= 0:
             return True
         for batch in self._queue:
@@ -247,13 +247,13 @@ class Committer:
                 self._commit_now.clear()
                 if not (self._batch_full() or self._all_back()):
                     # Meanwhile the lines of people at tables wait unread (hub.py,
-                    # ``Hub.defer``), read together just before the commit.
-                    self.hub.defer = True
+                    # ``Hub.waiting``), read together just before the commit.
+                    self.hub.waiting.on = True
                     try:
                         with contextlib.suppress(TimeoutError):
                             await asyncio.wait_for(self._commit_now.wait(), wait)
                     finally:
-                        self.hub.defer = False
+                        self.hub.waiting.on = False
                     self._read()
             if self.store.quiet_wanted:
                 await self._quiesce()

@@ -279,12 +279,12 @@ class Server:
 
     def read(self, conn: int, data: bytes, binary: bool = False) -> None:
         """A line (or a WebSocket frame) of ``conn`` into the hub, and what it did to
-        the committer; one left unread for the commit (``Hub.defer``) did nothing yet,
+        the committer; one left unread for the commit (``Hub.waiting``) did nothing yet,
         and only tells the committer that it waits."""
         hub = self.hub
-        waiting = hub.deferred
+        waiting = len(hub.waiting)
         commands = hub.receive(conn, data, self.clock(), binary)
-        if not commands and hub.deferred > waiting:
+        if not commands and len(hub.waiting) > waiting:
             self.committer.line_waits()
         else:
             self.dispatch(commands)
@@ -325,7 +325,7 @@ class Server:
             self.dispatch(self.hub.bot_answer(table, seat, ask, choice, fault, action))
 
     def read_waiting(self) -> None:
-        """The lines that waited unread for the commit (``Hub.defer``), read now, in
+        """The lines that waited unread for the commit (``Hub.waiting``), read now, in
         order, and what they did handed to the committer at once, to join the commit."""
         commands = self.hub.drain()
         if commands or self.hub.lobby.journal.waiting:

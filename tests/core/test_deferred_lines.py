@@ -1,4 +1,4 @@
-"""Lines that wait unread for the commit (``Hub.defer``, ``Hub.drain``): read later,
+"""Lines that wait unread for the commit (``Hub.waiting``, ``Hub.drain``): read later,
 they do exactly what they would have done at once, in the order they came, and
 nothing the hub is told meanwhile overtakes them."""
 
@@ -8,10 +8,12 @@ import json
 import random
 from typing import Any
 
+from hundred_server.ai.pool import PoolLimits
 from hundred_server.config import AISettings
-from hundred_server.core.hub import MAX_DEFERRED, Command, Hub, Send
+from hundred_server.core.hub import Command, Hub, Send
 from hundred_server.core.lobby import Limits
 from hundred_server.core.table import Table
+from hundred_server.core.waiting import MAX_DEFERRED
 from tests.support.hub_harness import answer_from_legal, is_prompt
 
 Message = dict[str, Any]
@@ -63,14 +65,14 @@ def test_a_line_left_unread_does_what_it_would_have_done_at_once() -> None:
     for _ in range(12):  # a dozen answers, each read at once by one hub, later by the other
         answer = line(answer_from_legal(prompt, rng))
         at_once = now.receive(ann, answer, 1.0)
-        later.defer = True
+        later.waiting.on = True
         seq = table(later).seq
         assert later.receive(ann_later, answer, 1.0) == []  # unread
-        assert (later.deferred, later.deferred_tables, table(later).seq) == (1, {1}, seq)
-        later.defer = False
+        assert (len(later.waiting), later.waiting.tables, table(later).seq) == (1, {1}, seq)
+        later.waiting.on = False
         assert later.drain() == at_once  # the same bytes, to the same connections
-        assert later.deferred == 0
-        assert later.deferred_tables == set()
+        assert len(later.waiting) == 0
+        assert later.waiting.tables == set()
         prompt = next(m for m in said(at_once, ann) if is_prompt(m))
     assert later.lobby.journal.take() == now.lobby.journal.take()  # the same saves
 
@@ -79,11 +81,11 @@ def test_the_lobby_is_read_at_once_and_after_what_waits() -> None:
     hub = new_hub()
     ann, prompt = seated(hub)
     bob, _ = hub.connect()
-    hub.defer = True
+    hub.waiting.on = True
     hub.receive(ann, line(answer_from_legal(prompt, random.Random(1))), 1.0)
-    assert hub.deferred == 1
+    assert len(hub.waiting) == 1
     out = hub.receive(bob, line({"Type": "Hello"}), 1.0)  # bob is in the lobby: read now
-    assert hub.deferred == 0
+    assert len(hub.waiting) == 0
     conns = [c.conn for c in out if isinstance(c, Send)]
     assert conns[0] == ann  # ann's answer first: it came first
     assert conns[-1] == bob
@@ -95,7 +97,7 @@ def test_every_other_event_reads_the_waiting_lines_first() -> None:
         hub = new_hub()
         ann, prompt = seated(hub)
         moves = len(table(hub).game.history)  # type: ignore[union-attr]
-        hub.defer = True
+        hub.waiting.on = True
         hub.receive(ann, line(answer_from_legal(prompt, random.Random(2))), 1.0)
         assert len(table(hub).game.history) == moves  # type: ignore[union-attr]
         if event == "disconnect":
@@ -106,7 +108,7 @@ def test_every_other_event_reads_the_waiting_lines_first() -> None:
             out = hub.idle()
         else:
             out = hub.notice(ann, "rate_limited", "slow down", close=False)
-        assert hub.deferred == 0, event
+        assert len(hub.waiting) == 0, event
         assert len(table(hub).game.history) > moves, event  # the answer was played
         if event != "disconnect":  # ann is told her answer first, as it came first
             assert said(out, ann)[0]["Type"] == prompt["Type"], event
@@ -116,23 +118,23 @@ def test_every_other_event_reads_the_waiting_lines_first() -> None:
 def test_lines_wait_up_to_a_bound_then_each_is_read_as_it_comes() -> None:
     hub = new_hub()
     ann, _ = seated(hub)
-    hub.defer = True
+    hub.waiting.on = True
     for _ in range(MAX_DEFERRED):
         assert hub.receive(ann, b"\n", 1.0) == []
-    assert hub.deferred == MAX_DEFERRED
+    assert len(hub.waiting) == MAX_DEFERRED
     hub.receive(ann, b"\n", 1.0)  # one more: those that wait are read, then it
-    assert hub.deferred == 0
+    assert len(hub.waiting) == 0
 
 
 def test_a_binary_frame_and_a_lobby_line_never_wait() -> None:
     hub = new_hub()
     ann, _ = seated(hub)
-    hub.defer = True
+    hub.waiting.on = True
     out = hub.receive(ann, b"\x00", 1.0, binary=True)
     assert [m["Code"] for m in said(out, ann) if m["Type"] == "Error"] == ["bad_json"]
-    assert hub.deferred == 0
+    assert len(hub.waiting) == 0
     assert hub.receive(ann, b"\n", None) == []  # no clock (a test, an embedding): read now
-    assert hub.deferred == 0
+    assert len(hub.waiting) == 0
 
 
 def test_shutdown_drops_the_lines_that_wait_unread_and_saves_nothing_of_them() -> None:
@@ -142,10 +144,29 @@ def test_shutdown_drops_the_lines_that_wait_unread_and_saves_nothing_of_them() -
     game = table(hub).game
     assert game is not None
     moves = len(game.history)
-    hub.defer = True
+    hub.waiting.on = True
     hub.receive(ann, line(answer_from_legal(prompt, random.Random(3))), 1.0)
     out = hub.shutdown()
-    assert (hub.defer, hub.deferred) == (False, 0)
+    assert (hub.waiting.on, len(hub.waiting)) == (False, 0)
     assert len(game.history) == moves
     assert hub.lobby.journal.take() == []
     assert not any(m.get("Playerid") == 0 and m["Type"] == prompt["Type"] for m in said(out, ann))
+
+
+def test_a_line_at_a_table_whose_ai_plays_in_the_pool_is_read_at_once() -> None:
+    """The AI pool's move is asked for as soon as a line brings it on (an ask waits for
+    no save): such a table's lines never wait for the commit."""
+    hub = Hub(ai=AISettings("strong", pool=PoolLimits(1)), durable=True, clock=lambda: 0.0)
+    ann, _ = hub.connect()
+    hub.receive(ann, line({"Type": "Hello", "Message": "create", "Name": "ann"}), 0.0)
+    hub.receive(ann, line({"Type": "Game", "Option": 1}), 0.0)
+    assert table(hub).asks_elsewhere
+    hub.waiting.on = True
+    hub.receive(ann, b"\n", 1.0)
+    assert len(hub.waiting) == 0
+    naive = new_hub()
+    bob, _ = seated(naive)
+    assert not table(naive).asks_elsewhere
+    naive.waiting.on = True
+    naive.receive(bob, b"\n", 1.0)
+    assert len(naive.waiting) == 1

@@ -506,11 +506,11 @@ async def test_a_connection_that_sends_no_proxy_header_in_time_is_closed() -> No
         peer = await Peer.open(server.port)
         await peer.send(b"PROX")  # and then nothing
         began = time.monotonic()
-        assert server.hub.half_open() == 1
+        assert server.hub.addresses.half_open() == 1
         assert await peer.at_eof() == b""
         assert 0.1 < time.monotonic() - began < READ_TIMEOUT
         assert server.hub.links == {}
-        assert server.hub.half_open() == 0
+        assert server.hub.addresses.half_open() == 0
         await peer.close()
 
 
@@ -524,13 +524,13 @@ async def test_connections_waiting_for_their_proxy_header_are_capped_in_all() ->
         waiting = [await Peer.open(server.port) for _ in range(3)]
         for peer in waiting:
             await peer.send(b"PROXY TCP4 ")  # and then nothing, for now
-        await eventually(lambda: server.hub.half_open() == 3)
+        await eventually(lambda: server.hub.addresses.half_open() == 3)
         over = await Peer.open(server.port)
         assert await over.at_eof() == b""
-        assert server.hub.half_open() == 3
+        assert server.hub.addresses.half_open() == 3
         await waiting[0].send(v1("203.0.113.7")[len(b"PROXY TCP4 ") :])
         assert await waiting[0].recv() == QUESTION
-        assert server.hub.half_open() == 2
+        assert server.hub.addresses.half_open() == 2
         port = waiting[0].writer.get_extra_info("sockname")[1]
         assert [link.peer for link in server.hub.links.values()] == [
             f"203.0.113.7 via 127.0.0.1:{port}"

@@ -131,7 +131,7 @@ async def stuck_handshakes(
 ) -> list[tuple[asyncio.StreamReader, asyncio.StreamWriter]]:
     """``count`` half-open connections (``half_open``), once the server counts them."""
     stuck = [await half_open(server) for _ in range(count)]
-    await eventually(lambda: server.hub.half_open("127.0.0.1") == count)
+    await eventually(lambda: server.hub.addresses.half_open("127.0.0.1") == count)
     return stuck
 
 
@@ -390,13 +390,13 @@ async def test_unfinished_handshakes_are_capped_per_address_and_end_at_the_deadl
         over, closed = await half_open(server)  # a third: closed at once, unanswered
         with contextlib.suppress(ConnectionResetError):
             assert await asyncio.wait_for(over.read(), READ_TIMEOUT) == b""
-        assert server.hub.half_open() == 2
+        assert server.hub.addresses.half_open() == 2
         # Another address is served meanwhile.
         url = f"ws://127.0.0.1:{server.http_port}/ws"
         async with connect(url, local_addr=("127.0.0.2", 0), open_timeout=READ_TIMEOUT) as ws:
             assert json.loads(await asyncio.wait_for(ws.recv(), READ_TIMEOUT)) == QUESTION
         # At the deadline the unfinished ones are closed, and the address is served.
-        await eventually(lambda: server.hub.half_open() == 0)
+        await eventually(lambda: server.hub.addresses.half_open() == 0)
         for _, writer in [*stuck, (over, closed)]:
             writer.close()
         await served(server)
@@ -412,7 +412,7 @@ async def test_unfinished_handshakes_count_against_the_connections_of_their_addr
         assert refused["Code"] == "too_many_connections"
         for _, writer in stuck:
             writer.close()
-        await eventually(lambda: server.hub.half_open() == 0)
+        await eventually(lambda: server.hub.addresses.half_open() == 0)
         await served(server)
 
 

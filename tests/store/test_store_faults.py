@@ -165,7 +165,7 @@ async def test_when_every_table_of_the_last_commit_is_back_it_commits_at_once(
 @pytest.mark.asyncio
 async def test_a_line_at_a_table_waits_unread_for_the_commit_and_joins_it(tmp_path: Path) -> None:
     """While a commit waits (``--commit-wait``), the lines of people at tables are kept
-    unread (``Hub.defer``) and read together just before it, in the order they came:
+    unread (``Hub.waiting``) and read together just before it, in the order they came:
     what they say comes after the moves before them, and their moves join that commit."""
     store = CountingStore(tmp_path / "s.db")
     rng = random.Random(8)
@@ -182,7 +182,7 @@ async def test_a_line_at_a_table_waits_unread_for_the_commit_and_joins_it(tmp_pa
         await asyncio.sleep(0.1)
         await ann.send({"Type": "Join", "Table": 2})  # refused; read unread till the commit
         await ann.nothing_for(0.3)
-        assert server.hub.deferred == 1
+        assert len(server.hub.waiting) == 1
         assert len(store.commits) == commits
         await bob.send(answer_from_legal(bob_prompt, rng))  # game 2 back too: both go
         after = await next_prompt(ann, ann_prompt)  # her move's news and prompt first,
@@ -191,7 +191,7 @@ async def test_a_line_at_a_table_waits_unread_for_the_commit_and_joins_it(tmp_pa
         assert after["Seq"] == ann_prompt["Seq"] + 1
         await next_prompt(bob, bob_prompt)
         assert store.commits[commits:] == [{1, 2}]  # one transaction, bob's move in it
-        assert server.hub.deferred == 0
+        assert len(server.hub.waiting) == 0
         for peer in (ann, bob):
             await peer.close()
     store.close()
