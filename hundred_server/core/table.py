@@ -53,6 +53,7 @@ from typing import Any
 from hundred_server.core import driver
 from hundred_server.core.fairness import commit_message
 from hundred_server.core.names import fold
+from hundred_server.core.remote import PoolSeat
 from hundred_server.core.table_asks import PluginAsks, is_plugin
 from hundred_server.core.table_seats import (
     Outgoing,
@@ -385,7 +386,14 @@ class Table(PluginAsks):
         bots = [None if s is None or is_plugin(s.bot) else s.bot for s in self.seats]
         self.ai_due = None
         moved = False
-        while (actor := game.to_act) is None or bots[actor] is not None:
+        while True:
+            actor = game.to_act
+            if actor is not None and bots[actor] is None:  # a person, or asked elsewhere
+                only = self._forced(actor)
+                if only is None:
+                    break
+                events += game.apply(actor, only)
+                continue
             if actor is not None and moved and self.ai.pace:
                 self.ai_due = self.clock()  # the next AI move, at the next tick
                 break
@@ -407,6 +415,16 @@ class Table(PluginAsks):
             self._ask(actor)
             return out
         return out + self._prompt_people()
+
+    def _forced(self, seat: int) -> Any | None:
+        """The move of a seat the AI pool plays, when it has one legal move only: played
+        here, as the pool's AI would play it, without a search or an ask."""
+        occupant = self.seats[seat]
+        if occupant is None or not isinstance(occupant.bot, PoolSeat):
+            return None
+        assert self.game is not None
+        legal = self.game.legal_actions(seat)
+        return legal[0] if len(legal) == 1 else None
 
     def _prompt_people(self) -> Outgoing:
         """A person is to act: the next ``Seq``, the turn clock, everyone's prompt."""

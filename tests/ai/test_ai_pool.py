@@ -27,7 +27,7 @@ from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.remote import AskBot, BuiltinAI, PoolSeat
-from hundred_server.games.base import GameState
+from hundred_server.games.base import GameState, needs_deal
 from hundred_server.games.kit.search import SearchBot, clock
 from hundred_server.games.records import record_lines
 from hundred_server.io.server import Server
@@ -139,6 +139,42 @@ async def test_a_game_is_the_same_with_two_workers_as_in_process(name: str) -> N
     in_process = await a_game(name, 0)
     pooled = await a_game(name, 2)
     assert pooled == in_process
+
+
+def forced_ai_moves(name: str, game: GameState) -> tuple[int, int]:
+    """The moves of the AI seats (all but seat 0) in ``game``, replayed from its seed
+    and history: (all of them, those with one legal move only)."""
+    spec = games.get(name)
+    again = spec.new_game(game.players, None, game.flags)
+    moves = forced = 0
+    for entry in game.history:
+        if not (isinstance(entry, tuple) and isinstance(entry[0], int)):
+            continue  # a deal: dealt below, from the seed, as the table dealt it
+        while needs_deal(again):
+            again.deal(spec.seeded_deck(f"pool-{name}", again.round_index))
+        seat, action = entry
+        if seat != 0:
+            moves += 1
+            forced += len(again.legal_actions(seat)) == 1
+        again.apply(seat, action)
+    return moves, forced
+
+
+@pytest.mark.asyncio
+async def test_a_forced_move_is_played_by_the_table_not_asked_of_the_pool() -> None:
+    """An AI seat with one legal move plays it at once: no search, no place in the
+    pool's queue (the record is the same as in process: the test above)."""
+    async with serving(1, seed="pool-whist") as server:
+        ann = await create(server, "ann", "whist")
+        await eventually(lambda: 1 in server.hub.lobby.tables)
+        game = server.hub.lobby.tables[1].game
+        assert game is not None
+        await asyncio.wait_for(play_out(ann, random.Random("forced")), GAME_TIMEOUT)
+        await ann.close()
+        assert server.pool is not None
+        moves, forced = forced_ai_moves("whist", game)
+        assert forced > 0
+        assert server.pool.counts["decisions"] == moves - forced
 
 
 def ai_moves(game: GameState, seat: int) -> list[Any]:
