@@ -11,14 +11,14 @@ first line; the hub turns lines into messages with it and messages into bytes, a
 hands the messages to the ``Lobby`` (lobby.py), which never sees a byte. Rate limits
 are kept here too, per connection.
 
-Lines that wait (``waiting``, core/waiting.py): while the server waits to commit a save
-(an inline store's commit wait, io/committer.py), the lines of people at tables are kept unread,
-and ``drain()`` reads them, in the order they came, just before the commit; any other
-event the hub is given reads them first, so nothing is reordered. A turn's messages
-wait for its save anyway, so an answer is told no later; what it saves is the cost of
-reading each line on its own: at a person's pace the server sleeps between answers,
-and each answer read alone finds the processor's caches cold (bench/hub_cost.py
-``--cold``), while those read one after another share them.
+Lines that wait (``waiting``, core/waiting.py): while the server waits to commit a
+save (an inline store's commit wait, io/committer.py), the lines of people at tables
+are kept unread, and ``drain()`` reads them, in the order they came, just before the
+commit; any other event the hub is given reads them first, so nothing is reordered.
+A turn's messages wait for its save anyway, so an answer is told no later; what it
+saves is the cost of reading each line on its own: at a person's pace the server
+sleeps between answers, and each answer read alone finds the processor's caches cold
+(bench/hub_cost.py ``--cold``), while those read one after another share them.
 
 What the lobby does without a connection's line is reached on its parts, not through
 the hub (lobby.py): what to save (``lobby.journal.take()``), the plug-in moves to run
@@ -368,7 +368,9 @@ class Hub:
     def deliver(self, conn: int, msg: Message) -> list[Command]:
         """What the instance that holds ``conn``'s table says to it: written here."""
         out = self._first()
-        return out + self._render([(conn, msg)]) if self._relayed(conn) else out
+        if self._relayed(conn):
+            out += self._render([(conn, msg)])
+        return out
 
     def unrelay(self, conn: int, text: str | None = None, code: str | None = None) -> list[Command]:
         """``conn``'s messages stop going elsewhere: it is back in the lobby (told ``text``

@@ -129,11 +129,6 @@ class Journal:
             self._writes.append(Moves(table.id, first, tuple(lines), table.seq))
             table.note_saved(len(lines))
 
-    @property
-    def waiting(self) -> bool:
-        """Whether anything waits to be saved (``take``)."""
-        return bool(self._writes)
-
     def take(self) -> list[Write]:
         """What must be saved (in order, in one transaction) before the commands
         returned so far are sent."""

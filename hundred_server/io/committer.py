@@ -162,8 +162,8 @@ class Committer:
         last = self._last_games
         if not last:
             return False
-        waiting = {w.game_id for b in self._queue for w in b.writes}
-        return last <= waiting or last <= waiting | self.hub.waiting.tables
+        queued = {w.game_id for b in self._queue for w in b.writes}
+        return last <= queued | self.hub.waiting.tables
 
     def _batch_full(self) -> bool:
         """Whether ``commit_batch`` turns' writes (or lines, unread) wait in the queue."""

@@ -242,7 +242,6 @@ class Server:
             self.pool.close()
         transports = [c.transport for c in self._connections.values()]
         self.read_waiting()  # lines unread yet, and what the last turn produced, join the queue
-        self._flush()
         unsaved = await self.committer.last_saves()
         # Goodbyes (each table told honestly whether its game is saved), then every
         # transport closes; they save nothing, so they go straight out.
@@ -327,11 +326,8 @@ class Server:
     def read_waiting(self) -> None:
         """The lines that waited unread for the commit (``Hub.waiting``), read now, in
         order, and what they did handed to the committer at once, to join the commit."""
-        commands = self.hub.drain()
-        if commands or self.hub.lobby.journal.waiting:
-            self.dispatch(commands)
-        if self._pending:
-            self._flush()
+        self.dispatch(self.hub.drain())
+        self._flush()
 
     def _flush(self) -> None:
         """What this turn of the event loop produced, to the committer: sent now, or
