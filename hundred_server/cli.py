@@ -42,6 +42,7 @@ from typing import cast
 from hundred_server import __version__
 from hundred_server import games as registry
 from hundred_server.ai.plugins import BotLimits, PluginError, load_plugin, parse_plugin
+from hundred_server.ai.pool import DEPTH as AI_DEPTH
 from hundred_server.ai.pool import QUEUE_PER_WORKER, PoolLimits, default_workers
 from hundred_server.ai.pool import TIMEOUT as AI_TIMEOUT
 from hundred_server.ai.selfplay import selfplay
@@ -264,7 +265,7 @@ def _ai_pool(parser: argparse.ArgumentParser, args: argparse.Namespace) -> PoolL
             f"--ai-timeout ({args.ai_timeout:g} s) must be more than the strong AI's "
             f"budget ({budget:g} s, --ai-budget)"
         )
-    return PoolLimits(workers, args.ai_queue, args.ai_timeout)
+    return PoolLimits(workers, args.ai_queue, args.ai_timeout, depth=args.ai_depth)
 
 
 def _bot_limits(args: argparse.Namespace) -> BotLimits:
@@ -556,6 +557,15 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECONDS",
         help=f"seconds a worker may take on one strong-AI move (default {AI_TIMEOUT:g}); "
         "then it is replaced and the naive AI plays that move",
+    )
+    serve.add_argument(
+        "--ai-depth",
+        type=_positive,
+        default=AI_DEPTH,
+        metavar="N",
+        help=f"strong-AI moves sent to a worker at once (default {AI_DEPTH}): with 2 a "
+        "worker starts its next move as soon as it has answered one, without waiting "
+        "for the server to read the answer; 1 sends the next only then",
     )
     serve.add_argument(
         "--memory",

@@ -12,20 +12,25 @@ not one for each move. A chain keeps its place for ``CHAIN_HOLD`` at most (its p
 never older than that), so no table is starved, not even by a table of AI seats alone
 whose chain runs to the game's end: an ask waits only behind asks placed before it.
 Each of the ``limits.workers`` workers (bots/worker.py, the same process and frames as
-a plug-in's, without a plug-in) plays one ask at a time with the bot the ask names, and
-its answer (an index into ``view.legal``, or the move itself when ``legal`` holds only
-a sample of the moves, as a Rook setup) comes back through ``answer(table, seat, ask,
-choice, fault, action)``, read from its pipe with ``add_reader``: the loop never waits for
-it. The worker's move is the one the table's own bot would play in process (its
-random generator is keyed from its seed and the view), so a game's record is the same
-whatever the pool's size or load.
+a plug-in's, without a plug-in) plays one ask at a time with the bot the ask names. It is
+sent up to ``limits.depth`` asks at once (the idle workers are served first), the next
+waiting in its pipe, so that it goes on as soon as it has written an answer instead of
+idling until the loop has read it and sent another; an ask of a chain then waits behind
+at most the one sent before it. Its answer (an index into ``view.legal``, or the move
+itself when ``legal`` holds only a sample of the moves, as a Rook setup) comes back
+through ``answer(table, seat, ask, choice, fault, action)``, read from its pipe with
+``add_reader``: the loop never waits for it. The worker's move is the one the table's
+own bot would play in process (its random generator is keyed from its seed and the
+view), so a game's record is the same whatever the pool's size, depth or load.
 
 - ``ReleaseBots`` (the table ended or was abandoned) drops its asks from the queue;
   the answer of one a worker is on is dropped when it comes.
 - A worker that crashes, garbles its frames or takes longer than ``limits.timeout``
-  (a hard limit far above the strong AI's budget; its search counts its own CPU time,
-  games/search.py) is killed and replaced, and its ask is answered with a fault: its
-  table's naive AI plays that one move (logged, counted in ``counts["stand_ins"]``).
+  on an ask (a hard limit far above the strong AI's budget; its search counts its own
+  CPU time, games/search.py; timed from when it began that ask) is killed and replaced,
+  and the ask it was on is answered with a fault: its table's naive AI plays that one
+  move (logged, counted in ``counts["stand_ins"]``). The asks it had not begun go back
+  to the queue in their places.
   A worker that cannot start is tried again after ``RESTART_DELAY``; while no worker
   is ready after such a failure, the queued asks are answered with the fault at once.
 - ``full()`` says whether more than ``limits.queue`` asks wait: the lobby then refuses
@@ -43,9 +48,9 @@ import heapq
 import logging
 import os
 import pickle
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from hundred_server.ai.plugins import (
@@ -70,6 +75,11 @@ TIMEOUT: Final = 3.0
 #: Asks that may wait for a worker, per worker, before new tables of the strong AI
 #: are refused (``serve --ai-queue``'s default is this times the workers).
 QUEUE_PER_WORKER: Final = 64
+#: Asks sent to a worker at once (``serve --ai-depth``): with two, a worker goes on to
+#: its next ask as soon as it has written an answer, not after the server has read it
+#: and sent another (under ``make load-ai``'s Rook, p99 of the answer to the next
+#: prompt 235-258 ms against 634-1,046 ms with one; docs/scaling.md).
+DEPTH: Final = 2
 #: Seconds an AI chain keeps the place in the queue of its first ask, at most: a
 #: person's wait through a few AI moves (milliseconds each) keeps it throughout.
 CHAIN_HOLD: Final = 1.0
@@ -86,12 +96,18 @@ def default_workers() -> int:
 class PoolLimits:
     """``workers`` processes; more than ``queue`` asks waiting refuse new tables of the
     strong AI (None: ``QUEUE_PER_WORKER`` a worker); ``timeout`` wall-clock seconds a
-    decision at most; ``startup`` seconds for a worker to say it is ready."""
+    decision at most; ``startup`` seconds for a worker to say it is ready; ``depth``
+    asks sent to a worker at once."""
 
     workers: int
     queue: int | None = None
     timeout: float = TIMEOUT
     startup: float = STARTUP_TIMEOUT
+    depth: int = DEPTH
+
+    def __post_init__(self) -> None:
+        if self.depth < 1:
+            raise ValueError(f"an AI worker is sent at least one ask at a time, not {self.depth}")
 
     @property
     def bound(self) -> int:
@@ -99,18 +115,32 @@ class PoolLimits:
 
 
 @dataclass(eq=False)
+class _InFlight:
+    """An ask sent to a worker and not answered yet."""
+
+    job: AskBot
+    #: When the wait of the job's table began (its place in the queue).
+    began: float
+    #: The job's table was released: its answer is dropped when it comes.
+    dropped: bool = False
+
+
+@dataclass(eq=False)
 class _Slot:
-    """One worker of the pool and the ask it is on."""
+    """One worker of the pool and the asks it has been sent, in order: the first is the
+    one it is on, the others wait in its pipe."""
 
     index: int
     worker: Worker | None = None
     ready: bool = False
-    job: AskBot | None = None
-    #: When the wait of the job's table began (its place in the queue).
-    began: float = 0.0
-    #: The job's table was released: its answer is dropped when it comes.
-    dropped: bool = False
+    sent: deque[_InFlight] = field(default_factory=deque)
+    #: The overrun timer of the first ask sent (or the startup timer).
     timer: asyncio.TimerHandle | None = None
+
+    @property
+    def job(self) -> AskBot | None:
+        """The ask the worker is on."""
+        return self.sent[0].job if self.sent else None
 
 
 def _read_answer(message: dict[str, Any]) -> tuple[int, int | None, str | None, Any]:
@@ -209,9 +239,10 @@ class AIPool:
             heapq.heapify(self._queue)
         self.counts["dropped"] += before - len(self._queue)
         for slot in self._slots:
-            if slot.job is not None and slot.job.table == table and not slot.dropped:
-                slot.dropped = True
-                self.counts["dropped"] += 1
+            for sent in slot.sent:
+                if sent.job.table == table and not sent.dropped:
+                    sent.dropped = True
+                    self.counts["dropped"] += 1
 
     def close(self) -> None:
         """Kill every worker and reap them (shutdown: a short blocking wait)."""
@@ -221,7 +252,7 @@ class AIPool:
         self._queue.clear()
         for slot in self._slots:
             self._cancel_timer(slot)
-            slot.job = None
+            slot.sent.clear()
             self._stop(slot)
         self._reaper.close()
         counts = self.counts
@@ -256,23 +287,30 @@ class AIPool:
             slot.timer = None
 
     def _dispatch(self) -> None:
-        """Hand waiting asks to idle workers, the longest wait first."""
-        for slot in self._slots:
-            if not self._queue:
-                return
-            if slot.ready and slot.job is None:
-                began, _, job = heapq.heappop(self._queue)
-                self._send(slot, job, began)
+        """Hand waiting asks to the workers, the longest wait first: first to the idle
+        ones, then up to ``limits.depth`` asks a worker."""
+        for place in range(self.limits.depth):
+            for slot in self._slots:
+                if not self._queue:
+                    return
+                if slot.ready and len(slot.sent) == place:
+                    began, _, job = heapq.heappop(self._queue)
+                    self._send(slot, job, began)
 
     def _send(self, slot: _Slot, job: AskBot, began: float) -> None:
         worker = slot.worker
         assert worker is not None
-        slot.job, slot.began, slot.dropped = job, began, False
+        slot.sent.append(_InFlight(job, began))
         try:
             worker.send(job.ask, job.view, job.builtin)
         except WorkerBroken as exc:
             self._replace(slot, str(exc))
             return
+        if len(slot.sent) == 1:
+            self._time(slot, worker)
+
+    def _time(self, slot: _Slot, worker: Worker) -> None:
+        """The worker has begun its first ask sent: it must answer within the timeout."""
         slot.timer = self.loop.call_later(self.limits.timeout, self._overran, slot, worker)
 
     # ------------------------------------------------------------------ events
@@ -299,14 +337,15 @@ class AIPool:
             except WorkerBroken as exc:
                 self._replace(slot, str(exc))
                 return
-            job = slot.job
-            if job is None or ask != job.ask:
+            if not slot.sent or ask != slot.sent[0].job.ask:
                 continue  # an answer nobody waits for any more
             self._cancel_timer(slot)
-            slot.job = None
-            if not slot.dropped:
+            done = slot.sent.popleft()
+            if slot.sent:  # it goes on with the next ask at once
+                self._time(slot, worker)
+            if not done.dropped:
                 self.counts["decisions" if fault is None else "stand_ins"] += 1
-                self._answer(job, slot.began, choice, fault, action)
+                self._answer(done.job, done.began, choice, fault, action)
         self._dispatch()
 
     def _answer(
@@ -339,18 +378,24 @@ class AIPool:
 
     def _replace(self, slot: _Slot, why: str) -> None:
         """The slot's worker failed (``why``): it is killed and another started; the
-        ask it was on is answered with the fault (its table's naive AI plays it)."""
+        ask it was on is answered with the fault (its table's naive AI plays it), and
+        those it had not begun go back to the queue in their places."""
         self._cancel_timer(slot)
         worker, was_ready = slot.worker, slot.ready
         pid = None if worker is None else worker.pid
         self._stop(slot)
-        job, slot.job = slot.job, None
+        sent, slot.sent = slot.sent, deque()
+        on = sent.popleft() if sent else None
+        for waiting in sent:
+            if not waiting.dropped:
+                self._arrivals += 1
+                heapq.heappush(self._queue, (waiting.began, self._arrivals, waiting.job))
         self.counts["replaced"] += 1
-        where = "" if job is None else f" on table {job.table}, seat {job.seat}"
+        where = "" if on is None else f" on table {on.job.table}, seat {on.job.seat}"
         log.warning("AI pool: worker %s replaced%s: %s", pid, where, why)
-        if job is not None and not slot.dropped:
+        if on is not None and not on.dropped:
             self.counts["stand_ins"] += 1
-            self._answer(job, slot.began, None, why, None)
+            self._answer(on.job, on.began, None, why, None)
         if was_ready:
             self._start(slot)
         else:

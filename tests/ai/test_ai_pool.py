@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from hundred_server import games
-from hundred_server.ai.pool import AIPool, PoolLimits
+from hundred_server.ai.pool import DEPTH, AIPool, PoolLimits
 from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Lobby
@@ -51,10 +51,12 @@ BUSY = (
 
 @contextlib.asynccontextmanager
 async def serving(
-    workers: int, queue: int | None = None, seed: str = "pool"
+    workers: int, queue: int | None = None, seed: str = "pool", depth: int = DEPTH
 ) -> AsyncIterator[Server]:
-    """A server whose tables play the strong AI, in ``workers`` workers (0: in process)."""
-    pool = PoolLimits(workers, queue, timeout=60.0) if workers else None
+    """A server whose tables play the strong AI, in ``workers`` workers (0: in process),
+    each sent ``depth`` asks at once (the tests that stop a worker send it one, so that
+    it holds exactly the ask it is on)."""
+    pool = PoolLimits(workers, queue, timeout=60.0, depth=depth) if workers else None
     ai = AISettings("strong", NO_CAP, pool)
     hub = Hub(seed_source=lambda: seed, ai=ai)
     server = Server(hub, Settings(listeners=Listeners("127.0.0.1", 0), ai=ai))
@@ -230,11 +232,52 @@ async def test_a_worker_killed_mid_decision_is_replaced_and_its_table_goes_on(
 
 
 @pytest.mark.asyncio
+async def test_a_worker_killed_with_two_asks_sent_hands_the_second_to_its_successor() -> None:
+    """``depth`` 2: the worker is stopped on ann's ask with bob's waiting in its pipe,
+    then killed. Ann's move is the naive AI's; bob's goes back to the queue and the next
+    worker plays the strong AI's move, the same as in process."""
+    async with serving(1) as server:
+        pool = server.pool
+        assert pool is not None
+        [pid] = ready(pool)
+        os.kill(pid, signal.SIGSTOP)
+        ann = await create(server, "ann", "hundert")
+        await until_asked(server, ann, 1)
+        bob = await create(server, "bob", "hundert")
+        await until_asked(server, bob, 2)
+        [slot] = pool._slots
+        await eventually(lambda: len(slot.sent) == 2)
+        assert pool.queued == 0
+        first, second = slot.sent
+        assert (first.job.table, second.job.table) == (1, 2)
+        naive = games.get("hundert").bots["naive"]().act(first.job.view)
+        assert second.job.builtin is not None
+        strong = second.job.builtin.make().act(second.job.view)
+        ann_game, bob_game = (server.hub.lobby.tables[t].game for t in (1, 2))
+        assert ann_game is not None
+        assert bob_game is not None
+        ann_played, bob_played = len(ai_moves(ann_game, 1)), len(ai_moves(bob_game, 1))
+        os.kill(pid, signal.SIGKILL)
+        await eventually(
+            lambda: (
+                len(ai_moves(ann_game, 1)) > ann_played and len(ai_moves(bob_game, 1)) > bob_played
+            )
+        )
+        assert ai_moves(ann_game, 1)[ann_played] == naive
+        assert ai_moves(bob_game, 1)[bob_played] == strong
+        assert pool.counts["replaced"] == 1
+        assert pool.counts["stand_ins"] == 1
+        assert server.hub.lobby.stand_ins == {"hundert": 1}
+        for peer in (ann, bob):
+            await peer.close()
+
+
+@pytest.mark.asyncio
 async def test_a_busy_pool_refuses_new_strong_tables_and_serves_those_playing(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     caplog.set_level(logging.INFO, "hundred_server")
-    async with serving(1, queue=0) as server:
+    async with serving(1, queue=0, depth=1) as server:
         pool = server.pool
         assert pool is not None
         [pid] = ready(pool)
@@ -273,7 +316,7 @@ async def test_a_busy_pool_refuses_new_strong_tables_and_serves_those_playing(
 @pytest.mark.asyncio
 async def test_a_table_that_is_gone_has_its_asks_dropped(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, "hundred_server")
-    async with serving(1) as server:
+    async with serving(1, depth=1) as server:
         pool = server.pool
         assert pool is not None
         answered: list[tuple[int, int, int]] = []
@@ -409,7 +452,7 @@ async def test_an_ask_an_ai_answer_brings_on_keeps_its_tables_place() -> None:
     first began: the second AI move of table 1 is played before table 2's, the person
     of table 1 waiting for one place in the queue, not two."""
     builtin = BuiltinAI("whist", "strong", ())
-    pool = AIPool(PoolLimits(1), lambda *answer: None)
+    pool = AIPool(PoolLimits(1, depth=1), lambda *answer: None)
     worker = _HeldWorker()
     slot = pool._slots[0]
     slot.worker, slot.ready = worker, True  # type: ignore[assignment]
@@ -468,7 +511,7 @@ def test_a_chain_keeps_its_place_for_chain_hold_at_most() -> None:
     meanwhile goes first."""
     builtin = BuiltinAI("whist", "strong", ())
     clock = _Clock()
-    pool = AIPool(PoolLimits(1), lambda *answer: None, loop=clock)  # type: ignore[arg-type]
+    pool = AIPool(PoolLimits(1, depth=1), lambda *answer: None, loop=clock)  # type: ignore[arg-type]
     worker = _HeldWorker()
     slot = pool._slots[0]
     slot.worker, slot.ready = worker, True  # type: ignore[assignment]
@@ -494,3 +537,107 @@ def test_a_chain_keeps_its_place_for_chain_hold_at_most() -> None:
     assert slot.job is not None
     assert slot.job.table == 2
     assert [entry[2].table for entry in pool._queue] == [1]
+
+
+def _held_pool(depth: int) -> tuple[AIPool, _HeldWorker, list[tuple[int, int]]]:
+    """A pool of one held worker, sent ``depth`` asks at once; the answers it gives, as
+    (table, ask)."""
+    clock = _Clock()
+    answered: list[tuple[int, int]] = []
+    pool = AIPool(
+        PoolLimits(1, depth=depth),
+        lambda table, seat, ask, *rest: answered.append((table, ask)),
+        loop=clock,  # type: ignore[arg-type]
+    )
+    worker = _HeldWorker()
+    slot = pool._slots[0]
+    slot.worker, slot.ready = worker, True  # type: ignore[assignment]
+    return pool, worker, answered
+
+
+def test_a_worker_is_sent_two_asks_and_each_answer_sends_the_next() -> None:
+    """With ``depth`` 2 the next ask waits in the worker's pipe; an answer sends the one
+    after it, and a chain's next ask waits behind the one already sent."""
+    builtin = BuiltinAI("whist", "strong", ())
+    pool, worker, answered = _held_pool(2)
+    slot = pool._slots[0]
+
+    def chain(table: int, seat: int, ask: int, *rest: Any) -> None:
+        answered.append((table, ask))
+        if (table, ask) == (1, 1):
+            pool.ask(AskBot(1, 2, 2, "", None, builtin))  # table 1's next AI seat
+
+    pool.answer = chain
+    for table in (1, 2, 3):
+        pool.ask(AskBot(table, 1, 1, "", None, builtin))
+        pool.loop.now += 0.1  # type: ignore[attr-defined]
+    assert worker.sent == [1, 1]  # tables 1 and 2: the worker's; table 3 waits
+    assert [entry[2].table for entry in pool._queue] == [3]
+    assert [sent.job.table for sent in slot.sent] == [1, 2]
+    assert slot.job is not None
+    assert slot.job.table == 1
+    worker.answers.append({"Ask": 1, "Choice": 0})
+    pool._readable(slot, worker)  # type: ignore[arg-type]
+    # table 1's next ask goes ahead of table 3's, behind table 2's already sent
+    assert answered == [(1, 1)]
+    assert [sent.job.table for sent in slot.sent] == [2, 1]
+    assert [entry[2].table for entry in pool._queue] == [3]
+    assert pool.counts["decisions"] == 1
+    assert slot.timer is not None  # the worker is timed on table 2's ask now
+
+
+def test_depth_one_sends_the_next_ask_only_after_the_answer() -> None:
+    builtin = BuiltinAI("whist", "strong", ())
+    pool, worker, _answered = _held_pool(1)
+    for table in (1, 2):
+        pool.ask(AskBot(table, 1, 1, "", None, builtin))
+    assert worker.sent == [1]
+    assert pool.queued == 1
+
+
+def test_a_replaced_worker_gives_back_the_asks_it_had_not_begun() -> None:
+    """The worker dies with two asks sent: the one it was on is answered with the fault
+    (the naive AI plays it), the other goes back to the queue in its place, ahead of
+    later ones, for the next worker."""
+    builtin = BuiltinAI("whist", "strong", ())
+    pool, worker, answered = _held_pool(2)
+    slot = pool._slots[0]
+    # no process to kill or start: the slot is only emptied
+    pool._start = lambda slot: None  # type: ignore[method-assign]
+
+    def stop(slot: Any) -> None:
+        slot.worker, slot.ready = None, False
+
+    pool._stop = stop  # type: ignore[method-assign]
+    for table in (1, 2):
+        pool.ask(AskBot(table, 1, 1, "", None, builtin))
+    pool.loop.now += 0.5  # type: ignore[attr-defined]
+    pool.ask(AskBot(3, 1, 1, "", None, builtin))
+    assert worker.sent == [1, 1]
+    pool._replace(slot, "its worker was killed by signal 9")
+    assert answered == [(1, 1)]
+    assert pool.counts["stand_ins"] == 1
+    assert pool.counts["replaced"] == 1
+    assert not slot.sent
+    assert [entry[2].table for entry in sorted(pool._queue)] == [2, 3]
+
+
+def test_a_released_table_drops_the_answer_of_an_ask_waiting_in_the_pipe() -> None:
+    builtin = BuiltinAI("whist", "strong", ())
+    pool, worker, answered = _held_pool(2)
+    slot = pool._slots[0]
+    for table in (1, 2, 3):
+        pool.ask(AskBot(table, 1, 1, "", None, builtin))
+    pool.release(2)  # its ask is in the worker's pipe, not begun
+    assert pool.counts["dropped"] == 1
+    assert [sent.dropped for sent in slot.sent] == [False, True]
+    worker.answers.extend([{"Ask": 1, "Choice": 0}, {"Ask": 1, "Choice": 0}])
+    pool._readable(slot, worker)  # type: ignore[arg-type]
+    assert answered == [(1, 1)]  # table 2's answer came and was dropped
+    assert pool.counts["decisions"] == 1
+    assert [sent.job.table for sent in slot.sent] == [3]
+
+
+def test_a_pool_sends_a_worker_at_least_one_ask() -> None:
+    with pytest.raises(ValueError, match="at least one ask at a time, not 0"):
+        PoolLimits(1, depth=0)
