@@ -213,6 +213,26 @@ def _beats(c: int, best: int, trump: int) -> bool:
     return c // 6 == trump
 
 
+def _ways(cap: Sequence[Sequence[int]]) -> list[int]:
+    """How many of the three seats ``cap`` lets hold each card."""
+    c0, c1, c2 = cap
+    ways = [0] * _NCARDS
+    for c in range(_NCARDS):
+        ways[c] = (1 if c0[c] > 0 else 0) + (1 if c1[c] > 0 else 0) + (1 if c2[c] > 0 else 0)
+    return ways
+
+
+def _fewest_first(cards: list[int], ways: list[int]) -> list[int]:
+    """``sorted(cards, key=ways.__getitem__)`` (a stable sort by 0-3 seats), as a
+    partition: no call a card."""
+    out: list[int] = []
+    for w in range(4):
+        for c in cards:
+            if ways[c] == w:
+                out.append(c)
+    return out
+
+
 class Sampler:
     """Draws the other seats' hands consistently with one view (see the docstring)."""
 
@@ -269,6 +289,10 @@ class Sampler:
                 row[c] = min(row[c], left[c])
         if not self._feasible(self.cap):
             raise search.SampleError("no deal fits what this view shows")
+        #: How many seats may hold each card under ``cap``.
+        self.ways = _ways(self.cap)
+        #: The hidden copies, in card order.
+        self.hidden = [c for c in range(_NCARDS) for _ in range(left[c])]
 
     def _meld_caps(self, trump: int, shown: list[list[int]], played: list[list[int]]) -> None:
         for k, seat in enumerate(self.others):
@@ -307,67 +331,86 @@ class Sampler:
         left = self.left if left is None else left
         room = self.room if room is None else room
         c0, c1, c2 = cap
-        for subset in range(8):
-            need = 0
-            for c in range(_NCARDS):
-                n = left[c]
-                if n:
-                    outside = (
-                        (0 if subset & 1 else c0[c])
-                        + (0 if subset & 2 else c1[c])
-                        + (0 if subset & 4 else c2[c])
-                    )
-                    if n > outside:
-                        need += n - outside
-            inside = (
-                (room[0] if subset & 1 else 0)
-                + (room[1] if subset & 2 else 0)
-                + (room[2] if subset & 4 else 0)
-            )
-            if need > inside:
-                return False
-        return True
+        # One pass over the cards, the eight sets of seats at once (each card's caps read
+        # once): need_X is what must go to the seats X (bit k: self.others[k]), the copies
+        # beyond what the seats outside X may hold.
+        need0 = need1 = need2 = need3 = need4 = need5 = need6 = need7 = 0
+        for c in range(_NCARDS):
+            n = left[c]
+            if n:
+                a, b, d = c0[c], c1[c], c2[c]
+                if n > a + b + d:
+                    need0 += n - (a + b + d)
+                if n > b + d:
+                    need1 += n - (b + d)
+                if n > a + d:
+                    need2 += n - (a + d)
+                if n > d:
+                    need3 += n - d
+                if n > a + b:
+                    need4 += n - (a + b)
+                if n > b:
+                    need5 += n - b
+                if n > a:
+                    need6 += n - a
+                need7 += n
+        r0, r1, r2 = room[0], room[1], room[2]
+        return (
+            need0 <= 0
+            and need1 <= r0
+            and need2 <= r1
+            and need3 <= r0 + r1
+            and need4 <= r2
+            and need5 <= r0 + r2
+            and need6 <= r1 + r2
+            and need7 <= r0 + r1 + r2
+        )
 
-    def _cards(self, rng: Random, cap: Sequence[Sequence[int]]) -> list[int]:
-        cards = [c for c in range(_NCARDS) for _ in range(self.left[c])]
+    def _cards(self, rng: Random, ways: list[int]) -> list[int]:
+        """The hidden copies shuffled, then those fewest seats may hold first (``ways``:
+        how many may hold each card)."""
+        cards = self.hidden[:]
         search.shuffle(cards, rng)
-        cards.sort(key=lambda c: (cap[0][c] > 0) + (cap[1][c] > 0) + (cap[2][c] > 0))
-        return cards
+        return _fewest_first(cards, ways)
 
     def _draw(
         self, cards: Sequence[int], rng: Random, cap: Sequence[Sequence[int]]
     ) -> list[list[int]] | None:
         """Place ``cards`` one by one where the caps allow, by room left; None if stuck."""
-        room = self.room[:]
-        c0, c1, c2 = (list(row) for row in cap)
-        hands: list[list[int]] = [[], [], []]
+        # the room left and the hands in locals, not lists: a list's item is an object
+        r0, r1, r2 = self.room[0], self.room[1], self.room[2]
+        c0, c1, c2 = list(cap[0]), list(cap[1]), list(cap[2])
+        h0: list[int] = []
+        h1: list[int] = []
+        h2: list[int] = []
         for c in cards:
-            w0 = room[0] if c0[c] else 0
-            w1 = room[1] if c1[c] else 0
-            w2 = room[2] if c2[c] else 0
+            w0 = r0 if c0[c] else 0
+            w1 = r1 if c1[c] else 0
+            w2 = r2 if c2[c] else 0
             total = w0 + w1 + w2
             if not total:
                 return None
             pick = rng.random() * total
             if pick < w0:
-                k = 0
                 c0[c] -= 1
+                r0 -= 1
+                h0.append(c)
             elif pick < w0 + w1:
-                k = 1
                 c1[c] -= 1
+                r1 -= 1
+                h1.append(c)
             else:
-                k = 2
                 c2[c] -= 1
-            room[k] -= 1
-            hands[k].append(c)
-        return hands
+                r2 -= 1
+                h2.append(c)
+        return [h0, h1, h2]
 
     def _draw_checked(self, rng: Random, cap: list[list[int]]) -> list[list[int]]:
         """Place the hidden cards one by one, each only where the rest still fits."""
         left, room = self.left[:], self.room[:]
         cap = [row[:] for row in cap]
         hands: list[list[int]] = [[], [], []]
-        for c in self._cards(rng, cap):
+        for c in self._cards(rng, _ways(cap)):
             weights = []
             for k in range(3):
                 w = 0
@@ -392,10 +435,13 @@ class Sampler:
             hands[k].append(c)
         return hands
 
-    def _melds_fit(self, hands: Sequence[Sequence[int]]) -> bool:
+    def _melds_fit(self, hands: Sequence[list[int]]) -> bool:
         for k, options in self.open:
-            counts = _counts(hands[k])
-            if not any(counts[c] <= extra for c, extra in options):
+            hand = hands[k]
+            for c, extra in options:
+                if hand.count(c) <= extra:
+                    break
+            else:
                 return False
         return True
 
@@ -426,18 +472,19 @@ class Sampler:
 
     def sample(self, rng: Random) -> list[list[int]]:
         """Every seat's hidden hand in one consistent deal (the viewer's left empty)."""
-        cards = self._cards(rng, self.cap)
+        ways = self.ways
+        cards = self._cards(rng, ways)
         for _ in range(self.QUICK_TRIES):
             hands = self._draw(cards, rng, self.cap)
             if hands is not None and (not self.open or self._melds_fit(hands)):
                 return self._full(hands)
             search.shuffle(cards, rng)
-            cards.sort(
-                key=lambda c: (self.cap[0][c] > 0) + (self.cap[1][c] > 0) + (self.cap[2][c] > 0)
-            )
+            cards = _fewest_first(cards, ways)
         cap = self._pick_caps(rng) if self.open else self.cap
+        if self.open:
+            ways = _ways(cap)
         for _ in range(2):
-            hands = self._draw(self._cards(rng, cap), rng, cap)
+            hands = self._draw(self._cards(rng, ways), rng, cap)
             if hands is not None:
                 return self._full(hands)
         return self._full(self._draw_checked(rng, cap))
