@@ -15,6 +15,7 @@
 // the scores.
 
 import { $ } from "./dom.js";
+import { GAME_ORDER } from "./games.js";
 import { handle } from "./messages.js";
 import { choiceButtons, clockLeft, fillBots, render, renderStatus } from "./render.js";
 import {
@@ -41,6 +42,9 @@ function wsURL() {
 
 function connect() {
   state.greeted = false;
+  // Option lines still owed by a connection that is gone are never coming.
+  state.optionsFor = [];
+  state.optionLines = [];
   state.reclaiming = false;
   let socket;
   try {
@@ -115,14 +119,24 @@ export function askOptions(game) {
   send(hello("create", { Game: game }), "create");
 }
 
-export function create(option, extra = {}) {
+/** Every game's options, asked for at once (the tab's game first): switching games
+ * then waits for nothing. */
+export function askAllOptions() {
+  for (const name of [state.game, ...GAME_ORDER.filter((n) => n !== state.game)]) {
+    if (!state.options[name] && !state.optionsFor.includes(name)) askOptions(name);
+  }
+}
+
+/** Create a table of `game` (the game of the button clicked, never whichever tab is
+ * showing when the click is handled) with its option `option`. */
+export function create(game, option, extra = {}) {
   clearError("create");
-  const msg = { Type: "Game", Game: state.game, Option: option, ...extra };
+  const msg = { Type: "Game", Game: game, Option: option, ...extra };
   if ($("naive").checked) msg.AI = "naive";
   if (!$("watchers").checked) msg.Watchers = false;
   // Hello create first: the Game answer is read only right after the options.
-  state.optionsFor.push(state.game);
-  send(hello("create", { Game: state.game }), "create");
+  state.optionsFor.push(game);
+  send(hello("create", { Game: game }), "create");
   send(msg, "create");
 }
 
@@ -256,7 +270,7 @@ function start() {
     const clock = $("custom-clock").value.trim();
     if (clock !== "") extra.Clock = Number(clock);
     for (const box of form.querySelectorAll("input.flag")) extra[box.dataset.flag] = box.checked;
-    create(Number(form.dataset.option), extra);
+    create(form.dataset.game, Number(form.dataset.option), extra);
   });
   $("refresh").addEventListener("click", () => listTables("tables"));
   $("leave").addEventListener("click", leaveTable);
@@ -274,6 +288,11 @@ function start() {
     if (send({ Type: "Chat", Text: text }, "chat")) input.value = "";
   });
   document.addEventListener("keydown", onKey);
+  let resized = null; // the hand's fan follows the width, once the resizing stops
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(render, 100);
+  });
   setInterval(() => {
     if (state.view === "lobby" && state.conn === "open" && !state.reclaiming) listTables("tables");
   }, POLL_TABLES_MS);

@@ -2,7 +2,7 @@
 // and options, the table, and every game's deals, prompts, moves and scores. Nothing
 // here draws; render.js draws the state after each message.
 
-import { askOptions, listTables, send } from "./app.js";
+import { askAllOptions, listTables, send } from "./app.js";
 import { $ } from "./dom.js";
 import {
   addLog,
@@ -73,6 +73,7 @@ const HANDLERS = {
     const g = state.g;
     g.pile = m.Cards || [];
     g.total = m.Total;
+    nextTrick();
     g.trick = [];
   },
   Score: onScore,
@@ -105,7 +106,7 @@ function onHello() {
     listTables();
   }
   if (first) {
-    askOptions(state.game);
+    askAllOptions();
     listTables();
   }
 }
@@ -203,6 +204,7 @@ function onSnapshot(m) {
   g.tricksKnown = Array.isArray(m.Winners) || !m.Tricks;
   if (Array.isArray(m.Pile)) g.pile = m.Pile.slice();
   if (typeof m.Total === "number") g.total = m.Total;
+  nextTrick();
   const played = m.Played || m.Trick || [];
   g.trick = played.map((p) => ({ seat: p.Playerid, card: p.PlayedCard }));
   g.trickDone = false;
@@ -225,6 +227,7 @@ function onDeal(m) {
 
 function newRound() {
   const g = state.g;
+  nextTrick();
   Object.assign(g, {
     bids: {},
     passed: new Set(),
@@ -296,6 +299,8 @@ function onPlay(m) {
   const game = gameInfo();
   if (g.trickDone) {
     g.lastTrick = game.hideFinishedTricks ? null : { cards: g.trick, winner: g.trickWinner };
+    g.takenBy = g.trickWinner;
+    g.trickNo += 1;
     g.trick = [];
     g.trickDone = false;
     g.trickWinner = null;
@@ -356,7 +361,7 @@ function onError(m) {
     store(STORE_TOKEN, null);
     state.reclaiming = false;
     leaveTableView();
-    askOptions(state.game);
+    askAllOptions();
     listTables();
     return;
   }
@@ -401,6 +406,14 @@ function onPrompt(m) {
     g.setupCalls = [];
     g.highlight = 0;
   }
+}
+
+/** The trick on the table is gone (a new round, a snapshot): taken by its winner if
+ * it was finished. */
+function nextTrick() {
+  const g = state.g;
+  g.takenBy = g.trickDone ? g.trickWinner : null;
+  g.trickNo += 1;
 }
 
 /** A move was announced: the prompt it answered is done. */

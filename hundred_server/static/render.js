@@ -19,6 +19,7 @@ export function render() {
   renderStatus();
   if (state.view === "lobby") renderLobby();
   else renderTable();
+  renderPeople();
   renderChat();
   // A tab in the background says when it is your turn.
   document.title = `${promptChoices() ? "Your turn · " : ""}${TITLE}`;
@@ -37,55 +38,77 @@ export function renderStatus() {
 }
 
 function renderLobby() {
+  renderTabs();
+  renderOptions();
+  renderTables();
+}
+
+/** The game tabs: built once and then only marked, so that a click never lands on a
+ * button that a message's render replaced under the pointer. A tab switches at once:
+ * every game's options were asked for on connecting. */
+function renderTabs() {
   const tabs = $("game-tabs");
-  tabs.replaceChildren(
-    ...GAME_ORDER.map((name) =>
-      el(
-        "button",
-        {
-          type: "button",
-          className: "tab",
-          role: "tab",
-          ariaSelected: String(name === state.game),
-          dataset: { game: name },
-          onclick: () => {
-            state.game = name;
-            clearError("create");
-            if (!state.options[name]) askOptions(name);
-            render();
-          },
-        },
-        gameTitle(name),
-      ),
-    ),
-  );
-  const options = state.options[state.game];
-  const box = $("options");
-  const custom = $("custom");
-  if (!options) {
-    box.replaceChildren(el("p", { className: "meta" }, "asking the server for the options…"));
-    custom.hidden = true;
-  } else {
-    const presets = options.filter((o) => !o.back && !o.custom);
-    box.replaceChildren(
-      ...presets.map((o) =>
+  if (tabs.children.length !== GAME_ORDER.length) {
+    tabs.replaceChildren(
+      ...GAME_ORDER.map((name) =>
         el(
           "button",
           {
             type: "button",
-            className: "option",
-            dataset: { option: String(o.n) },
-            onclick: () => create(o.n),
+            className: "tab",
+            role: "tab",
+            dataset: { game: name },
+            onclick: () => {
+              state.game = name;
+              clearError("create");
+              if (!state.options[name] && !state.optionsFor.includes(name)) askOptions(name);
+              render();
+            },
           },
-          o.text,
+          gameTitle(name),
         ),
       ),
     );
-    const choice = options.find((o) => o.custom);
-    custom.hidden = !choice;
-    if (choice) renderCustom(choice);
   }
-  renderTables();
+  for (const tab of tabs.children) {
+    tab.setAttribute("aria-selected", String(tab.dataset.game === state.game));
+  }
+}
+
+/** The presets of the tab's game, each button holding its own game (rebuilt only when
+ * the game or its options change). */
+function renderOptions() {
+  const options = state.options[state.game];
+  const box = $("options");
+  const custom = $("custom");
+  const key = `${state.game}:${options ? options.length : "-"}`;
+  if (box.dataset.key === key) return;
+  box.dataset.key = key;
+  box.dataset.game = state.game;
+  if (!options) {
+    box.replaceChildren(el("p", { className: "meta" }, "asking the server for the options…"));
+    custom.hidden = true;
+    return;
+  }
+  const game = state.game;
+  const presets = options.filter((o) => !o.back && !o.custom);
+  box.replaceChildren(
+    ...presets.map((o) =>
+      el(
+        "button",
+        {
+          type: "button",
+          className: "option",
+          dataset: { option: String(o.n), game },
+          onclick: () => create(game, o.n),
+        },
+        o.text,
+      ),
+    ),
+  );
+  const choice = options.find((o) => o.custom);
+  custom.hidden = !choice;
+  if (choice) renderCustom(choice);
 }
 
 function renderCustom(choice) {
@@ -128,6 +151,10 @@ function renderTables() {
   for (const t of state.watchable) byId.set(t.Table, { ...t, watch: true });
   for (const t of state.tables) byId.set(t.Table, { ...t, watch: byId.has(t.Table), open: true });
   const tables = [...byId.values()].sort((a, b) => a.Table - b.Table);
+  // Unchanged lists keep their buttons (a click never lands on a replaced one).
+  const key = JSON.stringify(tables);
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
   if (!tables.length) {
     list.replaceChildren(el("li", { className: "meta" }, "No tables yet: create one."));
     return;
@@ -176,7 +203,7 @@ function renderTable() {
   $("table-title").textContent = `${t ? String(t.Name ?? "") : ""} · ${info.title}`;
   const meta = [];
   if (t) {
-    meta.push(`table ${t.Table}`);
+    if (String(t.Name ?? "") !== `table ${t.Table}`) meta.push(`table ${t.Table}`);
     meta.push(`AI: ${String(t.AI ?? "-")}`);
     if (Array.isArray(t.Flags) && t.Flags.length) meta.push(t.Flags.join(", "));
     if (typeof t.Watchers === "number" && t.Watchers) meta.push(`${t.Watchers} watching`);
@@ -188,9 +215,9 @@ function renderTable() {
   $("leave").hidden = over;
   $("leave").textContent = state.watching ? "stop watching" : "leave table";
   $("back").hidden = !over;
-  const started = g.round !== null || g.trick.length > 0 || g.hand.length > 0;
-  $("center").hidden = !started;
+  $("felt").dataset.seats = String(g.players.length);
   renderInfo();
+  renderScoreline();
   renderSeats();
   renderTrick();
   renderGameOver();
@@ -200,16 +227,23 @@ function renderTable() {
   $("log").replaceChildren(...g.log.slice(-12).map((line) => el("li", {}, line)));
 }
 
+/** The bar over the felt: the round, the dealer, the bid, trump (always in sight). */
 function renderInfo() {
   const g = state.g;
   const parts = [];
   if (g.round !== null) parts.push(el("span", {}, `Round ${g.round}`));
   if (g.dealer !== null) parts.push(el("span", {}, `Dealer ${playerName(g.dealer)}`));
   if (g.highBid !== null && g.bidder !== null) {
-    parts.push(el("span", {}, `Bid ${bidLabel(g.highBid)} by ${playerName(g.bidder)}`));
+    parts.push(
+      el(
+        "span",
+        { id: "bid", className: "chip" },
+        `Bid ${bidLabel(g.highBid)} · ${playerName(g.bidder)}`,
+      ),
+    );
   }
   if (g.trump) {
-    const trump = el("span", { id: "trump" }, "Trump ", suitEl(g.trump));
+    const trump = el("span", { id: "trump", className: "chip" }, "Trump ", suitEl(g.trump));
     if (g.trumpCard) trump.append(" ", cardEl(g.trumpCard, { small: true }));
     parts.push(trump);
   }
@@ -223,11 +257,31 @@ function renderInfo() {
   }
   if (g.kitty) parts.push(el("span", {}, `Kitty ${g.kitty.count} to ${playerName(g.kitty.seat)}`));
   if (g.total !== null)
-    parts.push(el("span", { id: "total", className: "total" }, `Total ${g.total}`));
+    parts.push(el("span", { id: "total", className: "chip total" }, `Total ${g.total}`));
   if (g.pile && g.pile.length) {
     parts.push(el("span", {}, "Pile ", ...g.pile.map((c) => cardEl(c, { small: true }))));
   }
   $("info").replaceChildren(...parts);
+}
+
+/** The running score (each seat's, or each side's) and what ends the game. */
+function renderScoreline() {
+  const g = state.g;
+  const info = gameInfo();
+  const parts = [el("strong", {}, "Score")];
+  if (g.score) {
+    const bySide = g.score.length < g.players.length && g.score.length >= 2;
+    g.score.forEach((total, i) => {
+      const who = bySide ? sideName(i) : playerName(i);
+      parts.push(
+        el("span", { className: "score", dataset: { row: String(i) } }, `${who} `, el("b", {}, String(total))),
+      );
+    });
+  } else {
+    parts.push(el("span", { className: "score" }, "none yet"));
+  }
+  if (info.target) parts.push(el("span", { className: "target" }, `(${info.target})`));
+  $("scoreline").replaceChildren(...parts);
 }
 
 /** The seat to act and the seconds left on its clock, if it has one. */
@@ -249,36 +303,55 @@ function sideName(side) {
   return (info.sides && info.sides[side]) || `Side ${side}`;
 }
 
+/** Where each seat sits around the table, going left (clockwise) from the bottom: you
+ * at the bottom (a watcher sees seat 0 there). */
+const PLACES = {
+  2: ["bottom", "top"],
+  3: ["bottom", "left", "right"],
+  4: ["bottom", "left", "top", "right"],
+  5: ["bottom", "left", "top-left", "top-right", "right"],
+  6: ["bottom", "left", "top-left", "top", "top-right", "right"],
+};
+
+export function placeOf(seat) {
+  const n = state.g.players.length;
+  const base = state.seat !== null && !state.watching ? state.seat : 0;
+  const places = PLACES[n] || [];
+  return places[(seat - base + n) % n] || "top";
+}
+
 function renderSeats() {
   const g = state.g;
   const p = g.prompt;
+  const perSeat = g.score && g.score.length === g.players.length;
   const boxes = g.players.map((name, seat) => {
-    const box = el("div", { className: "seat", dataset: { seat: String(seat) } });
-    if (seat === state.seat && !state.watching) box.classList.add("me");
+    const box = el("div", { className: "seat", dataset: { seat: String(seat), place: placeOf(seat) } });
+    const me = seat === state.seat && !state.watching;
+    if (me) box.classList.add("me");
     const acting = p && p.Playerid === seat;
     if (acting) box.classList.add("acting");
     const badges = [];
-    if (seat === g.dealer) badges.push("dealer");
-    if (seat === g.bidder) badges.push("bidder");
-    if (g.partners.has(seat)) badges.push("partner");
+    if (seat === g.dealer) badges.push(el("span", { className: "badge", title: "dealer" }, "dealer"));
+    if (seat === g.bidder) badges.push(el("span", { className: "badge", title: "bidder" }, "bidder"));
+    if (g.partners.has(seat)) badges.push(el("span", { className: "badge" }, "partner"));
     const side = sideOf(seat);
     box.append(
       el(
         "div",
         { className: "seat-name" },
         name === null ? "(free)" : String(name),
-        seat === state.seat && !state.watching ? " (you)" : "",
+        me ? " (you)" : "",
       ),
       el(
         "div",
         { className: "seat-meta" },
-        [`seat ${seat}`, side !== null ? sideName(side) : null, ...badges]
-          .filter(Boolean)
-          .join(" · "),
+        [side !== null ? sideName(side) : `seat ${seat}`].join(""),
+        ...badges,
       ),
     );
     const facts = [];
-    if (g.bids[seat] !== undefined) facts.push(`bid: ${g.bids[seat]}`);
+    if (perSeat) facts.push(`score ${g.score[seat]}`);
+    if (g.bids[seat] !== undefined) facts.push(`bid ${g.bids[seat]}`);
     if (g.exchanged[seat] !== undefined) facts.push(`drew ${g.exchanged[seat]}`);
     if (g.tricksKnown && g.tricksTaken[seat]) facts.push(`tricks ${g.tricksTaken[seat]}`);
     if (g.meld[seat]) facts.push(`meld ${g.meld[seat].amount}`);
@@ -298,7 +371,7 @@ function renderSeats() {
         el(
           "div",
           { className: "turn" },
-          "to act",
+          me ? "your turn" : "to act",
           left !== null ? el("span", { className: "clock" }, ` ${left.toFixed(1)} s`) : null,
         ),
       );
@@ -308,31 +381,75 @@ function renderSeats() {
   $("seats").replaceChildren(...boxes);
 }
 
+function reducedMotion() {
+  return window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** The trick in the middle of the felt, each card on its player's side. A card played
+ * comes in from its player (CSS, once: the nodes are kept between renders); a trick
+ * taken goes to its winner, in a layer of its own, and is gone. */
 function renderTrick() {
   const g = state.g;
   const info = gameInfo();
+  const center = $("center");
+  center.classList.toggle("pile-mode", Boolean(info.noTricks));
   $("trick-title").textContent = info.noTricks
-    ? "Played this deal"
+    ? g.trick.length
+      ? "Played this deal"
+      : ""
     : g.trickDone
-      ? `Trick won by ${playerName(g.trickWinner)}`
-      : "Trick";
-  $("trick").replaceChildren(
-    ...g.trick.map(({ seat, card }) => {
-      const spot = el(
-        "figure",
-        { className: "played", dataset: { seat: String(seat) } },
-        cardEl(card),
-        el("figcaption", {}, playerName(seat)),
-      );
-      if (g.trickDone && seat === g.trickWinner) spot.classList.add("winner");
-      return spot;
-    }),
-  );
+      ? `Trick to ${playerName(g.trickWinner)}`
+      : "";
+  const trick = $("trick");
+  const number = String(g.trickNo);
+  if (trick.dataset.number !== number) {
+    const old = [...trick.children];
+    trick.replaceChildren();
+    trick.dataset.number = number;
+    if (old.length && g.takenBy !== null && !info.noTricks && !reducedMotion()) {
+      const taken = $("taken");
+      const to = placeOf(g.takenBy);
+      for (const node of old) {
+        node.classList.remove("enter", "winner");
+        node.classList.add("gone");
+        node.dataset.to = to;
+        node.removeAttribute("id");
+        for (const card of node.querySelectorAll("[data-code]")) card.removeAttribute("data-code");
+        taken.append(node);
+        setTimeout(() => node.remove(), 1300);
+      }
+    }
+  }
+  const shown = new Set([...trick.children].map((n) => n.dataset.key));
+  g.trick.forEach(({ seat, card }, i) => {
+    const key = `${i}:${seat}:${card}`;
+    if (shown.has(key)) return;
+    const spot = el(
+      "figure",
+      {
+        className: "played enter",
+        dataset: { seat: String(seat), key, place: placeOf(seat) },
+        title: playerName(seat),
+        ariaLabel: `played by ${playerName(seat)}`,
+      },
+      cardEl(card),
+    );
+    trick.append(spot);
+  });
+  for (const spot of trick.children) {
+    spot.classList.toggle("winner", g.trickDone && Number(spot.dataset.seat) === g.trickWinner);
+  }
   const last = $("last-trick");
   if (g.lastTrick && g.lastTrick.cards.length) {
     last.replaceChildren(
-      el("span", { className: "meta" }, `last trick (${playerName(g.lastTrick.winner)}): `),
-      ...g.lastTrick.cards.map(({ card }) => cardEl(card, { small: true })),
+      el("span", { className: "last-title" }, `Last trick, to ${playerName(g.lastTrick.winner)}:`),
+      ...g.lastTrick.cards.map(({ seat, card }) =>
+        el(
+          "span",
+          { className: "last-card", title: playerName(seat) },
+          cardEl(card, { small: true }),
+        ),
+      ),
     );
   } else {
     last.replaceChildren();
@@ -485,7 +602,7 @@ function choiceButton(label, value, index, busy, action) {
     },
     label,
   );
-  if (index < 10) button.append(el("kbd", { className: "key" }, String((index + 1) % 10)));
+  if (index < 10) button.append(el("kbd", { className: "key", ariaHidden: "true" }, String((index + 1) % 10)));
   return button;
 }
 
@@ -578,7 +695,7 @@ function renderHand() {
   const g = state.g;
   const box = $("hand-box");
   box.hidden = state.watching || (g.round === null && !g.hand.length);
-  if (state.watching) {
+  if (box.hidden) {
     $("hand").replaceChildren();
     return;
   }
@@ -588,33 +705,68 @@ function renderHand() {
   const pick = p && (p.Type === "Discard" || p.Type === "Setup");
   const legal = p && p.Type === "Play" ? new Set(p.Legal.map(String)) : null;
   let index = 0;
-  $("hand").replaceChildren(
-    ...g.hand.map((code, i) => {
-      if (pick || (legal && legal.has(code))) {
-        const card = cardEl(code, { button: true });
-        card.classList.add("choice");
-        card.disabled = Boolean(busy);
-        card.dataset.value = code;
-        card.dataset.index = String(index);
-        if (index < 10) card.append(el("kbd", { className: "key" }, String((index + 1) % 10)));
-        index += 1;
-        if (pick) {
-          card.setAttribute("aria-pressed", String(g.selected.has(i)));
-          card.addEventListener("click", () => {
-            if (g.selected.has(i)) g.selected.delete(i);
-            else g.selected.add(i);
-            render();
-          });
-        } else {
-          card.addEventListener("click", () => answer({ Type: "Play", PlayedCard: code }));
-        }
-        return card;
+  const cards = g.hand.map((code, i) => {
+    if (pick || (legal && legal.has(code))) {
+      const card = cardEl(code, { button: true });
+      card.classList.add("choice");
+      card.disabled = Boolean(busy);
+      card.dataset.value = code;
+      card.dataset.index = String(index);
+      if (index < 10) {
+        const key = String((index + 1) % 10); // drawn by CSS: the card's name is its label
+        card.append(el("kbd", { className: "key", ariaHidden: "true", dataset: { glyph: key } }));
       }
-      const card = cardEl(code);
-      if (legal) card.classList.add("dim");
+      index += 1;
+      if (pick) {
+        card.setAttribute("aria-pressed", String(g.selected.has(i)));
+        card.addEventListener("click", () => {
+          if (g.selected.has(i)) g.selected.delete(i);
+          else g.selected.add(i);
+          render();
+        });
+      } else {
+        card.addEventListener("click", () => answer({ Type: "Play", PlayedCard: code }));
+      }
       return card;
-    }),
-  );
+    }
+    const card = cardEl(code);
+    if (legal) card.classList.add("dim");
+    return card;
+  });
+  $("hand").replaceChildren(...fan(cards));
+}
+
+/** The hand fanned: each card overlapping the one before it (its corner index always
+ * in sight, at least MIN_STRIP px of it), a slight tilt and arc; in two rows when one
+ * would leave less. */
+const MIN_STRIP = 28;
+
+/** A fan row's padding, each side (style.css): room for the tilted cards' corners. */
+const FAN_PADDING = 16;
+
+function fan(cards) {
+  const hand = $("hand");
+  const width = (hand.clientWidth || 340) - 2 * FAN_PADDING;
+  const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 56;
+  const fits = (k) => k <= 1 || cardWidth + (k - 1) * MIN_STRIP <= width;
+  const rowCount = fits(cards.length) ? 1 : 2;
+  const perRow = Math.ceil(cards.length / rowCount);
+  const rows = [];
+  for (let r = 0; r < rowCount; r++) {
+    const some = cards.slice(r * perRow, (r + 1) * perRow);
+    const k = some.length;
+    const strip = k > 1 ? Math.min(cardWidth + 6, (width - cardWidth) / (k - 1)) : 0;
+    const row = el("div", { className: "fan-row" }, ...some);
+    row.style.setProperty("--overlap", `${(strip - cardWidth).toFixed(1)}px`);
+    const tilt = Math.min(2.5, 20 / Math.max(k, 1));
+    some.forEach((card, i) => {
+      const offset = i - (k - 1) / 2;
+      card.style.setProperty("--tilt", `${(offset * tilt).toFixed(2)}deg`);
+      card.style.setProperty("--drop", `${Math.min(12, offset * offset * 0.35).toFixed(1)}px`);
+    });
+    rows.push(row);
+  }
+  return rows;
 }
 
 function renderScores() {
@@ -661,6 +813,29 @@ function renderScores() {
   box.replaceChildren(
     el("table", {}, el("caption", {}, caption), el("thead", {}, head), el("tbody", {}, ...rows)),
   );
+}
+
+/** Beside the table: who sits at it, and how many watch. */
+function renderPeople() {
+  const box = $("people");
+  const t = state.table;
+  box.hidden = state.view !== "table" || !t;
+  if (box.hidden) return;
+  const g = state.g;
+  $("people-list").replaceChildren(
+    ...g.players.map((name, seat) =>
+      el(
+        "li",
+        { dataset: { seat: String(seat) } },
+        name === null ? "(free seat)" : String(name),
+        seat === state.seat && !state.watching ? " (you)" : "",
+      ),
+    ),
+  );
+  const watchers = typeof t.Watchers === "number" ? t.Watchers : 0;
+  const you = state.watching ? " (you among them)" : "";
+  $("watchers").textContent =
+    watchers === 1 ? `1 watching${you}` : `${watchers || "nobody"} watching${you}`;
 }
 
 function renderChat() {

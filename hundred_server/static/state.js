@@ -61,6 +61,8 @@ export function freshGame() {
     trumpCard: null,
     exchanged: {}, // seat -> count
     trick: [], // [{seat, card}]
+    trickNo: 0, // counts the tricks shown: a new number is a new trick (render.js animates)
+    takenBy: null, // the seat that took the trick before this one (null: none, or unknown)
     trickWinner: null,
     trickDone: false,
     lastTrick: null,
