@@ -33,6 +33,7 @@ export const GAMES = {
     bidLabel: (b) => (b === 0 ? "Nil" : String(b)),
     sides: ["North-South", "East-West"],
     sideCodes: ["NS", "EW"],
+    sideBids: true, // a side's contract is its two bids added: no high bid
     target: "game to 500 (or -200)",
   },
 };

@@ -179,6 +179,7 @@ function onSnapshot(m) {
   g.dealer = m.Dealer ?? g.dealer;
   if (Array.isArray(m.Score)) g.score = m.Score.slice();
   g.bids = {};
+  g.bidValues = {};
   g.passed = new Set();
   for (const b of m.Bids || []) recordBid(b);
   if (typeof m.Bidder === "number") g.bidder = m.Bidder;
@@ -230,6 +231,7 @@ function newRound() {
   nextTrick();
   Object.assign(g, {
     bids: {},
+    bidValues: {},
     passed: new Set(),
     bidder: null,
     highBid: null,
@@ -257,6 +259,7 @@ function recordBid(b) {
   const g = state.g;
   const label = bidLabel(b.Moon ? "moon" : (b.Bid ?? 0));
   g.bids[b.Playerid] = label;
+  g.bidValues[b.Playerid] = typeof b.Bid === "number" ? b.Bid : 0;
   if (b.Moon) {
     g.highBid = "moon";
     g.bidder = b.Playerid;
@@ -396,6 +399,7 @@ function onPrompt(m) {
   const again = g.prompt && g.prompt.Seq === m.Seq;
   g.prompt = m;
   g.promptAt = performance.now();
+  if (typeof m.Trump === "string" && !g.trump) g.trump = m.Trump; // Spades: always S
   const mine = m.Playerid === state.seat && !state.watching && Array.isArray(m.Legal);
   if (mine && (m.Type === "Discard" || m.Type === "Setup")) g.hand = m.Legal.map(String);
   if (!again) {

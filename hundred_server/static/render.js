@@ -233,7 +233,16 @@ function renderInfo() {
   const parts = [];
   if (g.round !== null) parts.push(el("span", {}, `Round ${g.round}`));
   if (g.dealer !== null) parts.push(el("span", {}, `Dealer ${playerName(g.dealer)}`));
-  if (g.highBid !== null && g.bidder !== null) {
+  const info = gameInfo();
+  if (info.sideBids && info.sides) {
+    info.sides.forEach((side, i) => {
+      const seats = Object.keys(g.bidValues).filter((seat) => Number(seat) % 2 === i);
+      if (!seats.length) return;
+      const bid = seats.reduce((sum, seat) => sum + g.bidValues[seat], 0);
+      const took = g.tricksWon ? ` · took ${g.tricksWon[i]}` : "";
+      parts.push(el("span", { className: "chip side-bid" }, `${side} bid ${bid}${took}`));
+    });
+  } else if (g.highBid !== null && g.bidder !== null) {
     parts.push(
       el(
         "span",
@@ -332,7 +341,7 @@ function renderSeats() {
     if (acting) box.classList.add("acting");
     const badges = [];
     if (seat === g.dealer) badges.push(el("span", { className: "badge", title: "dealer" }, "dealer"));
-    if (seat === g.bidder) badges.push(el("span", { className: "badge", title: "bidder" }, "bidder"));
+    if (seat === g.bidder && !gameInfo().sideBids) badges.push(el("span", { className: "badge", title: "bidder" }, "bidder"));
     if (g.partners.has(seat)) badges.push(el("span", { className: "badge" }, "partner"));
     const side = sideOf(seat);
     box.append(

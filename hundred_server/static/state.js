@@ -54,6 +54,7 @@ export function freshGame() {
     dealer: null,
     round: null,
     bids: {}, // seat -> label
+    bidValues: {}, // seat -> the bid's number (Spades adds a side's)
     passed: new Set(),
     bidder: null,
     highBid: null,

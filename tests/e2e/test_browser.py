@@ -39,6 +39,7 @@ from tests.support.browser import (
     ACTION_MS,
     CHROMIUM,
     HAVE_CHROMIUM,
+    VISIBLE_POINT,
     Msg,
     Person,
     Site,
@@ -149,7 +150,17 @@ async def test_hundred_and_ten_whole_game_by_clicking(site: Site, contexts: Any)
     assert names == ["ann (you)", "AI 1", "AI 2", "AI 3"]
     moves = await play_out(ann, random.Random(110))
     assert moves > 10
-    await check_game_over(ann)
+    final = await check_game_over(ann)
+    # The running score, by seat, and what ends the game, in the bar.
+    scores = await ann.page.eval_on_selector_all(
+        "#scoreline .score", "n => n.map(x => x.textContent)"
+    )
+    assert scores == [
+        f"{name} {score}"
+        for name, score in zip(["ann", "AI 1", "AI 2", "AI 3"], final["Score"], strict=True)
+    ]
+    assert "(game to 110)" in (await ann.page.text_content("#scoreline") or "")
+    assert await axe_violations(ann.page) == [], "the game over"
     assert not ann.errors
     assert not [m for m in ann.received if m.get("Type") == "Error"]
     # Back in the lobby, the seat's token is gone: a reload does not try it.
@@ -298,6 +309,23 @@ async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any)
     await play_out(bea, random.Random(5), stop=2)
     assert await bea.wait_turn() is not None
     await no_horizontal_scroll(bea.page)
+    # Cards a finger can take: large, and each legal one showing from under the next.
+    widths = await bea.page.eval_on_selector_all(
+        "#hand .card", "n => n.map(x => x.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 13 - 2
+    assert min(widths) >= 50
+    for card in await bea.page.locator("#hand .choice").all():
+        assert await card.evaluate(VISIBLE_POINT) is not None
+    # At the foot of the page, the bar (bid, trump, score) is still in sight.
+    await bea.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert await bea.page.evaluate("window.scrollY") > 0
+    bar = await bea.page.evaluate(
+        "(() => { const r = document.querySelector('#bar').getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; })()"
+    )
+    assert 0 <= bar[0] < bar[1] <= bar[2]
+    assert "Trump" in (await bea.page.text_content("#bar") or "")
     ARTIFACTS.mkdir(exist_ok=True)
     await bea.page.screenshot(path=str(ARTIFACTS / "browser-whist-375px.png"), full_page=True)
 
@@ -322,6 +350,7 @@ async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any)
         await click_shown(bea.page, bea.page.locator("#hand .choice").nth(index))
     await bea.page.click("#choices .colour[data-colour=R]")
     await no_horizontal_scroll(bea.page)
+    assert await axe_violations(bea.page) == [], "Rook's setup"
 
 
 @in_browser
@@ -788,6 +817,23 @@ async def test_reduced_motion_moves_nothing(site: Site, contexts: Any) -> None:
     entered = await ann.page.evaluate("window.entered")
     assert entered
     assert all(n["animations"] == [] for n in entered)
+    # The last trick taken stays in sight, with its winner (seen at our next prompt,
+    # when all that came before it has come).
+    seq = await ann.wait_turn()
+    assert seq is not None
+    await ann.prompt_frame(int(seq))
+    plays = [m["PlayedCard"] for m in ann.received if "PlayedCard" in m]
+    winners = [m["Playerid"] for m in ann.received if m.get("Type") == "Trick"]
+    assert len(winners) < 5  # still the first deal (five tricks)
+    # The trick before the one on the table (which has begun: we are to play in it).
+    done = len(winners) - (len(plays) == 4 * len(winners))
+    winner = winners[done - 1]
+    last = await ann.page.eval_on_selector_all(
+        "#last-trick [data-code]", "n => n.map(x => x.dataset.code)"
+    )
+    assert last == plays[4 * (done - 1) : 4 * done]
+    title = await ann.page.text_content("#last-trick .last-title")
+    assert title == f"Last trick, to {(['ann', 'AI 1', 'AI 2', 'AI 3'])[winner]}:"
     assert await ann.page.evaluate("window.taken") == []
     assert await ann.page.evaluate("document.getAnimations().length") == 0
 
