@@ -63,10 +63,12 @@ class Site:
 
 
 @asynccontextmanager
-async def running_site() -> AsyncIterator[Site]:
-    """A server on 127.0.0.1 (its WebSocket and page port on port 0), the naive AI."""
+async def running_site(seed: str | None = None) -> AsyncIterator[Site]:
+    """A server on 127.0.0.1 (its WebSocket and page port on port 0), the naive AI;
+    ``seed``: every table's deals from that seed (else each its own)."""
     settings = Settings(listeners=Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(Hub(ai=AISettings("naive")), settings)
+    seeds = None if seed is None else (lambda: seed)
+    server = Server(Hub(ai=AISettings("naive"), seed_source=seeds), settings)
     await server.start()
     try:
         yield Site(server, f"http://127.0.0.1:{server.http_port}/")
