@@ -125,6 +125,8 @@ function onMessage(m) {
 }
 
 function onGamePrompt() {
+  // The Game prompt again after an error (bad_game): no options came, none were owed.
+  if (!state.optionLines.length) return;
   const game = state.optionsFor.shift();
   if (game) state.options[game] = state.optionLines.map(describeOption);
   state.optionLines = [];
@@ -366,6 +368,14 @@ function onError(m) {
     leaveTableView();
     askAllOptions();
     listTables();
+    return;
+  }
+  if (m.Code === "bad_game" && state.view === "lobby" && state.optionsFor.length) {
+    // A game this server does not host: its options never come (the next ones are
+    // the next game's); its tab says so (render.js).
+    const game = state.optionsFor.shift();
+    state.options[game] = [];
+    state.optionLines = [];
     return;
   }
   if (m.Code === "bad_choice" && state.canWatch && !state.watchListed) {

@@ -90,6 +90,11 @@ function renderOptions() {
     custom.hidden = true;
     return;
   }
+  if (!options.length) {
+    box.replaceChildren(el("p", { className: "meta" }, "This server does not offer this game."));
+    custom.hidden = true;
+    return;
+  }
   const game = state.game;
   const presets = options.filter((o) => !o.back && !o.custom);
   box.replaceChildren(

@@ -739,6 +739,50 @@ async def test_a_game_tab_switches_at_once_and_a_quick_click_makes_that_game(
     assert not [m for m in ann.received if m.get("Type") == "Error"]
 
 
+@in_browser
+async def test_a_game_the_server_lacks_leaves_the_other_games_options_right(
+    site: Site, contexts: Any
+) -> None:
+    """The options come in the order asked, with no game's name on them: a game the
+    server refuses (``bad_game``) gets none, and the next game's are its own."""
+    ann: Person = await contexts()
+
+    async def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(frame: str | bytes) -> None:
+            msg = decode(frame)
+            if msg.get("Type") == "Hello" and msg.get("Game") == "pinochle":
+                msg["Game"] = "nosuch"
+            server.send(json.dumps(msg))
+
+        socket.on_message(from_page)
+
+    await ann.page.route_web_socket("**/ws", route)
+    await ann.open(site, "ann")
+    await ann.until(
+        lambda: sum(m.get("Type") == "Game" for m in ann.received) >= len(games.names()) - 1
+    )
+    assert [m["Code"] for m in ann.received if m.get("Type") == "Error"] == ["bad_game"]
+    page = ann.page
+    await page.click("#game-tabs [data-game=pinochle]")
+    await page.wait_for_selector("#options:has-text('This server does not offer this game.')")
+    firsts = {}
+    for game in ("rook", "hundert", "spades"):
+        await page.click(f"#game-tabs [data-game={game}]")
+        firsts[game] = await page.text_content("#options [data-option='1']")
+    assert firsts == {
+        "rook": "3 players: you against two AI",
+        "hundert": "You against one AI (2 players)",
+        "spades": "Play against three AI players and start immediately",
+    }
+    await page.click("#game-tabs [data-game=rook]")
+    await page.click("#options [data-option='1']")
+    await ann.until(lambda: any(m.get("Type") == "Table" for m in ann.received))
+    table = next(m for m in ann.received if m.get("Type") == "Table")
+    assert (table["Game"], table["Seats"]) == ("rook", 3)
+
+
 # ------------------------------------------------------------------ motion
 
 
