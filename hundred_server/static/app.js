@@ -5,7 +5,9 @@
 //
 //   state.js     what the page knows, and what it keeps in localStorage
 //   messages.js  each server message folded into the state
-//   render.js    the state drawn: lobby, table, chat
+//   render.js    the state drawn: the table's prompt and scores, the chat; and from
+//   lobby.js     the lobby (game tabs, presets, the tables) and
+//   felt.js      the table's cloth (the bar, the seats, the trick, the fanned hand)
 //   games.js     what the wire does not say of each game (titles, side names...)
 //   cards.js     cards drawn in CSS and SVG
 //   dom.js       building elements: server strings only ever become text nodes
@@ -17,7 +19,9 @@
 import { $ } from "./dom.js";
 import { GAME_ORDER } from "./games.js";
 import { handle } from "./messages.js";
-import { choiceButtons, clockLeft, fillBots, render, renderStatus } from "./render.js";
+import { clockLeft } from "./felt.js";
+import { fillBots } from "./lobby.js";
+import { choiceButtons, render, renderStatus } from "./render.js";
 import {
   clearError,
   leaveTableView,
