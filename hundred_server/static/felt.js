@@ -303,8 +303,8 @@ export function renderHand() {
 }
 
 /** The hand fanned: each card overlapping the one before it (its corner index always
- * in sight, at least MIN_STRIP px of it), a slight tilt and arc; in two rows when one
- * would leave less. */
+ * in sight, at least MIN_STRIP px of it), a slight tilt and arc; in as few rows as
+ * leave that much (two for Whist's thirteen at a phone's width). */
 const MIN_STRIP = 28;
 
 /** A fan row's padding, each side (style.css): room for the tilted cards' corners. */
@@ -315,7 +315,8 @@ function fan(cards) {
   const width = (hand.clientWidth || 340) - 2 * FAN_PADDING;
   const cardWidth = parseFloat(getComputedStyle(hand).getPropertyValue("--card-w")) || 56;
   const fits = (k) => k <= 1 || cardWidth + (k - 1) * MIN_STRIP <= width;
-  const rowCount = fits(cards.length) ? 1 : 2;
+  let rowCount = 1;
+  while (rowCount < cards.length && !fits(Math.ceil(cards.length / rowCount))) rowCount += 1;
   const perRow = Math.ceil(cards.length / rowCount);
   const rows = [];
   for (let r = 0; r < rowCount; r++) {

@@ -326,6 +326,14 @@ async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any)
     )
     assert 0 <= bar[0] < bar[1] <= bar[2]
     assert "Trump" in (await bea.page.text_content("#bar") or "")
+    # Narrower still: the fan takes another look at the width, and fits it.
+    await bea.page.set_viewport_size({"width": 320, "height": 640})
+    await bea.page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand .fan-row')]"
+        ".every(r => r.scrollWidth <= r.clientWidth)"
+    )
+    await no_horizontal_scroll(bea.page)
+    assert await bea.page.locator("#hand .fan-row").count() == 2
     ARTIFACTS.mkdir(exist_ok=True)
     await bea.page.screenshot(path=str(ARTIFACTS / "browser-whist-375px.png"), full_page=True)
 
