@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format schema bench load load-ai load-targets abuse bench-plugins bench-strong clean
+.PHONY: run test lint format schema screenshots bench load load-ai load-targets abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,12 @@ format: $(VENV)/.dev-deps
 # messages.py and each game's messages.py); tests/protocol/test_schema.py fails when it is stale.
 schema: $(VENV)/.run-deps
 	$(BIN)/python -m hundred_server.protocol.messages --write
+
+# A screenshot of each game's table at its first trick, in docs/screenshots/ (checked in):
+# Debian's Chromium at 1000x700 against an in-process server (tests/support/screenshots.py).
+screenshots: $(VENV)/.dev-deps
+	bash scripts/ensure-chromium
+	$(BIN)/python -m tests.support.screenshots docs/screenshots
 
 bench: $(VENV)/.dev-deps
 	$(BIN)/python bench/selfplay_bench.py

@@ -5,7 +5,9 @@
 //
 //   state.js     what the page knows, and what it keeps in localStorage
 //   messages.js  each server message folded into the state
-//   render.js    the state drawn: lobby, table, chat
+//   render.js    the state drawn: the table's prompt and scores, the chat; and from
+//   lobby.js     the lobby (game tabs, presets, the tables) and
+//   felt.js      the table's cloth (the bar, the seats, the trick, the fanned hand)
 //   games.js     what the wire does not say of each game (titles, side names...)
 //   cards.js     cards drawn in CSS and SVG
 //   dom.js       building elements: server strings only ever become text nodes
@@ -15,8 +17,11 @@
 // the scores.
 
 import { $ } from "./dom.js";
+import { GAME_ORDER } from "./games.js";
 import { handle } from "./messages.js";
-import { choiceButtons, clockLeft, fillBots, render, renderStatus } from "./render.js";
+import { clockLeft } from "./felt.js";
+import { fillBots } from "./lobby.js";
+import { choiceButtons, render, renderStatus } from "./render.js";
 import {
   clearError,
   leaveTableView,
@@ -41,6 +46,9 @@ function wsURL() {
 
 function connect() {
   state.greeted = false;
+  // Option lines still owed by a connection that is gone are never coming.
+  state.optionsFor = [];
+  state.optionLines = [];
   state.reclaiming = false;
   let socket;
   try {
@@ -115,14 +123,24 @@ export function askOptions(game) {
   send(hello("create", { Game: game }), "create");
 }
 
-export function create(option, extra = {}) {
+/** Every game's options, asked for at once (the tab's game first): switching games
+ * then waits for nothing. */
+export function askAllOptions() {
+  for (const name of [state.game, ...GAME_ORDER.filter((n) => n !== state.game)]) {
+    if (!state.options[name] && !state.optionsFor.includes(name)) askOptions(name);
+  }
+}
+
+/** Create a table of `game` (the game of the button clicked, never whichever tab is
+ * showing when the click is handled) with its option `option`. */
+export function create(game, option, extra = {}) {
   clearError("create");
-  const msg = { Type: "Game", Game: state.game, Option: option, ...extra };
+  const msg = { Type: "Game", Game: game, Option: option, ...extra };
   if ($("naive").checked) msg.AI = "naive";
   if (!$("watchers").checked) msg.Watchers = false;
   // Hello create first: the Game answer is read only right after the options.
-  state.optionsFor.push(state.game);
-  send(hello("create", { Game: state.game }), "create");
+  state.optionsFor.push(game);
+  send(hello("create", { Game: game }), "create");
   send(msg, "create");
 }
 
@@ -256,7 +274,7 @@ function start() {
     const clock = $("custom-clock").value.trim();
     if (clock !== "") extra.Clock = Number(clock);
     for (const box of form.querySelectorAll("input.flag")) extra[box.dataset.flag] = box.checked;
-    create(Number(form.dataset.option), extra);
+    create(form.dataset.game, Number(form.dataset.option), extra);
   });
   $("refresh").addEventListener("click", () => listTables("tables"));
   $("leave").addEventListener("click", leaveTable);
@@ -274,6 +292,11 @@ function start() {
     if (send({ Type: "Chat", Text: text }, "chat")) input.value = "";
   });
   document.addEventListener("keydown", onKey);
+  let resized = null; // the hand's fan follows the width, once the resizing stops
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(render, 100);
+  });
   setInterval(() => {
     if (state.view === "lobby" && state.conn === "open" && !state.reclaiming) listTables("tables");
   }, POLL_TABLES_MS);

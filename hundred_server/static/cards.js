@@ -48,26 +48,34 @@ export function cardEl(code, opts = {}) {
   if (c.colour) node.classList.add(`colour-${c.colour}`);
   if (opts.small) node.classList.add("small");
   node.dataset.code = c.code;
+  if (!opts.button) node.setAttribute("role", "img"); // a name on a span needs a role
   node.setAttribute("aria-label", c.label);
   node.title = c.label;
+  // A corner index (rank over suit) that shows when the card lies under its neighbour
+  // in a fanned hand, and the suit large in the middle. The card is a picture named
+  // by its label: its glyphs are drawn by CSS (style.css, from the data attributes),
+  // not text that a name would have to repeat.
   if (c.kind === "french") {
-    node.append(
-      el("span", { className: "rank" }, c.rank),
-      el("span", { className: "pip" }, SUITS[c.suit].sym),
-    );
+    const sym = SUITS[c.suit].sym;
+    node.append(corner(c.rank, sym), glyph("pip", sym));
   } else if (c.kind === "rook") {
-    node.append(
-      el("span", { className: "rank" }, c.rank),
-      el("span", { className: "pip" }, c.colour),
-    );
+    node.append(corner(c.rank, c.colour), glyph("pip", c.rank));
   } else if (c.kind === "joker") {
-    node.append(jokerSvg(), el("span", { className: "word" }, "JOKER"));
+    node.append(corner("J", "\u2605"), jokerSvg(), glyph("word", "JOKER"));
   } else if (c.kind === "bird") {
-    node.append(birdSvg(), el("span", { className: "word" }, "ROOK"));
+    node.append(corner("R", "\u2022"), birdSvg(), glyph("word", "ROOK"));
   } else {
     node.append(el("span", { className: "rank" }, c.code));
   }
   return node;
+}
+
+function corner(rank, suit) {
+  return el("span", { className: "corner", ariaHidden: "true", dataset: { rank, sym: suit } });
+}
+
+function glyph(className, text) {
+  return el("span", { className, ariaHidden: "true", dataset: { glyph: text } });
 }
 
 function jokerSvg() {

@@ -2,7 +2,7 @@
 // and options, the table, and every game's deals, prompts, moves and scores. Nothing
 // here draws; render.js draws the state after each message.
 
-import { askOptions, listTables, send } from "./app.js";
+import { askAllOptions, listTables, send } from "./app.js";
 import { $ } from "./dom.js";
 import {
   addLog,
@@ -73,6 +73,7 @@ const HANDLERS = {
     const g = state.g;
     g.pile = m.Cards || [];
     g.total = m.Total;
+    nextTrick();
     g.trick = [];
   },
   Score: onScore,
@@ -105,7 +106,7 @@ function onHello() {
     listTables();
   }
   if (first) {
-    askOptions(state.game);
+    askAllOptions();
     listTables();
   }
 }
@@ -124,6 +125,8 @@ function onMessage(m) {
 }
 
 function onGamePrompt() {
+  // The Game prompt again after an error (bad_game): no options came, none were owed.
+  if (!state.optionLines.length) return;
   const game = state.optionsFor.shift();
   if (game) state.options[game] = state.optionLines.map(describeOption);
   state.optionLines = [];
@@ -178,6 +181,7 @@ function onSnapshot(m) {
   g.dealer = m.Dealer ?? g.dealer;
   if (Array.isArray(m.Score)) g.score = m.Score.slice();
   g.bids = {};
+  g.bidValues = {};
   g.passed = new Set();
   for (const b of m.Bids || []) recordBid(b);
   if (typeof m.Bidder === "number") g.bidder = m.Bidder;
@@ -203,6 +207,7 @@ function onSnapshot(m) {
   g.tricksKnown = Array.isArray(m.Winners) || !m.Tricks;
   if (Array.isArray(m.Pile)) g.pile = m.Pile.slice();
   if (typeof m.Total === "number") g.total = m.Total;
+  nextTrick();
   const played = m.Played || m.Trick || [];
   g.trick = played.map((p) => ({ seat: p.Playerid, card: p.PlayedCard }));
   g.trickDone = false;
@@ -225,8 +230,10 @@ function onDeal(m) {
 
 function newRound() {
   const g = state.g;
+  nextTrick();
   Object.assign(g, {
     bids: {},
+    bidValues: {},
     passed: new Set(),
     bidder: null,
     highBid: null,
@@ -254,6 +261,7 @@ function recordBid(b) {
   const g = state.g;
   const label = bidLabel(b.Moon ? "moon" : (b.Bid ?? 0));
   g.bids[b.Playerid] = label;
+  g.bidValues[b.Playerid] = typeof b.Bid === "number" ? b.Bid : 0;
   if (b.Moon) {
     g.highBid = "moon";
     g.bidder = b.Playerid;
@@ -296,6 +304,8 @@ function onPlay(m) {
   const game = gameInfo();
   if (g.trickDone) {
     g.lastTrick = game.hideFinishedTricks ? null : { cards: g.trick, winner: g.trickWinner };
+    g.takenBy = g.trickWinner;
+    g.trickNo += 1;
     g.trick = [];
     g.trickDone = false;
     g.trickWinner = null;
@@ -356,8 +366,16 @@ function onError(m) {
     store(STORE_TOKEN, null);
     state.reclaiming = false;
     leaveTableView();
-    askOptions(state.game);
+    askAllOptions();
     listTables();
+    return;
+  }
+  if (m.Code === "bad_game" && state.view === "lobby" && state.optionsFor.length) {
+    // A game this server does not host: its options never come (the next ones are
+    // the next game's); its tab says so (render.js).
+    const game = state.optionsFor.shift();
+    state.options[game] = [];
+    state.optionLines = [];
     return;
   }
   if (m.Code === "bad_choice" && state.canWatch && !state.watchListed) {
@@ -391,6 +409,7 @@ function onPrompt(m) {
   const again = g.prompt && g.prompt.Seq === m.Seq;
   g.prompt = m;
   g.promptAt = performance.now();
+  if (typeof m.Trump === "string" && !g.trump) g.trump = m.Trump; // Spades: always S
   const mine = m.Playerid === state.seat && !state.watching && Array.isArray(m.Legal);
   if (mine && (m.Type === "Discard" || m.Type === "Setup")) g.hand = m.Legal.map(String);
   if (!again) {
@@ -401,6 +420,14 @@ function onPrompt(m) {
     g.setupCalls = [];
     g.highlight = 0;
   }
+}
+
+/** The trick on the table is gone (a new round, a snapshot): taken by its winner if
+ * it was finished. */
+function nextTrick() {
+  const g = state.g;
+  g.takenBy = g.trickDone ? g.trickWinner : null;
+  g.trickNo += 1;
 }
 
 /** A move was announced: the prompt it answered is done. */

@@ -1,11 +1,21 @@
-// Drawing the state: the lobby (options, tables), the table (seats, trick, prompt,
-// hand, scores), the chat. Every server string goes in as a text node (dom.js).
+// Drawing the state: the lobby (lobby.js), the table (the felt: felt.js; here the
+// prompt and its choices, the game over, the scores), who is at the table, and the
+// chat. Every server string goes in as a text node (dom.js).
 
-import { answer, askOptions, create, join, mute, send, unmute, watch } from "./app.js";
-import { cardEl, COLOURS, parseCard, rookDeck, suitEl, suitLabel } from "./cards.js";
+import { answer, mute, send, unmute } from "./app.js";
+import { COLOURS, parseCard, rookDeck, suitEl, suitLabel } from "./cards.js";
 import { $, el } from "./dom.js";
-import { GAME_ORDER, gameTitle } from "./games.js";
-import { bidLabel, clearError, gameInfo, myName, playerName, state } from "./state.js";
+import {
+  clockLeft,
+  renderHand,
+  renderInfo,
+  renderScoreline,
+  renderSeats,
+  renderTrick,
+  sideName,
+} from "./felt.js";
+import { renderLobby } from "./lobby.js";
+import { bidLabel, gameInfo, myName, playerName, state } from "./state.js";
 
 const TITLE = document.title;
 
@@ -19,6 +29,7 @@ export function render() {
   renderStatus();
   if (state.view === "lobby") renderLobby();
   else renderTable();
+  renderPeople();
   renderChat();
   // A tab in the background says when it is your turn.
   document.title = `${promptChoices() ? "Your turn · " : ""}${TITLE}`;
@@ -36,139 +47,6 @@ export function renderStatus() {
         : "connecting…";
 }
 
-function renderLobby() {
-  const tabs = $("game-tabs");
-  tabs.replaceChildren(
-    ...GAME_ORDER.map((name) =>
-      el(
-        "button",
-        {
-          type: "button",
-          className: "tab",
-          role: "tab",
-          ariaSelected: String(name === state.game),
-          dataset: { game: name },
-          onclick: () => {
-            state.game = name;
-            clearError("create");
-            if (!state.options[name]) askOptions(name);
-            render();
-          },
-        },
-        gameTitle(name),
-      ),
-    ),
-  );
-  const options = state.options[state.game];
-  const box = $("options");
-  const custom = $("custom");
-  if (!options) {
-    box.replaceChildren(el("p", { className: "meta" }, "asking the server for the options…"));
-    custom.hidden = true;
-  } else {
-    const presets = options.filter((o) => !o.back && !o.custom);
-    box.replaceChildren(
-      ...presets.map((o) =>
-        el(
-          "button",
-          {
-            type: "button",
-            className: "option",
-            dataset: { option: String(o.n) },
-            onclick: () => create(o.n),
-          },
-          o.text,
-        ),
-      ),
-    );
-    const choice = options.find((o) => o.custom);
-    custom.hidden = !choice;
-    if (choice) renderCustom(choice);
-  }
-  renderTables();
-}
-
-function renderCustom(choice) {
-  const form = $("custom");
-  if (form.dataset.game === state.game) return; // keep what the person typed
-  form.dataset.game = state.game;
-  form.dataset.option = String(choice.n);
-  const seats = $("custom-seats");
-  const range = [];
-  for (let n = choice.custom.lo; n <= choice.custom.hi; n++) range.push(n);
-  seats.replaceChildren(...range.map((n) => el("option", { value: String(n) }, String(n))));
-  seats.value = String(choice.custom.hi);
-  fillBots();
-  $("custom-flags").replaceChildren(
-    ...choice.custom.flags.map((flag) =>
-      el(
-        "label",
-        { className: "inline" },
-        el("input", { type: "checkbox", className: "flag", dataset: { flag } }),
-        ` ${flag}`,
-      ),
-    ),
-  );
-}
-
-export function fillBots() {
-  const seats = Number($("custom-seats").value);
-  const bots = $("custom-bots");
-  const previous = bots.value;
-  const range = [];
-  for (let n = 0; n < seats; n++) range.push(n);
-  bots.replaceChildren(...range.map((n) => el("option", { value: String(n) }, String(n))));
-  bots.value = previous !== "" && range.includes(Number(previous)) ? previous : String(seats - 1);
-}
-
-function renderTables() {
-  const list = $("tables");
-  $("notice").textContent = state.notice;
-  const byId = new Map();
-  for (const t of state.watchable) byId.set(t.Table, { ...t, watch: true });
-  for (const t of state.tables) byId.set(t.Table, { ...t, watch: byId.has(t.Table), open: true });
-  const tables = [...byId.values()].sort((a, b) => a.Table - b.Table);
-  if (!tables.length) {
-    list.replaceChildren(el("li", { className: "meta" }, "No tables yet: create one."));
-    return;
-  }
-  list.replaceChildren(
-    ...tables.map((t) => {
-      const players = (t.Players || []).map((p) => (p === null ? "(free)" : String(p))).join(", ");
-      const flags = Array.isArray(t.Flags) && t.Flags.length ? ` [${t.Flags.join(", ")}]` : "";
-      const buttons = [];
-      if (t.open && t.Free > 0) {
-        buttons.push(
-          el(
-            "button",
-            { type: "button", className: "small join", onclick: () => join(t.Table) },
-            "join",
-          ),
-        );
-      }
-      if (t.watch) {
-        buttons.push(
-          el(
-            "button",
-            { type: "button", className: "small watch", onclick: () => watch(t.Table) },
-            "watch",
-          ),
-        );
-      }
-      return el(
-        "li",
-        { dataset: { table: String(t.Table) } },
-        el("strong", {}, String(t.Name ?? `table ${t.Table}`)),
-        ` ${gameTitle(t.Game)}${flags}: ${players}`,
-        t.Free > 0 ? ` — ${t.Free} free` : " — playing",
-        typeof t.Watchers === "number" && t.Watchers ? ` — ${t.Watchers} watching` : "",
-        " ",
-        ...buttons,
-      );
-    }),
-  );
-}
-
 function renderTable() {
   const t = state.table;
   const g = state.g;
@@ -176,7 +54,7 @@ function renderTable() {
   $("table-title").textContent = `${t ? String(t.Name ?? "") : ""} · ${info.title}`;
   const meta = [];
   if (t) {
-    meta.push(`table ${t.Table}`);
+    if (String(t.Name ?? "") !== `table ${t.Table}`) meta.push(`table ${t.Table}`);
     meta.push(`AI: ${String(t.AI ?? "-")}`);
     if (Array.isArray(t.Flags) && t.Flags.length) meta.push(t.Flags.join(", "));
     if (typeof t.Watchers === "number" && t.Watchers) meta.push(`${t.Watchers} watching`);
@@ -188,9 +66,9 @@ function renderTable() {
   $("leave").hidden = over;
   $("leave").textContent = state.watching ? "stop watching" : "leave table";
   $("back").hidden = !over;
-  const started = g.round !== null || g.trick.length > 0 || g.hand.length > 0;
-  $("center").hidden = !started;
+  $("felt").dataset.seats = String(g.players.length);
   renderInfo();
+  renderScoreline();
   renderSeats();
   renderTrick();
   renderGameOver();
@@ -198,145 +76,6 @@ function renderTable() {
   renderHand();
   renderScores();
   $("log").replaceChildren(...g.log.slice(-12).map((line) => el("li", {}, line)));
-}
-
-function renderInfo() {
-  const g = state.g;
-  const parts = [];
-  if (g.round !== null) parts.push(el("span", {}, `Round ${g.round}`));
-  if (g.dealer !== null) parts.push(el("span", {}, `Dealer ${playerName(g.dealer)}`));
-  if (g.highBid !== null && g.bidder !== null) {
-    parts.push(el("span", {}, `Bid ${bidLabel(g.highBid)} by ${playerName(g.bidder)}`));
-  }
-  if (g.trump) {
-    const trump = el("span", { id: "trump" }, "Trump ", suitEl(g.trump));
-    if (g.trumpCard) trump.append(" ", cardEl(g.trumpCard, { small: true }));
-    parts.push(trump);
-  }
-  if (g.called.length) {
-    parts.push(el("span", {}, "Called ", ...g.called.map((c) => cardEl(c, { small: true }))));
-  }
-  if (g.pointsInDiscard !== null) {
-    parts.push(
-      el("span", {}, g.pointsInDiscard ? "points in the discard" : "no points in the discard"),
-    );
-  }
-  if (g.kitty) parts.push(el("span", {}, `Kitty ${g.kitty.count} to ${playerName(g.kitty.seat)}`));
-  if (g.total !== null)
-    parts.push(el("span", { id: "total", className: "total" }, `Total ${g.total}`));
-  if (g.pile && g.pile.length) {
-    parts.push(el("span", {}, "Pile ", ...g.pile.map((c) => cardEl(c, { small: true }))));
-  }
-  $("info").replaceChildren(...parts);
-}
-
-/** The seat to act and the seconds left on its clock, if it has one. */
-export function clockLeft() {
-  const p = state.g.prompt;
-  if (!p || typeof p.TimeLeft !== "number") return null;
-  return Math.max(0, p.TimeLeft - (performance.now() - state.g.promptAt) / 1000);
-}
-
-function sideOf(seat) {
-  const g = state.g;
-  const n = g.players.length;
-  if (!g.score || g.score.length >= n || g.score.length < 2) return null;
-  return seat % g.score.length;
-}
-
-function sideName(side) {
-  const info = gameInfo();
-  return (info.sides && info.sides[side]) || `Side ${side}`;
-}
-
-function renderSeats() {
-  const g = state.g;
-  const p = g.prompt;
-  const boxes = g.players.map((name, seat) => {
-    const box = el("div", { className: "seat", dataset: { seat: String(seat) } });
-    if (seat === state.seat && !state.watching) box.classList.add("me");
-    const acting = p && p.Playerid === seat;
-    if (acting) box.classList.add("acting");
-    const badges = [];
-    if (seat === g.dealer) badges.push("dealer");
-    if (seat === g.bidder) badges.push("bidder");
-    if (g.partners.has(seat)) badges.push("partner");
-    const side = sideOf(seat);
-    box.append(
-      el(
-        "div",
-        { className: "seat-name" },
-        name === null ? "(free)" : String(name),
-        seat === state.seat && !state.watching ? " (you)" : "",
-      ),
-      el(
-        "div",
-        { className: "seat-meta" },
-        [`seat ${seat}`, side !== null ? sideName(side) : null, ...badges]
-          .filter(Boolean)
-          .join(" · "),
-      ),
-    );
-    const facts = [];
-    if (g.bids[seat] !== undefined) facts.push(`bid: ${g.bids[seat]}`);
-    if (g.exchanged[seat] !== undefined) facts.push(`drew ${g.exchanged[seat]}`);
-    if (g.tricksKnown && g.tricksTaken[seat]) facts.push(`tricks ${g.tricksTaken[seat]}`);
-    if (g.meld[seat]) facts.push(`meld ${g.meld[seat].amount}`);
-    if (facts.length) box.append(el("div", { className: "seat-facts" }, facts.join(" · ")));
-    if (g.meld[seat] && g.meld[seat].cards.length) {
-      box.append(
-        el(
-          "div",
-          { className: "meld" },
-          ...g.meld[seat].cards.map((c) => cardEl(c, { small: true })),
-        ),
-      );
-    }
-    if (acting) {
-      const left = clockLeft();
-      box.append(
-        el(
-          "div",
-          { className: "turn" },
-          "to act",
-          left !== null ? el("span", { className: "clock" }, ` ${left.toFixed(1)} s`) : null,
-        ),
-      );
-    }
-    return box;
-  });
-  $("seats").replaceChildren(...boxes);
-}
-
-function renderTrick() {
-  const g = state.g;
-  const info = gameInfo();
-  $("trick-title").textContent = info.noTricks
-    ? "Played this deal"
-    : g.trickDone
-      ? `Trick won by ${playerName(g.trickWinner)}`
-      : "Trick";
-  $("trick").replaceChildren(
-    ...g.trick.map(({ seat, card }) => {
-      const spot = el(
-        "figure",
-        { className: "played", dataset: { seat: String(seat) } },
-        cardEl(card),
-        el("figcaption", {}, playerName(seat)),
-      );
-      if (g.trickDone && seat === g.trickWinner) spot.classList.add("winner");
-      return spot;
-    }),
-  );
-  const last = $("last-trick");
-  if (g.lastTrick && g.lastTrick.cards.length) {
-    last.replaceChildren(
-      el("span", { className: "meta" }, `last trick (${playerName(g.lastTrick.winner)}): `),
-      ...g.lastTrick.cards.map(({ card }) => cardEl(card, { small: true })),
-    );
-  } else {
-    last.replaceChildren();
-  }
 }
 
 function renderGameOver() {
@@ -366,7 +105,7 @@ function renderGameOver() {
 }
 
 /** The choices of our pending prompt, in order: what keys and clicks pick from. */
-function promptChoices() {
+export function promptChoices() {
   const g = state.g;
   const p = g.prompt;
   if (!p || state.watching || p.Playerid !== state.seat || !Array.isArray(p.Legal)) return null;
@@ -485,7 +224,8 @@ function choiceButton(label, value, index, busy, action) {
     },
     label,
   );
-  if (index < 10) button.append(el("kbd", { className: "key" }, String((index + 1) % 10)));
+  if (index < 10)
+    button.append(el("kbd", { className: "key", ariaHidden: "true" }, String((index + 1) % 10)));
   return button;
 }
 
@@ -574,49 +314,6 @@ function renderPick(p, busy) {
   );
 }
 
-function renderHand() {
-  const g = state.g;
-  const box = $("hand-box");
-  box.hidden = state.watching || (g.round === null && !g.hand.length);
-  if (state.watching) {
-    $("hand").replaceChildren();
-    return;
-  }
-  $("hand-title").textContent = `Your hand (${g.hand.length})`;
-  const p = promptChoices();
-  const busy = p && g.sentSeq === p.Seq;
-  const pick = p && (p.Type === "Discard" || p.Type === "Setup");
-  const legal = p && p.Type === "Play" ? new Set(p.Legal.map(String)) : null;
-  let index = 0;
-  $("hand").replaceChildren(
-    ...g.hand.map((code, i) => {
-      if (pick || (legal && legal.has(code))) {
-        const card = cardEl(code, { button: true });
-        card.classList.add("choice");
-        card.disabled = Boolean(busy);
-        card.dataset.value = code;
-        card.dataset.index = String(index);
-        if (index < 10) card.append(el("kbd", { className: "key" }, String((index + 1) % 10)));
-        index += 1;
-        if (pick) {
-          card.setAttribute("aria-pressed", String(g.selected.has(i)));
-          card.addEventListener("click", () => {
-            if (g.selected.has(i)) g.selected.delete(i);
-            else g.selected.add(i);
-            render();
-          });
-        } else {
-          card.addEventListener("click", () => answer({ Type: "Play", PlayedCard: code }));
-        }
-        return card;
-      }
-      const card = cardEl(code);
-      if (legal) card.classList.add("dim");
-      return card;
-    }),
-  );
-}
-
 function renderScores() {
   const g = state.g;
   const box = $("scores");
@@ -661,6 +358,29 @@ function renderScores() {
   box.replaceChildren(
     el("table", {}, el("caption", {}, caption), el("thead", {}, head), el("tbody", {}, ...rows)),
   );
+}
+
+/** Beside the table: who sits at it, and how many watch. */
+function renderPeople() {
+  const box = $("people");
+  const t = state.table;
+  box.hidden = state.view !== "table" || !t;
+  if (box.hidden) return;
+  const g = state.g;
+  $("people-list").replaceChildren(
+    ...g.players.map((name, seat) =>
+      el(
+        "li",
+        { dataset: { seat: String(seat) } },
+        name === null ? "(free seat)" : String(name),
+        seat === state.seat && !state.watching ? " (you)" : "",
+      ),
+    ),
+  );
+  const watchers = typeof t.Watchers === "number" ? t.Watchers : 0;
+  const you = state.watching ? " (you among them)" : "";
+  $("watchers").textContent =
+    watchers === 1 ? `1 watching${you}` : `${watchers || "nobody"} watching${you}`;
 }
 
 function renderChat() {

@@ -54,6 +54,7 @@ export function freshGame() {
     dealer: null,
     round: null,
     bids: {}, // seat -> label
+    bidValues: {}, // seat -> the bid's number (Spades adds a side's)
     passed: new Set(),
     bidder: null,
     highBid: null,
@@ -61,6 +62,8 @@ export function freshGame() {
     trumpCard: null,
     exchanged: {}, // seat -> count
     trick: [], // [{seat, card}]
+    trickNo: 0, // counts the tricks shown: a new number is a new trick (render.js animates)
+    takenBy: null, // the seat that took the trick before this one (null: none, or unknown)
     trickWinner: null,
     trickDone: false,
     lastTrick: null,

@@ -1,11 +1,14 @@
 """The page (hundred_server/static/) in a real browser: Debian's Chromium, driven by
 Playwright, against an in-process server on 127.0.0.1 (its WebSocket and page port on
-port 0), in the test's own event loop.
+port 0), in the test's own event loop (the person and the site: tests/support/browser.py).
 
-A person clicks through whole games of every registered game; a reload takes the seat
-back; a second page watches and sees no hidden card; chat goes from page to page and
-mute stops it; the keyboard plays; the page fits a phone's width; and a screenshot of a
-game under way is kept in test-artifacts/ (not committed).
+A person clicks through whole games of every registered game; a quick click never makes
+a table of another game; a reload takes the seat back; a second page watches and sees no
+hidden card; chat goes from page to page and mute stops it; the keyboard plays; the
+page fits a phone's width; a card played moves to the middle and a trick taken goes to
+its winner; axe-core (vendored in tests/vendor/) finds no serious or critical
+accessibility violation, light and dark; and a screenshot of a game under way is kept
+in test-artifacts/ (not committed).
 
 Every wait is bounded (Playwright's timeouts, a deadline and a move count a game), and
 the browser, its contexts and the server are closed whatever happens. Chromium comes
@@ -14,13 +17,10 @@ from the OS (scripts/ensure-chromium installs it); Playwright never downloads on
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
 import random
-import shutil
-import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,41 +30,34 @@ from playwright.async_api import (
     Browser,
     BrowserContext,
     Page,
-    WebSocket,
     WebSocketRoute,
     async_playwright,
 )
 
 from hundred_server import games
-from hundred_server.config import AISettings, Listeners, Settings
-from hundred_server.core.hub import Hub
-from hundred_server.io.server import Server
+from tests.support.browser import (
+    ACTION_MS,
+    CHROMIUM,
+    HAVE_CHROMIUM,
+    VISIBLE_POINT,
+    Msg,
+    Person,
+    Site,
+    answer,
+    check_game_over,
+    check_prompt,
+    click_shown,
+    decode,
+    launch,
+    play_out,
+    running_site,
+)
 
 #: The async tests share the module's event loop (the browser is started once).
 in_browser = pytest.mark.asyncio(loop_scope="module")
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HAVE_CHROMIUM = Path(CHROMIUM).exists()
-#: Without the background-networking flags Chromium's own connections (updates, sync,
-#: safe browsing) are refused on a closed network and slow everything down.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-#: Playwright's own timeout for one action or wait (ms).
-ACTION_MS = 10_000
-#: A whole game by clicking: at most this long and this many of our moves.
-GAME_SECONDS = 150.0
-GAME_MOVES = 1500
-
-Msg = dict[str, Any]
 
 
 # ------------------------------------------------------------------ fixtures
@@ -75,42 +68,35 @@ async def browser() -> AsyncIterator[Browser]:
     if not HAVE_CHROMIUM:
         pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/ensure-chromium")
     async with async_playwright() as playwright:
-        # launch() starts Chromium with a fresh temporary profile (user data dir).
-        chromium = await playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
-        )
+        chromium = await launch(playwright)
         try:
             yield chromium
         finally:
             await chromium.close()
 
 
-@dataclass
-class Site:
-    server: Server
-    url: str
-
-
 @pytest_asyncio.fixture(loop_scope="module")
 async def site() -> AsyncIterator[Site]:
-
-    settings = Settings(listeners=Listeners("127.0.0.1", 0, http_port=0))
-    server = Server(Hub(ai=AISettings("naive")), settings)
-    await server.start()
-    try:
-        yield Site(server, f"http://127.0.0.1:{server.http_port}/")
-    finally:
-        await server.close()
+    async with running_site() as running:
+        yield running
 
 
 @pytest_asyncio.fixture(loop_scope="module")
 async def contexts(browser: Browser) -> AsyncIterator[Callable[..., Any]]:
     """``await new(width=...)``: a fresh browser context (its own localStorage) and a
-    page in it; all closed after the test."""
+    page in it (``motion``: with animations; ``dark``: the dark colour scheme); all
+    closed after the test."""
     made: list[BrowserContext] = []
 
-    async def new(width: int = 1000, height: int = 900) -> Person:
-        context = await browser.new_context(viewport={"width": width, "height": height})
+    async def new(
+        width: int = 1000, height: int = 900, motion: bool = False, dark: bool = False
+    ) -> Person:
+        context = await browser.new_context(
+            viewport={"width": width, "height": height},
+            # Cards come and go without animations unless a test looks at them.
+            reduced_motion="no-preference" if motion else "reduce",
+            color_scheme="dark" if dark else "light",
+        )
         context.set_default_timeout(ACTION_MS)
         made.append(context)
         page = await context.new_page()
@@ -123,204 +109,7 @@ async def contexts(browser: Browser) -> AsyncIterator[Callable[..., Any]]:
             await context.close()
 
 
-# ------------------------------------------------------------------ a person
-
-
-@dataclass
-class Person:
-    """A page, and every frame its WebSockets sent and received (decoded)."""
-
-    page: Page
-    received: list[Msg] = field(default_factory=list)
-    sent: list[Msg] = field(default_factory=list)
-    errors: list[str] = field(default_factory=list)
-    #: Set at every frame: what ``until`` waits on.
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-
-    def __post_init__(self) -> None:
-        self.page.on("websocket", self._socket)
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-
-    def _socket(self, socket: WebSocket) -> None:
-        socket.on("framereceived", lambda payload: self._frame(self.received, payload))
-        socket.on("framesent", lambda payload: self._frame(self.sent, payload))
-
-    def _frame(self, frames: list[Msg], payload: str | bytes) -> None:
-        frames.append(_decode(payload))
-        self.changed.set()
-
-    async def until(self, predicate: Callable[[], bool], seconds: float = 5.0) -> None:
-        """Wait (at most ``seconds``) until ``predicate()`` holds, checked at each frame."""
-        async with asyncio.timeout(seconds):
-            while not predicate():
-                self.changed.clear()
-                await self.changed.wait()
-
-    async def open(self, site: Site, name: str) -> None:
-        await self.page.goto(site.url)
-        await self.page.fill("#name", name)
-        await self.page.press("#name", "Enter")
-        await self.page.wait_for_selector("#status[data-state=open]")
-
-    async def create(self, game: str, option: int, naive: bool = True) -> None:
-        """Create a table with the game's option ``option`` (a preset), as a click."""
-        await self.page.click(f"#game-tabs [data-game={game}]")
-        await self.page.wait_for_selector(f"#options [data-option='{option}']")
-        if naive:
-            await self.page.check("#naive")
-        await self.page.click(f"#options [data-option='{option}']")
-        await self.page.wait_for_selector("body[data-view=table]")
-
-    def seat(self) -> int:
-        seats = [m["Playerid"] for m in self.received if m.get("Type") == "Seat"]
-        assert seats, "no Seat message"
-        return int(seats[-1])
-
-    def hand(self) -> list[str]:
-        """Our hand as the server told it: the last hand it sent, less what we played."""
-        seat = self.seat()
-        hand: list[str] = []
-        for m in self.received:
-            kind, mine = m.get("Type"), m.get("Playerid") == seat and "Seq" not in m
-            told = kind in ("Deal", "Snapshot") or (kind in ("Discard", "Kitty", "Setup") and mine)
-            if told and "Hand" in m:
-                hand = list(m["Hand"])
-            elif kind == "Play" and mine:
-                hand.remove(m["PlayedCard"])
-        return hand
-
-    async def prompt_frame(self, seq: int) -> Msg:
-        """The prompt with ``seq`` and our Legal, as received (frame events may trail
-        the page by a moment)."""
-
-        def found() -> Msg | None:
-            return next(
-                (m for m in reversed(self.received) if m.get("Seq") == seq and "Legal" in m), None
-            )
-
-        await self.until(lambda: found() is not None)
-        prompt = found()
-        assert prompt is not None
-        return prompt
-
-    async def wait_turn(self, after: str = "") -> str | None:
-        """Wait until it is our turn at a prompt other than ``after`` (its Seq) or the
-        game is over; the prompt's Seq, or None when over."""
-        result = await self.page.wait_for_function(
-            """(after) => {
-                if (!document.querySelector('#gameover').hidden) return 'over';
-                const p = document.querySelector('#prompt');
-                if (p.dataset.mine === '1' && p.dataset.busy !== '1' && p.dataset.seq !== after)
-                    return p.dataset.seq;
-                return false;
-            }""",
-            arg=after,
-        )
-        value = await result.json_value()
-        return None if value == "over" else str(value)
-
-    async def choices(self) -> list[str]:
-        """The data-value of every choice the page offers, in the keys' order (a pick's
-        confirm button last)."""
-        values: list[str] = await self.page.eval_on_selector_all(
-            "#table .choice",
-            "nodes => nodes.sort((a, b) => a.dataset.index - b.dataset.index)"
-            ".map(n => n.dataset.value)",
-        )
-        return values
-
-    async def hand_shown(self) -> list[str]:
-        codes: list[str] = await self.page.eval_on_selector_all(
-            "#hand .card", "nodes => nodes.map(n => n.dataset.code)"
-        )
-        return codes
-
-
-def _decode(payload: str | bytes) -> Msg:
-    text = payload.decode() if isinstance(payload, bytes) else payload
-    decoded: Msg = json.loads(text)
-    return decoded
-
-
-# ------------------------------------------------------------------ playing
-
-
-async def check_prompt(person: Person, seq: str) -> Msg:
-    """The page shows exactly the prompt's Legal as choices, and our hand as the
-    server has it; returns the prompt."""
-    prompt = await person.prompt_frame(int(seq))
-    shown = await person.choices()
-    kind = prompt["Type"]
-    if kind in ("Discard", "Setup"):  # the hand's cards to pick from, then confirm
-        assert shown[:-1] == [str(c) for c in prompt["Legal"]]
-        assert shown[-1] == "confirm"
-    elif kind == "Play":
-        assert set(shown) == {str(c) for c in prompt["Legal"]}
-    else:
-        assert shown == [json.dumps(v) for v in prompt["Legal"]]
-    assert await person.hand_shown() == person.hand()
-    return prompt
-
-
-async def answer(person: Person, prompt: Msg, rng: random.Random) -> None:
-    """Click one of the legal answers (chosen by ``rng``, passing mostly)."""
-    page = person.page
-    legal: list[Any] = prompt["Legal"]
-    kind = prompt["Type"]
-    if kind == "Bid":
-        bids = [v for v in legal if v != "moon" and v != 0]
-        pick = 0 if 0 in legal and (not bids or rng.random() < 0.7) else rng.choice(bids)
-        await page.locator("#choices .choice").nth(legal.index(pick)).click()
-    elif kind == "Trump":
-        await page.locator("#choices .choice").nth(rng.randrange(len(legal))).click()
-    elif kind == "Play":
-        card = rng.choice(legal)
-        await page.locator(f"#hand .choice[data-value='{card}']").first.click()
-    elif kind == "Discard":
-        for index in sorted(rng.sample(range(len(legal)), rng.randint(0, len(legal)))):
-            await page.locator("#hand .choice").nth(index).click()
-        await page.click("#choices .confirm")
-    elif kind == "Setup":
-        count = int(prompt["Count"])
-        for index in sorted(rng.sample(range(len(legal)), count)):
-            await page.locator("#hand .choice").nth(index).click()
-        colour = rng.choice("BGRY")
-        await page.click(f"#choices .colour[data-colour={colour}]")
-        kept = set(legal)
-        calls = [f"{colour}{n}" for n in (1, 14, 13, 12, 11, 10) if f"{colour}{n}" not in kept]
-        for k in range(int(prompt["Calls"])):
-            await page.select_option(f"#choices select[data-call='{k}']", calls[k])
-        await page.click("#choices .confirm")
-    else:
-        raise AssertionError(f"a prompt the test does not know: {prompt}")
-
-
-async def play_out(person: Person, rng: random.Random, stop: int | None = None) -> int:
-    """Answer our prompts by clicking until the game is over (or ``stop`` moves);
-    returns how many moves we made."""
-    deadline = time.monotonic() + GAME_SECONDS
-    moves, last = 0, ""
-    while moves < GAME_MOVES and time.monotonic() < deadline:
-        seq = await person.wait_turn(last)
-        if seq is None or (stop is not None and moves >= stop):
-            return moves
-        prompt = await check_prompt(person, seq)
-        await answer(person, prompt, rng)
-        moves, last = moves + 1, seq
-    raise AssertionError(f"the game did not end in {moves} moves / {GAME_SECONDS} s")
-
-
-async def check_game_over(person: Person) -> Msg:
-    """The page shows the final score the server sent."""
-    over = [m for m in person.received if m.get("Type") == "Score" and m.get("GameOver")]
-    assert over, "no GameOver score"
-    final = over[-1]
-    text = await person.page.text_content("#final-score") or ""
-    for score in final["Score"]:
-        assert str(score) in text
-    verdict = await person.page.text_content("#gameover") or ""
-    assert ("You win!" if final["Win"] else "You lose.") in verdict
-    return final
+# ------------------------------------------------------------------ checks
 
 
 async def no_horizontal_scroll(page: Page) -> None:
@@ -361,7 +150,17 @@ async def test_hundred_and_ten_whole_game_by_clicking(site: Site, contexts: Any)
     assert names == ["ann (you)", "AI 1", "AI 2", "AI 3"]
     moves = await play_out(ann, random.Random(110))
     assert moves > 10
-    await check_game_over(ann)
+    final = await check_game_over(ann)
+    # The running score, by seat, and what ends the game, in the bar.
+    scores = await ann.page.eval_on_selector_all(
+        "#scoreline .score", "n => n.map(x => x.textContent)"
+    )
+    assert scores == [
+        f"{name} {score}"
+        for name, score in zip(["ann", "AI 1", "AI 2", "AI 3"], final["Score"], strict=True)
+    ]
+    assert "(game to 110)" in (await ann.page.text_content("#scoreline") or "")
+    assert await axe_violations(ann.page) == [], "the game over"
     assert not ann.errors
     assert not [m for m in ann.received if m.get("Type") == "Error"]
     # Back in the lobby, the seat's token is gone: a reload does not try it.
@@ -473,16 +272,30 @@ async def test_a_hovered_card_keeps_its_place(site: Site, contexts: Any) -> None
     """Hover highlights a card without moving it: a card that rose under the pointer
     left it, fell back and rose again, a jitter that never settled (and a click that
     waited for it to settle timed out)."""
-    bea: Person = await contexts(width=375, height=740)
+    bea: Person = await contexts(width=375, height=740, motion=True)
     await bea.open(site, "bea")
     await bea.create("whist", 1)
     seq = await bea.wait_turn()
     assert seq is not None
     card = bea.page.locator("#hand .choice").first
+    # The lowest point where it shows from under the next card (a rising card would
+    # leave the pointer there).
+    point = await card.evaluate(
+        """(node) => {
+            const r = node.getBoundingClientRect();
+            for (let y = r.bottom - 2; y > r.top; y -= 2)
+                for (let x = r.left + 2; x < r.right; x += 2) {
+                    const hit = document.elementFromPoint(x, y);
+                    if (hit && (hit === node || node.contains(hit))) return {x, y};
+                }
+            return null;
+        }"""
+    )
     before = await card.bounding_box()
     assert before is not None
-    await bea.page.mouse.move(before["x"] + before["width"] / 2, before["y"] + before["height"] - 1)
-    await bea.page.wait_for_timeout(100)
+    assert point is not None
+    await bea.page.mouse.move(point["x"], point["y"])
+    await bea.page.wait_for_timeout(200)
     assert await card.evaluate("n => n.matches(':hover')")
     assert await card.bounding_box() == before
 
@@ -496,6 +309,31 @@ async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any)
     await play_out(bea, random.Random(5), stop=2)
     assert await bea.wait_turn() is not None
     await no_horizontal_scroll(bea.page)
+    # Cards a finger can take: large, and each legal one showing from under the next.
+    widths = await bea.page.eval_on_selector_all(
+        "#hand .card", "n => n.map(x => x.getBoundingClientRect().width)"
+    )
+    assert len(widths) == 13 - 2
+    assert min(widths) >= 50
+    for card in await bea.page.locator("#hand .choice").all():
+        assert await card.evaluate(VISIBLE_POINT) is not None
+    # At the foot of the page, the bar (bid, trump, score) is still in sight.
+    await bea.page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    assert await bea.page.evaluate("window.scrollY") > 0
+    bar = await bea.page.evaluate(
+        "(() => { const r = document.querySelector('#bar').getBoundingClientRect();"
+        " return [r.top, r.bottom, innerHeight]; })()"
+    )
+    assert 0 <= bar[0] < bar[1] <= bar[2]
+    assert "Trump" in (await bea.page.text_content("#bar") or "")
+    # Narrower still: the fan takes another look at the width, and fits it.
+    await bea.page.set_viewport_size({"width": 320, "height": 640})
+    await bea.page.wait_for_function(
+        "() => [...document.querySelectorAll('#hand .fan-row')]"
+        ".every(r => r.scrollWidth <= r.clientWidth)"
+    )
+    await no_horizontal_scroll(bea.page)
+    assert await bea.page.locator("#hand .fan-row").count() == 2
     ARTIFACTS.mkdir(exist_ok=True)
     await bea.page.screenshot(path=str(ARTIFACTS / "browser-whist-375px.png"), full_page=True)
 
@@ -517,9 +355,10 @@ async def test_a_phone_width_has_no_horizontal_scroll(site: Site, contexts: Any)
     else:
         raise AssertionError("no Setup prompt")
     for index in range(3):
-        await bea.page.locator("#hand .choice").nth(index).click()
+        await click_shown(bea.page, bea.page.locator("#hand .choice").nth(index))
     await bea.page.click("#choices .colour[data-colour=R]")
     await no_horizontal_scroll(bea.page)
+    assert await axe_violations(bea.page) == [], "Rook's setup"
 
 
 @in_browser
@@ -623,7 +462,7 @@ async def test_errors_are_shown_next_to_what_caused_them(site: Site, contexts: A
         server = socket.connect_to_server()
 
         def from_page(frame: str | bytes) -> None:
-            msg = _decode(frame)
+            msg = decode(frame)
             if tamper["armed"] and msg.get("Type") == "Play":
                 tamper["armed"] = False
                 msg["PlayedCard"] = next(c for c in FRENCH_DECK if c not in ann.hand())
@@ -655,7 +494,7 @@ async def test_errors_are_shown_next_to_what_caused_them(site: Site, contexts: A
         raise AssertionError("no Play prompt")
     tamper["armed"] = True
     before = len(ann.received)
-    await ann.page.locator("#hand .choice").first.click()
+    await click_shown(ann.page, ann.page.locator("#hand .choice").first)
     await ann.until(lambda: any(m.get("Type") == "Error" for m in ann.received[before:]))
     error = next(m for m in ann.received[before:] if m.get("Type") == "Error")
     assert error["Code"] == "not_in_hand"
@@ -663,7 +502,7 @@ async def test_errors_are_shown_next_to_what_caused_them(site: Site, contexts: A
     assert await ann.page.text_content("#prompt-error") == error["Message"]
     assert await ann.wait_turn() == seq  # the same prompt, to answer again
     await check_prompt(ann, seq)
-    await ann.page.locator("#hand .choice").first.click()
+    await click_shown(ann.page, ann.page.locator("#hand .choice").first)
     assert await ann.wait_turn(seq) != seq
     assert await ann.page.text_content("#prompt-error") == ""
 
@@ -832,3 +671,270 @@ async def test_chat_reaches_the_other_page_and_mute_hides_it(site: Site, context
     for person in (ann, bea):
         assert not person.errors
         assert not [m for m in person.received if m.get("Type") == "Error"]
+
+
+# ------------------------------------------------------------------ the game switch
+
+
+async def options_loaded(person: Person) -> None:
+    """Every game's options have come (the page asks for them all on connecting)."""
+    await person.until(
+        lambda: sum(m.get("Type") == "Game" for m in person.received) >= len(games.names())
+    )
+
+
+@in_browser
+async def test_a_game_tab_switches_at_once_and_a_quick_click_makes_that_game(
+    site: Site, contexts: Any
+) -> None:
+    ann: Person = await contexts()
+    await ann.open(site, "ann")
+    await options_loaded(ann)
+    page = ann.page
+    # A tab's click shows that game's presets in the same task: nothing to wait for.
+    for game in games.names():
+        shown = await page.evaluate(
+            """(game) => {
+                document.querySelector(`#game-tabs [data-game=${game}]`).click();
+                const box = document.querySelector('#options');
+                return [box.dataset.game,
+                        [...box.querySelectorAll('[data-option]')].map(b => b.dataset.game)];
+            }""",
+            game,
+        )
+        assert shown[0] == game
+        assert shown[1]
+        assert set(shown[1]) == {game}
+    # A message's render keeps the tabs and the presets (a click never lands on a
+    # button replaced under the pointer).
+    tab = await page.query_selector("#game-tabs [data-game=rook]")
+    preset = await page.query_selector("#options [data-option='1']")
+    assert tab is not None
+    assert preset is not None
+    await say(ann, "a render")
+    await page.wait_for_selector(chat_line("ann", "a render"))
+    assert await tab.evaluate("n => n.isConnected")
+    assert await preset.evaluate("n => n.isConnected")
+
+    # Three tabs and a preset clicked in one go: a table of the last tab's game.
+    await page.evaluate(
+        """() => {
+            for (const game of ['whist', 'spades', 'rook'])
+                document.querySelector(`#game-tabs [data-game=${game}]`).click();
+            document.querySelector("#options [data-option='2']").click();
+        }"""
+    )
+    await page.wait_for_selector("body[data-view=table]")
+    await ann.until(lambda: any(m.get("Type") == "Table" for m in ann.received))
+    table = next(m for m in ann.received if m.get("Type") == "Table")
+    assert table["Game"] == "rook"
+    assert table["Seats"] == 4  # Rook's preset 2: you against three AI
+    sent = [m for m in ann.sent if m.get("Type") == "Game"]
+    assert [(m["Game"], m["Option"]) for m in sent] == [("rook", 2)]
+    await page.click("#leave")
+    await page.wait_for_selector("body[data-view=lobby] #status[data-state=open]")
+
+    # And by the mouse, as quick as Playwright clicks: tab, then preset.
+    before = len(ann.received)
+    await options_loaded(ann)
+    await page.click("#game-tabs [data-game=hundert]")
+    await page.click("#options [data-option='1']")
+    await page.wait_for_selector("body[data-view=table]")
+    await ann.until(lambda: any(m.get("Type") == "Table" for m in ann.received[before:]))
+    table = next(m for m in ann.received[before:] if m.get("Type") == "Table")
+    assert (table["Game"], table["Seats"]) == ("hundert", 2)  # Hundert's preset 1: one AI
+    assert not ann.errors
+    assert not [m for m in ann.received if m.get("Type") == "Error"]
+
+
+@in_browser
+async def test_a_game_the_server_lacks_leaves_the_other_games_options_right(
+    site: Site, contexts: Any
+) -> None:
+    """The options come in the order asked, with no game's name on them: a game the
+    server refuses (``bad_game``) gets none, and the next game's are its own."""
+    ann: Person = await contexts()
+
+    async def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+
+        def from_page(frame: str | bytes) -> None:
+            msg = decode(frame)
+            if msg.get("Type") == "Hello" and msg.get("Game") == "pinochle":
+                msg["Game"] = "nosuch"
+            server.send(json.dumps(msg))
+
+        socket.on_message(from_page)
+
+    await ann.page.route_web_socket("**/ws", route)
+    await ann.open(site, "ann")
+    await ann.until(
+        lambda: sum(m.get("Type") == "Game" for m in ann.received) >= len(games.names()) - 1
+    )
+    assert [m["Code"] for m in ann.received if m.get("Type") == "Error"] == ["bad_game"]
+    page = ann.page
+    await page.click("#game-tabs [data-game=pinochle]")
+    await page.wait_for_selector("#options:has-text('This server does not offer this game.')")
+    firsts = {}
+    for game in ("rook", "hundert", "spades"):
+        await page.click(f"#game-tabs [data-game={game}]")
+        firsts[game] = await page.text_content("#options [data-option='1']")
+    assert firsts == {
+        "rook": "3 players: you against two AI",
+        "hundert": "You against one AI (2 players)",
+        "spades": "Play against three AI players and start immediately",
+    }
+    await page.click("#game-tabs [data-game=rook]")
+    await page.click("#options [data-option='1']")
+    await ann.until(lambda: any(m.get("Type") == "Table" for m in ann.received))
+    table = next(m for m in ann.received if m.get("Type") == "Table")
+    assert (table["Game"], table["Seats"]) == ("rook", 3)
+
+
+# ------------------------------------------------------------------ motion
+
+
+#: Records every played card that enters the trick, and every one taken away, with the
+#: animations it runs.
+WATCH_MOTION = """() => {
+    window.entered = [];
+    window.taken = [];
+    const record = (list) => (mutations) => {
+        for (const m of mutations)
+            for (const n of m.addedNodes)
+                list.push({seat: n.dataset.seat, place: n.dataset.place, to: n.dataset.to,
+                           animations: n.getAnimations().map(a => a.animationName)});
+    };
+    new MutationObserver(record(window.entered))
+        .observe(document.querySelector('#trick'), {childList: true});
+    new MutationObserver(record(window.taken))
+        .observe(document.querySelector('#taken'), {childList: true});
+}"""
+
+
+def place_of(seat: int, me: int, seats: int = 4) -> str:
+    """Where a seat sits around the table, seen from ``me`` (render.js's PLACES)."""
+    places = {2: ["bottom", "top"], 4: ["bottom", "left", "top", "right"]}[seats]
+    return places[(seat - me) % seats]
+
+
+async def play_tricks(person: Person, rng: random.Random, tricks: int) -> None:
+    """Answer by clicks until ``tricks`` tricks have been taken and the next begun."""
+    last = ""
+    for _ in range(80):
+        done = [m for m in person.received if m.get("Type") == "Trick"]
+        plays_after = [m for m in person.received if "PlayedCard" in m]
+        if len(done) >= tricks and len(plays_after) > tricks * 4:
+            return
+        seq = await person.wait_turn(last)
+        assert seq is not None
+        await answer(person, await check_prompt(person, seq), rng)
+        last = seq
+    raise AssertionError(f"not {tricks} tricks in 80 prompts")
+
+
+@in_browser
+async def test_a_card_played_comes_in_from_its_player_and_a_trick_goes_to_its_winner(
+    site: Site, contexts: Any
+) -> None:
+    ann: Person = await contexts(motion=True)
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    await ann.page.evaluate(WATCH_MOTION)
+    await play_tricks(ann, random.Random(12), 3)
+    me = ann.seat()
+    plays = [m for m in ann.received if "PlayedCard" in m]
+    entered = await ann.page.evaluate("window.entered")
+    assert len(entered) >= len(plays[:12])
+    for node, play in zip(entered, plays, strict=False):
+        assert node["seat"] == str(play["Playerid"])
+        assert node["place"] == place_of(play["Playerid"], me)
+        assert node["animations"] == ["enter"]
+    # Each of the first three tricks went, card by card, to its winner's place.
+    winners = [m["Playerid"] for m in ann.received if m.get("Type") == "Trick"][:3]
+    taken = await ann.page.evaluate("window.taken")
+    assert [n["to"] for n in taken[:12]] == [place_of(w, me) for w in winners for _ in range(4)]
+    assert all(n["animations"] == ["take"] for n in taken)
+    # And they are gone once there.
+    await ann.page.wait_for_function("() => !document.querySelector('#taken').children.length")
+
+
+@in_browser
+async def test_reduced_motion_moves_nothing(site: Site, contexts: Any) -> None:
+    ann: Person = await contexts()  # prefers-reduced-motion: reduce
+    await ann.open(site, "ann")
+    await ann.create("hundredandten", 1)
+    await ann.page.evaluate(WATCH_MOTION)
+    await play_tricks(ann, random.Random(13), 2)
+    entered = await ann.page.evaluate("window.entered")
+    assert entered
+    assert all(n["animations"] == [] for n in entered)
+    # The last trick taken stays in sight, with its winner (seen at our next prompt,
+    # when all that came before it has come).
+    seq = await ann.wait_turn()
+    assert seq is not None
+    await ann.prompt_frame(int(seq))
+    plays = [m["PlayedCard"] for m in ann.received if "PlayedCard" in m]
+    winners = [m["Playerid"] for m in ann.received if m.get("Type") == "Trick"]
+    assert len(winners) < 5  # still the first deal (five tricks)
+    # The trick before the one on the table (which has begun: we are to play in it).
+    done = len(winners) - (len(plays) == 4 * len(winners))
+    winner = winners[done - 1]
+    last = await ann.page.eval_on_selector_all(
+        "#last-trick [data-code]", "n => n.map(x => x.dataset.code)"
+    )
+    assert last == plays[4 * (done - 1) : 4 * done]
+    title = await ann.page.text_content("#last-trick .last-title")
+    assert title == f"Last trick, to {(['ann', 'AI 1', 'AI 2', 'AI 3'])[winner]}:"
+    assert await ann.page.evaluate("window.taken") == []
+    assert await ann.page.evaluate("document.getAnimations().length") == 0
+
+
+# ------------------------------------------------------------------ accessibility
+
+AXE = ROOT / "tests" / "vendor" / "axe-core" / "axe.min.js"
+#: axe's run, with what each violation is and where (a few of its nodes).
+RUN_AXE = """() => axe.run(document, {resultTypes: ['violations']}).then(r => r.violations.map(
+    v => ({id: v.id, impact: v.impact, help: v.help,
+           nodes: v.nodes.slice(0, 4).map(n => n.target.join(' '))})))"""
+
+
+@functools.cache
+def axe_source() -> str:
+    return AXE.read_text(encoding="utf-8")
+
+
+async def axe_violations(page: Page) -> list[Msg]:
+    """The serious and critical violations axe-core finds on the page as it is."""
+    if not await page.evaluate("typeof axe !== 'undefined'"):
+        await page.evaluate(axe_source())  # an evaluation: the page's CSP allows no script
+    found: list[Msg] = await page.evaluate(RUN_AXE)
+    return [v for v in found if v["impact"] in ("serious", "critical")]
+
+
+@in_browser
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+async def test_axe_finds_no_serious_violation(site: Site, contexts: Any, dark: bool) -> None:
+    ann: Person = await contexts(dark=dark)
+    await ann.open(site, "ann")
+    await options_loaded(ann)
+    scheme = await ann.page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    assert scheme is dark
+    assert await axe_violations(ann.page) == [], "the lobby"
+    await ann.create("hundredandten", 1)
+    rng, last, kinds = random.Random(30), "", set()
+    for _ in range(40):  # each kind of prompt, and a trick on the table
+        seq = await ann.wait_turn(last)
+        assert seq is not None
+        prompt = await check_prompt(ann, seq)
+        if prompt["Type"] not in kinds:
+            kinds.add(prompt["Type"])
+            assert await axe_violations(ann.page) == [], f"at a {prompt['Type']} prompt"
+        if prompt["Type"] == "Play" and any(m.get("Type") == "Trick" for m in ann.received):
+            assert await axe_violations(ann.page) == [], "a trick played"
+            break
+        await answer(ann, prompt, rng)
+        last = seq
+    else:
+        raise AssertionError("no Play after a trick in 40 prompts")
+    assert {"Bid", "Play"} <= kinds
