@@ -36,6 +36,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hundred_server import games
+from hundred_server.core.accounts import SignIn
 from hundred_server.core.ai_seats import AI_LEVELS, AISeats
 from hundred_server.core.ends import TableEnds
 from hundred_server.core.guard import Guard, TableFailed
@@ -147,6 +148,8 @@ class Lobby:
         self.talk = Talk(self)
         self.restorer = Restorer(self)
         self.ends = TableEnds(self)
+        #: Accounts: a ``Key`` in ``Hello``, account names kept from guests.
+        self.sign_in = SignIn(clock)
 
     # ----------------------------------------------------------- session events
 
@@ -390,6 +393,14 @@ class Lobby:
                 "and O, 0 alike); pick another",
                 "bad_name",
             )
+        account = session.account
+        if "Key" in msg:
+            if account is not None or session.where not in IN_LOBBY:
+                raise Refused("a Key comes in the first Hello only", "not_now")
+            account = self.sign_in.key(session.address, msg["Key"])
+            name = name or account.name
+        if name is not None:
+            self.sign_in.check_name(name, account)
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()
@@ -403,6 +414,7 @@ class Lobby:
             check_plays(session, game or games.DEFAULT_GAME)
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
+        session.account = account
         if choice is None:  # a bare Hello (or one that only names you): the question again
             greeting = [(session.conn, message(f"Hello, {name}."))] if name is not None else []
             return [*greeting, *self.sessions.ask(session)]

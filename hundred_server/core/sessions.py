@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from hundred_server import games
+from hundred_server.core.accounts import Account
 from hundred_server.core.chat import Mutes
 from hundred_server.core.keyed import Keyed
 from hundred_server.protocol.errors import Refused
@@ -94,6 +95,8 @@ class Session:
     #: The games the connection's codec can play (``Codec.games``; None: every game):
     #: it is shown, may create, join and watch tables of these only.
     games: frozenset[str] | None = None
+    #: The account the connection is (a ``Key`` in ``Hello``; None: a guest).
+    account: Account | None = None
 
     def __post_init__(self) -> None:
         self.person = self.person or self.conn

@@ -75,11 +75,13 @@ from hundred_server.core.hub import Command, Hub
 from hundred_server.games.base import Bot
 from hundred_server.io import websocket
 from hundred_server.io.admit import Admission
+from hundred_server.io.api import Api
 from hundred_server.io.committer import Batch, Committer
 from hundred_server.io.listeners import Listener, listeners_for
 from hundred_server.io.outbox import OUTGOING_LIMIT, Connection, Outbox
 from hundred_server.protocol import codecs
 from hundred_server.store import GameStore, restorable
+from hundred_server.store.accounts import AccountStore, accounts_of
 
 if TYPE_CHECKING:
     from hundred_server.io.bus import Bus
@@ -122,6 +124,7 @@ class Server:
         bus: Bus | None = None,
         static: dict[str, websocket.StaticFile] | None = None,
         outgoing_limit: int = OUTGOING_LIMIT,
+        accounts: AccountStore | None = None,
     ) -> None:
         self.settings = settings = settings or Settings()
         #: The site (bus.py): relayed clients' messages go through it.
@@ -139,6 +142,12 @@ class Server:
         self.pool: AIPool | None = None  # the AI pool once started (``ai.pool``)
         self.store = store
         self.static = static
+        #: The accounts and ratings (store/accounts.py; None: no store, no accounts),
+        #: which the lobby asks (``Hello`` with a ``Key``) and the HTTP API serves.
+        self.accounts = accounts
+        self.api = Api(accounts, store)
+        if accounts is not None:
+            self.hub.lobby.sign_in.book = accounts
         self.outgoing_limit = outgoing_limit
         self.outbox = Outbox(outgoing_limit, self._dropped, bus)
         #: The open connections by number, and how they are written to (the outbox's).
@@ -426,7 +435,8 @@ async def run(
     elif store is not None:
         for line in hub.lobby.restorer.restore(restorable(store), store.last_id()):
             log.info("%s", line)
-    server = Server(hub, settings, store=store, bus=bus)
+    accounts = None if store is None else accounts_of(store)
+    server = Server(hub, settings, store=store, bus=bus, accounts=accounts)
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.
     stop = asyncio.Event()
@@ -451,5 +461,7 @@ async def run(
         await server.close()
         if bus is not None:
             await bus.close()
+        if accounts is not None:
+            accounts.close()
         if store is not None:
             store.close()

@@ -59,6 +59,7 @@ CODES: Final[dict[str, Code]] = {
         bad_chat="a Chat whose Text is not a string, or is empty or too long",
         bad_suit="not a suit",
         bad_card="not a card code",
+        bad_password="a new account's password that is not 8-128 characters",
     ),
     **_codes(
         "refused",
@@ -96,6 +97,11 @@ CODES: Final[dict[str, Code]] = {
         store_unavailable="the server cannot save games right now; try again soon",
         rate_limited="too many lines that do not play a turn; that line was not read",
         idle_timeout="silent too long; the connection is closed",
+        bad_key="a Key that is no account's API key (or one revoked); nothing changed",
+        wrong_password="a name and password that match no account",
+        too_many_attempts="5 wrong passwords or keys for that account or from your address "
+        "in 5 minutes; wait, the message says how long",
+        name_taken="the name is an account's, or looks like one; log in or pick another",
     ),
     **_codes("fault", internal_error="the server hit a bug; it is logged"),
 }

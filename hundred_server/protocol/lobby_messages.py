@@ -9,6 +9,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Definition, Value, ref, shape
 from hundred_server.protocol.message_values import (
+    ApiKey,
     ChatText,
     ErrorCode,
     GameName,
@@ -131,13 +132,15 @@ class Error(TypedDict):
 class HelloAnswer(TypedDict):
     """<-- Answer to the lobby prompt: create, join, watch (the tables you may watch) or quit; Name
     (optional) is kept for later answers. Without Message: the question again. With Token (from
-    a Seat message): take that seat back.
+    a Seat message): take that seat back. With Key (in the first Hello): the connection is that
+    account, named as it is.
     """
 
     Type: Literal["Hello"]
     Message: NotRequired[Literal["create", "join", "watch", "quit"]]
     Name: NotRequired[Annotated[str, PlayerName]]
     Token: NotRequired[Annotated[str, Token]]
+    Key: NotRequired[Annotated[str, ApiKey]]
     Game: NotRequired[str]
 
 
