@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameDropped, GameEnded
+from hundred_server.core.ratings import GameOver
 from hundred_server.core.sessions import Session, Where
 from hundred_server.core.table import Outgoing, Table
 from hundred_server.protocol.wire import error, message
@@ -53,6 +54,8 @@ class TableEnds:
             else:
                 state = "over" if result is not None else "abandoned"
                 journal.add(GameEnded(table.id, state, result))
+        if result is not None and lobby.sign_in.book is not None:
+            lobby.rating_events.append(GameOver(table.id, result))
         if result is not None:
             log.info("table %d finished: %s, scores %s", table.id, result["Text"], result["Score"])
         elif not table.touched:

@@ -43,6 +43,7 @@ from hundred_server.core.guard import Guard, TableFailed
 from hundred_server.core.journal import Journal
 from hundred_server.core.limits import Limits
 from hundred_server.core.names import NAME_RE, read_name, reserved
+from hundred_server.core.ratings import RatingEvent
 from hundred_server.core.remote import Forfeits
 from hundred_server.core.restore import Restorer
 from hundred_server.core.seating import Seating, game_named, options
@@ -150,6 +151,9 @@ class Lobby:
         self.ends = TableEnds(self)
         #: Accounts: a ``Key`` in ``Hello``, account names kept from guests.
         self.sign_in = SignIn(clock)
+        #: What the accounts' ratings are to hear (a rated table's start, a game's
+        #: end: core/ratings.py), taken by the server (``take_rating_events``).
+        self.rating_events: list[RatingEvent] = []
 
     # ----------------------------------------------------------- session events
 

@@ -75,6 +75,8 @@ class TableOptions:
     ai: TableAI | None = None
     flags: frozenset[str] = frozenset()
     watchable: bool = True
+    #: Whether the game is rated (``"Rated":true``): its seats are accounts'.
+    rated: bool = False
 
 
 #: The options of a table created with none given (tests, the demo).
@@ -146,6 +148,8 @@ class TableSeats:
         self.touched = False
         #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
         self.watchable = options.watchable
+        #: Whether the game is rated (its people are accounts; core/ratings.py).
+        self.rated = options.rated
         #: The watchers' connections, in the order they came.
         self.watchers: list[int] = []
 

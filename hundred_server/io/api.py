@@ -48,8 +48,9 @@ from hundred_server.core.accounts import (
     hash_key,
     new_key,
 )
+from hundred_server.core.ratings import Rating
 from hundred_server.protocol.errors import ClientError, Malformed, Refused
-from hundred_server.store.accounts import POOLS, AccountStore, Rating
+from hundred_server.store.accounts import POOLS, AccountStore
 from hundred_server.store.base import GameStore
 
 log = logging.getLogger("hundred_server")
@@ -243,7 +244,10 @@ class Api:
                 "name": real,
                 "bot": bot,
                 "ratings": [{"game": r.game, "pool": r.pool, **rating_row(r)} for r in ratings],
-                "games": [{"id": i, "game": g, "seats": seats} for i, g, seats in played],
+                "games": [
+                    {"id": i, "game": g, "seats": seats, "result": result}
+                    for i, g, seats, result in played
+                ],
             },
         )
 

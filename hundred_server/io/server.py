@@ -79,6 +79,7 @@ from hundred_server.io.api import Api
 from hundred_server.io.committer import Batch, Committer
 from hundred_server.io.listeners import Listener, listeners_for
 from hundred_server.io.outbox import OUTGOING_LIMIT, Connection, Outbox
+from hundred_server.io.ratings import RatingsWriter
 from hundred_server.protocol import codecs
 from hundred_server.store import GameStore, restorable
 from hundred_server.store.accounts import AccountStore, accounts_of
@@ -146,8 +147,10 @@ class Server:
         #: which the lobby asks (``Hello`` with a ``Key``) and the HTTP API serves.
         self.accounts = accounts
         self.api = Api(accounts, store)
+        self.ratings: RatingsWriter | None = None
         if accounts is not None:
             self.hub.lobby.sign_in.book = accounts
+            self.ratings = RatingsWriter(accounts, store)
         self.outgoing_limit = outgoing_limit
         self.outbox = Outbox(outgoing_limit, self._dropped, bus)
         #: The open connections by number, and how they are written to (the outbox's).
@@ -231,6 +234,8 @@ class Server:
             self.pool.start()
             self.hub.lobby.ai_busy = self.pool.full
         self.committer.start()
+        if self.ratings is not None:
+            self.ratings.start()
         self.dispatch([])  # what restoring produced is saved (queued like any turn's)
         self._sweep_later()
 
@@ -266,6 +271,8 @@ class Server:
                 transport.abort()
         for listener in self._started:
             await listener.closed()
+        if self.ratings is not None:
+            await self.ratings.close()
         log.info("stopped")
 
     # ------------------------------------------------------------------ a client
@@ -302,6 +309,8 @@ class Server:
         a line, a tick, a lost connection); ``_flush`` sends it at the end of this turn
         of the event loop, after whatever it must wait for."""
         writes = self.hub.lobby.journal.take() if self.store is not None else []
+        if self.ratings is not None:
+            self.ratings.add(self.hub.lobby.rating_events)
         if commands or writes:
             self._pending.append(Batch(writes, commands))
         self._run_bots()

@@ -101,6 +101,8 @@ CODES: Final[dict[str, Code]] = {
         wrong_password="a name and password that match no account",
         too_many_attempts="5 wrong passwords or keys for that account or from your address "
         "in 5 minutes; wait, the message says how long",
+        not_rated="a rated table (Rated) or the ladder without an account, or an account "
+        "at a rated table twice",
         name_taken="the name is an account's, or looks like one; log in or pick another",
     ),
     **_codes("fault", internal_error="the server hit a bug; it is logged"),

@@ -155,6 +155,8 @@ class GameAnswer(TypedDict):
             server also takes them in any case.
         Watchers: Whether the new table takes watchers (any option): true, the default, or
             false.
+        Rated: Whether the new table's game is rated (any option): false, the default, or true,
+            for accounts only (a Key in Hello); its AI seats are the anchors naive or strong.
     """
 
     Type: Literal["Game"]
@@ -166,6 +168,7 @@ class GameAnswer(TypedDict):
     Game: NotRequired[str]
     AI: NotRequired[Literal["strong", "naive"]]
     Watchers: NotRequired[bool]
+    Rated: NotRequired[bool]
 
 
 class JoinAnswer(TypedDict):

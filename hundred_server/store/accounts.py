@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from hundred_server.core.accounts import Account, account_id
+from hundred_server.core.ratings import ANCHORS, Rating, rate_game
 from hundred_server.store.base import GameStore, StoreError, iso, now, redact, scrub
 
 #: The tables, in SQL both engines read (``?`` placeholders are PostgreSQL's ``%s``).
@@ -65,7 +66,9 @@ SCHEMA: Final = (
         id      BIGINT PRIMARY KEY,
         game    TEXT NOT NULL,
         seats   TEXT NOT NULL,
-        rated   TEXT NOT NULL
+        sides   TEXT,
+        result  TEXT,
+        rated   TEXT
     )""",
     """CREATE TABLE IF NOT EXISTS rated_seats (
         account TEXT NOT NULL,
@@ -75,19 +78,6 @@ SCHEMA: Final = (
 )
 #: The pools a rating is in.
 POOLS: Final = ("bots", "people")
-
-
-@dataclass(frozen=True, slots=True)
-class Rating:
-    """One account's rating in one game."""
-
-    name: str
-    game: str
-    pool: str
-    mu: float
-    sigma: float
-    games: int
-    wins: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,8 +92,6 @@ class Login:
 
 #: A rating before a game, by account id (None: the account has none in that game yet).
 Before = dict[str, Rating | None]
-#: What a rated game changes: each account's rating after it.
-Rater = Callable[[Before], list[Rating]]
 
 
 class AccountStore:
@@ -249,53 +237,91 @@ class AccountStore:
 
     # ------------------------------------------------------------------ ratings
 
-    def rate(self, game_id: int, game: str, seats: Sequence[object], rater: Rater) -> bool:
-        """Rate game ``game_id`` once: ``rater`` is given the ratings before (of the
-        accounts ``seats`` names, by account id) and returns them after; False (nothing
-        changed) if the game was rated already."""
-        accounts = sorted({str(s["account"]) for s in seats if isinstance(s, dict)})
+    def ensure_anchors(self) -> None:
+        """The built-in anchors' accounts (bots no one logs into: no password hash
+        verifies against "!")."""
+        for name in ANCHORS:
+            with self._mutex, self._transaction() as db:
+                if db.one("SELECT 1 FROM accounts WHERE id = ?", (account_id(name),)) is None:
+                    db.execute(
+                        "INSERT INTO accounts (id, name, password, bot, created)"
+                        " VALUES (?, ?, '!', 1, ?)",
+                        (account_id(name), name, iso(now())),
+                    )
+
+    def rated_table(
+        self, game_id: int, game: str, seats: Sequence[object], sides: Sequence[int] | None
+    ) -> None:
+        """A rated table's game has started: its seats' accounts (a seat's entry or
+        None), kept until it is rated (``rate``); once per game."""
         with self._mutex, self._transaction() as db:
-            if db.one("SELECT 1 FROM rated_games WHERE id = ?", (game_id,)) is not None:
+            if db.one("SELECT 1 FROM rated_games WHERE id = ?", (game_id,)) is None:
+                db.execute(
+                    "INSERT INTO rated_games (id, game, seats, sides) VALUES (?, ?, ?, ?)",
+                    (game_id, game, json.dumps(list(seats)),
+                     None if sides is None else json.dumps(list(sides))),
+                )  # fmt: skip
+
+    def unrated(self) -> list[int]:
+        """The rated tables' games not rated yet (under way, or ended just before a
+        stop), by id."""
+        with self._mutex, self._transaction() as db:
+            rows = db.all("SELECT id FROM rated_games WHERE rated IS NULL ORDER BY id")
+        return [int(r[0]) for r in rows]
+
+    def rate(self, game_id: int, result: dict[str, Any]) -> bool:
+        """Rate game ``game_id`` (a rated table's, ``rated_table``) by its ``result``
+        once; False (nothing changed) if it is no rated table's or was rated already.
+        The ratings and the game's row are one transaction."""
+        with self._mutex, self._transaction() as db:
+            row = db.one(
+                "SELECT game, seats, sides FROM rated_games WHERE id = ? AND rated IS NULL",
+                (game_id,),
+            )
+            if row is None:
                 return False
+            game, seats, sides = str(row[0]), json.loads(row[1]), row[2]
+            sides = None if sides is None else json.loads(sides)
+            accounts = sorted({str(s["account"]) for s in seats if isinstance(s, dict)})
             before: Before = dict.fromkeys(accounts)
             lock = " FOR UPDATE" if self._postgres else ""
             for account in accounts:
-                row = db.one(
+                found = db.one(
                     "SELECT a.name, r.pool, r.mu, r.sigma, r.games, r.wins FROM ratings r"
                     " JOIN accounts a ON a.id = r.account WHERE r.account = ? AND r.game = ?"
                     + lock,
                     (account, game),
                 )
-                if row is not None:
-                    before[account] = Rating(row[0], game, row[1], row[2], row[3], row[4], row[5])
-            after = rater(before)
-            for account, rating in zip(accounts, after, strict=True):
-                if before[account] is None:
+                if found is not None:
+                    before[account] = Rating(found[0], game, *found[1:])
+            after = rate_game(game, seats, sides, result, before)
+            for account, rating in after.items():
+                values = (rating.mu, rating.sigma, rating.games, rating.wins, account, game)
+                if before.get(account) is None:
                     db.execute(
-                        "INSERT INTO ratings (account, game, pool, mu, sigma, games, wins)"
+                        "INSERT INTO ratings (mu, sigma, games, wins, account, game, pool)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        (account, game, rating.pool, rating.mu, rating.sigma, rating.games,
-                         rating.wins),
-                    )  # fmt: skip
+                        (*values, rating.pool),
+                    )
                 else:
                     db.execute(
                         "UPDATE ratings SET mu = ?, sigma = ?, games = ?, wins = ?"
                         " WHERE account = ? AND game = ?",
-                        (rating.mu, rating.sigma, rating.games, rating.wins, account, game),
+                        values,
                     )
-            db.execute(
-                "INSERT INTO rated_games (id, game, seats, rated) VALUES (?, ?, ?, ?)",
-                (game_id, game, json.dumps(list(seats)), iso(now())),
-            )
-            for account in accounts:
                 db.execute(
                     "INSERT INTO rated_seats (account, id) VALUES (?, ?)", (account, game_id)
                 )
+            db.execute(
+                "UPDATE rated_games SET result = ?, rated = ? WHERE id = ?",
+                (json.dumps(result), iso(now()), game_id),
+            )
         return True
 
     def rated(self, game_id: int) -> bool:
         with self._mutex, self._transaction() as db:
-            return db.one("SELECT 1 FROM rated_games WHERE id = ?", (game_id,)) is not None
+            row = db.one("SELECT 1 FROM rated_games WHERE id = ? AND rated IS NOT NULL", (game_id,))
+        return row is not None
 
     def leaderboard(self, game: str, pool: str, limit: int = 100) -> list[Rating]:
         """The pool's ratings in ``game``, best first (by mu - 3 sigma, openskill's
@@ -322,8 +348,8 @@ class AccountStore:
                 (account,),
             )
             games = db.all(
-                "SELECT g.id, g.game, g.seats FROM rated_seats s JOIN rated_games g ON g.id = s.id"
-                " WHERE s.account = ? ORDER BY g.id DESC LIMIT ?",
+                "SELECT g.id, g.game, g.seats, g.result FROM rated_seats s"
+                " JOIN rated_games g ON g.id = s.id WHERE s.account = ? ORDER BY g.id DESC LIMIT ?",
                 (account, last),
             )
         name, bot = str(row[0]), bool(row[1])
@@ -331,7 +357,7 @@ class AccountStore:
             name,
             bot,
             [Rating(name, r[0], r[1], r[2], r[3], r[4], r[5]) for r in ratings],
-            [(int(g[0]), g[1], json.loads(g[2])) for g in games],
+            [(int(g[0]), g[1], json.loads(g[2]), json.loads(g[3])) for g in games],
         )
 
 

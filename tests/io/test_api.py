@@ -204,3 +204,83 @@ async def test_a_finished_game_is_served_and_replays_a_game_under_way_is_not(
         assert scores
         assert scores[-1]["Score"] == over["Score"]
         await peer.close()
+
+
+async def rated_game(server: Server, key: str, game: str = "whist") -> Message:
+    """A rated game against three naive AI seats, played out; its GameOver."""
+    peer, _said = await hello(server, {"Type": "Hello", "Key": key})
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    await peer.create({"Type": "Game", "Option": 1, "AI": "naive", "Rated": True}, game)
+    over = await play(peer, random.Random(5))
+    assert over is not None
+    await peer.close()
+    return over
+
+
+async def board(server: Server, game: str = "whist", pool: str = "people") -> list[Any]:
+    for _ in range(100):  # the rating is written on a thread, just after the end
+        status, rows = await http(server, "GET", f"/api/leaderboard?game={game}&pool={pool}")
+        assert status == 200
+        if rows:
+            return list(rows)
+        await asyncio.sleep(0.05)
+    return []
+
+
+@pytest.mark.asyncio
+async def test_register_log_in_play_a_rated_game_and_the_leaderboard_shows_it(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path) as server:
+        await register(server, "Eve")
+        status, body = await http(
+            server, "POST", "/api/login", {"name": "eve", "password": "correct horse"}
+        )
+        assert status == 200
+        over = await rated_game(server, body["key"])
+        rows = await board(server)
+        assert [(r["name"], r["games"]) for r in rows] == [("Eve", 1)]
+        assert set(rows[0]) == {"name", "rating", "sigma", "games", "wins"}
+        assert rows[0]["wins"] == int(over["Win"])
+        assert rows[0]["sigma"] < 8.34
+        # The anchors are in the bots' pool, never moved.
+        bots = await board(server, pool="bots")
+        assert [(r["name"], r["rating"], r["sigma"], r["games"]) for r in bots] == [
+            ("naive", 20.0, 1.0, 1)
+        ]
+        status, page = await http(server, "GET", "/api/accounts/EVE")
+        assert status == 200
+        assert (page["name"], page["bot"], len(page["games"])) == ("Eve", False, 1)
+        assert page["ratings"][0]["game"] == "whist"
+        assert page["ratings"][0]["games"] == 1
+        # An unrated game (the default) rates nothing.
+        peer, _ = await hello(server, {"Type": "Hello", "Name": "guest"})
+        await peer.until(lambda m: m == HELLO)
+        await peer.create({"Type": "Game", "Option": 1, "AI": "naive"}, "whist")
+        assert await play(peer, random.Random(6)) is not None
+        await peer.close()
+        await asyncio.sleep(0.2)
+        assert [r["games"] for r in await board(server)] == [1]
+
+
+@pytest.mark.asyncio
+async def test_a_rated_game_that_ended_unrated_before_a_stop_is_rated_at_the_next_start(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path) as server:
+        key = await register(server, "Fay")
+        assert server.ratings is not None
+        writer = server.ratings
+        real = writer._write
+
+        def crash_before_rating(event: Any) -> None:  # the server dies as the game ends
+            if type(event).__name__ == "RatedStart":
+                real(event)
+
+        writer._write = crash_before_rating  # type: ignore[method-assign]
+        await rated_game(server, key)
+        await asyncio.sleep(0.2)
+        assert await http(server, "GET", "/api/leaderboard?game=whist&pool=people") == (200, [])
+    async with running(tmp_path) as server:
+        rows = await board(server)
+        assert [(r["name"], r["games"]) for r in rows] == [("Fay", 1)]

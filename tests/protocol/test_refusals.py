@@ -287,6 +287,7 @@ SCENARIOS: dict[str, Callable[[Harness], list[Message]]] = {
     "bad_key": in_lobby({"Type": "Hello", "Key": "x" * 43}),
     "name_taken": _name_taken,
     "too_many_attempts": _too_many_attempts,
+    "not_rated": lambda h: create(named(h, "ann"), Rated=True),
 }
 
 

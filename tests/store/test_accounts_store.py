@@ -5,7 +5,9 @@ reopen."""
 from __future__ import annotations
 
 from hundred_server.core.accounts import account_id, hash_key
-from hundred_server.store.accounts import AccountStore, Before, Rating, open_accounts
+from hundred_server.core.names import fold
+from hundred_server.core.ratings import START_MU, START_SIGMA, seat_entry
+from hundred_server.store.accounts import AccountStore, open_accounts
 from tests.support.engines import Engine
 
 
@@ -57,40 +59,48 @@ def test_keys_are_several_and_each_is_revoked_alone(engine: Engine) -> None:
         accounts.close()
 
 
-def _plus_one(before: Before) -> list[Rating]:
-    """A rater that adds 1 to mu and counts a game (a first rating starts at 25)."""
-    out = []
-    for account, r in before.items():
-        if r is None:
-            out.append(Rating(account, "whist", "people", 26.0, 8.0, 1, 1))
-        else:
-            out.append(Rating(r.name, r.game, r.pool, r.mu + 1, r.sigma - 1, r.games + 1, r.wins))
-    return out
-
-
 def test_a_game_is_rated_once_and_the_ratings_outlive_a_reopen(engine: Engine) -> None:
     accounts = opened(engine)
-    seats: list[object] = [{"account": "ann", "name": "ann"}, {"account": "bob", "name": "bob"}]
+    ann, bob = seat_entry("ann", "ann", "people"), seat_entry("bob", "bob", "people")
     try:
         accounts.create("ann", "ann", "h", False, hash_key("a"))
         accounts.create("bob", "bob", "h", False, hash_key("b"))
-        assert accounts.rate(7, "whist", seats, _plus_one)
-        assert not accounts.rate(7, "whist", seats, _plus_one)  # once only
-        assert accounts.rate(8, "whist", seats, _plus_one)
+        accounts.ensure_anchors()
+        accounts.ensure_anchors()  # once only
+        assert accounts.taken("NAIVE") == "naive"
+        assert accounts.login(fold("naive")) is not None
+        naive = seat_entry(fold("naive"), "naive", "bots", anchor=True)
+        assert not accounts.rate(7, {"Winner": 0, "Score": [1, 0]})  # no rated table 7
+        accounts.rated_table(7, "whist", [ann, bob], None)
+        accounts.rated_table(8, "whist", [ann, naive, bob, None], None)
+        assert accounts.unrated() == [7, 8]
+        assert accounts.rate(7, {"Winner": 0, "Score": [5, 2]})
+        assert not accounts.rate(7, {"Winner": 1, "Score": [2, 5]})  # once only
+        assert accounts.unrated() == [8]
+        assert accounts.rate(8, {"Winner": 0, "Score": [9, 1, 5, 0]})
         assert accounts.rated(7)
         assert not accounts.rated(9)
+        assert accounts.unrated() == []
     finally:
         accounts.close()
     again = open_accounts(engine.location)
     try:
         board = again.leaderboard("whist", "people")
-        assert [(r.name, r.mu, r.sigma, r.games, r.wins) for r in board] == [
-            ("ann", 27.0, 7.0, 2, 1),
-            ("bob", 27.0, 7.0, 2, 1),
+        assert [(r.name, r.games, r.wins) for r in board] == [("ann", 2, 2), ("bob", 2, 0)]
+        assert board[0].mu > START_MU > board[1].mu
+        assert board[0].sigma < START_SIGMA
+        bots = again.leaderboard("whist", "bots")
+        assert [(r.name, r.mu, r.sigma, r.games) for r in bots] == [
+            (
+                "naive",
+                20.0,
+                1.0,
+                1,
+            )
         ]
-        assert again.leaderboard("whist", "bots") == []
         name, bot, ratings, played = again.profile("ann")
         assert (name, bot, [r.games for r in ratings]) == ("ann", False, [2])
-        assert [(i, g) for i, g, _ in played] == [(8, "whist"), (7, "whist")]
+        assert [(i, g) for i, g, _, _ in played] == [(8, "whist"), (7, "whist")]
+        assert played[1][3] == {"Winner": 0, "Score": [5, 2]}
     finally:
         again.close()
