@@ -117,6 +117,10 @@ class AccountBook(Protocol):
         """The name of the account ``name`` is, or looks like (None: none)."""
         ...
 
+    def rating(self, account: str, game: str) -> float | None:
+        """The account's mu in ``game`` (None: not rated there yet)."""
+        ...
+
 
 class Attempts:
     """Wrong guesses per address and per account (see the module docstring). ``check``

@@ -67,12 +67,19 @@ class TableEnds:
         reveal = None if result is None else reveal_message(table.id, table.game_name, table.seed)
         out: Outgoing = []
         sessions = lobby.sessions
+        ladder = lobby.ladder.is_ladder(table)
+        climbers: list[Session] = []
         for _, conn in table.people():
             session = sessions.get(conn)
             if session is not None and session.where is not Where.CLOSED:
                 if reveal is not None:
                     out.append((conn, reveal))
-                out += sessions.ask(session)
+                if ladder and session.ladder is not None:
+                    climbers.append(session)
+                else:
+                    out += sessions.ask(session)
+        if ladder:
+            out += lobby.ladder.finished(table, climbers)
         why = None
         if result is None:
             why = message(f"The game at table {table.id} is over: nobody plays it any more")

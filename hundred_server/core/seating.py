@@ -156,6 +156,10 @@ class Seating:
             lobby.store_gate.check_open(f"table {table_id}'s game")
         return self._sit(session, table)
 
+    def sit(self, session: Session, table: Table) -> Outgoing:
+        """``session`` at the lowest free seat of ``table`` (the ladder seats its sets)."""
+        return self._sit(session, table)
+
     def _sit(self, session: Session, table: Table) -> Outgoing:
         lobby = self._lobby
         tokens = lobby.tokens

@@ -137,7 +137,7 @@ class HelloAnswer(TypedDict):
     """
 
     Type: Literal["Hello"]
-    Message: NotRequired[Literal["create", "join", "watch", "quit"]]
+    Message: NotRequired[Literal["create", "join", "watch", "quit", "ladder"]]
     Name: NotRequired[Annotated[str, PlayerName]]
     Token: NotRequired[Annotated[str, Token]]
     Key: NotRequired[Annotated[str, ApiKey]]
