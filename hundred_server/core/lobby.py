@@ -392,6 +392,11 @@ class Lobby:
                 raise Refused("you are on the ladder; only quit leaves it", "not_now")
             return self.ladder.leave(session)
         if "Token" in msg and session.where in IN_LOBBY:
+            if "Key" in msg and session.account is None:  # a bot back after a drop
+                signed = self.sign_in.key(session.address, msg["Key"])
+                out = self.seating.reclaim(session, msg)  # bad_token: nobody signed in
+                session.account, session.name = signed, signed.name
+                return out
             return self.seating.reclaim(session, msg)
         if session.where in (Where.PLAYING, Where.SEATED, Where.WATCHING):
             choice = field_str(msg, "Message")
