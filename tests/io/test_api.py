@@ -19,8 +19,9 @@ from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.games.records import replay
 from hundred_server.io.server import Server
-from hundred_server.store import Store
+from hundred_server.store import GameStore, Store, open_store
 from hundred_server.store.accounts import accounts_of
+from tests.support.engines import Engine
 from tests.support.hub_harness import HELLO, QUESTION
 from tests.support.live_server import started
 from tests.support.peer import READ_TIMEOUT, Peer, play
@@ -29,8 +30,13 @@ Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
-async def running(tmp_path: Path) -> AsyncIterator[Server]:
-    store = Store(tmp_path / "s.db", exclusive=True)
+async def running(tmp_path: Path, location: str | None = None) -> AsyncIterator[Server]:
+    """A server on an SQLite store in ``tmp_path`` (or the store at ``location``)."""
+    store: GameStore = (
+        Store(tmp_path / "s.db", exclusive=True)
+        if location is None
+        else open_store(location, exclusive=True)
+    )
     accounts = accounts_of(store)
     hub = Hub(ai=AISettings("naive"), durable=True)
     server = Server(
@@ -284,3 +290,21 @@ async def test_a_rated_game_that_ended_unrated_before_a_stop_is_rated_at_the_nex
     async with running(tmp_path) as server:
         rows = await board(server)
         assert [(r["name"], r["games"]) for r in rows] == [("Fay", 1)]
+
+
+@pytest.mark.asyncio
+async def test_accounts_and_ratings_on_postgresql(tmp_path: Path, pg_engine: Engine) -> None:
+    """The same on a PostgreSQL store (a site's): and they outlive the server."""
+    async with running(tmp_path, pg_engine.location) as server:
+        key = await register(server, "Gil")
+        status, body = await http(
+            server, "POST", "/api/accounts", {"name": "G1L", "password": "xxxxxxxx"}
+        )
+        assert (status, body["Code"]) == (409, "name_taken")
+        await rated_game(server, key)
+        assert [(r["name"], r["games"]) for r in await board(server)] == [("Gil", 1)]
+    async with running(tmp_path, pg_engine.location) as server:
+        assert [(r["name"], r["games"]) for r in await board(server)] == [("Gil", 1)]
+        peer, said = await hello(server, {"Type": "Hello", "Key": key})
+        assert said == {"Type": "Message", "Message": "Hello, Gil."}
+        await peer.close()
