@@ -17,8 +17,12 @@ When a set is over, its entrants queue again at once: a ladder connection plays 
 it leaves (``Hello`` ``quit``, or it goes). An entrant whose connection is gone is
 played by the naive AI for the rest of its set (its seat an AI seat).
 
-Each ladder table has a turn clock (``MOVE_TIME`` seconds a move; an AI plays a move
-that runs out of it, as at any table with a clock) and takes watchers.
+Each ladder table has the fair clock (core/botclock.py): ``MOVE_TIME`` seconds a move
+and a bank of ``BANK`` seconds for the slow ones; a move that empties the bank is a
+strike (the naive AI plays it), and the ``STRIKES``-th hands the seat to the naive AI
+for the rest of the set, which the struck entrant loses (its seat is the AI's in the
+set's later games, rated as the anchor's). The clock is told to the table's people
+when each game starts.
 """
 
 from __future__ import annotations
@@ -43,8 +47,11 @@ log = logging.getLogger("hundred_server")
 
 #: Seconds a lone entrant waits for others before the anchors fill its set.
 ANCHOR_WAIT: Final = 2.0
-#: Seconds a ladder table gives a move.
-MOVE_TIME: Final = 10.0
+#: The fair clock of a ladder table (botclock.py): seconds a move, the bank of seconds
+#: a seat has for the game's slow moves, and the strikes.
+MOVE_TIME: Final = 5.0
+BANK: Final = 60.0
+STRIKES: Final = 3
 
 
 @dataclass(eq=False)
@@ -57,6 +64,8 @@ class LadderSet:
     entrants: list[int | str]
     round: int = 0
     tables: list[int] = field(default_factory=list)
+    #: Entrants struck out (the fair clock's last strike): the AI's for the rest.
+    struck: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -149,11 +158,12 @@ class Ladder:
             entrants: list[int | str] = [w.conn for w in chosen]
             entrants += [level] * (seats - len(chosen))
             ladder_set = LadderSet(game, self._lobby.seed_source(), entrants)
-            out += self._start(ladder_set)
+            out += self._start(ladder_set) or []
         return out
 
-    def _start(self, ladder_set: LadderSet) -> Outgoing:
-        """The set's next game: its entrants at their seats, turned ``round`` places."""
+    def _start(self, ladder_set: LadderSet) -> Outgoing | None:
+        """The set's next game: its entrants at their seats, turned ``round`` places
+        (None: none of its people can play it)."""
         lobby = self._lobby
         spec = games.get(ladder_set.game)
         n = len(ladder_set.entrants)
@@ -161,10 +171,12 @@ class Ladder:
         people = {}
         for seat, who in enumerate(order):
             session = lobby.sessions.get(who) if isinstance(who, int) else None
+            if who in ladder_set.struck:
+                session = None
             if session is not None and session.where is Where.LADDER:
                 people[seat] = session
-        if not people:  # every person of the set is gone: it ends
-            return []
+        if not people:  # every person of the set is gone or struck out: it ends
+            return None
         ai_seats = tuple(s for s in range(n) if s not in people)
         anchors = [w for w in order if isinstance(w, str)]
         level = anchors[0] if anchors else "naive"
@@ -182,6 +194,8 @@ class Ladder:
                 clock=lobby.clock,
                 ai=lobby.ai_seats.for_table(spec, level),
                 rated=True,
+                bank=BANK,
+                strikes=STRIKES,
             ),
         )
         lobby.tables.add(table, None)
@@ -192,9 +206,12 @@ class Ladder:
             table_id, ladder_set.game, ladder_set.round + 1, n, order,
         )  # fmt: skip
         out: Outgoing = []
+        assert table.bot_clock is not None
+        clock = message(f"Ladder table {table_id}: the fair clock, {table.bot_clock.summary()}")
         for seat in sorted(people):  # people sit in the lowest free seat, in order
             session = people[seat]
             self.sets[session.conn] = ladder_set
+            out.append((session.conn, clock))
             out += lobby.seating.sit(session, table)
         lobby.after(table)
         return out
@@ -209,11 +226,25 @@ class Ladder:
         if ladder_set is None:
             return []
         ladder_set.round += 1
+        clock = table.bot_clock
+        if clock is not None:
+            for seat, conn in table.people():
+                if clock.out(seat):
+                    ladder_set.struck.add(conn)
         out: Outgoing = []
         for session in sessions:
             self._lobby.sessions.move(session, Where.LADDER)
         if ladder_set.round < len(ladder_set.entrants):
-            return self._start(ladder_set)
+            started = self._start(ladder_set)
+            if started is not None:
+                return started
+        sessions = [  # the set is over: its people still on the ladder queue again
+            s
+            for who in ladder_set.entrants
+            if isinstance(who, int)
+            and (s := self._lobby.sessions.get(who)) is not None
+            and s.where is Where.LADDER
+        ]
         for who in ladder_set.entrants:
             if isinstance(who, int):
                 self.sets.pop(who, None)

@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hundred_server.core.botclock import BotClock
 from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.wire import Message
@@ -77,6 +78,10 @@ class TableOptions:
     watchable: bool = True
     #: Whether the game is rated (``"Rated":true``): its seats are accounts'.
     rated: bool = False
+    #: The ladder's fair clock (botclock.py): a bank of seconds a seat, over the turn
+    #: clock's ``turn_timeout`` a move, and strikes (None: the plain turn clock).
+    bank: float | None = None
+    strikes: int = 3
 
 
 #: The options of a table created with none given (tests, the demo).
@@ -150,6 +155,12 @@ class TableSeats:
         self.watchable = options.watchable
         #: Whether the game is rated (its people are accounts; core/ratings.py).
         self.rated = options.rated
+        #: The fair clock (botclock.py), at a ladder table (None: none).
+        self.bot_clock = (
+            None
+            if options.bank is None or options.turn_timeout is None
+            else BotClock(seats, options.turn_timeout, options.bank, options.strikes)
+        )
         #: The watchers' connections, in the order they came.
         self.watchers: list[int] = []
 

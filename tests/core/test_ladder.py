@@ -8,9 +8,11 @@ import random
 from typing import Any
 
 from hundred_server.core.accounts import Account, hash_key
-from hundred_server.core.ladder import ANCHOR_WAIT
+from hundred_server.core.botclock import BotClock
+from hundred_server.core.ladder import ANCHOR_WAIT, BANK, MOVE_TIME
 from hundred_server.core.names import fold
 from hundred_server.core.ratings import GameOver, RatedStart, seat_entry
+from hundred_server.core.sessions import Where
 from tests.support.hub_harness import Client, Harness, answer_from_legal
 
 NAMES = ("a", "b", "c", "d")
@@ -108,3 +110,49 @@ def test_quit_leaves_the_ladder_queue() -> None:
     assert h.hub.lobby.ladder.queues["whist"] == []
     h.advance(ANCHOR_WAIT)
     assert not [e for e in h.hub.lobby.rating_events if isinstance(e, RatedStart)]
+
+
+def test_the_fair_clock_charges_the_bank_and_strikes_out_on_the_third() -> None:
+    clock = BotClock(2, move=5.0, bank=60.0)
+    assert clock.deadline(0, 100.0) == 165.0
+    clock.answered(0, 103.0)  # within the move's time: the bank is whole
+    assert clock.banks == [60.0, 60.0]
+    clock.deadline(0, 200.0)
+    clock.answered(0, 215.0)  # 10 s over
+    assert clock.banks == [50.0, 60.0]
+    assert clock.deadline(0, 300.0) == 355.0
+    assert [clock.strike(0), clock.out(0)] == [1, False]
+    assert clock.deadline(0, 400.0) == 405.0  # the bank is empty now
+    assert [clock.strike(0), clock.strike(0), clock.out(0), clock.out(1)] == [2, 3, True, False]
+
+
+def test_a_silent_bot_on_the_ladder_is_struck_out_and_the_ai_plays_its_seat() -> None:
+    h = Harness("ladder-clock")
+    h.hub.lobby.sign_in.book = Book()
+    c, _said = on_ladder(h, "c", "hundredandten")
+    h.advance(ANCHOR_WAIT)
+    told = [m.get("Message", "") for m in c.take() if m["Type"] == "Message"]
+    assert "Ladder table 1: the fair clock, 5 s a move, a bank of 60 s, 3 strikes" in told
+    assert c.pending() is not None
+    seen: list[str] = []
+    for _ in range(200):
+        h.advance(MOVE_TIME + BANK)
+        seen += [m["Message"] for m in c.take() if m["Type"] == "Message"]
+        strikes = [m for m in seen if "ran out" in m]
+        if len(strikes) >= 3:
+            break
+    assert strikes[:3] == [
+        "c ran out of time; the server played for seat 0 (strike 1 of 3; its bank is empty)",
+        "c ran out of time; the server played for seat 0 (strike 2 of 3; its bank is empty)",
+        "c ran out of time; the server played for seat 0 (strike 3: the naive AI plays seat 0"
+        " for the rest)",
+    ]
+    # The AI plays its seat to the end; the set's later games have nobody to play
+    # them, so the set is over and the bot is queued again (anchors after the wait).
+    for _ in range(10):
+        h.advance(ANCHOR_WAIT)
+    seen += [m["Message"] for m in c.take() if m["Type"] == "Message"]
+    over = seen.index("The set is over; you are on the ladder again")
+    assert seen.index(strikes[2]) < over  # the set's first game only: struck out
+    assert seen[over + 1] == "Ladder table 2: the fair clock, 5 s a move, a bank of 60 s, 3 strikes"
+    assert h.hub.lobby.sessions[c.conn].where is Where.PLAYING
