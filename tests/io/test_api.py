@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import json
 import random
+import shutil
+import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.games.records import replay
 from hundred_server.io.server import Server
+from hundred_server.io.websocket import load_static
 from hundred_server.store import GameStore, Store, open_store
 from hundred_server.store.accounts import accounts_of
 from tests.support.engines import Engine
@@ -30,8 +33,11 @@ Message = dict[str, Any]
 
 
 @contextlib.asynccontextmanager
-async def running(tmp_path: Path, location: str | None = None) -> AsyncIterator[Server]:
-    """A server on an SQLite store in ``tmp_path`` (or the store at ``location``)."""
+async def running(
+    tmp_path: Path, location: str | None = None, static: bool = False
+) -> AsyncIterator[Server]:
+    """A server on an SQLite store in ``tmp_path`` (or the store at ``location``);
+    ``static``: with the package's pages."""
     store: GameStore = (
         Store(tmp_path / "s.db", exclusive=True)
         if location is None
@@ -41,7 +47,7 @@ async def running(tmp_path: Path, location: str | None = None) -> AsyncIterator[
     hub = Hub(ai=AISettings("naive"), durable=True)
     server = Server(
         hub, Settings(listeners=Listeners("127.0.0.1", 0, http_port=0)), store=store,
-        accounts=accounts, static={},
+        accounts=accounts, static=load_static() if static else {},
     )  # fmt: skip
     # Cheap hashes for the tests (the server's default is argon2-cffi's own).
     server.api.hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -308,3 +314,20 @@ async def test_accounts_and_ratings_on_postgresql(tmp_path: Path, pg_engine: Eng
         peer, said = await hello(server, {"Type": "Hello", "Key": key})
         assert said == {"Type": "Message", "Message": "Hello, Gil."}
         await peer.close()
+
+
+def test_the_results_pages_are_in_the_package_and_their_script_parses() -> None:
+    static = load_static()
+    for page in ("leaderboard", "account", "game"):
+        found = static[f"/results-{page}.html"]
+        assert found.content_type == "text/html; charset=utf-8"
+        assert f'data-page="{page}"'.encode() in found.body
+        assert b'src="results.js"' in found.body
+    script = static["/results.js"]
+    assert script.content_type == "text/javascript; charset=utf-8"
+    node = shutil.which("node")
+    assert node is not None, "node is not installed"
+    checked = subprocess.run(
+        [node, "--check", "--input-type=module"], input=script.body, capture_output=True, timeout=30
+    )
+    assert checked.returncode == 0, checked.stderr
