@@ -10,6 +10,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,16 @@ async def test_a_finished_game_is_served_and_replays_a_game_under_way_is_not(
         scores = list(replay(lines))
         assert scores
         assert scores[-1]["Score"] == over["Score"]
+        # ... and so does the command (hundred-server replay FILE), the same scores.
+        record = tmp_path / "game.jsonl"
+        record.write_bytes(body)
+        done = await asyncio.to_thread(
+            subprocess.run,
+            [sys.executable, "-m", "hundred_server", "replay", str(record)],
+            capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout.splitlines()[-1])["Score"] == over["Score"]
         await peer.close()
 
 
