@@ -1,6 +1,7 @@
 """The ladder under load (issue #31): a real server (SQLite store, a temporary folder),
 BOTS bot accounts made over HTTP, each a clients/bot.py process on the ladder of Hundred
-and Ten, half playing ``--strategy random`` and half ``--strategy naive`` (the client's
+and Ten, half playing ``--strategy weak`` (any legal card, never bidding more than it must: a
+table of ``random`` bots may never finish) and half ``--strategy naive`` (the client's
 heuristic: bid by the best suit's trumps, take tricks cheaply), each until it has played
 GAMES games. Optionally (``--kill-after S``) the server is killed (SIGKILL) S seconds in
 and started again on the same store and ports; the bots come back by themselves
@@ -8,7 +9,7 @@ and started again on the same store and ports; the bots come back by themselves
 
 It prints: rated games, wall seconds and rated games an hour; the server's CPU seconds;
 whether every rated table's game that ended is rated (none lost, none twice); and the
-leaderboard, with whether every heuristic bot ranks above every random one (by mu -
+leaderboard, with whether every heuristic bot ranks above every weak one (by mu -
 3 sigma, the leaderboard's order).
 
     python bench/ladder.py --bots 20 --games 300
@@ -94,7 +95,7 @@ def main() -> int:
     started = time.monotonic()
     try:
         for i in range(args.bots):
-            kind = "naive" if i % 2 else "random"
+            kind = "naive" if i % 2 else "weak"
             name = f"{kind} {i // 2 + 1}"
             key = post(http, "/api/accounts", {"name": name, "password": "ladder pw", "bot": True})
             kinds[name] = kind
@@ -164,8 +165,8 @@ def main() -> int:
         print(f"  {r['name']:<12} {kinds[r['name']]:<7} rating {r['rating']:6.2f} sigma "
               f"{r['sigma']:5.2f} games {r['games']:4d} wins {r['wins']:4d}")  # fmt: skip
     worst_naive = max(i for i, r in enumerate(rows) if kinds[r["name"]] == "naive")
-    best_random = min(i for i, r in enumerate(rows) if kinds[r["name"]] == "random")
-    print(f"every naive-heuristic bot above every random one: {worst_naive < best_random}")
+    best_random = min(i for i, r in enumerate(rows) if kinds[r["name"]] == "weak")
+    print(f"every naive-heuristic bot above every weak one: {worst_naive < best_random}")
     print(f"(server log: {log})")
     return 0
 

@@ -17,10 +17,11 @@ Usage::
 Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
 games back to back, answering the lobby question again with the same choice after each),
 ``--wait S`` (how long ``--join`` looks for a table, default 30), ``--seed``,
-``--strategy naive|random`` (naive, the default: bid by the trumps of the best suit,
-name it, discard the rest, play the cheapest card that takes the trick, else the
+``--strategy naive|random|weak`` (naive, the default: bid by the trumps of the best
+suit, name it, discard the rest, play the cheapest card that takes the trick, else the
 lowest; random: any legal answer, and since random moon bids sink every score a table
-of four random bots may never finish), ``--timeout S`` (give up when the server says
+of four random bots may never finish; weak: random, but it never bids more than it
+must, so its games end), ``--timeout S`` (give up when the server says
 nothing for S seconds; default: wait for ever), ``--verbose`` (every line received
 ``-->`` and sent ``<--`` on stderr).
 
@@ -121,13 +122,17 @@ def best_suit(hand: list[str]) -> tuple[str, int]:
 
 
 class Strategy:
-    """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit."""
+    """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit,
+    ``weak`` plays at random but never bids more than it must (so that a table of weak
+    bots, unlike one of random bots, finishes its games)."""
 
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind = kind
         self.rng = rng
 
     def bid(self, legal: list[int], hand: list[str]) -> int:
+        if self.kind == "weak":
+            return 0 if 0 in legal else min(legal)
         if self.kind == "random":
             return self.rng.choice(legal)
         wanted = {3: 15, 4: 20, 5: 25}.get(best_suit(hand)[1], 0)  # by trumps held
@@ -137,18 +142,18 @@ class Strategy:
         return 0 if 0 in legal else min(legal)
 
     def trump(self, legal: list[str], hand: list[str]) -> str:
-        if self.kind == "random":
+        if self.kind in ("random", "weak"):
             return self.rng.choice(legal)
         suit = best_suit(hand)[0]
         return suit if suit in legal else legal[0]
 
     def discard(self, legal: list[str], trump: str | None) -> list[str]:
-        if self.kind == "random":
+        if self.kind in ("random", "weak"):
             return self.rng.sample(legal, self.rng.randint(0, len(legal)))
         return [card for card in legal if trump and not is_trump(card, trump)]
 
     def play(self, legal: list[str], prompt: Json) -> str:
-        if self.kind == "random":
+        if self.kind in ("random", "weak"):
             return self.rng.choice(legal)
         trump = str(prompt.get("Trump", ""))
         lead = prompt.get("Lead")
@@ -514,7 +519,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to find a table (30)")
     parser.add_argument("--timeout", type=float, help="give up after S silent seconds")
     parser.add_argument("--seed", help="seed for the bot's random choices")
-    parser.add_argument("--strategy", choices=("naive", "random"), default="naive")
+    parser.add_argument("--strategy", choices=("naive", "random", "weak"), default="naive")
     parser.add_argument("--verbose", action="store_true", help="log every line to stderr")
     return parser
 
