@@ -7,8 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from hundred_server.core.accounts import Account, hash_key
+from hundred_server.core.accounts import Account, account_id, hash_key
 from hundred_server.core.names import fold
 from hundred_server.core.ratings import (
     ANCHORS,
@@ -152,3 +154,28 @@ def test_an_anchor_at_seats_of_both_sides_plays_for_each() -> None:
     won = rate_game("whist", seats, (0, 1, 0, 1), {"Winner": 0, "Score": [7, 3]}, {})
     assert won["ann"].mu > START_MU
     assert (won["ann"].wins, won["naive"].wins) == (1, 1)
+
+
+@given(
+    st.lists(st.integers(-200, 200), min_size=2, max_size=6).flatmap(
+        lambda scores: st.tuples(st.just(scores), st.integers(0, len(scores) - 1))
+    )
+)
+def test_ranks_put_the_winner_first_and_follow_the_scores(case: tuple[list[int], int]) -> None:
+    scores, winner = case
+    team, ranks, won = team_ranks(len(scores), None, {"Winner": winner, "Score": scores})
+    assert (team, won, ranks[winner]) == (list(range(len(scores))), winner, 1)
+    others = [t for t in team if t != winner]
+    assert all(ranks[t] >= 2 for t in others)
+    for a in others:
+        for b in others:
+            if scores[a] > scores[b]:
+                assert ranks[a] < ranks[b]
+            if scores[a] == scores[b]:
+                assert ranks[a] == ranks[b]
+
+
+@given(st.from_regex(r"[A-Za-z0-9]{1,6}", fullmatch=True), st.sampled_from(["_", "-", ".", " "]))
+def test_a_name_with_case_and_separators_changed_is_the_same_account(name: str, sep: str) -> None:
+    variant = sep.join(name.swapcase())
+    assert account_id(variant) == account_id(name)

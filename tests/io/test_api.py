@@ -17,10 +17,13 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hundred_server.config import AISettings, Listeners, Settings
 from hundred_server.core.hub import Hub
 from hundred_server.games.records import replay
+from hundred_server.io.api import is_api
 from hundred_server.io.server import Server
 from hundred_server.io.websocket import load_static
 from hundred_server.store import GameStore, Store, open_store
@@ -342,3 +345,17 @@ def test_the_results_pages_are_in_the_package_and_their_script_parses() -> None:
         [node, "--check", "--input-type=module"], input=script.body, capture_output=True, timeout=30
     )
     assert checked.returncode == 0, checked.stderr
+
+
+@given(
+    st.sampled_from([b"GET", b"POST", b"PUT", b"HEAD"]),
+    st.sampled_from([b"/", b"/ws", b"/api", b"/api/", b"/api/login", b"/apix", b"/app.js"]),
+    st.integers(0, 40),
+)
+def test_whether_a_request_is_for_the_api_never_changes_as_its_bytes_come(
+    method: bytes, path: bytes, cut: int
+) -> None:
+    head = method + b" " + path + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    verdict = is_api(head)
+    assert verdict is path.startswith(b"/api/")
+    assert is_api(head[:cut]) in (None, verdict)
