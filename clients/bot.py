@@ -20,8 +20,8 @@ games back to back, answering the lobby question again with the same choice afte
 ``--strategy naive|random|weak`` (naive, the default: bid by the trumps of the best
 suit, name it, discard the rest, play the cheapest card that takes the trick, else the
 lowest; random: any legal answer, and since random moon bids sink every score a table
-of four random bots may never finish; weak: random, but it never bids more than it
-must, so its games end), ``--timeout S`` (give up when the server says
+of four random bots may never finish; weak: bids, trumps and discards as naive, but
+plays any legal card), ``--timeout S`` (give up when the server says
 nothing for S seconds; default: wait for ever), ``--verbose`` (every line received
 ``-->`` and sent ``<--`` on stderr).
 
@@ -123,16 +123,14 @@ def best_suit(hand: list[str]) -> tuple[str, int]:
 
 class Strategy:
     """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit,
-    ``weak`` plays at random but never bids more than it must (so that a table of weak
-    bots, unlike one of random bots, finishes its games)."""
+    ``weak`` bids, names trumps and discards as ``naive`` does but plays any legal card
+    (so that a table of weak bots, unlike one of random bots, finishes its games)."""
 
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind = kind
         self.rng = rng
 
     def bid(self, legal: list[int], hand: list[str]) -> int:
-        if self.kind == "weak":
-            return 0 if 0 in legal else min(legal)
         if self.kind == "random":
             return self.rng.choice(legal)
         wanted = {3: 15, 4: 20, 5: 25}.get(best_suit(hand)[1], 0)  # by trumps held
@@ -142,13 +140,13 @@ class Strategy:
         return 0 if 0 in legal else min(legal)
 
     def trump(self, legal: list[str], hand: list[str]) -> str:
-        if self.kind in ("random", "weak"):
+        if self.kind == "random":
             return self.rng.choice(legal)
         suit = best_suit(hand)[0]
         return suit if suit in legal else legal[0]
 
     def discard(self, legal: list[str], trump: str | None) -> list[str]:
-        if self.kind in ("random", "weak"):
+        if self.kind == "random":
             return self.rng.sample(legal, self.rng.randint(0, len(legal)))
         return [card for card in legal if trump and not is_trump(card, trump)]
 
