@@ -1,8 +1,9 @@
 """The ladder under load (issue #31): a real server (SQLite store, a temporary folder),
 BOTS bot accounts made over HTTP, each a clients/bot.py process on the ladder of Hundred
 and Ten, half playing ``--strategy weak`` (bids as naive, plays any legal card: a table of
-``random`` bots may never finish, nor one of bots that play at random and never bid) and half ``--strategy naive`` (the client's
-heuristic: bid by the best suit's trumps, take tricks cheaply), each until it has played
+``random`` bots may never finish, nor one of bots that play at random and never bid)
+and half ``--strategy naive`` (the client's heuristic: bid by the best suit's trumps,
+take tricks cheaply), each until it has played
 GAMES games. Optionally (``--kill-after S``) the server is killed (SIGKILL) S seconds in
 and started again on the same store and ports; the bots come back by themselves
 (backoff, key, token).
