@@ -12,16 +12,25 @@ Usage::
     python clients/bot.py --join 7                   # join table 7
     python clients/bot.py --join any --wait 30       # join the first open table
     python clients/bot.py --create 1 --games 5 --strategy random --seed 42 --verbose
+    python clients/bot.py --ladder --key "$HUNDRED_KEY" --games 100   # a rated bot
 
 Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
 games back to back, answering the lobby question again with the same choice after each),
 ``--wait S`` (how long ``--join`` looks for a table, default 30), ``--seed``,
-``--strategy naive|random`` (naive, the default: bid by the trumps of the best suit,
-name it, discard the rest, play the cheapest card that takes the trick, else the
+``--strategy naive|random|weak`` (naive, the default: bid by the trumps of the best
+suit, name it, discard the rest, play the cheapest card that takes the trick, else the
 lowest; random: any legal answer, and since random moon bids sink every score a table
-of four random bots may never finish), ``--timeout S`` (give up when the server says
+of four random bots may never finish; weak: bids, trumps and discards as naive, but
+plays any legal card), ``--timeout S`` (give up when the server says
 nothing for S seconds; default: wait for ever), ``--verbose`` (every line received
 ``-->`` and sent ``<--`` on stderr).
+
+The ladder (``--ladder``, docs/bots.md): with an account's API key (``--key``, or the
+environment's ``HUNDRED_KEY``) it queues on Hundred and Ten's ladder and plays the rated
+games the server pairs it into, set after set, until it has played ``--games`` (then it
+quits). If its connection drops it connects again, waiting 0.5 s, then twice as long
+each time up to 30 s (``--backoff``), says its key again and takes its seat back by the
+seat's token if a game was under way (then queues again once that game is over).
 
 How it plays: its seat is ``Playerid`` in ``Deal``; it answers only prompts (messages
 with ``Seq``) addressed to its seat that carry ``Legal``, always echoing ``Seq``, and
@@ -40,6 +49,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import socket
 import sys
@@ -54,6 +64,9 @@ FALLBACK_AFTER = 3  # errors for one Seq before falling back to the first legal 
 GIVE_UP_AFTER = 6  # errors for one Seq before giving up
 MAX_LOBBY_ERRORS = 10  # lobby errors in a row before giving up
 RETRY_DELAY = 0.5  # seconds between looks for an open table
+BACKOFF_FIRST = 0.5  # seconds before the first reconnection (ladder), doubled each time
+BACKOFF_MOST = 30.0  # the longest wait between reconnections
+RECONNECTS = 20  # reconnections in a row (no game played between) before giving up
 QUIT_WAIT = 5.0  # seconds to wait for the server to close after quit
 NUDGE_AFTER = 1.0  # seconds after a lobby error with no new prompt before asking again
 
@@ -109,7 +122,9 @@ def best_suit(hand: list[str]) -> tuple[str, int]:
 
 
 class Strategy:
-    """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit."""
+    """Chooses answers from ``Legal``; ``random`` picks at random, ``naive`` thinks a bit,
+    ``weak`` bids, names trumps and discards as ``naive`` does but plays any legal card
+    (so that a table of weak bots, unlike one of random bots, finishes its games)."""
 
     def __init__(self, kind: str, rng: random.Random) -> None:
         self.kind = kind
@@ -136,7 +151,7 @@ class Strategy:
         return [card for card in legal if trump and not is_trump(card, trump)]
 
     def play(self, legal: list[str], prompt: Json) -> str:
-        if self.kind == "random":
+        if self.kind in ("random", "weak"):
             return self.rng.choice(legal)
         trump = str(prompt.get("Trump", ""))
         lead = prompt.get("Lead")
@@ -238,6 +253,13 @@ class Bot:
     seats: int | None = None
     bots: int | None = None
     table_name: str | None = None
+    #: The ladder (``--ladder``): the account's key, and how to connect again.
+    key: str | None = None
+    reconnect: Any = None
+    signed_in: bool = False
+    token: str | None = None  # the seat's token of the game under way
+    drops: int = 0
+    backoff: float = BACKOFF_FIRST
     played: int = 0
     wins: int = 0
     scores: list[int] = field(default_factory=list)
@@ -270,6 +292,9 @@ class Bot:
                     self.hello("join")  # nothing came after a lobby error: ask again
                     continue
                 raise
+            if message is None and self.key is not None and not self.quitting:
+                self.resume()
+                continue
             if message is None:
                 if self.quitting:
                     return
@@ -277,8 +302,31 @@ class Bot:
                 raise Surprise(f"the server closed the connection unexpectedly ({where})")
             self.handle(message)
 
+    def resume(self) -> None:
+        """The ladder's connection dropped: connect again (with backoff), say the key,
+        and take the seat of the game under way back by its token."""
+        while True:
+            self.drops += 1
+            if self.drops > RECONNECTS:
+                raise Surprise(f"the connection dropped {RECONNECTS} times in a row")
+            wait, self.backoff = self.backoff, min(BACKOFF_MOST, self.backoff * 2)
+            print(f"bot: connection lost; connecting again in {wait:g} s", file=sys.stderr)
+            time.sleep(wait)
+            try:
+                self.conn.close()
+                self.conn = self.reconnect()
+            except Surprise as exc:
+                print(f"bot: {exc}", file=sys.stderr)
+                continue
+            self.signed_in = False
+            self.last_seq = None
+            self.may_repeat = False
+            return
+
     def handle(self, msg: Json) -> None:
         kind = msg.get("Type")
+        if kind == "Seat" and isinstance(msg.get("Token"), str):
+            self.token = msg["Token"]
         if kind in ("Hello", "Game", "Tables", "Table", "Deal"):
             self.nudge_at = None
         if kind == "Hello":
@@ -318,6 +366,18 @@ class Bot:
         self.conn.send(answer)
 
     def on_lobby_question(self) -> None:
+        if self.key is not None and not self.quitting and self.played < self.games:
+            answer: Json = {"Type": "Hello"}
+            if not self.signed_in:
+                answer["Key"] = self.key
+                self.signed_in = True
+            if self.token is not None:  # a game was under way when the connection dropped
+                answer["Token"], self.token = self.token, None
+            else:
+                answer.update({"Message": "ladder", "Game": "hundredandten"})
+                self.seat = None
+            self.conn.send(answer)
+            return
         self.seat = None
         if self.played >= self.games or self.went_back:
             self.quitting = True
@@ -420,12 +480,17 @@ class Bot:
         if self.seat is None or not isinstance(score, list) or len(score) <= self.seat:
             raise Surprise(f"GameOver that does not fit our seat {self.seat}: {msg}")
         self.played += 1
+        self.token = None
+        self.drops, self.backoff = 0, BACKOFF_FIRST
         self.wins += bool(msg.get("Win"))
         self.scores.append(score[self.seat])
         self.seat = None
         self.last_seq = None
         self.lobby_errors = 0
         self.errors_by_seq.clear()
+        if self.key is not None and self.played >= self.games and not self.quitting:
+            self.quitting = True  # off the ladder (and off a set's next game, if it began)
+            self.conn.send({"Type": "Hello", "Message": "quit"})
 
 
 # --- command line ------------------------------------------------------------------
@@ -440,6 +505,8 @@ def build_parser() -> argparse.ArgumentParser:
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--create", type=int, choices=range(1, 7), metavar="1..6")
     mode.add_argument("--join", metavar="ID|any", help="a table id, or any open table")
+    mode.add_argument("--ladder", action="store_true", help="rated games on the ladder")
+    parser.add_argument("--key", help="the account's API key (--ladder; or HUNDRED_KEY)")
     parser.add_argument("--seats", type=int, help="option 5: seats, 2-4")
     parser.add_argument("--bots", type=int, help="option 5: AI seats")
     parser.add_argument("--table-name", help="option 5: the table's name")
@@ -450,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to find a table (30)")
     parser.add_argument("--timeout", type=float, help="give up after S silent seconds")
     parser.add_argument("--seed", help="seed for the bot's random choices")
-    parser.add_argument("--strategy", choices=("naive", "random"), default="naive")
+    parser.add_argument("--strategy", choices=("naive", "random", "weak"), default="naive")
     parser.add_argument("--verbose", action="store_true", help="log every line to stderr")
     return parser
 
@@ -460,10 +527,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.join is not None and args.join != "any" and not args.join.isdigit():
         parser.error(f"--join takes a table id or 'any', not {args.join!r}")  # exits 2
+    key = args.key or os.environ.get("HUNDRED_KEY")
+    if args.ladder and not key:
+        parser.error("--ladder needs an account's API key: --key KEY or HUNDRED_KEY")
     label = args.name or (f"create {args.create}" if args.create else f"join {args.join}")
+    if args.ladder:
+        label = args.name or "ladder"
     conn: Connection | None = None
+    bot: Bot | None = None
+
+    def connect() -> Connection:
+        return Connection(args.host, args.port, label, args.verbose)
+
     try:
-        conn = Connection(args.host, args.port, label, args.verbose)
+        conn = connect()
         bot = Bot(
             conn=conn,
             strategy=Strategy(args.strategy, random.Random(args.seed)),
@@ -476,6 +553,8 @@ def main(argv: list[str] | None = None) -> int:
             seats=args.seats,
             bots=args.bots,
             table_name=args.table_name,
+            key=key if args.ladder else None,
+            reconnect=connect,
         )
         bot.run()
     except Surprise as exc:
@@ -486,6 +565,8 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         if conn is not None:
             conn.close()
+        if bot is not None:
+            bot.conn.close()
     summary = {"name": args.name, "games": bot.played, "wins": bot.wins, "scores": bot.scores}
     print(json.dumps(summary))
     return 0

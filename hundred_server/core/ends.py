@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameDropped, GameEnded
+from hundred_server.core.ratings import GameOver
 from hundred_server.core.sessions import Session, Where
 from hundred_server.core.table import Outgoing, Table
 from hundred_server.protocol.wire import error, message
@@ -53,6 +54,8 @@ class TableEnds:
             else:
                 state = "over" if result is not None else "abandoned"
                 journal.add(GameEnded(table.id, state, result))
+        if result is not None and lobby.sign_in.book is not None:
+            lobby.rating_events.append(GameOver(table.id, result))
         if result is not None:
             log.info("table %d finished: %s, scores %s", table.id, result["Text"], result["Score"])
         elif not table.touched:
@@ -64,12 +67,19 @@ class TableEnds:
         reveal = None if result is None else reveal_message(table.id, table.game_name, table.seed)
         out: Outgoing = []
         sessions = lobby.sessions
+        ladder = lobby.ladder.is_ladder(table)
+        climbers: list[Session] = []
         for _, conn in table.people():
             session = sessions.get(conn)
             if session is not None and session.where is not Where.CLOSED:
                 if reveal is not None:
                     out.append((conn, reveal))
-                out += sessions.ask(session)
+                if ladder and session.ladder is not None:
+                    climbers.append(session)
+                else:
+                    out += sessions.ask(session)
+        if ladder:
+            out += lobby.ladder.finished(table, climbers)
         why = None
         if result is None:
             why = message(f"The game at table {table.id} is over: nobody plays it any more")

@@ -36,12 +36,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hundred_server import games
+from hundred_server.core.accounts import SignIn
 from hundred_server.core.ai_seats import AI_LEVELS, AISeats
 from hundred_server.core.ends import TableEnds
 from hundred_server.core.guard import Guard, TableFailed
 from hundred_server.core.journal import Journal
+from hundred_server.core.ladder import Ladder
 from hundred_server.core.limits import Limits
 from hundred_server.core.names import NAME_RE, read_name, reserved
+from hundred_server.core.ratings import RatingEvent
 from hundred_server.core.remote import Forfeits
 from hundred_server.core.restore import Restorer
 from hundred_server.core.seating import Seating, game_named, options
@@ -147,6 +150,14 @@ class Lobby:
         self.talk = Talk(self)
         self.restorer = Restorer(self)
         self.ends = TableEnds(self)
+        #: Accounts: a ``Key`` in ``Hello``, account names kept from guests.
+        self.sign_in = SignIn(clock)
+        #: What the accounts' ratings are to hear (a rated table's start, a game's
+        #: end: core/ratings.py), taken by the server (``take_rating_events``).
+        self.rating_events: list[RatingEvent] = []
+        #: The ladder (ladder.py): queues by game, and the duplicate sets under way.
+        self.ladder = Ladder(self, self._rating)
+        self.timers.extra = self.ladder.deadline
 
     # ----------------------------------------------------------- session events
 
@@ -196,6 +207,7 @@ class Lobby:
         table, watching = session.table, session.where is Where.WATCHING
         self.sessions.close(conn)
         self.talk.fanout.forget(conn)
+        self.ladder.forget(conn)
         log.info("connection %d (%s) closed", conn, session.name)
         if watching:  # a watcher is simply gone: no seat, no token, no grace
             return self.watchers.unwatch(session, table)
@@ -285,6 +297,9 @@ class Lobby:
         abandon a table nobody played in), turn clocks that ran out play the AI's move."""
         now = self.clock()
         out: Outgoing = []
+        ladder_due = self.ladder.deadline()
+        if ladder_due is not None and ladder_due <= now:
+            out += self.ladder.tick()
         paused = self.store_gate.paused
         for table_id in self.timers.due(now):
             table = self.tables.get(table_id)
@@ -371,7 +386,17 @@ class Lobby:
         return out
 
     def _hello(self, session: Session, msg: Message) -> Outgoing:
+        if session.where is Where.LADDER:
+            choice = field_str(msg, "Message")
+            if choice is None or choice.strip().lower() != "quit":
+                raise Refused("you are on the ladder; only quit leaves it", "not_now")
+            return self.ladder.leave(session)
         if "Token" in msg and session.where in IN_LOBBY:
+            if "Key" in msg and session.account is None:  # a bot back after a drop
+                signed = self.sign_in.key(session.address, msg["Key"])
+                out = self.seating.reclaim(session, msg)  # bad_token: nobody signed in
+                session.account, session.name = signed, signed.name
+                return out
             return self.seating.reclaim(session, msg)
         if session.where in (Where.PLAYING, Where.SEATED, Where.WATCHING):
             choice = field_str(msg, "Message")
@@ -390,24 +415,35 @@ class Lobby:
                 "and O, 0 alike); pick another",
                 "bad_name",
             )
+        account = session.account
+        if "Key" in msg:
+            if account is not None or session.where not in IN_LOBBY:
+                raise Refused("a Key comes in the first Hello only", "not_now")
+            account = self.sign_in.key(session.address, msg["Key"])
+            name = name or account.name
+        if name is not None:
+            self.sign_in.check_name(name, account)
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()
-            if choice not in ("create", "join", "watch", "quit"):
+            if choice not in ("create", "join", "watch", "quit", "ladder"):
                 raise Malformed(
                     f"Message must be create, join, watch or quit, not {quote(msg.get('Message'))}",
                     "bad_choice",
                 )
-        game = game_named(msg) if choice == "create" else None  # bad_game: no change
+        game = game_named(msg) if choice in ("create", "ladder") else None  # bad_game
         if choice == "create":
             check_plays(session, game or games.DEFAULT_GAME)
         if name is not None:  # only once the whole Hello is known to be good
             session.name = name
+        session.account = account
         if choice is None:  # a bare Hello (or one that only names you): the question again
             greeting = [(session.conn, message(f"Hello, {name}."))] if name is not None else []
             return [*greeting, *self.sessions.ask(session)]
         if choice == "quit":
             return [*self._quit(session), (session.conn, message("Ok, bye bye!"))]
+        if choice == "ladder":
+            return self.ladder.join(session, game)
         if choice == "create":
             session.game = game or games.DEFAULT_GAME
             self.sessions.move(session, Where.OPTIONS)
@@ -415,6 +451,10 @@ class Lobby:
         self.sessions.move(session, Where.TABLES)  # join or watch: the list
         session.listing = choice
         return [(session.conn, self.tables.listing(session, self.limits.max_watchers))]
+
+    def _rating(self, account: str, game: str) -> float | None:
+        book = self.sign_in.book
+        return None if book is None else book.rating(account, game)
 
     def _quit(self, session: Session) -> Outgoing:
         """``Hello`` ``quit``: the session ends (the hub closes its connection)."""

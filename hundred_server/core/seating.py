@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Final
 from hundred_server import games
 from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.guard import TableFailed
-from hundred_server.core.names import read_name
+from hundred_server.core.names import fold, read_name
+from hundred_server.core.ratings import rated_start
 from hundred_server.core.sessions import Session, Where, check_plays
 from hundred_server.core.table import Outgoing, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended, hash_token, read_token
@@ -99,6 +100,7 @@ class Seating:
             name = read_name(msg, TABLE_NAME_RE, rule)
         level = _read_ai(msg) or lobby.ai
         watchable = _read_watchers(msg)
+        rated = _read_rated(msg, session)
         if level == "strong" and ai_seats and lobby.ai_pool and lobby.ai_busy():
             log.warning("a new table of the strong AI refused: the AI pool is busy")
             raise Refused(
@@ -122,6 +124,7 @@ class Seating:
                 ai=lobby.ai_seats.for_table(spec, level),
                 flags=flags,
                 watchable=watchable,
+                rated=rated,
             ),
         )
         lobby.tables.add(table, session.address)
@@ -145,10 +148,16 @@ class Seating:
         if table is None or table.state is TableState.OVER:
             raise Refused(f"no open table {table_id}", "no_such_table")
         check_plays(session, table.game_name, table_id)
+        if table.rated:
+            _check_rated(session, table)
         if table.state is not TableState.WAITING:
             raise Refused(f"table {table_id} is full: its game is under way", "table_full")
         if table.free == 1:  # this seat starts the game
             lobby.store_gate.check_open(f"table {table_id}'s game")
+        return self._sit(session, table)
+
+    def sit(self, session: Session, table: Table) -> Outgoing:
+        """``session`` at the lowest free seat of ``table`` (the ladder seats its sets)."""
         return self._sit(session, table)
 
     def _sit(self, session: Session, table: Table) -> Outgoing:
@@ -171,6 +180,8 @@ class Seating:
         )
         if table.state is TableState.PLAYING:
             log.info("table %d starts: %s", table.id, ", ".join(str(n) for n in table.names()))
+            if table.rated:
+                lobby.rating_events.append(rated_start(table, lobby.sessions))
             for _, conn in table.people():
                 lobby.sessions.move(lobby.sessions[conn], Where.PLAYING, table)
         else:
@@ -275,6 +286,34 @@ def _read_ai(msg: Message) -> str | None:
         levels = " or ".join(f'"{a}"' for a in AI_LEVELS)
         raise Malformed(f"AI is {levels}, not {quote(value)}", "bad_option")
     return level
+
+
+def _read_rated(msg: Message, session: Session) -> bool:
+    """Whether a new table is rated (``"Rated":true``; any option), which only an
+    account may ask for (``not_rated``)."""
+    value = msg.get("Rated", False)
+    if value is not True and value is not False:
+        raise Malformed(f"Rated is true or false, not {quote(value)}", "bad_option")
+    if value:
+        _check_rated(session, None)
+    return value
+
+
+def _check_rated(session: Session, table: Table | None) -> None:
+    """``not_rated`` unless ``session`` is an account that does not sit at ``table``."""
+    account = session.account
+    if account is None:
+        raise Refused(
+            "a rated table is for accounts: say Hello with your Key first (guests play "
+            "unrated tables)",
+            "not_rated",
+        )
+    if table is not None and any(
+        fold(n) == fold(account.name) for n in table.names() if n is not None
+    ):
+        raise Refused(
+            f"the account {quote(account.name)} sits at table {table.id} already", "not_rated"
+        )
 
 
 def _read_watchers(msg: Message) -> bool:

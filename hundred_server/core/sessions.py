@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Final
 
 from hundred_server import games
+from hundred_server.core.accounts import Account
 from hundred_server.core.chat import Mutes
 from hundred_server.core.keyed import Keyed
 from hundred_server.protocol.errors import Refused
@@ -34,6 +35,7 @@ class Where(enum.Enum):
     PLAYING = "playing"
     WATCHING = "watching"  # a table's watcher: told, never asked
     RELAYED = "relayed"  # its table is on another instance of the site (bus.py)
+    LADDER = "ladder"  # an account on the ladder: queued, or between its set's games
     CLOSED = "closed"
 
     # Members are singletons, so identity hashing is exact, and it runs in C: every
@@ -59,7 +61,8 @@ TRANSITIONS: Final[Mapping[Where, frozenset[Where]]] = {
     Where.OPTIONS: _ANYWHERE,
     Where.TABLES: _ANYWHERE,
     Where.SEATED: frozenset({Where.PLAYING, Where.QUESTION, Where.CLOSED}),
-    Where.PLAYING: frozenset({Where.QUESTION, Where.CLOSED}),
+    Where.PLAYING: frozenset({Where.QUESTION, Where.LADDER, Where.CLOSED}),
+    Where.LADDER: frozenset({Where.SEATED, Where.PLAYING, Where.QUESTION, Where.CLOSED}),
     Where.WATCHING: frozenset({Where.QUESTION, Where.CLOSED}),
     Where.RELAYED: frozenset({Where.QUESTION, Where.CLOSED}),
     Where.CLOSED: frozenset({Where.CLOSED}),
@@ -94,6 +97,10 @@ class Session:
     #: The games the connection's codec can play (``Codec.games``; None: every game):
     #: it is shown, may create, join and watch tables of these only.
     games: frozenset[str] | None = None
+    #: The account the connection is (a ``Key`` in ``Hello``; None: a guest).
+    account: Account | None = None
+    #: The game whose ladder the session is on (None: it is not on the ladder).
+    ladder: str | None = None
 
     def __post_init__(self) -> None:
         self.person = self.person or self.conn

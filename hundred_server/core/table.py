@@ -306,11 +306,22 @@ class Table(PluginAsks):
             stand_in[actor] = self.spec.bot()
             events = driver.step(self.game, self.spec, self.seed, stand_in) or []
             name = self.names()[actor]
-            out += self._to_people(
-                message(f"{name} ran out of time; the server played for seat {actor}")
-            )
+            text = f"{name} ran out of time; the server played for seat {actor}"
+            out += self._to_people(message(text + self._strike(actor)))
             out += self._advance(events)
         return out
+
+    def _strike(self, seat: int) -> str:
+        """A strike for ``seat`` on the fair clock (what to add to the message); the
+        last hands the seat to the naive AI for the rest of the game."""
+        clock, occupant = self.bot_clock, self.seats[seat]
+        if clock is None or occupant is None:
+            return ""
+        count = clock.strike(seat)
+        if not clock.out(seat):
+            return f" (strike {count} of {clock.strikes_allowed}; its bank is empty)"
+        occupant.bot = self.spec.bot()
+        return f" (strike {count}: the naive AI plays seat {seat} for the rest)"
 
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
@@ -342,6 +353,8 @@ class Table(PluginAsks):
         except HundredError as exc:
             return self._refuse(conn, seat, exc)
         self.touched = True
+        if self.bot_clock is not None and seat == to_act:
+            self.bot_clock.answered(seat, self.clock())
         if seat != to_act and game.to_act == to_act and not is_over(game):
             # An action out of turn that the rules took (a pre-pass or unpass in
             # Hundred and Ten) leaves the turn where it was: the same prompt stands.
@@ -431,7 +444,9 @@ class Table(PluginAsks):
         game = self.game
         assert game is not None
         self.seq += 1
-        if self.turn_timeout is not None:
+        if self.bot_clock is not None and game.to_act is not None:
+            self.turn_deadline = self.bot_clock.deadline(game.to_act, self.clock())
+        elif self.turn_timeout is not None:
             self.turn_deadline = self.clock() + self.turn_timeout
         out: Outgoing = []
         public = self._prompt(None)  # one object for all but the actor, watchers too

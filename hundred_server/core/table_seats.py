@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from hundred_server.core.botclock import BotClock
 from hundred_server.games.base import Bot, GameSpec, GameState
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.wire import Message
@@ -75,6 +76,12 @@ class TableOptions:
     ai: TableAI | None = None
     flags: frozenset[str] = frozenset()
     watchable: bool = True
+    #: Whether the game is rated (``"Rated":true``): its seats are accounts'.
+    rated: bool = False
+    #: The ladder's fair clock (botclock.py): a bank of seconds a seat, over the turn
+    #: clock's ``turn_timeout`` a move, and strikes (None: the plain turn clock).
+    bank: float | None = None
+    strikes: int = 3
 
 
 #: The options of a table created with none given (tests, the demo).
@@ -146,6 +153,14 @@ class TableSeats:
         self.touched = False
         #: Whether the table takes watchers (``"Watchers":false`` at its creation: no).
         self.watchable = options.watchable
+        #: Whether the game is rated (its people are accounts; core/ratings.py).
+        self.rated = options.rated
+        #: The fair clock (botclock.py), at a ladder table (None: none).
+        self.bot_clock = (
+            None
+            if options.bank is None or options.turn_timeout is None
+            else BotClock(seats, options.turn_timeout, options.bank, options.strikes)
+        )
         #: The watchers' connections, in the order they came.
         self.watchers: list[int] = []
 

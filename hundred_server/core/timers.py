@@ -9,7 +9,7 @@ it stays at most about twice the number of tables however often deadlines move.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Final
 
 from hundred_server.core.table import Table
@@ -28,6 +28,8 @@ class Timers:
         self._paused = paused
         self._heap: list[tuple[float, int]] = []
         self._deadline_of: dict[int, float] = {}
+        #: Another deadline to keep (the ladder's: ladder.py), or None.
+        self.extra: Callable[[], float | None] | None = None
 
     def watch(self, table: Table) -> None:
         """Note ``table``'s deadline, if it has one (after each of its steps)."""
@@ -67,6 +69,13 @@ class Timers:
 
     def next_deadline(self) -> float | None:
         """When a tick is next due (on the tables' clock), or None."""
+        tables = self._next_table()
+        extra = None if self.extra is None else self.extra()
+        if extra is None or (tables is not None and tables <= extra):
+            return tables
+        return extra
+
+    def _next_table(self) -> float | None:
         while (entry := self._live()) is not None:
             deadline, table_id = entry
             table = self._tables[table_id]

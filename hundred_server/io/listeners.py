@@ -21,9 +21,11 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Final, Protocol, cast
 
 from websockets.asyncio.server import ServerConnection
+from websockets.datastructures import Headers
 
 from hundred_server.io import websocket
 from hundred_server.io.admit import HalfOpen, ProxyHeader
+from hundred_server.io.api import Exchange
 from hundred_server.io.outbox import Connection
 from hundred_server.protocol import codecs
 from hundred_server.protocol.wire import MAX_LINE
@@ -273,6 +275,10 @@ class LineReader(asyncio.Protocol):
             self.lost.set_result(None)
 
 
+def _forwarded(headers: list[tuple[str, str]]) -> str | None:
+    return websocket.forwarded_address(Headers(headers))
+
+
 class WebSocketListener:
     """The web port (websocket.py's ``WebListener``): the page's files, and a
     WebSocket client per connection to ``/ws``, a text frame a line."""
@@ -301,6 +307,7 @@ class WebSocketListener:
             settings.listeners.forwarded_for,
             arrived=self._arrived,
             open_timeout=settings.limits.handshake_timeout,
+            api_for=self._api,
         )
         await self._web.start()
         log.info("web page and WebSocket on http://%s:%d/", settings.listeners.host, self.port)
@@ -316,6 +323,15 @@ class WebSocketListener:
                     await self._web.closed()
             except TimeoutError:
                 log.warning("web listener: connections still open at shutdown")
+
+    def _api(self, ws: websocket.Connection) -> Exchange:
+        """A request for ``/api/`` on this connection (io/api.py): answered there."""
+        peer = ws.transport.get_extra_info("peername")
+        address = str(peer[0]) if peer else None
+        forwarded = None
+        if self.server.settings.listeners.forwarded_for:
+            forwarded = _forwarded
+        return Exchange(self.server.api, ws.transport, address, forwarded)
 
     def _arrived(self, ws: websocket.Connection) -> bool:
         """A TCP connection to the web listener, before its HTTP request: half-open

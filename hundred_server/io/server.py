@@ -75,11 +75,14 @@ from hundred_server.core.hub import Command, Hub
 from hundred_server.games.base import Bot
 from hundred_server.io import websocket
 from hundred_server.io.admit import Admission
+from hundred_server.io.api import Api
 from hundred_server.io.committer import Batch, Committer
 from hundred_server.io.listeners import Listener, listeners_for
 from hundred_server.io.outbox import OUTGOING_LIMIT, Connection, Outbox
+from hundred_server.io.ratings import RatingsWriter
 from hundred_server.protocol import codecs
 from hundred_server.store import GameStore, restorable
+from hundred_server.store.accounts import AccountStore, accounts_of
 
 if TYPE_CHECKING:
     from hundred_server.io.bus import Bus
@@ -122,6 +125,7 @@ class Server:
         bus: Bus | None = None,
         static: dict[str, websocket.StaticFile] | None = None,
         outgoing_limit: int = OUTGOING_LIMIT,
+        accounts: AccountStore | None = None,
     ) -> None:
         self.settings = settings = settings or Settings()
         #: The site (bus.py): relayed clients' messages go through it.
@@ -139,6 +143,14 @@ class Server:
         self.pool: AIPool | None = None  # the AI pool once started (``ai.pool``)
         self.store = store
         self.static = static
+        #: The accounts and ratings (store/accounts.py; None: no store, no accounts),
+        #: which the lobby asks (``Hello`` with a ``Key``) and the HTTP API serves.
+        self.accounts = accounts
+        self.api = Api(accounts, store)
+        self.ratings: RatingsWriter | None = None
+        if accounts is not None:
+            self.hub.lobby.sign_in.book = accounts
+            self.ratings = RatingsWriter(accounts, store)
         self.outgoing_limit = outgoing_limit
         self.outbox = Outbox(outgoing_limit, self._dropped, bus)
         #: The open connections by number, and how they are written to (the outbox's).
@@ -222,6 +234,8 @@ class Server:
             self.pool.start()
             self.hub.lobby.ai_busy = self.pool.full
         self.committer.start()
+        if self.ratings is not None:
+            self.ratings.start()
         self.dispatch([])  # what restoring produced is saved (queued like any turn's)
         self._sweep_later()
 
@@ -257,6 +271,8 @@ class Server:
                 transport.abort()
         for listener in self._started:
             await listener.closed()
+        if self.ratings is not None:
+            await self.ratings.close()
         log.info("stopped")
 
     # ------------------------------------------------------------------ a client
@@ -293,6 +309,8 @@ class Server:
         a line, a tick, a lost connection); ``_flush`` sends it at the end of this turn
         of the event loop, after whatever it must wait for."""
         writes = self.hub.lobby.journal.take() if self.store is not None else []
+        if self.ratings is not None:
+            self.ratings.add(self.hub.lobby.rating_events)
         if commands or writes:
             self._pending.append(Batch(writes, commands))
         self._run_bots()
@@ -426,7 +444,8 @@ async def run(
     elif store is not None:
         for line in hub.lobby.restorer.restore(restorable(store), store.last_id()):
             log.info("%s", line)
-    server = Server(hub, settings, store=store, bus=bus)
+    accounts = None if store is None else accounts_of(store)
+    server = Server(hub, settings, store=store, bus=bus, accounts=accounts)
     # The handlers come first: start() listens before it has finished, so a signal may
     # come while it still works; it then stops the server as soon as it has started.
     stop = asyncio.Event()
@@ -451,5 +470,7 @@ async def run(
         await server.close()
         if bus is not None:
             await bus.close()
+        if accounts is not None:
+            accounts.close()
         if store is not None:
             store.close()

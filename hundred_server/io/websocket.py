@@ -44,6 +44,7 @@ from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
 from websockets.protocol import Event
 
+from hundred_server.io.api import is_api
 from hundred_server.protocol.wire import MAX_LINE
 
 log = logging.getLogger("hundred_server")
@@ -129,6 +130,18 @@ class Connection(ServerConnection):
         self.on_controls: Callable[[int], None] | None = None
         self._controls = 0
         self.deaf = False
+        #: The first bytes, until they say whether the request is for the API
+        #: (io/api.py): None once known.
+        self._head: bytes | None = b"" if self.serves_api else None
+        self._api: Any = None
+
+    #: Whether a request for ``/api/`` is taken from the library and read by the API
+    #: (io/api.py): a listener's subclass says (``WebListener.start``).
+    serves_api = False
+
+    def api(self) -> Any:
+        """The API's exchange for this connection (``serves_api``)."""
+        raise NotImplementedError
 
     def arrived(self) -> bool:
         """Whether the connection may go on to its handshake (a listener's subclass
@@ -146,6 +159,21 @@ class Connection(ServerConnection):
             self._controls += 1
 
     def data_received(self, data: bytes) -> None:
+        if self._api is not None:
+            self._api.feed(data)
+            return
+        if self._head is not None:
+            head = self._head + data
+            verdict = is_api(head[:64])
+            if verdict is None and len(head) < 64:
+                self._head = head
+                return
+            self._head = None
+            if verdict:
+                self._api = self.api()
+                self._api.feed(head)
+                return
+            data = head
         for start in range(0, len(data), READ_SLICE):
             if self.deaf:
                 return
@@ -208,8 +236,10 @@ class WebListener:
         forwarded_for: bool = False,
         arrived: Callable[[Connection], bool] | None = None,
         open_timeout: float = 10.0,
+        api_for: Callable[[Connection], Any] | None = None,
     ) -> None:
         self._handler = handler
+        self._api_for = api_for
         self._arrived = arrived
         self.open_timeout = open_timeout
         self.host, self.requested_port = host, port
@@ -227,9 +257,17 @@ class WebListener:
     async def start(self) -> None:
         arrived = self._arrived
 
+        api_for = self._api_for
+
         class ListenedConnection(Connection):
+            serves_api = api_for is not None
+
             def arrived(self) -> bool:
                 return arrived is None or arrived(self)
+
+            def api(self) -> Any:
+                assert api_for is not None
+                return api_for(self)
 
         self._server = await serve(
             self._connection,

@@ -53,12 +53,13 @@ CODES: Final[dict[str, Code]] = {
         bad_json="the line is not a JSON object, or not UTF-8",
         bad_message="a field is missing or of the wrong type (the message names it)",
         unknown_type="no such Type from a client",
-        bad_choice="Hello with a Message other than create, join, watch, quit",
+        bad_choice="Hello with a Message other than create, join, watch, quit, ladder",
         bad_name="a player or table name outside the rules",
         bad_option="a Game option that does not exist, or a bad value for one",
         bad_chat="a Chat whose Text is not a string, or is empty or too long",
         bad_suit="not a suit",
         bad_card="not a card code",
+        bad_password="a new account's password that is not 8-128 characters",
     ),
     **_codes(
         "refused",
@@ -96,6 +97,13 @@ CODES: Final[dict[str, Code]] = {
         store_unavailable="the server cannot save games right now; try again soon",
         rate_limited="too many lines that do not play a turn; that line was not read",
         idle_timeout="silent too long; the connection is closed",
+        bad_key="a Key that is no account's API key (or one revoked); nothing changed",
+        wrong_password="a name and password that match no account",
+        too_many_attempts="5 wrong passwords or keys for that account or from your address "
+        "in 5 minutes; wait, the message says how long",
+        not_rated="a rated table (Rated) or the ladder without an account, or an account "
+        "at a rated table twice",
+        name_taken="the name is an account's, or looks like one; log in or pick another",
     ),
     **_codes("fault", internal_error="the server hit a bug; it is logged"),
 }

@@ -9,6 +9,7 @@ from typing import Annotated, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Definition, Value, ref, shape
 from hundred_server.protocol.message_values import (
+    ApiKey,
     ChatText,
     ErrorCode,
     GameName,
@@ -131,13 +132,15 @@ class Error(TypedDict):
 class HelloAnswer(TypedDict):
     """<-- Answer to the lobby prompt: create, join, watch (the tables you may watch) or quit; Name
     (optional) is kept for later answers. Without Message: the question again. With Token (from
-    a Seat message): take that seat back.
+    a Seat message): take that seat back. With Key (in the first Hello): the connection is that
+    account, named as it is.
     """
 
     Type: Literal["Hello"]
-    Message: NotRequired[Literal["create", "join", "watch", "quit"]]
+    Message: NotRequired[Literal["create", "join", "watch", "quit", "ladder"]]
     Name: NotRequired[Annotated[str, PlayerName]]
     Token: NotRequired[Annotated[str, Token]]
+    Key: NotRequired[Annotated[str, ApiKey]]
     Game: NotRequired[str]
 
 
@@ -152,6 +155,8 @@ class GameAnswer(TypedDict):
             server also takes them in any case.
         Watchers: Whether the new table takes watchers (any option): true, the default, or
             false.
+        Rated: Whether the new table's game is rated (any option): false, the default, or true,
+            for accounts only (a Key in Hello); its AI seats are the anchors naive or strong.
     """
 
     Type: Literal["Game"]
@@ -163,6 +168,7 @@ class GameAnswer(TypedDict):
     Game: NotRequired[str]
     AI: NotRequired[Literal["strong", "naive"]]
     Watchers: NotRequired[bool]
+    Rated: NotRequired[bool]
 
 
 class JoinAnswer(TypedDict):

@@ -119,6 +119,12 @@ class Token(Value, schema={"type": "string", "pattern": "^[0-9a-f]{32}$"}):
     """A seat token: 128 random bits as 32 lower-case hex digits."""
 
 
+class ApiKey(Value, schema={"type": "string", "pattern": "^[A-Za-z0-9_-]{43}$"}):
+    """An account's API key (POST /api/accounts, POST /api/login): 256 random bits as 43
+    characters of URL-safe base64.
+    """
+
+
 class Hash(Value, schema={"type": "string", "pattern": "^[0-9a-f]{64}$"}):
     """A table's commitment to its seed: the SHA-256 of the UTF-8 bytes of "<game>|<seed>", as 64
     lower-case hex digits (protocol.md, Provably fair deals).
@@ -166,6 +172,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     GameName,
     TimeLeft,
     Token,
+    ApiKey,
     Hash,
     ChatText,
 )

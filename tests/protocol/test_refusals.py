@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 
 from hundred_server import games
+from hundred_server.core.accounts import Account, hash_key
 from hundred_server.core.hub import Hub
 from hundred_server.core.lobby import Limits
+from hundred_server.core.names import fold
 from hundred_server.protocol.errors import (
     CODES,
     IllegalActionError,
@@ -217,6 +219,34 @@ def _idle_timeout(h: Harness) -> list[Message]:
     return ann.take()
 
 
+class Book:
+    """Accounts for the lobby (core/accounts.py ``AccountBook``): ``Zed``, key ``k`` * 43."""
+
+    def by_key(self, key_hash: str) -> Account | None:
+        return Account("Zed") if key_hash == hash_key("k" * 43) else None
+
+    def taken(self, name: str) -> str | None:
+        return "Zed" if fold(name) == fold("Zed") else None
+
+
+def _with_book(h: Harness) -> Harness:
+    h.hub.lobby.sign_in.book = Book()
+    return h
+
+
+def _name_taken(h: Harness) -> list[Message]:
+    _with_book(h)
+    return named(h, "ann").send({"Type": "Hello", "Name": "ZED"})
+
+
+def _too_many_attempts(h: Harness) -> list[Message]:
+    _with_book(h)
+    ann = named(h, "ann", address="10.0.0.9")
+    said = [ann.send({"Type": "Hello", "Key": f"{i}" * 43}) for i in range(5)]
+    assert all(codes(s) == ["bad_key"] for s in said)
+    return ann.send({"Type": "Hello", "Key": "k" * 43})  # right, but not checked now
+
+
 def _admission(h: Harness, limits: Limits) -> list[Message]:
     hub = Hub(limits=limits)
     hub.connect("a", address="10.0.0.1")
@@ -254,6 +284,10 @@ SCENARIOS: dict[str, Callable[[Harness], list[Message]]] = {
     "store_unavailable": _store_unavailable,
     "rate_limited": _rate_limited,
     "idle_timeout": _idle_timeout,
+    "bad_key": in_lobby({"Type": "Hello", "Key": "x" * 43}),
+    "name_taken": _name_taken,
+    "too_many_attempts": _too_many_attempts,
+    "not_rated": lambda h: create(named(h, "ann"), Rated=True),
 }
 
 
@@ -313,6 +347,8 @@ RULE_CODES = {code for code in CODES if code not in SCENARIOS and CODES[code].ki
     "not_pre_passed",
     "wrong_phase",
     "game_over",
+    # Said over HTTP only (tests/io/test_api.py).
+    "wrong_password",
 }
 
 

@@ -1,0 +1,115 @@
+"""The ladder end to end: clients/bot.py processes with API keys play rated sets on a
+real server, which is killed (SIGKILL) mid-game and started again on the same store and
+port; the bots come back by themselves (backoff, key, token), finish their games, and
+no rated result is lost."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from tests.support.live_server import ROOT, free_port, start_server, stop_server
+
+LIMIT = 120  # seconds the bots may take
+
+
+def post(http: int, path: str, body: object) -> dict[str, object]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{http}{path}", data=json.dumps(body).encode(), method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status in (200, 201)
+        return dict(json.loads(answer.read()))
+
+
+def get(http: int, path: str) -> object:
+    with urllib.request.urlopen(f"http://127.0.0.1:{http}{path}", timeout=10) as answer:
+        return json.loads(answer.read())
+
+
+def wait_for(done: object, seconds: float = 30.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not done():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
+def rated_count(db: Path) -> int:
+    with sqlite3.connect(db) as raw:
+        try:
+            row = raw.execute("SELECT count(*) FROM rated_games WHERE rated IS NOT NULL").fetchone()
+        except sqlite3.OperationalError:  # not made yet
+            return 0
+    return int(row[0])
+
+
+def test_bots_on_the_ladder_survive_a_killed_server_and_no_rating_is_lost(tmp_path: Path) -> None:
+    db = tmp_path / "ladder.db"
+    port, http = free_port(), free_port()
+    args = ("--http-port", str(http), "--log-level", "WARNING")
+    server, _ = start_server(*args, db=db, port=port)
+    bots: list[subprocess.Popen[str]] = []
+    try:
+        keys = [
+            post(http, "/api/accounts", {"name": n, "password": "ladder pw", "bot": True})["key"]
+            for n in ("lad one", "lad two")
+        ]
+        for i, key in enumerate(keys):
+            bots.append(
+                subprocess.Popen(
+                    [
+                        sys.executable,
+                        str(ROOT / "clients" / "bot.py"),
+                        "--ladder",
+                        "--key",
+                        str(key),
+                        "--port",
+                        str(port),
+                        "--games",
+                        "6",
+                        "--seed",
+                        str(i),
+                        "--timeout",
+                        "60",
+                    ],
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    text=True,
+                )
+            )
+        wait_for(lambda: rated_count(db) >= 1)
+        server.send_signal(signal.SIGKILL)  # mid-ladder: a set's game under way
+        assert stop_server(server) == -signal.SIGKILL
+        before = rated_count(db)
+        server, _ = start_server(*args, db=db, port=port)
+        summaries = []
+        for bot in bots:
+            out, err = bot.communicate(timeout=LIMIT)
+            assert bot.returncode == 0, err
+            summaries.append(json.loads(out.strip().splitlines()[-1]))
+            assert "connecting again" in err  # it came back by itself
+        assert [s["games"] for s in summaries] == [6, 6]
+        wait_for(lambda: rated_count(db) >= before + 1)
+        board = get(http, "/api/leaderboard?game=hundredandten&pool=bots")
+        assert isinstance(board, list)
+        rows = {r["name"]: r for r in board}
+        assert {"lad one", "lad two"} <= set(rows)
+        assert rows["lad one"]["games"] >= 6
+        assert rows["lad two"]["games"] >= 6
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+        assert stop_server(server) == 0
+    with sqlite3.connect(db) as raw:
+        unrated = raw.execute(
+            "SELECT r.id FROM rated_games r JOIN games g ON g.id = r.id"
+            " WHERE g.state = 'over' AND r.rated IS NULL"
+        ).fetchall()
+    assert unrated == []  # every rated game that ended, before the kill or after, is rated

@@ -1,0 +1,67 @@
+"""The results pages (static/results-*.html, results.js) in a real browser (Debian's
+Chromium, driven by Playwright) against an in-process server with a store: after a
+rated game, the leaderboard lists the account, its page lists the game, and the game
+viewer steps through the record trick by trick. Every wait is bounded."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from playwright.async_api import async_playwright
+
+from tests.io.test_api import rated_game, register, running
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+HAVE_CHROMIUM = Path(CHROMIUM).exists()
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+@pytest.mark.asyncio
+async def test_leaderboard_account_and_game_viewer(tmp_path: Path) -> None:
+    if not HAVE_CHROMIUM:
+        pytest.fail(f"no Chromium at {CHROMIUM}: run scripts/ensure-chromium")
+    async with running(tmp_path, static=True) as server, async_playwright() as playwright:
+        key = await register(server, "Hal")
+        await rated_game(server, key)
+        base = f"http://127.0.0.1:{server.http_port}"
+        browser = await playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            page = await browser.new_page()
+            page.set_default_timeout(10_000)
+            for _ in range(50):  # the rating is written just after the game's end
+                await page.goto(f"{base}/results-leaderboard.html?game=whist&pool=people")
+                rows = page.locator("#board tbody tr")
+                if await rows.count():
+                    break
+                await page.wait_for_timeout(100)
+            assert await rows.count() == 1
+            cells = await rows.first.locator("td").all_inner_texts()
+            assert (cells[0], cells[1], cells[4]) == ("1", "Hal", "1")
+            await rows.first.locator("a").click()
+            await page.wait_for_url("**/results-account.html?name=Hal")
+            await page.locator("#games a").first.wait_for()
+            assert await page.locator("#name").inner_text() == "Hal"
+            await page.locator("#games a").first.click()
+            await page.wait_for_url("**/results-game.html?id=*")
+            step = page.locator("#step")
+            await step.wait_for()
+            assert (await step.inner_text()).startswith("Round 1: dealt by ")
+            await page.locator("#next").click()  # Whist has no auction: the first trick
+            text = await step.inner_text()
+            assert text.startswith("Trick 1\n")
+            assert len(text.splitlines()) == 5  # four cards played
+            assert await page.locator("#error").inner_text() == ""
+        finally:
+            await browser.close()
