@@ -18,7 +18,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hundred_server.core.fairness import commitment
-from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
+from tests.support.hub_harness import (
+    GREETING,
+    HELLO,
+    QUESTION,
+    answer_from_legal,
+    is_prompt,
+)
 
 READ_TIMEOUT = 5.0
 
@@ -66,7 +72,7 @@ class Peer:
     async def welcomed(cls, port: int, **options: Any) -> Peer:
         """A connection that has read the greeting: the lobby question and ``Hello``."""
         peer = await cls.open(port, **options)
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        assert [await peer.recv(), await peer.recv()] == [GREETING, HELLO]
         return peer
 
     @classmethod
@@ -231,7 +237,7 @@ async def new_table_refusal(peer: Peer) -> str:
     """``peer``, not yet greeted, asks for the lobby and opens a table (option 1); the Code
     of the Error that answers it (what comes before the Error is passed over)."""
     await peer.send({"Type": "Hello"})
-    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+    assert [await peer.recv(), await peer.recv()] == [GREETING, HELLO]
     await peer.send({"Type": "Hello", "Message": "create"})
     await peer.send({"Type": "Game", "Option": 1})
     while (msg := await peer.recv())["Type"] != "Error":
