@@ -195,6 +195,9 @@ class TextScreen(Protocol):
     notation: str
     #: The scores (by seat or side) the screen was last told, for ``score``.
     scores: list[int] | None
+    #: What a game's view keeps of the hand under way (Rook: the bidder, the cards
+    #: called, the partners revealed), for its commands; emptied back in the lobby.
+    notes: dict[str, Any]
 
     def name(self, seat: object) -> str:
         """A seat as people read it: "you", or the player's name."""

@@ -115,6 +115,35 @@ async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_netcat_user_who_types_help_reads_plain_text_from_then_on() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await Peer.open(server.port)
+        greeting = await peer.recv()
+        assert greeting == GREETING
+        assert "Type help: any word switches to plain text." in greeting["Message"]
+        assert await peer.recv() == HELLO
+        await peer.send(b"help\r\n")
+        said = [await peer.line()]
+        while said[-1] != b"  quit              hang up\r\n":
+            said.append(await peer.line())
+        assert said[0] == b"In the lobby you can type:\r\n"
+        await peer.send(b"create whist 1\r\n")
+        while not said[-1].startswith(b"> play one of: "):  # the options, then a card
+            said += [line.encode() + b"\r\n" for line in await peer.text_until_prompt()]
+        await peer.send(b"leave\r\n")
+        said += [line.encode() + b"\r\n" for line in await peer.text_until_prompt()]
+        assert said[-1] == b"> create, join, quit (or help)\r\n"
+        await peer.send(b"quit\r\n")
+        said.append(await peer.line())
+        assert said[-1] == b"Ok, bye bye!\r\n"
+        assert await peer.at_eof() == b""
+        # Plain text only: no JSON line, every line ended as telnet ends it.
+        assert not [line for line in said if line.startswith(b"{")]
+        assert all(line.endswith(b"\r\n") for line in said)
+        await peer.close()
+
+
+@pytest.mark.asyncio
 async def test_a_text_mode_session_over_a_raw_socket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         # The greeting comes before the server knows the mode: JSON.

@@ -26,7 +26,7 @@ from hundred_server import games
 from hundred_server.core.sessions import Where
 from hundred_server.core.table_seats import TableState
 from hundred_server.games.base import is_over
-from hundred_server.games.kit.text import NOTATIONS, SYMBOLS
+from hundred_server.games.kit.text import LETTERS, NOTATIONS, SYMBOLS
 from hundred_server.protocol.codecs.text import TextCodec
 from tests.support.hub_harness import Harness
 from tests.support.text_session import Person, connect, whole_session
@@ -129,6 +129,32 @@ def test_whist_says_who_your_partner_is_and_the_scores(
     )
 
 
+def test_rooks_partner_says_the_bidder_the_partners_revealed_and_the_cards_called() -> None:
+    screen = _screen("rook", SYMBOLS, [])
+    deal = {"Type": "Deal", "Playerid": 0, "Hand": ["B10", "R5"], "Dealer": 1, "Round": 1,
+            "Players": ["ann", "bob", "cy", "dee"]}  # fmt: skip
+    screen.render(deal)
+    assert screen.parse("partner") == [
+        "No partner yet: the bidder calls partner cards when naming trump."
+    ]
+    named = "Player 1 (bob) names Red trump and calls Green 1, Rook; the discard holds no points"
+    assert screen.render({"Type": "Message", "Message": named}) == [
+        "bob names Red trump and calls Green 1, Rook; the discard holds no points"
+    ]
+    assert screen.parse("partner") == [
+        "The bidder is bob; partners revealed: none; called and not played yet: Green 1, Rook"
+    ]
+    screen.render({"Type": "Play", "Playerid": 3, "PlayedCard": "ROOK", "Partner": True})
+    screen.notation = LETTERS
+    assert screen.render({"Type": "Message", "Message": named}) == [
+        "bob names Red trump and calls G1, ROOK; the discard holds no points"
+    ]
+    screen.notes["called"] = ["G1"]
+    assert screen.parse("partner") == [
+        "The bidder is bob; partners revealed: dee; called and not played yet: G1"
+    ]
+
+
 def test_a_tie_at_the_top_in_hundert_is_said_to_be_a_tie() -> None:
     screen = TextCodec()
     screen.render({"Type": "Table", "Table": 1, "Name": "t", "Game": "hundert", "Seats": 3,
@@ -152,7 +178,7 @@ def test_a_tie_at_the_top_in_hundert_is_said_to_be_a_tie() -> None:
 
 def _screen(game: str, notation: str, hand: list[str]) -> TextCodec:
     screen = TextCodec()
-    screen.table_game, screen.notation = game, notation
+    screen.table, screen.table_game, screen.notation = 1, game, notation
     screen.seat, screen.players, screen.hand = 0, ["ann", "bob", "cy", "dee"], list(hand)
     return screen
 

@@ -37,6 +37,9 @@ class Peer:
     ``check`` is run on each message read (the fuzz test's schema check); with
     ``rate``, ``send`` sends at most that many lines a second unless told not to."""
 
+    #: The first message of a connection: the main port's greeting.
+    greeting: Message = GREETING
+
     def __init__(
         self,
         reader: asyncio.StreamReader | None,
@@ -72,7 +75,7 @@ class Peer:
     async def welcomed(cls, port: int, **options: Any) -> Peer:
         """A connection that has read the greeting: the lobby question and ``Hello``."""
         peer = await cls.open(port, **options)
-        assert [await peer.recv(), await peer.recv()] == [GREETING, HELLO]
+        assert [await peer.recv(), await peer.recv()] == [cls.greeting, HELLO]
         return peer
 
     @classmethod
@@ -165,6 +168,9 @@ class Peer:
 class WsPeer(Peer):
     """A client over a WebSocket: one message a text frame, with no line ending."""
 
+    #: The WebSocket speaks JSON from its first frame: the lobby question alone.
+    greeting: Message = QUESTION
+
     def __init__(self, ws: ClientConnection, **options: Any) -> None:
         super().__init__(None, None, **options)
         self.ws = ws
@@ -237,7 +243,7 @@ async def new_table_refusal(peer: Peer) -> str:
     """``peer``, not yet greeted, asks for the lobby and opens a table (option 1); the Code
     of the Error that answers it (what comes before the Error is passed over)."""
     await peer.send({"Type": "Hello"})
-    assert [await peer.recv(), await peer.recv()] == [GREETING, HELLO]
+    assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
     await peer.send({"Type": "Hello", "Message": "create"})
     await peer.send({"Type": "Game", "Option": 1})
     while (msg := await peer.recv())["Type"] != "Error":

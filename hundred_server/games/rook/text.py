@@ -39,6 +39,8 @@ HELP: Final = "\n".join(
         "  play CARD         play a card as it is shown (play Red 14, play R14, play Rook), or",
         "  play N            by its position in your hand (play 3: the third card)",
         "  score             the scores",
+        "  partner           who has been revealed as the bidder's partner, and the cards",
+        "                    called and not played yet",
     ]
 )
 
@@ -85,7 +87,7 @@ def _card(colour: Colour, typed: str) -> str:
 class RookText(BiddingText):
     help = HELP
     commands: ClassVar[frozenset[str]] = frozenset(
-        {"bid", "pass", "moon", "setup", "play", "score"}
+        {"bid", "pass", "moon", "setup", "play", "score", "partner"}
     )
     bid_hint: ClassVar[str] = "bid N, pass or moon"
 
@@ -164,6 +166,18 @@ class RookText(BiddingText):
     # The Message that comes with a Kitty, a Setup and a partner's Play says what
     # happened for everyone (``said``); these add only what that Message does not.
 
+    def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
+        screen.notes.update(bidder=None, called=[], partners=[])  # a new hand
+        return super()._render_Deal(msg, screen)
+
+    def _render_Play(self, msg: Message, screen: TextScreen) -> list[str]:
+        if msg.get("Partner") and "PlayedCard" in msg:
+            screen.notes.setdefault("partners", []).append(msg["Playerid"])
+            called = screen.notes.get("called") or []
+            if msg["PlayedCard"] in called:
+                called.remove(msg["PlayedCard"])
+        return super()._render_Play(msg, screen)
+
     def _render_Kitty(self, msg: Message, screen: TextScreen) -> list[str]:
         if "Cards" not in msg:
             return []
@@ -224,12 +238,13 @@ class RookText(BiddingText):
             return [says(screen.name(int(kitty[1])), "take the kitty", "takes the kitty")]
         trump = _NAMES_TRUMP.match(text)
         if trump:
+            screen.notes["bidder"] = int(trump[1])
+            words = (trump[3] or "").replace(",", " ").split()
+            calling = self.read_cards(words, screen, positions=False)
+            screen.notes["called"] = list(calling)
             who = screen.name(int(trump[1]))
-            calls = (
-                f" and {'call' if who == 'you' else 'calls'} {self.recode(trump[3], screen)}"
-                if trump[3]
-                else ""
-            )
+            verb = "call" if who == "you" else "calls"
+            calls = f" and {verb} {self.cards_text(calling, screen)}" if calling else ""
             names = "name" if who == "you" else "names"
             return [f"{who} {names} {trump[2]} trump{calls}; the discard {trump[4]}"]
         called = _CALLED.match(text)
@@ -243,6 +258,11 @@ class RookText(BiddingText):
         return super().said(text, screen)
 
     def snapshot_lines(self, msg: Message, screen: TextScreen) -> list[str]:
+        screen.notes.update(  # what ``partner`` says, as the snapshot tells it
+            bidder=msg.get("Bidder") if "Trump" in msg else None,
+            called=list(msg.get("Called") or []),
+            partners=list(msg.get("Partners") or []),
+        )
         lines = []
         if msg.get("Bids"):
             lines.append(f"Bids: {', '.join(self.bid_said(b, screen) for b in msg['Bids'])}")
@@ -264,6 +284,18 @@ class RookText(BiddingText):
         return lines
 
     # --------------------------------------------------------------------- parse
+
+    def _cmd_partner(self, args: list[str], screen: TextScreen) -> list[str]:
+        """``partner``: the bidder, the partners revealed, the cards still called."""
+        bidder = screen.notes.get("bidder")
+        if bidder is None:
+            return ["No partner yet: the bidder calls partner cards when naming trump."]
+        partners = " and ".join(screen.name(s) for s in screen.notes.get("partners") or [])
+        called = self.cards_text(screen.notes.get("called") or [], screen)
+        return [
+            f"The bidder is {screen.name(bidder)}; partners revealed: {partners or 'none'}; "
+            f"called and not played yet: {called}"
+        ]
 
     def _cmd_bid(self, args: list[str], screen: TextScreen) -> list[Message]:
         if len(args) == 1 and args[0].lower() == "moon":

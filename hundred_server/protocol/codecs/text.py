@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Final
+from typing import Any, Final
 
 from hundred_server import games
 from hundred_server.core.lobby import AI_LEVELS, options
@@ -202,6 +202,7 @@ class TextCodec:
         self.prompt: Message | None = None
         self.notation: str = SYMBOLS
         self.scores: list[int] | None = None
+        self.notes: dict[str, Any] = {}
         #: The table the connection sits at or watches (None: in the lobby).
         self.table: int | None = None
         #: The game of the table last told of (None: none since the lobby).
@@ -316,7 +317,7 @@ class TextCodec:
     def _render_Hello(self, msg: Message) -> list[str]:
         self.table_game = self.create_game = None  # back in the lobby
         self.seat, self.prompt, self.watching, self.table = None, None, None, None
-        self.players, self.hand, self.scores = [], [], None
+        self.players, self.hand, self.scores, self.notes = [], [], None, {}
         if self.hanging_up:
             return []
         return ["> create, join, quit (or help)"]
