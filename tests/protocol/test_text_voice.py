@@ -29,7 +29,7 @@ from hundred_server.games.base import is_over
 from hundred_server.games.kit.text import LETTERS, NOTATIONS, SYMBOLS
 from hundred_server.protocol.codecs.text import TextCodec
 from tests.support.hub_harness import Harness
-from tests.support.text_session import Person, connect, whole_session
+from tests.support.text_session import Person, Session, connect, whole_session
 
 GOLDEN = Path(__file__).parent / "golden"
 GAMES = games.names()
@@ -246,7 +246,7 @@ def test_the_help_at_a_table_says_what_play_3_means() -> None:
 # ----------------------------------------------------------------- leave and quit
 
 
-def _at_a_table(game: str, seed: str) -> tuple[Harness, object, list[str]]:
+def _at_a_table(game: str, seed: str) -> tuple[Harness, Session, list[str]]:
     harness = Harness(seed)
     session = connect(harness)
     session.say("name ann")
@@ -260,18 +260,18 @@ def test_leave_goes_back_to_the_lobby_and_the_game_goes_on(game: str) -> None:
     person = Person(game)
     # One answer of ann's, so that the table has been played at.
     while (command := person.answer(shown)) is None:
-        shown = session.wait()  # type: ignore[attr-defined]
-    session.say(command)  # type: ignore[attr-defined]
+        shown = session.wait()
+    session.say(command)
     table = harness.hub.lobby.tables[1]
     assert table.state is TableState.PLAYING
-    left = session.say("leave")  # type: ignore[attr-defined]
+    left = session.say("leave")
     assert left[-2:] == [
         "Do you want to join a game, create a new game, or quit? (join, create, quit)",
         "> create, join, quit (or help)",
     ]
-    conn = session.client.conn  # type: ignore[attr-defined]
+    conn = session.client.conn
     assert harness.hub.lobby.sessions[conn].where is Where.QUESTION
-    assert session.say("help")[0] == "In the lobby you can type:"  # type: ignore[attr-defined]
+    assert session.say("help")[0] == "In the lobby you can type:"
     # The seat waits its grace, then the AI plays it to the end; ann hears no more of it.
     for _ in range(20000):
         if table.state is TableState.OVER:
@@ -280,18 +280,29 @@ def test_leave_goes_back_to_the_lobby_and_the_game_goes_on(game: str) -> None:
     assert table.state is TableState.OVER
     assert table.game is not None
     assert is_over(table.game)
-    assert session.client.take_text() == []  # type: ignore[attr-defined]
+    assert session.client.take_text() == []
+
+
+def test_after_leave_the_token_takes_the_seat_back() -> None:
+    harness, session, _ = _at_a_table("hundredandten", "leave-back")
+    session.say("leave")
+    back = session.say(f"token {harness.tokens[0]}")
+    assert back[0].startswith("You sit at table 1. ")
+    assert any(line.startswith("── Back at your seat, round 1 ") for line in back)
+    seat = harness.hub.lobby.tables[1].seats[0]
+    assert seat is not None
+    assert (seat.away_until, seat.bot) == (None, None)
 
 
 def test_quit_at_a_table_leaves_as_leave_does_then_hangs_up() -> None:
     harness, session, shown = _at_a_table("whist", "quit-whist")
     person = Person("whist")
     while (command := person.answer(shown)) is None:
-        shown = session.wait()  # type: ignore[attr-defined]
-    session.say(command)  # type: ignore[attr-defined]
+        shown = session.wait()
+    session.say(command)
     table = harness.hub.lobby.tables[1]
-    assert session.say("quit") == ["Ok, bye bye!"]  # type: ignore[attr-defined]
-    assert session.client.closed  # type: ignore[attr-defined]
+    assert session.say("quit") == ["Ok, bye bye!"]
+    assert session.client.closed
     for _ in range(20000):
         if table.state is TableState.OVER:
             break
