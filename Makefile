@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format schema screenshots bench load load-ai load-targets abuse bench-plugins bench-strong clean
+.PHONY: run test lint format schema screenshots golden bench load load-ai load-targets abuse bench-plugins bench-strong clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,6 +58,11 @@ lint: $(VENV)/.dev-deps
 format: $(VENV)/.dev-deps
 	$(BIN)/ruff format $(LINT_PATHS)
 	$(BIN)/ruff check --fix $(LINT_PATHS)
+
+# The golden text-mode transcripts (tests/protocol/golden/GAME.txt), written again after a
+# deliberate change of wording: read the diff before committing it.
+golden: $(VENV)/.dev-deps
+	HUNDRED_UPDATE_GOLDEN=1 $(BIN)/python -m pytest tests/protocol/test_text_voice.py -q
 
 # protocol.schema.json is generated from the message types (hundred_server/protocol/
 # messages.py and each game's messages.py); tests/protocol/test_schema.py fails when it is stale.

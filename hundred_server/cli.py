@@ -37,7 +37,7 @@ import sys
 import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
-from typing import cast
+from typing import Any, cast
 
 from hundred_server import __version__
 from hundred_server import games as registry
@@ -670,7 +670,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Entrants play N seeded deals of GAME (--games N); prints a table of each "
             "entrant's games, wins, win rate with its 95% (Wilson) interval, mean final "
             "points, forfeits and openskill rating, best rated first. An entrant is one of "
-            "the game's built-in AIs by name (every game has naive and default) or a plug-in "
+            "the game's built-in AIs by name (every game has naive, default and strong, the "
+            "searching AI that the server's tables play by default) or a plug-in "
             "bot module:Class (docs/plugins.md), run out of process: its timeouts, crashes "
             "and illegal answers are forfeits, each played by the default AI and counted. "
             "A game takes as many entrants as its table has seats; a partnership game takes "
@@ -696,8 +697,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots",
         required=True,
         metavar="A,B,...",
-        help="the entrants, comma-separated: built-in AI names or module:Class plug-ins; "
-        "a name may come twice (labelled name#2)",
+        help="the entrants, comma-separated: built-in AI names (naive, default, strong) or "
+        "module:Class plug-ins; a name may come twice (labelled name#2)",
     )
     tour.add_argument(
         "--games",
@@ -1018,6 +1019,16 @@ def _settings(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Sett
     )
 
 
+def _readable(summary: dict[str, Any]) -> dict[str, Any]:
+    """A self-play summary as people read it: seconds to the millisecond, rates and
+    means to two places (a wall clock says no more)."""
+    shown = dict(summary)
+    shown["seconds"] = round(summary["seconds"], 3)
+    shown["games_per_second"] = round(summary["games_per_second"], 2)
+    shown["mean_rounds"] = round(summary["mean_rounds"], 2)
+    return shown
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -1066,7 +1077,7 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
             jobs=args.jobs,
             game=args.game,
         )
-        print(dumps_line(summary))
+        print(dumps_line(_readable(summary)))
         return EXIT_OK
     demo = registry.get(args.game).demo
     assert demo is not None  # argparse offers only games with a demo

@@ -49,6 +49,8 @@ from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
 from hundred_server.protocol.errors import ClientError, for_code
 from hundred_server.protocol.wire import (
+    GREETING,
+    LOBBY_QUESTION,
     MAX_LINE,
     Message,
     error,
@@ -211,7 +213,10 @@ class Hub:
         log.info("connection %d opened from %s (%s)", conn, peer or "?", listener)
         # A listener whose first line picks the codec speaks JSON or text: every game.
         playable = None if codec is None else codec.games
-        return conn, self._first() + self._render(self.lobby.connect(conn, address, playable))
+        # The main port's first line decides JSON or text: its greeting says so to people.
+        greeting = GREETING if codec is None else LOBBY_QUESTION
+        said = self.lobby.connect(conn, address, playable, greeting)
+        return conn, self._first() + self._render(said)
 
     def receive(
         self, conn: int, raw: bytes, now: float | None = None, binary: bool = False

@@ -65,7 +65,7 @@ from hundred_server.core.tokens import TOKEN_RE, Ended, Tokens, hash_token
 from hundred_server.core.watchers import Elsewhere, Watchers
 from hundred_server.games.base import Bot
 from hundred_server.protocol.errors import ClientError, HundredError, Malformed, Refused
-from hundred_server.protocol.wire import Message, error, field_str, message, quote
+from hundred_server.protocol.wire import LOBBY_QUESTION, Message, error, field_str, message, quote
 
 #: What other modules import from here (the parts' names, kept where they were).
 __all__ = [
@@ -162,12 +162,16 @@ class Lobby:
     # ----------------------------------------------------------- session events
 
     def connect(
-        self, conn: int, address: str | None = None, playable: frozenset[str] | None = None
+        self,
+        conn: int,
+        address: str | None = None,
+        playable: frozenset[str] | None = None,
+        greeting: str = LOBBY_QUESTION,
     ) -> Outgoing:
         """A new session for connection ``conn`` (from ``address``, for the per-address
         limits; None: unlimited) that can play the games ``playable`` (None: every
-        game): the lobby question."""
-        return self.sessions.ask(self.sessions.open(conn, address, playable))
+        game): the lobby question, in the words of ``greeting``."""
+        return self.sessions.ask(self.sessions.open(conn, address, playable), greeting)
 
     def handle(self, conn: int, msg: Message) -> tuple[Outgoing, bool]:
         """One message from ``conn``; returns what to tell whom, and whether the rest
@@ -373,6 +377,8 @@ class Lobby:
         if kind == "Watch":
             return self.watchers.watch(session, msg)
         if kind == "Leave":
+            if session.where in (Where.SEATED, Where.PLAYING):
+                return self._leave_seat(session)
             return self.watchers.leave(session)
         # A game answer.
         if session.where is not Where.PLAYING or session.table is None:
@@ -406,7 +412,7 @@ class Lobby:
                         "you are watching a table; Leave stops watching, quit leaves the server",
                         "not_now",
                     )
-                raise Refused("you are at a table; only quit leaves it", "not_now")
+                raise Refused("you are at a table; leave (Leave) or quit leaves it", "not_now")
         name = read_name(msg, NAME_RE, "a name is 1-20 letters, digits, spaces, _ - . ")
         if name is not None and reserved(name):
             raise Malformed(
@@ -455,6 +461,17 @@ class Lobby:
     def _rating(self, account: str, game: str) -> float | None:
         book = self.sign_in.book
         return None if book is None else book.rating(account, game)
+
+    def _leave_seat(self, session: Session) -> Outgoing:
+        """``Leave`` from a seat: given up as a lost connection's is (``disconnect``:
+        at a game under way it waits ``grace`` for its token, then an AI plays it; at a
+        table that waits, it is free), and the session is back at the lobby question."""
+        table = session.table
+        if session.ladder is not None:  # a ladder's set goes on without it
+            self.ladder.forget(session.conn)
+            session.ladder = None
+        asked = self.sessions.ask(session)
+        return self.seating.leave(session, table, lost=True) + asked
 
     def _quit(self, session: Session) -> Outgoing:
         """``Hello`` ``quit``: the session ends (the hub closes its connection)."""

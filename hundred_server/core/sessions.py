@@ -136,10 +136,10 @@ class Sessions(Keyed[int, Session]):
             raise BadTransition(f"{where} is {'' if where in AT_TABLE else 'not '}at a table")
         session.where, session.table = where, table
 
-    def ask(self, session: Session) -> Outgoing:
-        """Back to the lobby question, and what it says."""
+    def ask(self, session: Session, question: str = LOBBY_QUESTION) -> Outgoing:
+        """Back to the lobby question, and what it says (``question``: its words)."""
         self.move(session, Where.QUESTION)
-        return [(session.conn, message(LOBBY_QUESTION)), (session.conn, {"Type": "Hello"})]
+        return [(session.conn, message(question)), (session.conn, {"Type": "Hello"})]
 
     def where(self, conn: int) -> Where | None:
         """Where ``conn``'s session is (None: it has none)."""

@@ -65,17 +65,10 @@ class Watchers:
         return out
 
     def leave(self, session: Session) -> Outgoing:
-        """``Leave``: a watcher stops watching and is back at the lobby question."""
+        """``Leave``: a watcher stops watching and is back at the lobby question (a
+        seat's ``Leave`` is the lobby's: ``Lobby._leave_seat``)."""
         if session.where is not Where.WATCHING:
-            raise Refused(
-                "Leave stops watching a table, and you watch none"
-                + (
-                    "; Hello quit leaves a seat"
-                    if session.where in (Where.SEATED, Where.PLAYING)
-                    else ""
-                ),
-                "not_now",
-            )
+            raise Refused("Leave stops watching a table, and you watch none", "not_now")
         table = session.table
         asked = self._lobby.sessions.ask(session)
         return self.unwatch(session, table) + asked

@@ -191,6 +191,13 @@ class TextScreen(Protocol):
     players: list[str]
     hand: list[str]
     prompt: Message | None
+    #: How cards are shown: "symbols" (``5♥``) or "letters" (``5H``); kit/text.py.
+    notation: str
+    #: The scores (by seat or side) the screen was last told, for ``score``.
+    scores: list[int] | None
+    #: What a game's view keeps of the hand under way (Rook: the bidder, the cards
+    #: called, the partners revealed), for its commands; emptied back in the lobby.
+    notes: dict[str, Any]
 
     def name(self, seat: object) -> str:
         """A seat as people read it: "you", or the player's name."""
@@ -205,13 +212,24 @@ class TextView(Protocol):
     def render(self, msg: Message, screen: TextScreen) -> list[str] | None:
         """``msg`` as lines for people (None: not one of this game's messages)."""
 
-    def parse(self, head: str, args: list[str], screen: TextScreen) -> list[Message] | None:
-        """The wire messages of the command ``head args`` (None: not this game's
-        command); ``Malformed`` if it is this game's but malformed."""
+    def parse(
+        self, head: str, args: list[str], screen: TextScreen
+    ) -> list[Message] | list[str] | None:
+        """The wire messages of the command ``head args``, or lines to show at once
+        (``score``); None: not this game's command; ``Malformed`` if it is this game's
+        but malformed."""
 
-    def numbered_text(self, codes: Sequence[str]) -> str:
+    def numbered_text(self, codes: Sequence[str], screen: TextScreen) -> str:
         """A hand as people read it, numbered as ``play 3`` counts it (``1:5♥  2:🃏``):
         the ``hand`` command shows it (each game reads its own cards)."""
+
+    def said(self, text: str, screen: TextScreen) -> list[str] | None:
+        """The server's words for people at a table of this game, as the screen says
+        them: lines, [] (another message says it), None (not known: ``voice``)."""
+
+    def voice(self, text: str, screen: TextScreen) -> str:
+        """Words the view does not know, with seats named and cards in the screen's
+        notation."""
 
 
 def _view_for(game: Any, seat: int) -> Any:

@@ -23,6 +23,11 @@ MAX_LINE: Final = 8192
 LOBBY_QUESTION: Final = (
     "Do you want to join a game, create a new game, or quit? (join, create, quit)"
 )
+#: The lobby question as a main-port connection's first message: before its first line
+#: says how it speaks, it tells a person at netcat or telnet how to get plain text.
+GREETING: Final = (
+    LOBBY_QUESTION + " At netcat or telnet? Type help: any word switches to plain text."
+)
 #: The ``Type``s a client sends in the lobby (and chat, anywhere); each game adds its answers
 #: (``GameSpec.answer_types``; codecs/jsonlines.py ``client_types``).
 LOBBY_TYPES: Final = frozenset(

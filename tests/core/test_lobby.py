@@ -18,7 +18,7 @@ from hundred_server.core.table import TableState
 from hundred_server.protocol.schema import is_valid_server_message
 from hundred_server.protocol.wire import MAX_LINE
 from tests.support import protocol_examples
-from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
+from tests.support.hub_harness import GREETING, HELLO, QUESTION, Client, Harness
 
 GAME = {"Type": "Game"}
 HT_OPTIONS = options(games.get("hundredandten"))
@@ -146,16 +146,16 @@ def test_a_plug_in_names_itself_as_the_tables_ai() -> None:
 @pytest.mark.parametrize(
     ("command", "level", "shown"),
     [
-        ("create 1", "strong", "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (strong AI)"),
-        ("create 1 naive", "naive", "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (naive AI)"),
-        ("create 2 NAIVE", "naive", "Table 1 (table 1): player1, AI 1, AI 2 (naive AI)"),
+        ("create 1", "strong", "Table 1: you, AI 1, AI 2, AI 3 (strong AI)"),
+        ("create 1 naive", "naive", "Table 1: you, AI 1, AI 2, AI 3 (naive AI)"),
+        ("create 2 NAIVE", "naive", "Table 1: you, AI 1, AI 2 (naive AI)"),
         (
             "create 5 3 1 naive friday",
             "naive",
-            "Table 1 (friday): player1, AI 1, (free) (naive AI). Waiting for 1 more "
+            "Table 1 (friday): you, AI 1, (free) (naive AI). Waiting for 1 more "
             "(others type: join 1)",
         ),
-        ("create 4 naive", "naive", "Table 1 (table 1): player1, (free), (free), (free). "
+        ("create 4 naive", "naive", "Table 1: you, (free), (free), (free). "
          "Waiting for 3 more (others type: join 1)"),
     ],
 )  # fmt: skip
@@ -163,7 +163,7 @@ def test_text_mode_asks_for_the_naive_ai_with_a_word(command: str, level: str, s
     h = Harness(ai="strong")
     person = h.connect()
     said = person.say(command)
-    assert next(line for line in said if line.startswith("Table 1 (")) == shown
+    assert next(line for line in said if line.startswith("Table 1")) == shown
     assert h.hub.lobby.tables[1].ai.level == level
 
 
@@ -187,16 +187,26 @@ def test_greeting_is_the_lobby_question_then_hello() -> None:
         Send(
             conn,
             b'{"Type":"Message","Message":"Do you want to join a game, create a new game, '
-            b'or quit? (join, create, quit)"}\n{"Type":"Hello"}\n',
+            b"or quit? (join, create, quit) At netcat or telnet? Type help: any word switches "
+            b'to plain text."}\n{"Type":"Hello"}\n',
         ),
     ]
+
+
+def test_the_classic_and_websocket_greetings_are_the_lobby_question() -> None:
+    h = Harness()
+    for listener in ("classic", "websocket"):
+        _conn, commands = h.hub.connect("127.0.0.1:5555", listener)
+        assert isinstance(commands[0], Send)
+        assert b"netcat" not in commands[0].data
+        assert b"(join, create, quit)" in commands[0].data
 
 
 def test_each_connection_gets_its_own_greeting() -> None:
     h = Harness()
     a, b = h.connect(), h.connect()
     assert a.conn != b.conn
-    assert a.messages == b.messages == [QUESTION, HELLO]
+    assert a.messages == b.messages == [GREETING, HELLO]
 
 
 def test_a_bare_hello_asks_again() -> None:

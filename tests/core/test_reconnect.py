@@ -324,14 +324,15 @@ def test_text_mode_takes_a_seat_back_with_the_token_command() -> None:
     nc.take_text()
     shown = nc.say(f"token {h.tokens[0]}")
     assert shown[0] == (
-        f"You sit at table 1, seat 0. If your connection drops, reconnect and type: "
+        f"You sit at table 1. If your connection drops, or you leave, come back and type: "
         f"token {h.tokens[0]}"
     )
+    assert shown[1] == "Table 1: you, AI 1 (naive AI)"
     digest = commitment("hundredandten", h.seeds[0])
     assert shown[2] == (
         f"Deck commitment for table 1: {digest} (the seed is revealed when the game ends)"
     )
-    assert shown[3].startswith("── Back at seat 0, round ")
+    assert shown[3].startswith("── Back at your seat, round ")
     assert shown[4].startswith("Your hand: ")
     assert any(line.startswith("This trick so far: ") for line in shown)
     assert shown[-1].startswith("> play one of: ")

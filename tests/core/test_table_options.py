@@ -72,7 +72,7 @@ def test_text_mode_reads_a_table_option_as_a_word(monkeypatch: pytest.MonkeyPatc
     lines = ann.say("create whist")
     assert lines[-1].endswith("(for 6: 6 SEATS BOTS NAME [fast] [nowatch], e.g. 6 4 1 friday)")
     said = ann.say("6 4 3 FAST friday")
-    assert said[0] == "Table 1 (friday): player1, AI 1, AI 2, AI 3 [Fast] (naive AI)"
+    assert said[0] == "Table 1 (friday): you, AI 1, AI 2, AI 3 [Fast] (naive AI)"
     assert made == [frozenset({"Fast"})]
 
 

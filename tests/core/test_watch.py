@@ -206,10 +206,10 @@ def test_a_watcher_may_not_play_sit_or_watch_another_table() -> None:
     assert h.hub.lobby.tables[1].watchers == [watcher.conn]
 
 
-def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> None:
+def test_a_person_at_a_table_cannot_watch_and_leave_gives_the_seat_up() -> None:
     h = Harness("watch-seated")
     ann = h.create(Option=1)
-    h.create("bob", Option=4)
+    bob = h.create("bob", Option=4)
     told = ann.send({"Type": "Watch", "Table": 2})
     assert told[0] == {
         "Type": "Error",
@@ -217,11 +217,16 @@ def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> No
         "Message": "you sit at a table; a person at a table cannot watch one (quit first)",
     }
     assert is_prompt(told[1])  # the prompt again, as after any error at a seat
-    assert ann.send({"Type": "Leave"})[0] == {
-        "Type": "Error",
-        "Code": "not_now",
-        "Message": "Leave stops watching a table, and you watch none; Hello quit leaves a seat",
-    }
+    # Leave from a seat at a game under way: back to the lobby, the seat given up as a
+    # lost connection's (it waits the grace period for the token, then an AI plays it).
+    assert ann.send({"Type": "Leave"}) == [QUESTION, HELLO]
+    seat = h.hub.lobby.tables[1].seats[0]
+    assert seat is not None
+    assert seat.conn is None
+    assert seat.away_until == h.now + 60
+    # From a table that waits: the seat is free, and the empty table closes.
+    assert bob.send({"Type": "Leave"}) == [QUESTION, HELLO]
+    assert 2 not in h.hub.lobby.tables
     lobby = h.json_client("cy")
     assert lobby.send({"Type": "Leave"}) == [
         {
@@ -231,7 +236,6 @@ def test_a_person_at_a_table_cannot_watch_and_leave_is_only_for_watchers() -> No
         },
         HELLO,
     ]
-    assert h.hub.lobby.tables[2].watchers == []
 
 
 def test_leave_goes_back_to_the_lobby_and_a_watcher_may_then_sit() -> None:
@@ -382,7 +386,7 @@ def test_text_mode_watches_lists_and_leaves() -> None:
     assert shown[-1] == "> watch ID, or create"
     shown = nc.say("watch 1")
     assert shown[0] == (
-        "Table 1 (table 1): ann, AI 1, AI 2, AI 3 (naive AI) (1 watching). You are watching: "
+        "Table 1: ann, AI 1, AI 2, AI 3 (naive AI) (1 watching). You are watching: "
         "leave stops (no cards are shown to you)"
     )
     assert shown[2].startswith("── Watching, round 1 (")
@@ -399,12 +403,14 @@ def test_text_mode_watches_lists_and_leaves() -> None:
     assert not any("You are seat" in line or line.startswith("Your hand") for line in lines)
     assert any(line.startswith("ann played ") for line in lines)
     assert nc.say("leave") == [QUESTION["Message"], "> create, join, quit (or help)"]
-    assert any(line.startswith("Table 2 (table 2)") for line in nc.say("create 1 nowatch"))
-    assert h.hub.lobby.tables[2].watchable is False
-    help_lines = "\n".join(nc.say("help"))
+    help_lines = "\n".join(nc.say("help"))  # the lobby's
     assert "watch, watch ID" in help_lines
-    assert "leave " in help_lines
     assert "nowatch" in help_lines
+    assert any(line.startswith("Table 2: you,") for line in nc.say("create 1 nowatch"))
+    assert h.hub.lobby.tables[2].watchable is False
+    help_lines = "\n".join(nc.say("help"))  # at the table
+    assert "watch, watch ID" not in help_lines
+    assert "  leave             back to the lobby; your seat waits" in help_lines
 
 
 def test_text_mode_shows_the_watch_count_and_its_errors() -> None:
@@ -606,6 +612,6 @@ def test_text_mode_says_you_are_watching_only_when_you_are() -> None:
     nc = h.connect()
     nc.take_text()
     assert nc.say("watch 1")[0] == "! table 1 takes no watchers (no_watchers)"
-    (line,) = [line for line in nc.say("join 1") if line.startswith("Table 1 ")]
-    assert line.startswith("Table 1 (table 1): ann, player")
+    (line,) = [line for line in nc.say("join 1") if line.startswith("Table 1:")]
+    assert line.startswith("Table 1: ann, you")
     assert "watching" not in line

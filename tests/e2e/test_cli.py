@@ -119,12 +119,24 @@ def test_selfplay_prints_one_summary(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert summary["games"] == 3
     assert summary["players"] == 2
     assert summary["seed"] == "s"
+    # Seconds as people read them: to the millisecond, never 15 digits.
+    assert summary["seconds"] == round(summary["seconds"], 3)
+    assert len(line.split('"seconds":')[1].split(",")[0]) <= 8
+    assert summary["games_per_second"] == round(summary["games_per_second"], 2)
     assert sorted(p.name for p in target.iterdir()) == [
         "game-00001.jsonl",
         "game-00002.jsonl",
         "game-00003.jsonl",
     ]
     assert err == ""
+
+
+def test_tournament_help_lists_every_built_in_ai(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["tournament", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert "built-in AI names (naive, default, strong)" in shown
+    assert "every game has naive, default and strong" in shown
 
 
 def test_selfplay_defaults_and_progress_off_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:

@@ -28,6 +28,7 @@ from hundred_server.io.admit import ProxyHeader as _ProxyHeader
 from hundred_server.io.server import Server
 from hundred_server.protocol.wire import MAX_LINE
 from tests.support.hub_harness import (
+    GREETING,
     HELLO,
     QUESTION,
     answer_from_legal,
@@ -114,6 +115,35 @@ async def test_four_json_clients_at_a_people_only_table_finish_a_game() -> None:
 
 
 @pytest.mark.asyncio
+async def test_a_netcat_user_who_types_help_reads_plain_text_from_then_on() -> None:
+    async with running() as server, asyncio.timeout(GAME_TIMEOUT):
+        peer = await Peer.open(server.port)
+        greeting = await peer.recv()
+        assert greeting == GREETING
+        assert "Type help: any word switches to plain text." in greeting["Message"]
+        assert await peer.recv() == HELLO
+        await peer.send(b"help\r\n")
+        said = [await peer.line()]
+        while said[-1] != b"  quit              hang up\r\n":
+            said.append(await peer.line())
+        assert said[0] == b"In the lobby you can type:\r\n"
+        await peer.send(b"create whist 1\r\n")
+        while not said[-1].startswith(b"> play one of: "):  # the options, then a card
+            said += [line.encode() + b"\r\n" for line in await peer.text_until_prompt()]
+        await peer.send(b"leave\r\n")
+        said += [line.encode() + b"\r\n" for line in await peer.text_until_prompt()]
+        assert said[-1] == b"> create, join, quit (or help)\r\n"
+        await peer.send(b"quit\r\n")
+        said.append(await peer.line())
+        assert said[-1] == b"Ok, bye bye!\r\n"
+        assert await peer.at_eof() == b""
+        # Plain text only: no JSON line, every line ended as telnet ends it.
+        assert not [line for line in said if line.startswith(b"{")]
+        assert all(line.endswith(b"\r\n") for line in said)
+        await peer.close()
+
+
+@pytest.mark.asyncio
 async def test_a_text_mode_session_over_a_raw_socket() -> None:
     async with running() as server, asyncio.timeout(GAME_TIMEOUT):
         # The greeting comes before the server knows the mode: JSON.
@@ -125,7 +155,7 @@ async def test_a_text_mode_session_over_a_raw_socket() -> None:
         assert options[-1].startswith("> choose an option: 1-6")
         await peer.send(b"1\r\n")
         shown = await peer.text_until_prompt()
-        assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (strong AI)"
+        assert shown[0] == "Table 1: you, AI 1, AI 2, AI 3 (strong AI)"
         rng = random.Random(3)
         prompts = 1
         while not any(line.startswith("Game over.") for line in shown):
@@ -256,7 +286,7 @@ async def test_close_tells_every_client_and_closes_them_and_is_idempotent() -> N
         await texter.recv()
         await texter.recv()
         await texter.send(b"help\r\n")
-        assert await texter.line() == b"Commands:\r\n"
+        assert await texter.line() == b"In the lobby you can type:\r\n"
 
         started = time.monotonic()
         await server.close()
@@ -302,7 +332,7 @@ def test_serve_in_a_subprocess_stops_cleanly_on_sigterm(loop: str) -> None:
                 msg: Message = json.loads(lines.readline())
                 return msg
 
-            assert [recv(), recv()] == [QUESTION, HELLO]
+            assert [recv(), recv()] == [GREETING, HELLO]
             sock.sendall(b'{"Type":"Hello","Message":"create","Name":"ann"}\n')
             while recv() != {"Type": "Game"}:
                 pass
@@ -455,14 +485,14 @@ async def test_behind_a_load_balancer_the_proxy_headers_address_is_the_clients()
     async with proxied(limits) as server, asyncio.timeout(30):
         ann = await Peer.open(server.port)
         await ann.send(v1("203.0.113.7") + b'{"Type":"Hello","Name":"ann"}\n')
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        assert [await ann.recv(), await ann.recv()] == [GREETING, HELLO]
         assert await ann.recv() == {"Type": "Message", "Message": "Hello, ann."}
         header = v2("198.51.100.9")
         bob = await Peer.open(server.port)
         for piece in (header[:5], header[5:20], header[20:]):  # as it may arrive
             await bob.send(piece)
             await asyncio.sleep(0.05)
-        assert [await bob.recv(), await bob.recv()] == [QUESTION, HELLO]
+        assert [await bob.recv(), await bob.recv()] == [GREETING, HELLO]
         assert sorted(addresses(server)) == ["198.51.100.9", "203.0.113.7"]
         again = await Peer.open(server.port)  # ann's address once more: one too many
         await again.send(v1("203.0.113.7", 40001))
@@ -474,7 +504,7 @@ async def test_behind_a_load_balancer_the_proxy_headers_address_is_the_clients()
 
         check = await Peer.open(server.port)
         await check.send(ProxyProtocolV2().pack(ProxyResultLocal()))
-        assert [await check.recv(), await check.recv()] == [QUESTION, HELLO]
+        assert [await check.recv(), await check.recv()] == [GREETING, HELLO]
         assert "127.0.0.1" in addresses(server)
         for peer in (ann, bob, again, check):
             await peer.close()
@@ -529,7 +559,7 @@ async def test_connections_waiting_for_their_proxy_header_are_capped_in_all() ->
         assert await over.at_eof() == b""
         assert server.hub.addresses.half_open() == 3
         await waiting[0].send(v1("203.0.113.7")[len(b"PROXY TCP4 ") :])
-        assert await waiting[0].recv() == QUESTION
+        assert await waiting[0].recv() == GREETING
         assert server.hub.addresses.half_open() == 2
         port = waiting[0].writer.get_extra_info("sockname")[1]
         assert [link.peer for link in server.hub.links.values()] == [
@@ -602,5 +632,5 @@ async def test_a_proxy_header_the_parser_slips_on_closes_only_its_connection() -
         await peer.close()
         ann = await Peer.open(server.port)  # the next is served as ever
         await ann.send(v1("203.0.113.7"))
-        assert [await ann.recv(), await ann.recv()] == [QUESTION, HELLO]
+        assert [await ann.recv(), await ann.recv()] == [GREETING, HELLO]
         await ann.close()

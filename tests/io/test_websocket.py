@@ -35,7 +35,14 @@ from hundred_server.io.server import Server
 from hundred_server.io.websocket import MAX_FRAME, StaticFile, forwarded_address, load_static
 from hundred_server.protocol.wire import MAX_LINE
 from tests.io.test_slow_reader import flood_until_dropped
-from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, check_stream, is_prompt
+from tests.support.hub_harness import (
+    GREETING,
+    HELLO,
+    QUESTION,
+    answer_from_legal,
+    check_stream,
+    is_prompt,
+)
 from tests.support.live_server import eventually, free_port, start_server, started, stop_server
 from tests.support.peer import READ_TIMEOUT, WsPeer
 from tests.support.peer import play as play_from_legal
@@ -204,7 +211,7 @@ async def test_a_websocket_and_a_tcp_client_share_a_table() -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         try:
             lines = [json.loads(await reader.readline()) for _ in range(2)]
-            assert lines == [QUESTION, HELLO]
+            assert lines == [GREETING, HELLO]  # the main port's greeting
             writer.write(b'{"Type":"Hello","Name":"bob"}\n{"Type":"Join","Table":1}\n')
             bob_rng, ann_rng = random.Random(2), random.Random(3)
 

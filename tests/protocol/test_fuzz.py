@@ -48,7 +48,7 @@ from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import Session, Where
 from hundred_server.io.server import Server
 from hundred_server.protocol.codecs.jsonlines import client_types
-from hundred_server.protocol.codecs.text import HELP, strip_telnet
+from hundred_server.protocol.codecs.text import HELP, HELP_SEATED, HELP_WATCHING, strip_telnet
 from hundred_server.protocol.wire import MAX_LINE, strip_line
 from tests.support.hub_harness import (
     HELLO,
@@ -83,13 +83,19 @@ CODES = documented_codes()
 
 
 def is_help(shown: list[str]) -> bool:
-    """Whether ``shown`` is what ``help`` says: the lobby's commands, then those of one
-    of the games (the game at hand, which a fuzzed ``create GAME`` may have chosen)."""
+    """Whether ``shown`` is what ``help`` says: in the lobby, the lobby's commands; at a
+    table, those of its game and the table's (then what is asked now, if anything);
+    watching, a watcher's."""
+    if shown in (HELP.splitlines(), HELP_WATCHING.splitlines()):
+        return True
     for name in games.names():
         spec = games.get(name)
-        game = [f"{spec.title} commands:", *spec.text.help.splitlines()] if spec.text else []
-        if shown == HELP.splitlines() + game:
-            return True
+        game = spec.text.help.splitlines() if spec.text else []
+        head = f"({spec.title}) you can type:"
+        seated = [*game, *HELP_SEATED.splitlines()]
+        if shown and shown[0].endswith(head) and shown[1 : 1 + len(seated)] == seated:
+            rest = shown[1 + len(seated) :]
+            return rest == [] or rest[0] == "Now:"
     return False
 
 

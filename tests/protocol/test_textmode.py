@@ -10,13 +10,13 @@ import pytest
 
 from hundred_server import games
 from hundred_server.core.fairness import commitment
-from hundred_server.protocol.codecs.text import HELP, TextCodec, strip_telnet
+from hundred_server.protocol.codecs.text import HELP, HELP_SEATED, TextCodec, strip_telnet
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.wire import MAX_LINE
 from tests.support.hub_harness import (
+    GREETING,
     HELLO,
     PRETTY_TO_CODE,
-    QUESTION,
     Harness,
     cards_in,
     check_stream,
@@ -29,11 +29,18 @@ LOBBY_PROMPT = "> create, join, quit (or help)"
 OPTIONS_PROMPT = "> choose an option: 1-6 (for 5: 5 SEATS BOTS NAME [nowatch], e.g. 5 3 1 friday)"
 
 
-def help_for(game: str) -> list[str]:
-    """What ``help`` shows at a table of ``game``: the lobby's commands, then the game's."""
+def help_for(game: str | None = None, table: int = 7) -> list[str]:
+    """What ``help`` shows: in the lobby (no ``game``) the lobby's commands; at table
+    ``table`` of ``game``, the game's commands and the table's."""
+    if game is None:
+        return HELP.splitlines()
     spec = games.get(game)
     assert spec.text is not None
-    return [*HELP.splitlines(), f"{spec.title} commands:", *spec.text.help.splitlines()]
+    return [
+        f"At table {table} ({spec.title}) you can type:",
+        *spec.text.help.splitlines(),
+        *HELP_SEATED.splitlines(),
+    ]
 
 
 # ------------------------------------------------------------------ strip_telnet
@@ -108,15 +115,15 @@ def dealt_codec() -> TextCodec:
         ),
         (
             {**TABLE_7, "Free": 0, "Players": ["ann", "AI 1", "bob"]},
-            ["Table 7 (friday): ann, AI 1, bob"],
+            ["Table 7 (friday): ann, AI 1, you"],  # the codec sits at seat 2
         ),
         (
             DEAL,
-            ["── Round 1: ann deals. You are seat 2 (cy).", "Your hand: 5♥ 🃏 A♦ 9♣ 10♠"],
+            ["── Round 1: ann deals.", "Your hand: 5♥ 🃏 A♦ 9♣ 10♠"],
         ),
         (
             {**DEAL, "Playerid": 0},
-            ["── Round 1: you deal. You are seat 0 (ann).", "Your hand: 5♥ 🃏 A♦ 9♣ 10♠"],
+            ["── Round 1: you deal.", "Your hand: 5♥ 🃏 A♦ 9♣ 10♠"],
         ),
         ({"Type": "Bid", "Playerid": 1, "Seq": 1}, ["(waiting for bob to bid)"]),
         (
@@ -145,10 +152,11 @@ def dealt_codec() -> TextCodec:
             {"Type": "Discard", "Playerid": 2, "Seq": 7, "Legal": DEAL["Hand"]},
             [
                 "Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠",
-                "> discard by position or card (discard 2 5, discard 2C), or discard none",
+                "> discard by position or card (discard 2 5, discard 🃏), or discard none",
             ],
         ),
-        ({"Type": "Discard", "Playerid": 1, "Count": 2}, ["bob exchanged 2 card(s)"]),
+        ({"Type": "Discard", "Playerid": 1, "Count": 2}, ["bob exchanged 2 cards"]),
+        ({"Type": "Discard", "Playerid": 1, "Count": 1}, ["bob exchanged 1 card"]),
         (
             {
                 "Type": "Discard",
@@ -168,7 +176,7 @@ def dealt_codec() -> TextCodec:
             {"Type": "Play", "Playerid": 2, "Seq": 9, "Trump": "H", "Legal": DEAL["Hand"]},
             [
                 "Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠   (trump ♥)",
-                "> play one of: 5♥ 🃏 A♦ 9♣ 10♠   (play 5H or play 3)",
+                "> play one of: 5♥ 🃏 A♦ 9♣ 10♠   (play 5♥ or play 1)",
             ],
         ),
         (
@@ -183,11 +191,18 @@ def dealt_codec() -> TextCodec:
             },
             [
                 "Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠   (trump ♥, winning A♥)",
-                "> play one of: 5♥ 🃏   (play 5H or play 3)",
+                "> play one of: 5♥ 🃏   (play 5♥ or play 1)",
             ],
         ),
         ({"Type": "Play", "Playerid": 3, "PlayedCard": "TD"}, ["dee played 10♦"]),
-        ({"Type": "Trick", "Playerid": 3, "WinningCard": "TD", "Trick": 1}, []),
+        (
+            {"Type": "Trick", "Playerid": 3, "WinningCard": "TD", "Trick": 1},
+            ["dee wins trick 1 with 10♦"],
+        ),
+        (
+            {"Type": "Trick", "Playerid": 2, "WinningCard": "JK", "Trick": 2},
+            ["you win trick 2 with 🃏"],
+        ),
         (
             {"Type": "Score", "Round": 1, "Score": [20, -15, 5, 0], "Points": [20, -15, 5, 0]},
             ["Round 1: ann +20, bob -15, you +5, dee +0. Scores: ann 20, bob -15, you 5, dee 0"],
@@ -200,7 +215,7 @@ def dealt_codec() -> TextCodec:
                 "Points": [0, 0, 0, 0],
                 "PassedOut": True,
             },
-            ["Round 2 passed out. Scores: ann 20, bob -15, you 5, dee 0"],
+            ["Round 2: everybody passed, no score. Scores: ann 20, bob -15, you 5, dee 0"],
         ),
         (
             {
@@ -304,7 +319,11 @@ def test_render_keeps_the_hand_and_prompt_up_to_date() -> None:
         ("discard", [{"Type": "Discard", "Cards": []}]),
         ("play 5H", [{"Type": "Play", "PlayedCard": "5H"}]),
         ("play 3", [{"Type": "Play", "PlayedCard": "AD"}]),
-        ("play 10s", [{"Type": "Play", "PlayedCard": "10s"}]),  # the server reads it
+        ("play 10s", [{"Type": "Play", "PlayedCard": "TS"}]),
+        ("play 10♠", [{"Type": "Play", "PlayedCard": "TS"}]),
+        ("play 🃏", [{"Type": "Play", "PlayedCard": "JK"}]),
+        ("discard 🃏 10♠", [{"Type": "Discard", "Cards": ["JK", "TS"]}]),
+        ("leave", [{"Type": "Leave"}]),
         ("quit", [{"Type": "Hello", "Message": "quit"}]),
         ("exit", [{"Type": "Hello", "Message": "quit"}]),
         ("QUIT", [{"Type": "Hello", "Message": "quit"}]),
@@ -318,7 +337,7 @@ def test_parse(command: str, wire: list[dict[str, Any]]) -> None:
 
 def test_parse_help_and_hand_are_lines_to_show() -> None:
     codec = TextCodec()
-    assert codec.parse("help") == codec.parse("?") == help_for(games.DEFAULT_GAME)
+    assert codec.parse("help") == codec.parse("?") == help_for()
     assert codec.parse("hand") == ["You hold no cards."]
     codec = dealt_codec()
     assert codec.parse("hand") == ["Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠"]
@@ -339,11 +358,18 @@ def test_parse_help_and_hand_are_lines_to_show() -> None:
         ("bid 1234567", "bad_message", 'expected a number, as in: bid 20 (not "1234567")'),
         ("trump", "bad_suit", 'name a suit: trump hearts (not "trump")'),
         ("trump x", "bad_suit", 'name a suit: trump hearts (not "trump x")'),
-        ("play", "bad_message", "play one card: play 5H or play 3"),
-        ("play 5H 6H", "bad_message", "play one card: play 5H or play 3"),
-        ("play 9", "bad_card", "no card at position 9: you hold 5"),
-        ("play 0", "bad_card", "no card at position 0: you hold 5"),
-        ("discard 1 7", "bad_card", "no card at position 7: you hold 5"),
+        ("play", "bad_message", "play one card: play 5♥ or play 1"),
+        ("play 5H 6H", "bad_message", "play one card, not 2: play 5♥ or play 1"),
+        ("play 9", "bad_card", "no card at position 9: you hold 5 cards"),
+        ("play 0", "bad_card", "no card at position 0: you hold 5 cards"),
+        ("discard 1 7", "bad_card", "no card at position 7: you hold 5 cards"),
+        (
+            "play 11♥",
+            "bad_card",
+            'not a card: "11♥" (a card as shown, as 5♥, 10♠ or 5H, or '
+            "its position in your hand, as 3)",
+        ),
+        ("notation colours", "bad_message", 'notation symbols or notation letters (not "colours")'),
         ("join x", "bad_message", 'expected a number, as in: join 7 (not "x")'),
         ("join 7 8", "bad_message", 'expected a number, as in: join 7 (not "7 8")'),
         ("1234567", "bad_message", 'expected a number, as in: 1-6 (not "1234567")'),
@@ -373,7 +399,7 @@ def whist_codec() -> TextCodec:
 
 def test_the_lobby_help_offers_every_game() -> None:
     lines = HELP.splitlines()
-    assert lines[0] == "Commands:"
+    assert lines[0] == "In the lobby you can type:"
     for name in games.names():
         assert any(
             line.split()[:2] == [name, *games.get(name).title.split()[:1]] for line in lines
@@ -381,22 +407,38 @@ def test_the_lobby_help_offers_every_game() -> None:
     assert "discard" not in HELP  # no game's own command is the lobby's
 
 
-def test_help_shows_the_commands_of_the_game_at_hand() -> None:
+def test_help_shows_what_can_be_typed_where_you_are() -> None:
     codec = TextCodec()
-    assert codec.parse("help") == help_for("hundredandten")  # the default game
+    assert codec.parse("help") == help_for()  # the lobby
     codec.parse("create whist")
-    assert codec.parse("help") == help_for("whist")  # the game being created
-    codec.parse("create")
-    assert codec.parse("help") == help_for("hundredandten")
-    codec.parse("create whist 1")
-    codec.render(TABLE_7)  # ... but the game of the table told of wins
-    assert codec.parse("help") == help_for("hundredandten")
+    assert codec.parse("help") == help_for()  # still the lobby, asked for an option
+    codec.render(TABLE_7)  # a table of Hundred and Ten ...
+    codec.render({"Type": "Seat", "Table": 7, "Playerid": 2, "Token": "0" * 32})
+    assert codec.parse("help") == help_for("hundredandten")  # ... at which you sit
     codec.render({"Type": "Hello"})  # back in the lobby
-    assert codec.parse("help") == help_for(games.DEFAULT_GAME)
+    assert codec.parse("help") == help_for()
     shown = whist_codec().parse("help")
     assert shown == help_for("whist")
-    assert shown[-2:] == ["Whist commands:", "  play 5H, play 3   play by card or by position"]
+    assert shown[1:6] == [
+        "  play CARD         play a card as it is shown (play 5♥ or play 5H), or",
+        "  play N            by its position in your hand (play 3: the third card)",
+        "  score             the scores (points by side)",
+        "  partner           who plays with you, and against you",
+        "  hand              your hand and what you are asked now",
+    ]
     assert not any(line.lstrip().startswith(("bid", "discard", "trump")) for line in shown)
+    # What is asked now comes last.
+    codec = whist_codec()
+    codec.render({"Type": "Play", "Playerid": 2, "Seq": 3, "Trump": "S", "Legal": ["5H"]})
+    assert codec.parse("help")[-3:] == [
+        "Now:",
+        "Your hand: 1:5♥  2:🃏  3:A♦  4:9♣  5:10♠   (trump ♠)",
+        "> play one of: 5♥   (play 5♥ or play 1)",
+    ]
+    watching = TextCodec()
+    watching.parse("watch 7")
+    watching.render(TABLE_7)
+    assert watching.parse("help")[0] == "You are watching a table. You can type:"
 
 
 def test_the_options_of_a_game_without_a_table_of_your_choice() -> None:
@@ -435,15 +477,25 @@ def test_a_whist_table_reads_and_renders_its_own_messages() -> None:
     codec = whist_codec()
     assert codec.parse("play 3") == [{"Type": "Play", "PlayedCard": "AD"}]
     assert codec.render({"Type": "Trump", "Playerid": 0, "Trump": "S", "Card": "7S"}) == [
-        "Trump is ♠ spades (7♠ turned up)"
+        "Trump is ♠ spades (ann turned up 7♠)"
     ]
+    # Its words for people say the same: not said twice.
+    assert codec.render({"Type": "Message", "Message": "Trump is spades: ann turned up 7S"}) == []
     hand = {"Type": "Score", "Round": 2, "Score": [3, 1], "Tricks": [8, 5], "Points": [2, 0]}
     assert codec.render(hand) == [
-        "Hand 2: tricks North-South (you) 8, East-West 5. Scores: North-South (you) 3, East-West 1"
+        "Hand 2: tricks North-South (ann and you) 8, East-West (bob and dee) 5. Scores: "
+        "North-South (ann and you) 3, East-West (bob and dee) 1"
+    ]
+    assert codec.parse("score") == [
+        "Scores: North-South (ann and you) 3, East-West (bob and dee) 1"
+    ]
+    assert codec.parse("partner") == [
+        "You play with ann (your partner, North-South) against dee and bob."
     ]
     over = {"Type": "Score", "GameOver": True, "Winner": "EW", "Score": [3, 7], "Win": False}
     assert codec.render(over) == [
-        "Game over. East-West wins. Final scores: North-South (you) 3, East-West 7"
+        "Game over. East-West (bob and dee) win. Final scores: North-South (ann and you) 3, "
+        "East-West (bob and dee) 7"
     ]
     # A message no view of this game knows is shown as it is.
     assert codec.render({"Type": "Unpass", "Playerid": 2}) == ['{"Type": "Unpass", "Playerid": 2}']
@@ -469,10 +521,14 @@ def test_a_whist_snapshot_after_taking_a_seat_back() -> None:
         "Trick": [{"Playerid": 0, "PlayedCard": "TS"}],
     }
     assert codec.render(snapshot) == [
-        "── Back at seat 1, round 3 (tricks); cy dealt. Scores: North-South 2, East-West (you) 4",
+        # The Table told before it, with no Seat (the snapshot says the seat).
+        "Table 7 (friday): ann, bob, cy, dee. Waiting for 1 more (others type: join 7)",
+        "── Back at your seat, round 3 (tricks); cy dealt. Scores: North-South (ann and cy) 2, "
+        "East-West (you and dee) 4",
         "Your hand: 5♥ A♦",
+        "You play with dee (your partner, East-West) against cy and ann.",
         "Trump is ♣ clubs (9♣ turned up)",
-        "Tricks this hand: North-South 5, East-West (you) 6",
+        "Tricks this hand: North-South (ann and cy) 5, East-West (you and dee) 6",
         "This trick so far: ann 10♠",
     ]
 
@@ -484,7 +540,7 @@ def test_text_mode_refuses_another_games_command_at_a_whist_table() -> None:
     nc.say("create whist")
     ask = nc.say("1")[-2:]  # the hand, then what to play
     assert ask[1].startswith("> play one of: ")
-    assert nc.say("help") == help_for("whist")
+    assert nc.say("help") == [*help_for("whist", table=1), "Now:", *ask]
     assert nc.say("discard 1") == [
         '! "discard" is a command of Hundred and Ten, not of Whist (type help) (unknown_type)',
         *ask,
@@ -496,7 +552,7 @@ def test_text_mode_refuses_another_games_command_at_a_whist_table() -> None:
 
 def text_client(h: Harness, first: bytes = b"create"):  # type: ignore[no-untyped-def]
     client = h.connect()
-    assert client.take() == [QUESTION, HELLO]  # the greeting: the mode is not known yet
+    assert client.take() == [GREETING, HELLO]  # the greeting: the mode is not known yet
     h.apply(h.hub.receive(client.conn, first + b"\r\n"))
     return client
 
@@ -539,9 +595,8 @@ def test_text_errors_then_the_prompt_again() -> None:
         '! a name is 1-20 letters, digits, spaces, _ - . : not "ann!" (bad_name)',
         LOBBY_PROMPT,
     ]
-    assert client.say("help") == help_for(games.DEFAULT_GAME)
-    assert client.say("join 4") == [
-        "No open tables right now. Type create, or join again later.",
+    assert client.say("help") == help_for()
+    assert client.say("join 4") == [  # the error, then the list: in that order, once
         "! no open table 4 (no_such_table)",
         "No open tables right now. Type create, or join again later.",
     ]
@@ -567,8 +622,8 @@ def test_text_and_json_people_share_a_table() -> None:
     h = Harness("mixed")
     ann = text_client(h, b"create 5 2 0 friday")
     assert ann.take_text()[-2:] == [
-        "Table 1 (friday): player1, (free). Waiting for 1 more (others type: join 1)",
-        "You sit at table 1, seat 0. If your connection drops, reconnect and type: "
+        "Table 1 (friday): you, (free). Waiting for 1 more (others type: join 1)",
+        "You sit at table 1. If your connection drops, or you leave, come back and type: "
         f"token {h.tokens[0]}",
     ]
     assert h.tokens == ["00000000000000000000000000000001"]
@@ -579,11 +634,11 @@ def test_text_and_json_people_share_a_table() -> None:
     shown = ann.take_text()
     digest = commitment("hundredandten", h.seeds[0])
     assert shown[:3] == [
-        "Table 1 (friday): player1, bob",
-        "Table 1 (friday) starts: player1, bob",
+        "Table 1 (friday): you, bob",
+        "Table 1 (friday) starts: you, bob",
         f"Deck commitment for table 1: {digest} (the seed is revealed when the game ends)",
     ]
-    assert shown[3] == "── Round 1: you deal. You are seat 0 (player1)."
+    assert shown[3] == "── Round 1: you deal."
     assert shown[-1] == "(waiting for bob to bid)"
     # A text pre-pass, then the JSON seat bids: the pass is automatic.
     assert ann.say("pass") == ["You will pass when your turn comes (unpass to take it back)."]
@@ -625,7 +680,7 @@ def test_a_whole_text_mode_game_through_the_hub(monkeypatch: pytest.MonkeyPatch)
     client = text_client(h, bytes([IAC, WILL, 24]) + b"create")
     assert client.take_text()[-1] == OPTIONS_PROMPT
     shown = client.say("1")
-    assert shown[0] == "Table 1 (table 1): player1, AI 1, AI 2, AI 3 (naive AI)"
+    assert shown[0] == "Table 1: you, AI 1, AI 2, AI 3 (naive AI)"
     codec = h.hub.codec_of(client.conn)
     assert codec is not None
     rng = random.Random(2)
@@ -674,7 +729,7 @@ def test_text_errors_mid_game_repeat_the_prompt() -> None:
         ("dance", '! unknown command "dance" (type help) (unknown_type)'),
         ("trump h", "! cannot name trump now: the game is in bidding (wrong_phase)"),
         ("1", "! Game answers the create options; say Hello create first (not_now)"),
-        ("create", "! you are at a table; only quit leaves it (not_now)"),
+        ("create", "! you are at a table; leave (Leave) or quit leaves it (not_now)"),
         ("unpass", "! seat 0 has no pre-pass to take back (not_pre_passed)"),
     ]:
         assert client.say(command) == [error, ask], command

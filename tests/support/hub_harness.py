@@ -35,6 +35,7 @@ from hundred_server.games.hundredandten.rules import (
 )
 from hundred_server.games.kit.cards import ALL_CARDS, Card, Suit
 from hundred_server.protocol.schema import validate_server_message
+from hundred_server.protocol.wire import GREETING as GREETING_TEXT
 from hundred_server.protocol.wire import LOBBY_QUESTION
 from tests.support.oracle import LeakError, WatcherOracle, card_fields
 
@@ -46,6 +47,8 @@ PRETTY_TO_CODE = {c.pretty: c.code for c in ALL_CARDS}
 CARD_WORD = re.compile(r"\b(?:[2-9TJQKA][SHDC]|JK)\b")
 HELLO = {"Type": "Hello"}
 QUESTION = {"Type": "Message", "Message": LOBBY_QUESTION}
+#: A main-port connection's first message: the question, and how to get plain text.
+GREETING = {"Type": "Message", "Message": GREETING_TEXT}
 
 
 def is_prompt(msg: Message) -> bool:

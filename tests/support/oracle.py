@@ -45,8 +45,11 @@ def card_names(spec: GameSpec, codes: Iterable[str]) -> dict[str, str]:
     text-mode name for it (``GameSpec.text.numbered_text``), as Rook's "Black 5"."""
     names = {code: code for code in codes}
     if spec.text is not None:
+        from hundred_server.protocol.codecs.text import TextCodec  # a screen of symbols
+
+        screen = TextCodec()
         for code in list(names):
-            names[spec.text.numbered_text([code]).removeprefix("1:")] = code
+            names[spec.text.numbered_text([code], screen).removeprefix("1:")] = code
     return names
 
 

@@ -18,7 +18,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from hundred_server.core.fairness import commitment
-from tests.support.hub_harness import HELLO, QUESTION, answer_from_legal, is_prompt
+from tests.support.hub_harness import (
+    GREETING,
+    HELLO,
+    QUESTION,
+    answer_from_legal,
+    is_prompt,
+)
 
 READ_TIMEOUT = 5.0
 
@@ -30,6 +36,9 @@ class Peer:
 
     ``check`` is run on each message read (the fuzz test's schema check); with
     ``rate``, ``send`` sends at most that many lines a second unless told not to."""
+
+    #: The first message of a connection: the main port's greeting.
+    greeting: Message = GREETING
 
     def __init__(
         self,
@@ -66,7 +75,7 @@ class Peer:
     async def welcomed(cls, port: int, **options: Any) -> Peer:
         """A connection that has read the greeting: the lobby question and ``Hello``."""
         peer = await cls.open(port, **options)
-        assert [await peer.recv(), await peer.recv()] == [QUESTION, HELLO]
+        assert [await peer.recv(), await peer.recv()] == [cls.greeting, HELLO]
         return peer
 
     @classmethod
@@ -158,6 +167,9 @@ class Peer:
 
 class WsPeer(Peer):
     """A client over a WebSocket: one message a text frame, with no line ending."""
+
+    #: The WebSocket speaks JSON from its first frame: the lobby question alone.
+    greeting: Message = QUESTION
 
     def __init__(self, ws: ClientConnection, **options: Any) -> None:
         super().__init__(None, None, **options)

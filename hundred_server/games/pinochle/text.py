@@ -1,21 +1,21 @@
 """Single-deck Pinochle in text mode (netcat, telnet): bids from 20, the meld each seat
 shows, scores by team (seats 0 and 2 are team 0, seats 1 and 3 team 1), and the
-commands ``bid N``, ``pass``, ``trump SUIT`` and ``play``; what trick-taking games
-share is games/text.py."""
+commands ``bid N``, ``pass``, ``trump SUIT``, ``play``, ``score`` and ``partner``; what
+trick-taking games share is kit/text.py."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
 from hundred_server.games.kit.text import (
+    HELP_PARTNER,
     HELP_PLAY,
     HELP_TRUMP,
     BiddingText,
-    pretty,
     says,
-    suit_named,
 )
 
 HELP: Final = "\n".join(
@@ -23,7 +23,14 @@ HELP: Final = "\n".join(
         "  bid N, pass       bid 20 or more (above the high bid), or pass",
         HELP_TRUMP,
         HELP_PLAY,
+        "  score             the scores (points by team)",
+        HELP_PARTNER,
     ]
+)
+#: The server's words that the ``Score`` and the game's end say for people already.
+_SCORES_WORDS: Final = re.compile(
+    r"^(?:Scores are now Team0 = -?\d+ to Team1 = -?\d+, played \d+ hands?"
+    r"|Team\d wins with a score of -?\d+!)$"
 )
 
 
@@ -40,14 +47,9 @@ def spans(numbers: Sequence[int]) -> str:
 
 class PinochleText(BiddingText):
     help = HELP
+    commands: ClassVar[frozenset[str]] = BiddingText.commands | {"partner"}
     side_names: ClassVar[tuple[str, ...]] = ("Team 0", "Team 1")
     win_text: ClassVar[str] = "Your team wins!"
-
-    def side_label(self, index: int, mine: bool, screen: TextScreen) -> str:
-        """``Team 0 (you and cy)``."""
-        if len(screen.players) != 4:
-            return f"Team {index}{' (your team)' if mine else ''}"
-        return f"Team {index} ({screen.name(index)} and {screen.name(index + 2)})"
 
     def team_of(self, seat: object, screen: TextScreen) -> str:
         """``your team`` or ``Team 1``: the team of ``seat``, briefly."""
@@ -59,14 +61,6 @@ class PinochleText(BiddingText):
 
     # -------------------------------------------------------------------- render
 
-    def _render_Deal(self, msg: Message, screen: TextScreen) -> list[str]:
-        lines = super()._render_Deal(msg, screen)
-        seat = screen.seat
-        if seat is not None and len(screen.players) == 4:
-            partner, left, right = (screen.name((seat + k) % 4) for k in (2, 1, 3))
-            lines.append(f"You play with {partner} (your team) against {left} and {right}.")
-        return lines
-
     def bid_prompt(self, legal: Sequence[int]) -> str:
         bids = spans([b for b in legal if b != 0])
         options = ", or ".join(part for part in ("pass" if 0 in legal else "", bids) if part)
@@ -77,7 +71,8 @@ class PinochleText(BiddingText):
         who = screen.name(meld["Playerid"])
         if not meld.get("Amount"):
             return says(who, "have no meld", "has no meld")
-        return f"{says(who, 'meld', 'melds')} {meld['Amount']}: {pretty(meld.get('Hand') or [])}"
+        cards = self.cards_text(meld.get("Hand") or [], screen)
+        return f"{says(who, 'meld', 'melds')} {meld['Amount']}: {cards}"
 
     def _render_Meld(self, msg: Message, screen: TextScreen) -> list[str]:
         return [self.meld_said(msg, screen)]
@@ -112,12 +107,17 @@ class PinochleText(BiddingText):
             lines.append(f"{who} won the bid at {msg.get('Bid')}; trump is not named yet")
         if "Trump" in msg:
             bid = f" ({screen.name(msg['Bidder'])} bid {msg.get('Bid')})" if "Bidder" in msg else ""
-            lines.append(f"Trump is {suit_named(msg['Trump'])}{bid}")
+            lines.append(f"Trump is {self.suit_text(msg['Trump'], screen)}{bid}")
         lines += [self.meld_said(meld, screen) for meld in msg.get("Meld") or []]
         if msg.get("Phase") == "tricks" and "Counters" in msg:
             counters = self.board(msg["Counters"], screen)
             lines.append(f"Tricks played: {msg.get('Tricks', 0)}; counters: {counters}")
         return lines
+
+    def said(self, text: str, screen: TextScreen) -> list[str] | None:
+        if _SCORES_WORDS.match(text):
+            return []
+        return super().said(text, screen)
 
 
 TEXT: Final = PinochleText()

@@ -7,14 +7,21 @@ from collections.abc import Sequence
 from typing import ClassVar, Final
 
 from hundred_server.games.base import Message, TextScreen
-from hundred_server.games.kit.text import HELP_PLAY, BiddingText, says
+from hundred_server.games.kit.text import HELP_PARTNER, HELP_PLAY, BiddingText, says
 
-HELP: Final = "  bid N, nil        bid 1 to 13 tricks, or nil (0: to take none)\n" + HELP_PLAY
+HELP: Final = "\n".join(
+    [
+        "  bid N, nil        bid 1 to 13 tricks, or nil (0: to take none)",
+        HELP_PLAY,
+        "  score             the scores (points by side)",
+        HELP_PARTNER,
+    ]
+)
 
 
 class SpadesText(BiddingText):
     help = HELP
-    commands: ClassVar[frozenset[str]] = frozenset({"bid", "nil", "play"})
+    commands: ClassVar[frozenset[str]] = frozenset({"bid", "nil", "play", "score", "partner"})
     side_names: ClassVar[tuple[str, ...]] = ("North-South", "East-West")
     side_codes: ClassVar[tuple[str, ...]] = ("NS", "EW")
     bid_hint: ClassVar[str] = "bid N or nil"

@@ -40,6 +40,7 @@ from hundred_server.games.hundert.wire import (
 )
 from hundred_server.games.kit.cards import Card, format_cards
 from hundred_server.games.records import replay
+from hundred_server.protocol.codecs.text import TextCodec
 from hundred_server.protocol.errors import ClientError
 from hundred_server.protocol.schema import is_valid_server_message, validate_server_message
 from tests.games.hundert.test_hundert import FEDER, NAMES, c1, deck_for, play_all
@@ -367,17 +368,11 @@ def test_random_games_tell_no_secrets_legal_is_the_engines_and_all_is_in_the_sch
 # ------------------------------------------------------------------------ text mode
 
 
-class Screen:
-    def __init__(self, seat: int, players: list[str]) -> None:
-        self.seat: int | None = seat
-        self.players = players
-        self.hand: list[str] = []
-        self.prompt: Message | None = None
-
-    def name(self, seat: object) -> str:
-        if isinstance(seat, int) and 0 <= seat < len(self.players):
-            return "you" if seat == self.seat else self.players[seat]
-        return f"seat {seat}"
+def Screen(seat: int, players: list[str]) -> TextCodec:
+    """A text-mode screen at ``seat`` of ``players``."""
+    screen = TextCodec()
+    screen.seat, screen.players = seat, players
+    return screen
 
 
 def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
@@ -391,7 +386,7 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
         "Players": ["ann", "bob", "cy"],
     }
     assert TEXT.render(deal, screen) == [
-        "── Deal 3 of 6: cy deals. You are seat 0 (ann).",
+        "── Deal 3 of 6: cy deals.",
         "Your hand: A♠ Q♥ 7♦",
     ]
     assert TEXT.render({"Type": "Pile", "Cards": [], "Total": 0}, screen) == []
@@ -399,7 +394,7 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
     assert TEXT.render(ask, screen) == [
         "The total is 89; your cards would make it: A♠ 100 (exactly), Q♥ 92, 7♦ 89",
         "Your hand: 1:A♠  2:Q♥  3:7♦   (total 89)",
-        "> play one of: A♠ Q♥ 7♦   (play AS or play 3)",
+        "> play one of: A♠ Q♥ 7♦   (play A♠ or play 1)",
     ]
     assert screen.prompt == ask
     waiting = {"Type": "Play", "Playerid": 1, "Seq": 4, "Total": 89}
@@ -410,7 +405,8 @@ def test_text_mode_shows_the_deal_the_total_and_what_each_card_makes():
     over = {"Type": "Play", "Playerid": 2, "PlayedCard": "TD", "Total": 102}
     assert TEXT.render(over, screen) == ["cy played 10♦: total 102"]
     assert TEXT.parse("play", ["2"], screen) == [{"Type": "Play", "PlayedCard": "7D"}]
-    assert TEXT.parse("play", ["ks"], screen) == [{"Type": "Play", "PlayedCard": "ks"}]
+    assert TEXT.parse("play", ["ks"], screen) == [{"Type": "Play", "PlayedCard": "KS"}]
+    assert TEXT.parse("play", ["K♠"], screen) == [{"Type": "Play", "PlayedCard": "KS"}]
     assert TEXT.parse("bid", ["20"], screen) is None
     with pytest.raises(ClientError):
         TEXT.parse("play", [], screen)
@@ -431,7 +427,7 @@ def test_text_mode_shows_the_chips_balances_and_the_end():
     lines = TEXT.render(snap, screen)
     assert lines is not None
     assert lines[-1] == "The pile: A♣ 7♣; played this deal: nothing yet; total 11"
-    assert "play 5H, play 3" in TEXT.help
+    assert "play N            by its position in your hand (play 3: the third card)" in TEXT.help
     assert "exactly 100" in TEXT.help
 
 
@@ -481,7 +477,7 @@ def test_text_mode_makes_a_feder_table_of_your_choice():
     nc.take_text()
     nc.say("create hundert")
     shown = nc.say("7 3 2 FEDER friday")
-    assert shown[0] == "Table 1 (friday): player1, AI 1, AI 2 [Feder] (naive AI)"
+    assert shown[0] == "Table 1 (friday): you, AI 1, AI 2 [Feder] (naive AI)"
     assert h.hub.lobby.tables[1].game.flags == FEDER
     seen = finish_in_text(nc, shown, random.Random(4))
     chips = [line for line in seen if line.startswith("Deal ") and ": chips " in line]

@@ -63,9 +63,9 @@ def show(msg: dict[str, Any], screen: TextCodec | None = None) -> list[str]:
         (
             DEAL,
             [
-                "── Round 1: ann deals. You are seat 2 (cy).",
+                "── Round 1: ann deals.",
                 "Your hand: A♦ 10♦ K♠ Q♠ J♠ J♦ J♣ J♥ 9♥ A♥ 9♣ 10♣",
-                "You play with ann (your team) against dee and bob.",
+                "You play with ann (your partner, Team 0) against dee and bob.",
             ],
         ),
         ({"Type": "Bid", "Playerid": 3, "Seq": 1}, ["(waiting for dee to bid)"]),
@@ -112,7 +112,7 @@ def show(msg: dict[str, Any], screen: TextCodec | None = None) -> list[str]:
             [
                 "Your hand: 1:A♦  2:10♦  3:K♠  4:Q♠  5:J♠  6:J♦  7:J♣  8:J♥  9:9♥  10:A♥"
                 "  11:9♣  12:10♣   (trump ♥)",
-                "> play one of: A♦ 10♦ K♠ Q♠ J♠ J♦ J♣ J♥ 9♥ A♥ 9♣ 10♣   (play 5H or play 3)",
+                "> play one of: A♦ 10♦ K♠ Q♠ J♠ J♦ J♣ J♥ 9♥ A♥ 9♣ 10♣   (play A♦ or play 1)",
             ],
         ),
         (
@@ -128,11 +128,18 @@ def show(msg: dict[str, Any], screen: TextCodec | None = None) -> list[str]:
             [
                 "Your hand: 1:A♦  2:10♦  3:K♠  4:Q♠  5:J♠  6:J♦  7:J♣  8:J♥  9:9♥  10:A♥"
                 "  11:9♣  12:10♣   (trump ♥, winning K♦)",
-                "> play one of: A♦ 10♦   (play 5H or play 3)",
+                "> play one of: A♦ 10♦   (play A♦ or play 1)",
             ],
         ),
         ({"Type": "Play", "Playerid": 1, "PlayedCard": "AD"}, ["bob played A♦"]),
-        ({"Type": "Trick", "Playerid": 2, "WinningCard": "AD", "Trick": 1, "Points": 3}, []),
+        (
+            {"Type": "Trick", "Playerid": 2, "WinningCard": "AD", "Trick": 1, "Points": 3},
+            ["you win trick 1 with A♦ (3 points)"],
+        ),
+        (
+            {"Type": "Trick", "Playerid": 1, "WinningCard": "AD", "Trick": 2, "Points": 1},
+            ["bob wins trick 2 with A♦ (1 point)"],
+        ),
         (
             {"Type": "Message", "Message": "Player 2 wins trick #1 with AD for 3 points"},
             ["Player 2 wins trick #1 with AD for 3 points"],
@@ -171,7 +178,7 @@ def show(msg: dict[str, Any], screen: TextCodec | None = None) -> list[str]:
                 "Hand 3: bob bid 45 for Team 1 and went set.",
                 "  Team 0 (ann and you): meld 20, counters 13; +33 this hand",
                 "  Team 1 (bob and dee): meld 12, counters 12; -45 this hand",
-                "Game over. Team 1 (bob and dee) wins. Final scores: Team 0 (ann and you) -55, "
+                "Game over. Team 1 (bob and dee) win. Final scores: Team 0 (ann and you) -55, "
                 "Team 1 (bob and dee) 24",
             ],
         ),
@@ -223,9 +230,10 @@ SNAPSHOT = {
         (
             SNAPSHOT,
             [
-                "── Back at seat 1, round 2 (bidding); ann dealt. "
+                "── Back at your seat, round 2 (bidding); ann dealt. "
                 "Scores: Team 0 (ann and cy) -25, Team 1 (you and dee) 19",
                 "Your hand: A♠ A♠ 9♣",
+                "You play with dee (your partner, Team 1) against cy and ann.",
                 "Bids: you bid 21, cy passes",
             ],
         ),
@@ -243,9 +251,10 @@ SNAPSHOT = {
                 "Bid": 21,
             },
             [
-                "── Back at seat 1, round 2 (trump); ann dealt. "
+                "── Back at your seat, round 2 (trump); ann dealt. "
                 "Scores: Team 0 (ann and cy) -25, Team 1 (you and dee) 19",
                 "Your hand: A♠ A♠ 9♣",
+                "You play with dee (your partner, Team 1) against cy and ann.",
                 "Bids: you bid 21, cy passes, dee passes, ann passes",
                 "you won the bid at 21; trump is not named yet",
             ],
@@ -267,9 +276,10 @@ SNAPSHOT = {
                 "Counters": [3, 5],
             },
             [
-                "── Back at seat 1, round 2 (tricks); ann dealt. "
+                "── Back at your seat, round 2 (tricks); ann dealt. "
                 "Scores: Team 0 (ann and cy) -25, Team 1 (you and dee) 19",
                 "Your hand: A♠ A♠ 9♣",
+                "You play with dee (your partner, Team 1) against cy and ann.",
                 "Bids: you bid 21",
                 "Trump is ♠ spades (you bid 21)",
                 "ann has no meld",
@@ -324,6 +334,10 @@ def parse(command: str, screen: TextCodec | None = None) -> list[dict[str, Any]]
         ("trump ♠", [{"Type": "Trump", "Trump": "S"}]),
         ("trump c", [{"Type": "Trump", "Trump": "C"}]),
         ("play AD", [{"Type": "Play", "PlayedCard": "AD"}]),
+        ("play A♦", [{"Type": "Play", "PlayedCard": "AD"}]),
+        ("play 10♣", [{"Type": "Play", "PlayedCard": "TC"}]),
+        ("score", ["No hand has been scored yet."]),
+        ("partner", ["You play with ann (your partner, Team 0) against dee and bob."]),
         ("play 3", [{"Type": "Play", "PlayedCard": "KS"}]),
         ("play 12", [{"Type": "Play", "PlayedCard": "TC"}]),
         ("moon", None),  # not a Pinochle command
@@ -344,8 +358,15 @@ def test_parse(command: str, wire: list[dict[str, Any]] | None) -> None:
         ("bid 20 25", "bad_message", 'expected a number, as in: bid 20 (not "20 25")'),
         ("trump", "bad_suit", 'name a suit: trump hearts (not "trump")'),
         ("trump x", "bad_suit", 'name a suit: trump hearts (not "trump x")'),
-        ("play", "bad_message", "play one card: play 5H or play 3"),
-        ("play 13", "bad_card", "no card at position 13: you hold 12"),
+        ("play", "bad_message", "play one card: play A♦ or play 1"),
+        ("play 13", "bad_card", "no card at position 13: you hold 12 cards"),
+        ("play AD AS", "bad_message", "play one card, not 2: play A♦ or play 1"),
+        (
+            "play 5X",
+            "bad_card",
+            'not a card: "5X" (a card as shown, as 5♥, 10♠ or 5H, or its '
+            "position in your hand, as 3)",
+        ),
     ],
 )
 def test_parse_refuses(command: str, code: str, message: str) -> None:
@@ -356,5 +377,7 @@ def test_parse_refuses(command: str, code: str, message: str) -> None:
 
 def test_help_lists_the_commands() -> None:
     assert TEXT.help == HELP
-    assert [line.split()[0] for line in HELP.splitlines()] == ["bid", "trump", "play"]
+    assert [line.split()[0] for line in HELP.splitlines()] == [
+        "bid", "trump", "play", "play", "score", "partner"
+    ]  # fmt: skip
     assert "pass" in HELP.splitlines()[0]

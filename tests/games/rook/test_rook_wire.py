@@ -28,6 +28,7 @@ from hundred_server.games.rook.rules import (
 )
 from hundred_server.games.rook.text import TEXT
 from hundred_server.games.rook.wire import SPEC, prompt, snapshot, tell
+from hundred_server.protocol.codecs.text import TextCodec
 from hundred_server.protocol.errors import HundredError
 from hundred_server.protocol.schema import validate_server_message
 from tests.support import playing
@@ -572,20 +573,18 @@ def test_a_person_in_text_mode_and_a_json_client_finish_a_game() -> None:
 
 
 def test_text_mode_reads_and_renders_rook() -> None:
-    class Screen:
-        def __init__(self) -> None:
-            self.seat: int | None = 0
-            self.players = ["ann", "bob", "cy", "dee"]
-            self.hand = ["B1", "B14", "R5", "ROOK"]
-            self.prompt: Message | None = None
-
-        def name(self, seat: object) -> str:
-            return "you" if seat == self.seat else self.players[seat]  # type: ignore[index]
-
-    screen = Screen()
+    screen = TextCodec()
+    screen.seat, screen.players = 0, ["ann", "bob", "cy", "dee"]
+    screen.hand = ["B1", "B14", "R5", "ROOK"]
     assert TEXT.parse("setup", ["red", "1", "ROOK", "call", "g1"], screen) == [
-        {"Type": "Setup", "Discard": ["B1", "ROOK"], "Trump": "R", "Partners": ["g1"]}
+        {"Type": "Setup", "Discard": ["B1", "ROOK"], "Trump": "R", "Partners": ["G1"]}
     ]
+    # Cards as shown, by colour name and number: to discard, to call and to play.
+    assert TEXT.parse(
+        "setup", ["red", "black", "14", "rook", "call", "Green", "1", "y5"], screen
+    ) == [{"Type": "Setup", "Discard": ["B14", "ROOK"], "Trump": "R", "Partners": ["G1", "Y5"]}]
+    assert TEXT.parse("play", ["black", "14"], screen) == [{"Type": "Play", "PlayedCard": "B14"}]
+    assert TEXT.parse("play", ["Rook"], screen) == [{"Type": "Play", "PlayedCard": "ROOK"}]
     assert TEXT.parse("setup", ["Yellow", "2", "3"], screen) == [
         {"Type": "Setup", "Discard": ["B14", "R5"], "Trump": "Y", "Partners": []}
     ]
@@ -620,7 +619,7 @@ def test_text_mode_reads_and_renders_rook() -> None:
     }
     assert TEXT.render(play, screen) == [
         "Your hand: 1:Black 1  2:Black 14  3:Red 5  4:Rook   (trump Red, winning Black 5)",
-        "> play one of: Black 1, Black 14   (play R14 or play 3)",
+        "> play one of: Black 1, Black 14   (play Black 1 or play 1)",
     ]
     assert TEXT.render(
         {"Type": "Play", "Playerid": 2, "PlayedCard": "ROOK", "Partner": True}, screen

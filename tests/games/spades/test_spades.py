@@ -208,8 +208,9 @@ def test_text_mode_bids_and_scores() -> None:
              "Points": [71, -73], "Bags": [1, 4], "Score": [71, -73]}  # fmt: skip
     assert TEXT.render(score, screen) == [
         "Hand 1: taken/bid you 4/3, bob 1/nil, cy 3/4, dee 5/2.",
-        "  Points: North-South (you) 71, East-West -73; bags: North-South (you) 1, "
-        "East-West 4. Scores: North-South (you) 71, East-West -73",
+        "  Points: North-South (you and cy) 71, East-West (bob and dee) -73; bags: "
+        "North-South (you and cy) 1, East-West (bob and dee) 4. Scores: North-South (you and "
+        "cy) 71, East-West (bob and dee) -73",
     ]
 
 

@@ -49,15 +49,17 @@ def test_a_person_plays_spades_in_text_mode_to_the_end() -> None:
     ann.take_text()
     ann.say("create spades")
     lines = ann.say("1")
-    assert "── Round 1: you deal. You are seat 0 (player1)." in lines
+    assert "── Round 1: you deal." in lines
     assert lines[-1] == "> your bid (nil, 1-13): bid N or nil"
     said: list[str] = []
+    bids = 0
     for _ in range(3000):
         last = lines[-1]
         if any(line.startswith("Game over.") for line in lines):
             break
         if last.startswith("> your bid"):
-            lines = ann.say("nil" if len(said) % 2 else "bid 3")
+            lines = ann.say("nil" if bids % 2 else "bid 3")
+            bids += 1
         else:
             assert last.startswith("> play one of:"), last
             for position in range(1, 14):  # a refused card is said and asked again
