@@ -28,7 +28,7 @@ $(VENV)/.run-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,lint]'
+	$(BIN)/python -m pip install -q -e '.[test,lint,research]'
 	$(SAY_COMPILED)
 	touch $@ $(VENV)/.run-deps
 
