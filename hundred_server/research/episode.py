@@ -16,17 +16,30 @@ each seat's points of that hand (its side's in a partnership).
 
 from __future__ import annotations
 
+import copy
+import functools
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
 
+from hundred_server import games
 from hundred_server.games.base import GameSpec, needs_deal, player_names
 from hundred_server.games.kit.research import Composite
 from hundred_server.protocol.errors import IllegalActionError
 from hundred_server.research.layout import CALLING, OPTION, PICKING, PLAIN, Layout
 
 REWARDS: Final = ("win", "points")
+#: What a pickled episode leaves out (the registry's) and the views of ``table``.
+_SHARED: Final = frozenset(("spec", "layout", "trick", "played", "shown", "choices", "score"))
+
+
+@functools.cache
+def layout_of(game: str, players: int) -> Layout:
+    """The layout of ``game`` at ``players`` seats (one a process)."""
+    return Layout(games.get(game), players)
+
 
 Vector = np.ndarray[Any, np.dtype[np.float32]]
 
@@ -53,7 +66,7 @@ class Episode:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}, not {reward!r}")
         if hands < 0:
             raise ValueError(f"hands is 0 (the whole game) or more, not {hands}")
-        self.layout = Layout(spec, players)
+        self.layout = layout_of(spec.name, players)
         self.spec, self.n, self.hands, self.reward = spec, players, hands, reward
         self.seed = seed
         self.game: Any = spec.new_game(player_names(players), seed, flags)
@@ -89,9 +102,13 @@ class Episode:
         self.hands_done = 0
         self.hand_start = self.episode_start = self._seat_scores()
         self._scores_seen()
-        #: The rewards of the last step, by seat.
+        #: The rewards of the last step, and of the episode so far, by seat.
         self.rewards = [0.0] * players
+        self.total_rewards = [0.0] * players
         self.over = False
+        #: Which seat each position of the hand's deck went to (-1: to none), for a
+        #: deck with duplicate cards (sampling.py needs it; else by card).
+        self.deal_map: tuple[int, ...] = ()
         #: The legal actions of the seat to act, once asked (until the next move).
         self._legal: list[int] | None = None
 
@@ -108,6 +125,8 @@ class Episode:
 
     def deal(self, deck: Sequence[Any]) -> list[Any]:
         """Deal the next hand from ``deck`` (the game's cards in dealing order)."""
+        duplicates = self.layout.research.copies > 1
+        before = copy.deepcopy(self.game) if duplicates else None
         events: list[Any] = self.game.deal(deck)
         self._legal = None
         for block in (self.trick, self.played, self.shown, self.choices, self.discarded):
@@ -117,6 +136,8 @@ class Episode:
         self.hand_start = self._seat_scores()
         self._after()
         self._refresh()
+        if before is not None:
+            self.deal_map = _deal_map(self, before, list(deck))
         return events
 
     def deck(self) -> Sequence[Any]:
@@ -182,6 +203,42 @@ class Episode:
         if self.composite is None:
             return self._apply(seat, lay.actions[action], action)
         return self._step(seat, action)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (OpenSpiel clones a state so) without the spec and the layout, which
+        are the registry's: ``__setstate__`` finds them again by name."""
+        state = {k: v for k, v in self.__dict__.items() if k not in _SHARED}
+        state["game_name"] = self.spec.name
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self.spec = games.get(state["game_name"])
+        self.layout = layout_of(self.spec.name, self.n)
+        seat = self.layout.seat
+        self.trick = self.table[:, slice(*seat["trick"])]
+        self.played = self.table[:, slice(*seat["played"])]
+        self.shown = self.table[:, slice(*seat["shown"])]
+        self.choices = self.table[:, slice(*seat["choices"])]
+        self.score = self.table[:, seat["score"][0]]
+
+    def copy(self) -> Episode:
+        """An independent copy (the engine deep-copied; the spec and layout shared)."""
+        new = object.__new__(Episode)
+        new.__dict__.update(self.__dict__)
+        new.game = copy.deepcopy(self.game)
+        new.table = self.table.copy()
+        seat = self.layout.seat
+        new.trick = new.table[:, slice(*seat["trick"])]
+        new.played = new.table[:, slice(*seat["played"])]
+        new.shown = new.table[:, slice(*seat["shown"])]
+        new.choices = new.table[:, slice(*seat["choices"])]
+        new.score = new.table[:, seat["score"][0]]
+        for name in ("held", "discarded", "picking", "faceup", "called"):
+            setattr(new, name, getattr(self, name).copy())
+        for name in ("picked", "calls", "rewards", "total_rewards", "hand_start"):
+            setattr(new, name, list(getattr(self, name)))
+        return new
 
     # ------------------------------------------------------------ decisions in steps
 
@@ -289,6 +346,7 @@ class Episode:
             self.over = True
             if self.reward == "win":
                 self.rewards = self._win_rewards()
+        self.total_rewards = [t + r for t, r in zip(self.total_rewards, self.rewards, strict=True)]
 
     def _scores_seen(self) -> None:
         scale = self.layout.research.scale
@@ -333,3 +391,45 @@ class Episode:
                 self.table[self.layout.rot[seat]].ravel(),
             )
         )
+
+
+_DEAL_MAPS: dict[tuple[str, int, int], tuple[int, ...]] = {}
+
+
+def _counts(game: Any, index: dict[Any, int], players: int) -> list[Counter[int]]:
+    return [Counter(index[c] for c in game.view_for(s).hand) for s in range(players)]
+
+
+def _deal_map(episode: Episode, before: Any, deck: list[Any]) -> tuple[int, ...]:
+    """Which seat each position of ``deck`` went to: where a card's copies went to one
+    seat, that seat; else found by dealing, on a copy of the game ``before`` the deal,
+    the deck with that position swapped with a card of a known seat (once a dealer)."""
+    game, n, index = episode.game, episode.n, episode.layout.card_index
+    key = (episode.spec.name, n, int(getattr(game.view_for(0), "dealer", game.round_index)))
+    if key in _DEAL_MAPS:
+        return _DEAL_MAPS[key]
+    dealt = _counts(game, index, n)
+    codes = [index[c] for c in deck]
+    total = Counter(codes)
+    owner = []
+    for code in codes:
+        seats = [s for s in range(n) if dealt[s][code]]
+        owner.append(seats[0] if len(seats) == 1 and dealt[seats[0]][code] == total[code] else -2)
+    for p, code in enumerate(codes):
+        if owner[p] != -2:
+            continue
+        candidates = {s for s in range(n) if dealt[s][code]}
+        for q, other in enumerate(codes):
+            if other == code or owner[q] < 0 or owner[q] in candidates:
+                continue
+            swapped = list(deck)
+            swapped[p], swapped[q] = swapped[q], swapped[p]
+            probe = copy.deepcopy(before)
+            probe.deal(swapped)
+            after = _counts(probe, index, n)
+            lost = [s for s in candidates if after[s][code] < dealt[s][code]]
+            owner[p] = lost[0] if lost else -1
+            break
+    result = tuple(owner)
+    _DEAL_MAPS[key] = result
+    return result
