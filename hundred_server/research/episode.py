@@ -204,6 +204,35 @@ class Episode:
             return self._apply(seat, lay.actions[action], action)
         return self._step(seat, action)
 
+    def act(self, action: Any) -> list[Any]:
+        """The seat to act takes the engine's ``action`` whole (an AI's answer), a
+        decision in steps included; the engine refuses what is not legal."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalActionError("nobody is to act", "not_your_turn")
+        lay = self.layout
+        self.rewards = [0.0] * self.n
+        self._legal = None
+        self.composite, self.stage = None, PLAIN
+        self.picking.fill(0)
+        number = lay.action_id.get(action)
+        if number is not None:
+            return self._apply(seat, action, number)
+        composite = lay.research.compose(self.game.legal_actions(seat))
+        events = self._apply(seat, action, -1)
+        if composite is not None:
+            self._record(seat, *composite.parts(action))
+        return events
+
+    def _record(self, seat: int, picked: Any, option: Any, calls: Any) -> None:
+        lay = self.layout
+        for card in picked:
+            self.discarded[seat, lay.card_index[card]] += 1
+        if option is not None:
+            self.choices[seat, lay.choice_index[option]] = 1
+        for card in calls:
+            self.called[lay.card_index[card]] = 1
+
     def __getstate__(self) -> dict[str, Any]:
         """Pickled (OpenSpiel clones a state so) without the spec and the layout, which
         are the registry's: ``__setstate__`` finds them again by name."""
@@ -280,12 +309,7 @@ class Episode:
         self.composite, self.stage = None, PLAIN
         self.picking.fill(0)
         events = self._apply(seat, made, -1)
-        for card in picked:
-            self.discarded[seat, lay.card_index[card]] += 1
-        if option is not None:
-            self.choices[seat, lay.choice_index[option]] = 1
-        for card in calls:
-            self.called[lay.card_index[card]] = 1
+        self._record(seat, picked, option, calls)
         return events
 
     # ------------------------------------------------------------------ bookkeeping

@@ -25,10 +25,14 @@ def _discard(picked: tuple[Any, ...], option: Any, called: tuple[Any, ...]) -> D
     return Discard(picked)
 
 
+def _parts(action: Discard) -> tuple[tuple[Any, ...], Any, tuple[Any, ...]]:
+    return action.cards, None, ()
+
+
 def _compose(legal: tuple[Any, ...]) -> Composite | None:
     if not legal or type(legal[0]) is not Discard:
         return None
-    return Composite((0, max(len(d.cards) for d in legal)), (), 0, _discard)
+    return Composite((0, max(len(d.cards) for d in legal)), (), 0, _discard, _parts)
 
 
 def _sample(view: View, rng: Random) -> tuple[list[list[Any]], list[Any] | None]:

@@ -24,12 +24,16 @@ class Composite:
     """A decision taken in steps (a discard of any cards, Rook's setup): first
     ``picks`` (least, most) cards of the hand, then one of ``options`` (if any), then
     ``calls`` distinct cards of the deck; ``make(picked, option, called)`` is the
-    engine's action. The hand picks are the seat's secret, the rest is public."""
+    engine's action, ``parts(action)`` the other way. The hand picks are the seat's
+    secret, the rest is public."""
 
     picks: tuple[int, int]
     options: tuple[Any, ...]
     calls: int
     make: Callable[[tuple[Any, ...], Any, tuple[Any, ...]], Any]
+    #: The engine's action -> (picked, option, called): ``make`` undone (an AI's
+    #: answer, taken whole).
+    parts: Callable[[Any], tuple[tuple[Any, ...], Any, tuple[Any, ...]]]
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,15 @@ def _setup(picked: tuple[Any, ...], option: Any, called: tuple[Any, ...]) -> Set
     return Setup(picked, option, called)
 
 
+def _parts(action: Setup) -> tuple[tuple[Any, ...], Any, tuple[Any, ...]]:
+    return action.discard, action.trump, action.partners
+
+
 def _compose(legal: tuple[Any, ...]) -> Composite | None:
     if not legal or type(legal[0]) is not Setup:
         return None
     count = len(legal[0].discard)
-    return Composite((count, count), COLOURS, len(legal[0].partners), _setup)
+    return Composite((count, count), COLOURS, len(legal[0].partners), _setup, _parts)
 
 
 def _sample(view: View, rng: Random) -> tuple[list[list[Any]], list[Any] | None]:
