@@ -5,13 +5,18 @@ gives them. Skipped when the research extra is not installed."""
 from __future__ import annotations
 
 import types
+import warnings
 
 import pytest
 
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
-from pettingzoo.test import api_test, max_cycles_test, seed_test  # noqa: E402
+# With pygame installed (make bench-research), pettingzoo.test imports a classic game
+# through PettingZoo's deprecated creation API, which warns as it is imported.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, max_cycles_test, seed_test
 
 from hundred_server import games  # noqa: E402
 from hundred_server.research import parallel_env, pettingzoo_env  # noqa: E402
