@@ -13,7 +13,7 @@ the even seats and ISMCTS at the odd ones, then the other way round; a deal's re
 the strong AI's seats' mean points of the hand minus ISMCTS's, over both plays. Both get
 ``--budget`` seconds of CPU (this thread's) a decision: the strong AI its own budget,
 ISMCTS as many simulations (random rollouts, searching the one-hand win/loss game) as
-fit. Prints the mean, its 95% interval and the win rate, a game at a time, and writes
+fit, two at least (the first only expands the root). Prints the mean, its 95% interval and the win rate, a game at a time, and writes
 ``--out`` (JSON) after every deal.
 
     make bench-research                 # python bench/research_bench.py speed --reps 5
@@ -139,7 +139,8 @@ def _ismcts_bot(game: Any, budget: float, seed: int) -> Any:
             self._root_node = self.create_new_node(state)
             start = time.thread_time()
             self.simulations = 0
-            while self.simulations == 0 or time.thread_time() - start < budget:
+            # Two simulations at least: the first only expands the root.
+            while self.simulations < 2 or time.thread_time() - start < budget:
                 self.run_simulation(self.sample_root_state(state))
                 self.simulations += 1
             node = self.filter_illegals(self._root_node, state.legal_actions())
@@ -243,6 +244,7 @@ def ismcts(args: argparse.Namespace) -> int:
                 "win_rate": statistics.mean(wins),
                 "diffs": diffs,
                 "resample_fallbacks": sampling.FALLBACKS[0],
+                "resamples": sampling.RESAMPLES[0],
                 "seconds": time.perf_counter() - started,
             }
             if args.out:

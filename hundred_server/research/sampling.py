@@ -26,11 +26,14 @@ if TYPE_CHECKING:
     from hundred_server.research.openspiel import HundredState
 
 TRIES: Final = 100
-#: How many resamples fell back to the real state (no draw passed), this process.
+#: How many resamples fell back to the real state (no draw passed), this process, and
+#: how many there were.
 FALLBACKS = [0]
+RESAMPLES = [0]
 
 
 def resample(state: HundredState, player: int, sampler: Any) -> HundredState:
+    RESAMPLES[0] += 1
     rng = Random(float(sampler()) if sampler is not None else 0.0)
     history = list(state.history())
     if state.episode.over or not state.log:
