@@ -28,6 +28,8 @@ from hundred_server.research.layout import Layout
 from hundred_server.research.text import table_text
 
 PREFIX: Final = "python_hundred_"
+TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 
 
 def _default_players(game: str) -> int:
@@ -93,7 +95,9 @@ class HundredGame(pyspiel.Game):  # type: ignore[misc]
         self.name, self.spec, self.layout = game, spec, lay
         self.players, self.hands, self.reward = players, hands, reward
         self.deck_size = deck
-        self.full_deck = Counter(lay.card_index[c] for c in spec.seeded_deck("", 0))
+        copies = Counter(lay.card_index[c] for c in spec.seeded_deck("", 0))
+        #: How many copies of each card the deck holds, by card number.
+        self.full_deck = [copies[i] for i in range(lay.num_cards)]
 
     def new_initial_state(self) -> HundredState:
         return HundredState(self)
@@ -149,7 +153,8 @@ class HundredState(pyspiel.State):  # type: ignore[misc]
             game.spec, game.players, hands=game.hands, reward=game.reward, seed=""
         )
         self.dealing: list[int] = []
-        self.left = Counter(game.full_deck)
+        #: How many copies of each card are left to deal, by card number.
+        self.left = list(game.full_deck)
         #: Per step, what it told: the engine's events, or a seat's own step in a
         #: decision under way (("step", seat, action)).
         self.log: list[Any] = []
@@ -158,31 +163,38 @@ class HundredState(pyspiel.State):  # type: ignore[misc]
         #: Where the hand under way starts in ``history()``.
         self.hand_from = 0
         self.returns_ = [0.0] * game.players
+        self.player = CHANCE
 
     # ------------------------------------------------------------------ the API
 
     def current_player(self) -> int:
+        return self.player
+
+    def _whose_turn(self) -> int:
         episode = self.episode
         if episode.over:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return TERMINAL
         if episode.needs_deal:
-            return int(pyspiel.PlayerId.CHANCE)
+            return CHANCE
         seat = episode.to_act
         assert seat is not None
-        return seat
+        return int(seat)
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.episode.legal())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        total = sum(self.left.values())
-        return [(card, count / total) for card, count in sorted(self.left.items()) if count]
+        left = self.left
+        total = self.hgame.deck_size - len(self.dealing)
+        return [(card, count / total) for card, count in enumerate(left) if count]
 
     def _apply_action(self, action: int) -> None:
         episode = self.episode
         if episode.needs_deal:
             if not self.dealing:
                 self.hand_from = len(self.history())
+            if not self.left[action]:
+                raise ValueError(f"no card {action} is left to deal")
             self.dealing.append(action)
             self.left[action] -= 1
             if len(self.dealing) == self.hgame.deck_size:
@@ -190,7 +202,8 @@ class HundredState(pyspiel.State):  # type: ignore[misc]
                 events = episode.deal([cards[i] for i in self.dealing])
                 self.log.append(events)
                 self.dealing = []
-                self.left = Counter(self.hgame.full_deck)
+                self.left = list(self.hgame.full_deck)
+                self.player = self._whose_turn()
             return
         seat = episode.to_act
         in_steps = episode.composite is not None or action >= self.hgame.layout.pick0
@@ -201,6 +214,7 @@ class HundredState(pyspiel.State):  # type: ignore[misc]
             self.log.append(events)
         if episode.over:
             self.returns_ = list(episode.total_rewards)
+        self.player = self._whose_turn()
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
