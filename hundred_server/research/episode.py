@@ -106,6 +106,10 @@ class Episode:
         self.rewards = [0.0] * players
         self.total_rewards = [0.0] * players
         self.over = False
+        #: Whether a seat's ``held`` row, and the face-up and shown cards, are to be
+        #: read from a view again before they are observed.
+        self.stale = [True] * players
+        self.public_stale = True
         #: Which seat each position of the hand's deck went to (-1: to none), for a
         #: deck with duplicate cards (sampling.py needs it; else by card).
         self.deal_map: tuple[int, ...] = ()
@@ -265,7 +269,7 @@ class Episode:
         new.score = new.table[:, seat["score"][0]]
         for name in ("held", "discarded", "picking", "faceup", "called"):
             setattr(new, name, getattr(self, name).copy())
-        for name in ("picked", "calls", "rewards", "total_rewards", "hand_start"):
+        for name in ("picked", "calls", "rewards", "total_rewards", "hand_start", "stale"):
             setattr(new, name, list(getattr(self, name)))
         return new
 
@@ -338,22 +342,31 @@ class Episode:
         return events
 
     def _refresh(self) -> None:
-        """Read every hand, the face-up and the shown cards from the views again (after
-        a deal or an action that is not a play: a kitty taken, a discard refilled)."""
-        game, index, research = self.game, self.layout.card_index, self.layout.research
-        self.held.fill(0)
-        self.faceup.fill(0)
-        self.shown.fill(0)
-        for seat in range(self.n):
-            view = game.view_for(seat)
-            for card in view.hand:
-                self.held[seat, index[card]] += 1
-            if seat == 0:
-                for card in research.faceup(view):
-                    self.faceup[index[card]] += 1
-                for s, cards in enumerate(research.shown(view)):
-                    for card in cards:
-                        self.shown[s, index[card]] += 1
+        """After a deal or an action that is not a play (a kitty taken, a discard
+        refilled): each hand, the face-up and the shown cards are read from a view
+        again when next observed (``_fresh``)."""
+        self.stale = [True] * self.n
+        self.public_stale = True
+
+    def _fresh(self, seat: int) -> None:
+        if not self.stale[seat]:
+            return
+        self.stale[seat] = False
+        index, research = self.layout.card_index, self.layout.research
+        view = self.game.view_for(seat)
+        held = self.held[seat]
+        held.fill(0)
+        for card in view.hand:
+            held[index[card]] += 1
+        if self.public_stale:
+            self.public_stale = False
+            self.faceup.fill(0)
+            self.shown.fill(0)
+            for card in research.faceup(view):
+                self.faceup[index[card]] += 1
+            for s, cards in enumerate(research.shown(view)):
+                for card in cards:
+                    self.shown[s, index[card]] += 1
 
     def _after(self) -> None:
         """After a move or a deal: score a hand that ended, end the episode."""
@@ -400,6 +413,7 @@ class Episode:
 
     def observe(self, seat: int) -> Vector:
         """What ``seat`` may see, as the vector layout.py describes."""
+        self._fresh(seat)
         acting = seat == self.to_act
         leader = self.leader
         return np.concatenate(
