@@ -13,8 +13,8 @@ the even seats and ISMCTS at the odd ones, then the other way round; a deal's re
 the strong AI's seats' mean points of the hand minus ISMCTS's, over both plays. Both get
 ``--budget`` seconds of CPU (this thread's) a decision: the strong AI its own budget,
 ISMCTS as many simulations (random rollouts, searching the one-hand win/loss game) as
-fit, two at least (the first only expands the root). Prints the mean, its 95% interval and the win rate, a game at a time, and writes
-``--out`` (JSON) after every deal.
+fit, two at least (the first only expands the root). Prints the mean, its 95% interval
+and the win rate, a game at a time, and writes ``--out`` (JSON) after every deal.
 
     make bench-research                 # python bench/research_bench.py speed --reps 5
     make bench-ismcts                   # python bench/research_bench.py ismcts --deals 200
