@@ -8,7 +8,7 @@ CLASSIC_PORT ?= 7111
 HTTP_PORT ?= 7180
 LINT_PATHS := hundred_server tests bench $(wildcard clients)
 
-.PHONY: run test lint format schema screenshots golden bench load load-ai load-targets abuse bench-plugins bench-strong clean
+.PHONY: run test lint format schema screenshots golden bench load load-ai load-targets abuse bench-plugins bench-strong bench-research bench-ismcts clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ $(VENV)/.run-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
 	touch $@
 
 $(VENV)/.dev-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,lint]'
+	$(BIN)/python -m pip install -q -e '.[test,lint,research]'
 	$(SAY_COMPILED)
 	touch $@ $(VENV)/.run-deps
 
@@ -132,6 +132,25 @@ bench-strong: $(VENV)/.run-deps
 	for game in hundredandten whist pinochle rook hundert; do \
 		$(BIN)/python bench/strong.py --game $$game --seats 4 --games 10 || exit 1; \
 	done
+
+# The research environments (docs/research.md): random-legal steps a second of each
+# game's PettingZoo environment and OpenSpiel game, beside PettingZoo's connect_four_v3
+# and OpenSpiel's bridge, hearts and its own Python games, in one run (medians of
+# RESEARCH_REPS rounds). bench-ismcts: OpenSpiel's ISMCTS against our strong AI at
+# equal compute, ISMCTS_DEALS duplicate deals a game.
+RESEARCH_REPS ?= 5
+ISMCTS_DEALS ?= 200
+ISMCTS_ARGS ?=
+$(VENV)/.research-deps: setup.cfg pyproject.toml $(COMPILED) | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[research,research-bench]'
+	$(SAY_COMPILED)
+	touch $@
+
+bench-research: $(VENV)/.research-deps
+	$(BIN)/python bench/research_bench.py speed --reps $(RESEARCH_REPS)
+
+bench-ismcts: $(VENV)/.research-deps
+	$(BIN)/python bench/research_bench.py ismcts --deals $(ISMCTS_DEALS) $(ISMCTS_ARGS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache .hypothesis

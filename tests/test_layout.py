@@ -12,7 +12,8 @@ import hundred_server
 
 PACKAGE = Path(hundred_server.__file__).parent
 TOP_LEVEL = {"__init__.py", "__main__.py", "cli.py", "config.py"}
-LAYERS = {"ai", "core", "games", "io", "protocol", "store"}
+# research: the optional research environments (issue #32, docs/research.md).
+LAYERS = {"ai", "core", "games", "io", "protocol", "research", "store"}
 MAX_CLASS_LINES = 400
 MAX_PARAMETERS = 8
 

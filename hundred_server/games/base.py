@@ -21,6 +21,7 @@ from hundred_server.protocol.errors import IllegalActionError
 
 if TYPE_CHECKING:
     from hundred_server.games.kit.records import RecordFormat
+    from hundred_server.games.kit.research import Research
 
 Message = dict[str, Any]
 
@@ -310,6 +311,9 @@ class GameSpec:
     #: The table options the game takes: boolean variants a preset may switch on, or a
     #: table of your choice (``{"Type":"Game",...,"<Flag>":true}``); see ``new_game``.
     flags: tuple[str, ...] = ()
+    #: Its catalogue for the research environments (``hundred_server.research``,
+    #: kit/research.py): numbered actions, decisions taken in steps, hidden cards drawn.
+    research: Research | None = None
 
     def __post_init__(self) -> None:
         # Every game's table options checked here once: ``new_game`` refuses a flag

@@ -15,6 +15,7 @@ from typing import Final
 from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.hundert import records
 from hundred_server.games.hundert.bots import HundertBot
+from hundred_server.games.hundert.research import RESEARCH
 from hundred_server.games.hundert.rules import (
     FLAGS,
     DealScored,
@@ -153,6 +154,7 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=new_game,
     # Today's AI is both the plainest player and the default; "strong" plays by PIMC.
+    research=RESEARCH,
     bots={"naive": HundertBot, "default": HundertBot, "strong": StrongBot},
     records=records.FORMAT,
     wire=Wire(prompt, tell, snapshot, _win_text),

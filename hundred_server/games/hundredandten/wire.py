@@ -16,6 +16,7 @@ from hundred_server.games.base import GameSpec, Preset, Wire
 from hundred_server.games.hundredandten import records as records
 from hundred_server.games.hundredandten.bots import NaiveBot
 from hundred_server.games.hundredandten.demo import run_demo
+from hundred_server.games.hundredandten.research import RESEARCH
 from hundred_server.games.hundredandten.rules import (
     Action,
     Bid,
@@ -219,5 +220,6 @@ SPEC: Final = GameSpec(
     wire=Wire(prompt, tell, snapshot, win_text),
     demo=run_demo,
     text=TEXT,
+    research=RESEARCH,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},
 )

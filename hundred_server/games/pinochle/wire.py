@@ -25,6 +25,7 @@ from hundred_server.games.kit.messages import snapshot_head
 from hundred_server.games.kit.tricks import BidMade
 from hundred_server.games.pinochle import records
 from hundred_server.games.pinochle.bots import NaiveBot, PinochleBot
+from hundred_server.games.pinochle.research import RESEARCH
 from hundred_server.games.pinochle.rules import (
     NUM_PLAYERS,
     TEAMS,
@@ -217,5 +218,6 @@ SPEC: Final = GameSpec(
     wire=Wire(prompt, tell, snapshot, win_text),
     text=TEXT,
     classic=True,
+    research=RESEARCH,
     bots={"naive": NaiveBot, "default": PinochleBot, "strong": StrongBot},
 )

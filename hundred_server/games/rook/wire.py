@@ -20,6 +20,7 @@ from hundred_server.games.rook import records
 from hundred_server.games.rook.bots import RookBot
 from hundred_server.games.rook.cards import codes, names
 from hundred_server.games.rook.records import MOON_WORD
+from hundred_server.games.rook.research import RESEARCH
 from hundred_server.games.rook.rules import (
     MOON,
     SEAT_COUNTS,
@@ -246,6 +247,7 @@ SPEC: Final = GameSpec(
     custom=True,
     new_game=lambda players, seed, flags=frozenset(): Game(players),  # every Deck recorded
     # Today's AI is both the plainest player and the default; strong searches.
+    research=RESEARCH,
     bots={"naive": RookBot, "default": RookBot, "strong": StrongBot},
     records=records.FORMAT,
     wire=Wire(prompt, tell, snapshot, win_text),

@@ -15,6 +15,7 @@ from typing import Final
 from hundred_server.games.base import GameSpec, Wire
 from hundred_server.games.kit import messages, partners, tricks
 from hundred_server.games.spades import records, rules
+from hundred_server.games.spades.research import RESEARCH
 from hundred_server.games.spades.strong import NaiveBot, StrongBot
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.wire import Message
@@ -50,5 +51,6 @@ SPEC: Final = GameSpec(
     records=records.FORMAT,
     wire=Wire(prompt, tell, snapshot, partners.win_text),
     text=TEXT,
+    research=RESEARCH,
     bots={"naive": NaiveBot, "default": NaiveBot, "strong": StrongBot},
 )

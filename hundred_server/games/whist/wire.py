@@ -24,6 +24,7 @@ from hundred_server.games.kit import messages, partners
 from hundred_server.games.kit.cards import Card
 from hundred_server.games.whist import records as records
 from hundred_server.games.whist.bots import WhistBot
+from hundred_server.games.whist.research import RESEARCH
 from hundred_server.games.whist.rules import (
     PLAY_ACTIONS,
     Event,
@@ -166,5 +167,6 @@ SPEC: Final = GameSpec(
     wire=Wire(partners.prompter({Phase.TRICKS: "Play"}), tell, snapshot, partners.win_text),
     plugin=PLUGIN,
     text=TEXT,
+    research=RESEARCH,
     bots={"naive": WhistBot, "default": WhistBot, "strong": StrongBot},
 )
