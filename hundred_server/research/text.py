@@ -20,6 +20,9 @@ class _Screen:
         self.players = players
         self.hand = hand
         self.prompt: Message | None = None
+        self.notation = "symbols"  # the text mode's default
+        self.scores: list[int] | None = None
+        self.notes: dict[str, Any] = {}
 
     def name(self, seat: object) -> str:
         if isinstance(seat, int) and 0 <= seat < len(self.players):
