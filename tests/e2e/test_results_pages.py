@@ -40,6 +40,9 @@ async def test_leaderboard_account_and_game_viewer(tmp_path: Path) -> None:
         try:
             page = await browser.new_page()
             page.set_default_timeout(10_000)
+            await page.goto(f"{base}/")  # the table page links to the leaderboards
+            await page.get_by_role("link", name="Leaderboards").click()
+            await page.wait_for_url("**/results-leaderboard.html")
             for _ in range(50):  # the rating is written just after the game's end
                 await page.goto(f"{base}/results-leaderboard.html?game=whist&pool=people")
                 rows = page.locator("#board tbody tr")
