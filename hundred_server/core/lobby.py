@@ -463,15 +463,16 @@ class Lobby:
         return None if book is None else book.rating(account, game)
 
     def _leave_seat(self, session: Session) -> Outgoing:
-        """``Leave`` from a seat: given up as a lost connection's is (``disconnect``:
-        at a game under way it waits ``grace`` for its token, then an AI plays it; at a
-        table that waits, it is free), and the session is back at the lobby question."""
+        """``Leave`` from a seat: at a game under way an AI plays it from now on, and
+        the game goes on even with no person left (the token still takes the seat
+        back); at a table that waits, the seat is free. The session is back at the
+        lobby question."""
         table = session.table
         if session.ladder is not None:  # a ladder's set goes on without it
             self.ladder.forget(session.conn)
             session.ladder = None
         asked = self.sessions.ask(session)
-        return self.seating.leave(session, table, lost=True) + asked
+        return self.seating.leave(session, table, keep=True) + asked
 
     def _quit(self, session: Session) -> Outgoing:
         """``Hello`` ``quit``: the session ends (the hub closes its connection)."""

@@ -236,15 +236,18 @@ class Seating:
         told = [(session.conn, m) for m in end.told]
         return [(session.conn, seat_msg), *told, *self._lobby.sessions.ask(session)]
 
-    def leave(self, session: Session, table: Table | None, lost: bool = False) -> Outgoing:
+    def leave(
+        self, session: Session, table: Table | None, lost: bool = False, keep: bool = False
+    ) -> Outgoing:
         """The session, which has just left its place at ``table`` (it quit, or,
-        ``lost``, its connection is gone), gives its seat up."""
+        ``lost``, its connection is gone, or, ``keep``, it went back to the lobby and
+        the AI plays its seat on), gives its seat up."""
         lobby = self._lobby
         if table is None:
             return []
         try:
             with lobby.guard(table):
-                out = table.drop(session.conn) if lost else table.leave(session.conn)
+                out = table.drop(session.conn) if lost else table.leave(session.conn, keep)
         except TableFailed as failed:
             return failed.out
         log.info(

@@ -158,10 +158,11 @@ class Table(PluginAsks):
             return seat, self._to_people(self.info())
         return seat, self._start()
 
-    def leave(self, conn: int) -> Outgoing:
+    def leave(self, conn: int, keep: bool = False) -> Outgoing:
         """A person quits. Waiting: the seat is freed. Playing: an AI takes it over at
         once (the token can still reclaim it); if no person holds or awaits a seat any
-        more, the game is abandoned."""
+        more, the game is abandoned, unless ``keep`` (a person who left for the lobby:
+        the AI plays the game on)."""
         seat = self.seat_of(conn)
         if seat is None:
             return []
@@ -174,7 +175,7 @@ class Table(PluginAsks):
         if self.state is TableState.OVER:
             return []
         awaited = (s for s in self.seats if s is not None and s.away_until is not None)
-        if not self.people() and next(awaited, None) is None:
+        if not keep and not self.people() and next(awaited, None) is None:
             self.state = TableState.OVER  # nobody left to play for
             return []
         return self._hand_to_ai(seat, f"{occupant.name} left; an AI plays seat {seat} now")

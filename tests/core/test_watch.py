@@ -17,6 +17,7 @@ from hundred_server import games
 from hundred_server.config import AISettings
 from hundred_server.core.hub import Close, Hub, Send
 from hundred_server.core.lobby import Limits
+from hundred_server.games.base import is_over
 from hundred_server.protocol import codecs
 from hundred_server.protocol.schema import validate_server_message
 from tests.support.hub_harness import (
@@ -217,13 +218,17 @@ def test_a_person_at_a_table_cannot_watch_and_leave_gives_the_seat_up() -> None:
         "Message": "you sit at a table; a person at a table cannot watch one (quit first)",
     }
     assert is_prompt(told[1])  # the prompt again, as after any error at a seat
-    # Leave from a seat at a game under way: back to the lobby, the seat given up as a
-    # lost connection's (it waits the grace period for the token, then an AI plays it).
+    # Leave from a seat at a game under way: back to the lobby, and an AI plays the
+    # seat from then on, no grace waited; the game, with no person left, is played to
+    # its end rather than abandoned (here at once: the harness's AI does not pause).
+    table = h.hub.lobby.tables[1]
     assert ann.send({"Type": "Leave"}) == [QUESTION, HELLO]
-    seat = h.hub.lobby.tables[1].seats[0]
+    seat = table.seats[0]
     assert seat is not None
-    assert seat.conn is None
-    assert seat.away_until == h.now + 60
+    assert (seat.conn, seat.away_until) == (None, None)
+    assert seat.bot is not None
+    assert table.game is not None
+    assert is_over(table.game)
     # From a table that waits: the seat is free, and the empty table closes.
     assert bob.send({"Type": "Leave"}) == [QUESTION, HELLO]
     assert 2 not in h.hub.lobby.tables

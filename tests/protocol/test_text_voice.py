@@ -272,7 +272,7 @@ def test_leave_goes_back_to_the_lobby_and_the_game_goes_on(game: str) -> None:
     conn = session.client.conn
     assert harness.hub.lobby.sessions[conn].where is Where.QUESTION
     assert session.say("help")[0] == "In the lobby you can type:"
-    # The seat waits its grace, then the AI plays it to the end; ann hears no more of it.
+    # The AI plays the seat at once, to the end; ann hears no more of it.
     for _ in range(20000):
         if table.state is TableState.OVER:
             break
@@ -283,15 +283,23 @@ def test_leave_goes_back_to_the_lobby_and_the_game_goes_on(game: str) -> None:
     assert session.client.take_text() == []
 
 
-def test_after_leave_the_token_takes_the_seat_back() -> None:
-    harness, session, _ = _at_a_table("hundredandten", "leave-back")
+def test_leave_hands_the_seat_to_the_ai_at_once_and_the_game_is_not_abandoned() -> None:
+    """No grace to wait out (a person who leaves is not coming back by a lost
+    connection): the AI plays the seat from the moment of ``leave``, and a table with no
+    person left is played on, not abandoned."""
+    harness, session, _ = _at_a_table("hundredandten", "leave-ai")
+    table = harness.hub.lobby.tables[1]
     session.say("leave")
-    back = session.say(f"token {harness.tokens[0]}")
-    assert back[0].startswith("You sit at table 1. ")
-    assert any(line.startswith("── Back at your seat, round 1 ") for line in back)
-    seat = harness.hub.lobby.tables[1].seats[0]
+    seat = table.seats[0]
     assert seat is not None
-    assert (seat.away_until, seat.bot) == (None, None)
+    assert (seat.conn, seat.away_until) == (None, None)
+    assert seat.bot is not None  # the AI's, with no time gone by
+    assert table.game is not None
+    for _ in range(20000):
+        if table.state is TableState.OVER:
+            break
+        harness.advance(1.0)
+    assert is_over(table.game)  # played to its end, not abandoned
 
 
 def test_quit_at_a_table_leaves_as_leave_does_then_hangs_up() -> None:

@@ -23,9 +23,8 @@ a table. The game at hand is the one of the table the connection was last told o
 (``Table``, or a ``Snapshot`` or ``Deal`` that names it); in the lobby, the one of its
 last ``create`` command; else the default game.
 
-``leave`` at a table sends ``Leave``: the seat is given up as when a connection is lost
-(it waits for its token, then an AI plays it) and the person is back in the lobby;
-``quit`` at a table does the same, then hangs up.
+``leave`` at a table sends ``Leave``: an AI plays the seat from then on, the game goes on,
+and the person is back in the lobby; ``quit`` at a table does the same, then hangs up.
 """
 
 from __future__ import annotations
@@ -118,8 +117,8 @@ HELP: Final = "\n".join(
         "  join, join ID     list open tables; sit at table ID",
         "  watch, watch ID   list the tables you may watch; watch table ID (no cards shown)",
         "  name NAME         set your name",
-        "  token TOKEN       take your seat back (after a lost connection, or leave) with",
-        "                    the token you were given",
+        "  token TOKEN       take your seat back (after a lost connection, or leave, while",
+        "                    the game goes on) with the token you were given",
         *_ANYWHERE,
         "  quit              hang up",
     ]
@@ -129,8 +128,8 @@ HELP_SEATED: Final = "\n".join(
     [
         "  hand              your hand and what you are asked now",
         *_ANYWHERE,
-        "  leave             back to the lobby; your seat waits for your token, then an",
-        "                    AI plays it (as when a connection drops)",
+        "  leave             back to the lobby; an AI plays your seat from now on and the",
+        "                    game goes on",
         "  quit              the same, then hang up",
     ]
 )
@@ -512,7 +511,7 @@ class TextCodec:
     def _lobby(self, head: str, args: list[str]) -> list[Message]:
         if head in ("quit", "exit"):
             if self.table is not None and self.seat is not None:
-                self.hanging_up = True  # leave the seat as a lost connection would, then go
+                self.hanging_up = True  # leave the seat to the AI, then go
                 return [{"Type": "Leave"}, {"Type": "Hello", "Message": "quit"}]
             return [{"Type": "Hello", "Message": "quit"}]
         if head == "watch" and args:  # watch ID: straight from wherever in the lobby
