@@ -49,6 +49,7 @@ from tests.support.browser import (
     click_shown,
     decode,
     launch,
+    no_horizontal_scroll,
     play_out,
     running_site,
 )
@@ -107,26 +108,6 @@ async def contexts(browser: Browser) -> AsyncIterator[Callable[..., Any]]:
     finally:
         for context in made:
             await context.close()
-
-
-# ------------------------------------------------------------------ checks
-
-
-async def no_horizontal_scroll(page: Page) -> None:
-    """Nothing is wider than the window, nor sticks out of it on the right."""
-    width = await page.evaluate("document.documentElement.scrollWidth")
-    inner = await page.evaluate("window.innerWidth")
-    assert width <= inner, f"the page is {width} px wide in a {inner} px window"
-    beyond = await page.evaluate(
-        """(inner) => [...document.querySelectorAll('body *')]
-            .filter(n => n.getClientRects().length)
-            .filter(n => n.getBoundingClientRect().right > inner + 0.5
-                || (!['INPUT', 'SELECT', 'TEXTAREA', 'OPTION'].includes(n.tagName)
-                    && n.scrollWidth > n.clientWidth + 1 && n.clientWidth > 0))
-            .map(n => n.tagName + '#' + n.id + '.' + n.className)""",
-        inner,
-    )
-    assert not beyond, f"out of a {inner} px window, or out of its box: {beyond}"
 
 
 # ------------------------------------------------------------------ the tests

@@ -5,25 +5,13 @@ viewer steps through the record trick by trick. Every wait is bounded."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 from playwright.async_api import async_playwright
 
 from tests.io.test_api import rated_game, register, running
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-HAVE_CHROMIUM = Path(CHROMIUM).exists()
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM
 
 
 @pytest.mark.asyncio
