@@ -194,6 +194,10 @@ class SignIn:
             raise Refused("that Key is no account's API key (or it was revoked)", "bad_key")
         return found
 
+    def rating(self, account: str, game: str) -> float | None:
+        """``account``'s rating in ``game`` (None: none yet, or no store)."""
+        return None if self.book is None else self.book.rating(account, game)
+
     def check_name(self, name: str, account: Account | None) -> None:
         """``name_taken`` if ``name`` is, or looks like, an account's other than
         ``account`` (the connection's own)."""

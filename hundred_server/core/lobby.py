@@ -156,7 +156,7 @@ class Lobby:
         #: end: core/ratings.py), taken by the server (``take_rating_events``).
         self.rating_events: list[RatingEvent] = []
         #: The ladder (ladder.py): queues by game, and the duplicate sets under way.
-        self.ladder = Ladder(self, self._rating)
+        self.ladder = Ladder(self, self.sign_in.rating)
         self.timers.extra = self.ladder.deadline
 
     # ----------------------------------------------------------- session events
@@ -378,7 +378,7 @@ class Lobby:
             return self.watchers.watch(session, msg)
         if kind == "Leave":
             if session.where in (Where.SEATED, Where.PLAYING):
-                return self._leave_seat(session)
+                return self.seating.to_lobby(session)
             return self.watchers.leave(session)
         # A game answer.
         if session.where is not Where.PLAYING or session.table is None:
@@ -457,22 +457,6 @@ class Lobby:
         self.sessions.move(session, Where.TABLES)  # join or watch: the list
         session.listing = choice
         return [(session.conn, self.tables.listing(session, self.limits.max_watchers))]
-
-    def _rating(self, account: str, game: str) -> float | None:
-        book = self.sign_in.book
-        return None if book is None else book.rating(account, game)
-
-    def _leave_seat(self, session: Session) -> Outgoing:
-        """``Leave`` from a seat: at a game under way an AI plays it from now on, and
-        the game goes on even with no person left (the token still takes the seat
-        back); at a table that waits, the seat is free. The session is back at the
-        lobby question."""
-        table = session.table
-        if session.ladder is not None:  # a ladder's set goes on without it
-            self.ladder.forget(session.conn)
-            session.ladder = None
-        asked = self.sessions.ask(session)
-        return self.seating.leave(session, table, keep=True) + asked
 
     def _quit(self, session: Session) -> Outgoing:
         """``Hello`` ``quit``: the session ends (the hub closes its connection)."""

@@ -236,6 +236,18 @@ class Seating:
         told = [(session.conn, m) for m in end.told]
         return [(session.conn, seat_msg), *told, *self._lobby.sessions.ask(session)]
 
+    def to_lobby(self, session: Session) -> Outgoing:
+        """``Leave`` from a seat: at a game under way an AI plays it from now on, and
+        the game goes on even with no person left (the token still takes the seat
+        back); at a table that waits, the seat is free. The session is back at the
+        lobby question."""
+        lobby, table = self._lobby, session.table
+        if session.ladder is not None:  # a ladder's set goes on without it
+            lobby.ladder.forget(session.conn)
+            session.ladder = None
+        asked = lobby.sessions.ask(session)
+        return self.leave(session, table, keep=True) + asked
+
     def leave(
         self, session: Session, table: Table | None, lost: bool = False, keep: bool = False
     ) -> Outgoing:

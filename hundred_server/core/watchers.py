@@ -66,7 +66,7 @@ class Watchers:
 
     def leave(self, session: Session) -> Outgoing:
         """``Leave``: a watcher stops watching and is back at the lobby question (a
-        seat's ``Leave`` is the lobby's: ``Lobby._leave_seat``)."""
+        seat's ``Leave`` is ``Seating.to_lobby``)."""
         if session.where is not Where.WATCHING:
             raise Refused("Leave stops watching a table, and you watch none", "not_now")
         table = session.table

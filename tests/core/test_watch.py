@@ -415,7 +415,7 @@ def test_text_mode_watches_lists_and_leaves() -> None:
     assert h.hub.lobby.tables[2].watchable is False
     help_lines = "\n".join(nc.say("help"))  # at the table
     assert "watch, watch ID" not in help_lines
-    assert "  leave             back to the lobby; your seat waits" in help_lines
+    assert "  leave             back to the lobby; an AI plays your seat from now on" in help_lines
 
 
 def test_text_mode_shows_the_watch_count_and_its_errors() -> None:
