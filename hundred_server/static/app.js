@@ -120,7 +120,9 @@ export function listTables(errorAt) {
 
 export function askOptions(game) {
   state.optionsFor.push(game);
-  send(hello("create", { Game: game }), "create");
+  // Without the name field's value: a name still being typed (or refused) must not cost
+  // the options (a Hello with a refused Name is refused whole).
+  send({ Type: "Hello", Message: "create", Game: game }, "create");
 }
 
 /** Every game's options, asked for at once (the tab's game first): switching games

@@ -17,6 +17,7 @@ from the OS (scripts/ensure-chromium installs it); Playwright never downloads on
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import random
@@ -431,6 +432,46 @@ async def test_a_watcher_sees_the_table_and_no_hand(site: Site, contexts: Any) -
 
 #: Every card of Hundred and Ten's deck, for a card one does not hold.
 FRENCH_DECK = [r + s for s in "SHDC" for r in "23456789TJQKA"] + ["JK"]
+
+
+@in_browser
+async def test_a_name_typed_before_the_greeting_costs_no_games_options(
+    site: Site, contexts: Any
+) -> None:
+    """The name field holds a refused name when the socket's greeting comes (the page
+    then asks every game's options): the options are asked without it, so they all
+    come, and a table is made once the name is right."""
+    ann: Person = await contexts()
+    held: list[str | bytes] = []
+    page_side: list[WebSocketRoute] = []
+    greeted = asyncio.Event()
+
+    async def route(socket: WebSocketRoute) -> None:
+        server = socket.connect_to_server()
+        page_side.append(socket)
+
+        def from_server(frame: str | bytes) -> None:
+            if held or not page_side[1:]:  # held until the name is typed
+                held.append(frame)
+                greeted.set()
+            else:
+                socket.send(frame)
+
+        server.on_message(from_server)
+        socket.on_message(server.send)
+
+    await ann.page.route_web_socket("**/ws", route)
+    await ann.page.goto(site.url)
+    await ann.page.fill("#name", "AI")  # reserved: refused in any Hello that names it
+    await ann.page.press("#name", "Enter")
+    await asyncio.wait_for(greeted.wait(), 10)  # the greeting, held
+    [socket] = page_side
+    page_side.append(socket)  # from now on frames pass
+    while held:
+        socket.send(held.pop(0))
+    await ann.page.fill("#name", "ann")
+    await ann.page.press("#name", "Enter")
+    await ann.create("hundredandten", 1)  # its options shown, clicked: at the table
 
 
 @in_browser
