@@ -463,7 +463,10 @@ async def failover(site: Site) -> None:
     assert snapshot["Hand"] == hand  # the same hand
     ann.send(answer_from_legal(back, ann.rng))
     end = await ann.until(game_over)
-    assert await asyncio.wait_for(bobs, READ) == end  # bob, relayed again, finished it too
+    bobs_end = await asyncio.wait_for(bobs, READ)  # bob, relayed again, finished it too
+    # The same end, but for Win: each is told whether they won (a seat of 110 wins alone).
+    assert {**bobs_end, "Win": None} == {**end, "Win": None}
+    assert (end["Win"], bobs_end["Win"]) == (end["Winner"] == ann.seat, end["Winner"] == bob.seat)
     ann.close()
     bob.close()
     (row,) = site.engine.rows("SELECT state, owner FROM games WHERE id = ?", (table,))
