@@ -169,6 +169,68 @@ class Strategy:
         return min(legal, key=key)
 
 
+# --- playing by the seat's View (every game) ----------------------------------------
+
+NEEDS_PACKAGE = (
+    "runs hundred_server's own AIs in this process: install the package first "
+    "(pip install -e . in the repository, or make run)"
+)
+
+
+class ViewPlayer:
+    """Plays any game by its seat's ``View`` (it says ``"Views":true`` in ``Hello``, and
+    each prompt to its seat carries the view): ``naive`` and ``strong`` run
+    hundred_server's own AI of that name on the view, decoded into the game's ``View``
+    (imported only here: the package must be installed); ``random`` picks any index of
+    the view's ``legal`` (standard library only). It answers with ``Choice``, the index
+    of its action in the view's ``legal``, or with the action's own keys when it is none
+    of them (a Rook setup of the AI's own making)."""
+
+    def __init__(self, game: str, kind: str, seed: str | None) -> None:
+        self.kind = kind
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.ai: Any = None  # the AI of the game under way (a new one each game)
+        self.spec: Any = None
+        self.views: Any = None
+        if kind == "random":
+            return
+        try:
+            from hundred_server import games
+            from hundred_server.games import views
+        except ImportError:
+            raise Surprise(f"--strategy {kind} for {game} {NEEDS_PACKAGE}") from None
+        if game not in games.names():
+            raise Surprise(f"no game {game!r} in hundred_server (its games: {games.names()})")
+        self.spec, self.views = games.get(game), views
+
+    def new_game(self) -> None:
+        self.ai = None
+
+    def answer(self, prompt: Json, seat: int, fallback: bool) -> Json:
+        view = prompt.get("View")
+        legal = view.get("legal") if isinstance(view, dict) else None
+        if not isinstance(legal, list) or not legal:
+            raise Surprise(f"a prompt without a View with legal actions: {prompt}")
+        answer: Json = {"Type": prompt["Type"], "Playerid": seat, "Seq": prompt["Seq"]}
+        if fallback or self.kind == "random":
+            answer["Choice"] = 0 if fallback else self.rng.randrange(len(legal))
+            return answer
+        try:
+            decoded = self.views.decode(self.spec, view)
+        except ValueError as exc:
+            raise Surprise(f"a View this bot cannot read: {exc}") from None
+        if self.ai is None:
+            make = self.spec.bots[self.kind]
+            self.ai = make(self.seed or 0) if self.kind == "strong" else make()
+        action = self.ai.act(decoded)
+        if action in decoded.legal:
+            answer["Choice"] = decoded.legal.index(action)
+            return answer
+        line = self.spec.records.actions.write(seat, action)
+        return {**line, "Seq": prompt["Seq"]}
+
+
 # --- the connection ----------------------------------------------------------------
 
 
@@ -244,6 +306,9 @@ class Bot:
 
     conn: Connection
     strategy: Strategy
+    #: Plays by the seat's View (every strategy but Hundred and Ten's naive, random and
+    #: weak); None: by ``strategy``, from the prompts' ``Legal``.
+    player: ViewPlayer | None
     name: str | None
     create: int | None
     join: str | None
@@ -253,6 +318,7 @@ class Bot:
     seats: int | None = None
     bots: int | None = None
     table_name: str | None = None
+    game: str = "hundredandten"
     #: The ladder (``--ladder``): the account's key, and how to connect again.
     key: str | None = None
     reconnect: Any = None
@@ -327,6 +393,9 @@ class Bot:
         kind = msg.get("Type")
         if kind == "Seat" and isinstance(msg.get("Token"), str):
             self.token = msg["Token"]
+            self.seat = self.int_field(msg, "Playerid")
+            if self.player is not None:
+                self.player.new_game()
         if kind in ("Hello", "Game", "Tables", "Table", "Deal"):
             self.nudge_at = None
         if kind == "Hello":
@@ -363,18 +432,24 @@ class Bot:
         answer: Json = {"Type": "Hello", "Message": choice}
         if self.name:
             answer["Name"] = self.name
+        if choice == "create":
+            answer["Game"] = self.game
+        if self.player is not None:
+            answer["Views"] = True
         self.conn.send(answer)
 
     def on_lobby_question(self) -> None:
         if self.key is not None and not self.quitting and self.played < self.games:
             answer: Json = {"Type": "Hello"}
+            if self.player is not None:
+                answer["Views"] = True
             if not self.signed_in:
                 answer["Key"] = self.key
                 self.signed_in = True
             if self.token is not None:  # a game was under way when the connection dropped
                 answer["Token"], self.token = self.token, None
             else:
-                answer.update({"Message": "ladder", "Game": "hundredandten"})
+                answer.update({"Message": "ladder", "Game": self.game})
                 self.seat = None
             self.conn.send(answer)
             return
@@ -406,7 +481,7 @@ class Bot:
         for table in tables:
             if not isinstance(table, dict) or table.get("Free", 1) < 1:
                 continue
-            if table.get("Game", "hundredandten") != "hundredandten":
+            if table.get("Game", "hundredandten") != self.game:
                 continue
             if self.join in ("any", str(table.get("Table"))):
                 self.join_deadline = None
@@ -428,13 +503,6 @@ class Bot:
         if self.seat is None:
             raise Surprise(f"a prompt with Legal before any Deal: {msg}")
         seq = self.int_field(msg, "Seq")
-        legal = msg["Legal"]
-        kind = msg["Type"]
-        if not isinstance(legal, list) or (not legal and kind != "Discard"):
-            raise Surprise(f"a prompt with no legal answer: {msg}")
-        wanted_type = int if kind == "Bid" else str
-        if not all(type(item) is wanted_type for item in legal):
-            raise Surprise(f"Legal is not a list of {wanted_type.__name__}: {msg}")
         if seq == self.last_seq and not self.may_repeat:
             return  # answered already; a prompt comes again only after an Error
         self.may_repeat = False
@@ -442,6 +510,17 @@ class Bot:
         if errors >= GIVE_UP_AFTER:
             raise Surprise(f"the server refused {errors} answers to prompt Seq {seq}")
         fallback = errors >= FALLBACK_AFTER
+        if self.player is not None:
+            self.last_seq = seq
+            self.conn.send(self.player.answer(msg, self.seat, fallback))
+            return
+        legal = msg["Legal"]
+        kind = msg["Type"]
+        if not isinstance(legal, list) or (not legal and kind != "Discard"):
+            raise Surprise(f"a prompt with no legal answer: {msg}")
+        wanted_type = int if kind == "Bid" else str
+        if not all(type(item) is wanted_type for item in legal):
+            raise Surprise(f"Legal is not a list of {wanted_type.__name__}: {msg}")
         answer: Json = {"Type": kind, "Playerid": self.seat, "Seq": seq}
         if kind == "Bid":
             answer["Bid"] = legal[0] if fallback else self.strategy.bid(legal, self.hand)
@@ -477,13 +556,13 @@ class Bot:
 
     def on_game_over(self, msg: Json) -> None:
         score = msg.get("Score")
-        if self.seat is None or not isinstance(score, list) or len(score) <= self.seat:
+        if self.seat is None or not isinstance(score, list) or not score:
             raise Surprise(f"GameOver that does not fit our seat {self.seat}: {msg}")
         self.played += 1
         self.token = None
         self.drops, self.backoff = 0, BACKOFF_FIRST
         self.wins += bool(msg.get("Win"))
-        self.scores.append(score[self.seat])
+        self.scores.append(score[self.seat % len(score)])  # by side in a partnership game
         self.seat = None
         self.last_seq = None
         self.lobby_errors = 0
@@ -517,7 +596,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to find a table (30)")
     parser.add_argument("--timeout", type=float, help="give up after S silent seconds")
     parser.add_argument("--seed", help="seed for the bot's random choices")
-    parser.add_argument("--strategy", choices=("naive", "random", "weak"), default="naive")
+    parser.add_argument("--game", default="hundredandten", help="the game (hundredandten)")
+    parser.add_argument(
+        "--strategy", choices=("naive", "strong", "random", "weak"), default="naive"
+    )
     parser.add_argument("--verbose", action="store_true", help="log every line to stderr")
     return parser
 
@@ -530,6 +612,9 @@ def main(argv: list[str] | None = None) -> int:
     key = args.key or os.environ.get("HUNDRED_KEY")
     if args.ladder and not key:
         parser.error("--ladder needs an account's API key: --key KEY or HUNDRED_KEY")
+    by_legal = args.game == "hundredandten" and args.strategy != "strong"
+    if args.strategy == "weak" and not by_legal:
+        parser.error("--strategy weak is Hundred and Ten's (naive, strong or random for others)")
     label = args.name or (f"create {args.create}" if args.create else f"join {args.join}")
     if args.ladder:
         label = args.name or "ladder"
@@ -541,9 +626,12 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         conn = connect()
+        player = None if by_legal else ViewPlayer(args.game, args.strategy, args.seed)
         bot = Bot(
             conn=conn,
             strategy=Strategy(args.strategy, random.Random(args.seed)),
+            player=player,
+            game=args.game,
             name=args.name,
             create=args.create,
             join=args.join,

@@ -47,6 +47,7 @@ from hundred_server.core.names import NAME_RE, read_name, reserved
 from hundred_server.core.ratings import RatingEvent
 from hundred_server.core.remote import Forfeits
 from hundred_server.core.restore import Restorer
+from hundred_server.core.seat_views import read_views
 from hundred_server.core.seating import Seating, game_named, options
 from hundred_server.core.sessions import (
     IN_LOBBY,
@@ -392,6 +393,7 @@ class Lobby:
         return out
 
     def _hello(self, session: Session, msg: Message) -> Outgoing:
+        session.views = read_views(msg, session.views)  # bad_message before anything
         if session.where is Where.LADDER:
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":

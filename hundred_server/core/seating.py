@@ -165,7 +165,7 @@ class Seating:
         tokens = lobby.tokens
         token, digest = tokens.new()
         with lobby.guard(table, session):
-            seat, out = table.sit(session.conn, session.name, digest)
+            seat, out = table.sit(session.conn, session.name, digest, session.views)
         tokens.give(digest, table, session.person)
         seat_msg = {"Type": "Seat", "Table": table.id, "Playerid": seat, "Token": token}
         # Right after the table (the first message to the sitter): where you sit in it.
@@ -209,7 +209,7 @@ class Seating:
         check_plays(session, table.game_name, table.id)
         lobby.store_gate.check_paused(table)
         with lobby.guard(table, session):
-            seat, previous, out = table.reclaim(session.conn, digest)
+            seat, previous, out = table.reclaim(session.conn, digest, session.views)
             rejoin = table.rejoin(seat)
         if previous is not None:  # the seat's old connection, still open, loses it
             old = lobby.sessions.get(previous)

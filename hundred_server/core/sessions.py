@@ -101,6 +101,8 @@ class Session:
     account: Account | None = None
     #: The game whose ladder the session is on (None: it is not on the ladder).
     ladder: str | None = None
+    #: Whether its prompts carry its seat's view (``Views`` in ``Hello``: seat_views.py).
+    views: bool = False
 
     def __post_init__(self) -> None:
         self.person = self.person or self.conn

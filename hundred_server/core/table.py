@@ -54,6 +54,7 @@ from hundred_server.core import driver
 from hundred_server.core.fairness import commit_message
 from hundred_server.core.names import fold
 from hundred_server.core.remote import PoolSeat
+from hundred_server.core.seat_views import add_view, read_answer
 from hundred_server.core.table_asks import PluginAsks, is_plugin
 from hundred_server.core.table_seats import (
     Outgoing,
@@ -143,9 +144,11 @@ class Table(PluginAsks):
 
     # ------------------------------------------------------------------ seating
 
-    def sit(self, conn: int, name: str, token: str | None = None) -> tuple[int, Outgoing]:
-        """Seat a person (owning the seat by ``token``, a hash) in the lowest free seat;
-        starts the game when the table is full."""
+    def sit(
+        self, conn: int, name: str, token: str | None = None, views: bool = False
+    ) -> tuple[int, Outgoing]:
+        """Seat a person (owning the seat by ``token``, a hash; ``views``: its prompts
+        carry its view) in the lowest free seat; starts the game when the table is full."""
         if self.state is not TableState.WAITING or self.free == 0:
             raise Refused(f"table {self.id} has no free seat", "table_full")
         taken = {fold(s.name) for s in self.seats if s is not None}  # as people read them
@@ -153,7 +156,7 @@ class Table(PluginAsks):
         while fold(unique) in taken:
             unique, n = f"{name} ({n})", n + 1
         seat = self.seats.index(None)
-        self.seats[seat] = Seat(unique, conn=conn, token=token)
+        self.seats[seat] = Seat(unique, conn=conn, token=token, views=views)
         if self.free:
             return seat, self._to_people(self.info())
         return seat, self._start()
@@ -199,7 +202,9 @@ class Table(PluginAsks):
             )
         )
 
-    def reclaim(self, conn: int, token: str) -> tuple[int, int | None, Outgoing]:
+    def reclaim(
+        self, conn: int, token: str, views: bool = False
+    ) -> tuple[int, int | None, Outgoing]:
         """The owner of ``token`` (a hash) takes their seat back on connection ``conn``.
 
         Returns the seat, the connection that held it until now (if any; it no longer
@@ -213,6 +218,7 @@ class Table(PluginAsks):
         assert occupant is not None
         previous = occupant.conn
         occupant.conn, occupant.bot, occupant.away_until = conn, None, None
+        occupant.views = views
         if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
         text = message(f"{occupant.name} is back at seat {seat}")
@@ -348,7 +354,7 @@ class Table(PluginAsks):
             seq = field_int(msg, "Seq")
             if seq is not None and seq != self.seq:
                 raise Refused(f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq")
-            action = self.spec.parse_action(msg)
+            action = read_answer(self.spec, game, seat, msg)
             to_act = game.to_act
             events = game.apply(seat, action)
         except HundredError as exc:
@@ -376,6 +382,8 @@ class Table(PluginAsks):
         msg = self.spec.wire.prompt(self.game, seat, self.seq)
         if msg is not None and self.turn_deadline is not None:
             msg["TimeLeft"] = max(0.0, round(self.turn_deadline - self.clock(), 1))
+        if msg is not None and seat is not None and "Legal" in msg:
+            add_view(msg, self.spec, self.game, seat, self.seats[seat])
         return msg
 
     def _start(self) -> Outgoing:

@@ -40,6 +40,8 @@ class Seat:
     bot: Bot | None = None
     token: str | None = None  # the SHA-256 (hex) of the owner's token
     away_until: float | None = None
+    #: Its prompts carry its view (``Views``: core/seat_views.py).
+    views: bool = False
 
     @property
     def is_person(self) -> bool:

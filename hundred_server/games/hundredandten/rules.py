@@ -22,12 +22,13 @@ validated in full before any state changes.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from hashlib import sha256, sha512
 from itertools import combinations, filterfalse
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, ClassVar, Final, NamedTuple, TypeAlias
 
 from hundred_server.games.kit.cards import ALL_CARDS, DECK_SUITS, JOKER_INDEX, Card, Suit
 from hundred_server.games.kit.phases import GameWon as GameWon
@@ -279,6 +280,39 @@ _IN_HAND: Final = InHand()
 _UNKNOWN: Final = Unknown()
 
 
+@dataclass(frozen=True, slots=True)
+class ViewParts:
+    """A ``View`` as its parts, named, with absolute seats (``View.to_parts``): its JSON
+    form on the wire (games/views.py). ``legal`` is the view's, worked out."""
+
+    seat: int
+    phase: Phase
+    hand: tuple[Card, ...]
+    trump: Suit | None
+    lead: Card | None
+    is_bidder: bool
+    num_players: int
+    round: int
+    high_bid: int
+    pre_passed: bool
+    passed: bool
+    scores: tuple[int, ...]
+    dealer: int
+    to_act: int | None
+    bidder: int | None
+    bids: tuple[tuple[int, int], ...]
+    exchanged: tuple[int | None, ...]
+    discarded: tuple[Card, ...]
+    tricks: tuple[tuple[tuple[int, Card], ...], ...]
+    trick_winners: tuple[tuple[int, Card], ...]
+    current_trick: tuple[tuple[int, Card], ...]
+    legal: tuple[Action, ...]
+
+
+#: The parts a ``View`` keeps in its one tuple (``View._rest``), in order.
+_REST: Final = tuple(f.name for f in dataclasses.fields(ViewParts))[6:-1]
+
+
 class View:
     """What one seat may know, seat-relative: the viewer is seat 0, the others clockwise.
 
@@ -346,6 +380,33 @@ class View:
             tuple(game.trick_winners),
             tuple(trick),
         )
+
+    #: Its JSON form's class (games/views.py): the parts named, seats absolute.
+    Parts: ClassVar[type[ViewParts]] = ViewParts
+
+    def to_parts(self) -> ViewParts:
+        """The view as its parts (``ViewParts``)."""
+        return ViewParts(
+            self.seat, self.phase, self.hand, self.trump, self.lead, self.is_bidder,
+            *self._rest, self.legal,
+        )  # fmt: skip
+
+    @classmethod
+    def from_parts(cls, parts: ViewParts) -> View:
+        """The view whose parts are ``parts``: ``View.from_parts(v.to_parts()) == v``."""
+        view = cls.__new__(cls)
+        view.seat, view.phase, view.hand = parts.seat, parts.phase, parts.hand
+        view.trump, view.lead, view.is_bidder = parts.trump, parts.lead, parts.is_bidder
+        view._legal = parts.legal
+        view._rest = tuple(getattr(parts, name) for name in _REST)
+        return view
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not View:
+            return NotImplemented
+        return self.to_parts() == other.to_parts()
+
+    __hash__ = None  # type: ignore[assignment]
 
     def _rel(self, seat: int) -> int:
         return (seat - self.seat) % self._rest[0]
