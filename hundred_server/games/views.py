@@ -188,7 +188,7 @@ class _Reader:
                 raise ViewError(f"{where}: {data!r} is no {cls.__name__}") from None
         if cls is bool or cls is str or cls is int:
             if type(data) is not cls:
-                raise ViewError(f"{where} must be a {cls.__name__}, not {data!r}")
+                raise ViewError(f"{where} must be {cls.__name__}, not {data!r}")
             return data
         if cls is float:
             if type(data) not in (int, float):

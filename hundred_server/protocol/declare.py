@@ -120,10 +120,20 @@ class Envelope(Value):
 
     side: ClassVar[Side]
     types: ClassVar[Mapping[str, type]]
+    #: The answers that may come as a ``Choice`` instead (``choice``: the message they
+    #: then are): these ``Type``s and every game's own.
+    choice: ClassVar[type | None]
+    by_choice: ClassVar[frozenset[str]]
 
-    def __init_subclass__(cls, side: Side, types: Mapping[str, type]) -> None:
+    def __init_subclass__(
+        cls,
+        side: Side,
+        types: Mapping[str, type],
+        choice: type | None = None,
+        by_choice: frozenset[str] = frozenset(),
+    ) -> None:
         super().__init_subclass__()
-        cls.side, cls.types = side, types
+        cls.side, cls.types, cls.choice, cls.by_choice = side, types, choice, by_choice
 
 
 @dataclass(frozen=True)
@@ -293,10 +303,18 @@ class _Builder:
 
     def envelope(self, cls: type[Envelope]) -> JSON:
         types = dict(cls.types)
+        by_choice = set(cls.by_choice)
         for contribution in self.games.values():
             for v in contribution.variants:
                 if v.side == cls.side and v.when is None:
                     types[v.wire_type] = v.then
+                    by_choice.add(v.wire_type)
+
+        def then(kind: str, target: type) -> JSON:
+            if cls.choice is None or kind not in by_choice:
+                return ref(target)
+            return {"if": {"required": ["Choice"]}, "then": ref(cls.choice), "else": ref(target)}
+
         return {
             "type": "object",
             "required": ["Type"],
@@ -304,7 +322,7 @@ class _Builder:
             "allOf": [
                 {
                     "if": {"properties": {"Type": {"const": kind}}, "required": ["Type"]},
-                    "then": ref(target),
+                    "then": then(kind, target),
                 }
                 for kind, target in types.items()
             ],

@@ -53,7 +53,8 @@ CODES: Final[dict[str, Code]] = {
         bad_json="the line is not a JSON object, or not UTF-8",
         bad_message="a field is missing or of the wrong type (the message names it)",
         unknown_type="no such Type from a client",
-        bad_choice="Hello with a Message other than create, join, watch, quit, ladder",
+        bad_choice="Hello with a Message other than create, join, watch, quit, ladder; a "
+        "Choice that is no index of the view's legal, or of an action of another Type",
         bad_name="a player or table name outside the rules",
         bad_option="a Game option that does not exist, or a bad value for one",
         bad_chat="a Chat whose Text is not a string, or is empty or too long",

@@ -133,7 +133,8 @@ class HelloAnswer(TypedDict):
     """<-- Answer to the lobby prompt: create, join, watch (the tables you may watch) or quit; Name
     (optional) is kept for later answers. Without Message: the question again. With Token (from
     a Seat message): take that seat back. With Key (in the first Hello): the connection is that
-    account, named as it is.
+    account, named as it is. With Views true, the prompts to your seats carry View (false: no
+    longer; without it, as it was).
     """
 
     Type: Literal["Hello"]
@@ -142,6 +143,7 @@ class HelloAnswer(TypedDict):
     Token: NotRequired[Annotated[str, Token]]
     Key: NotRequired[Annotated[str, ApiKey]]
     Game: NotRequired[str]
+    Views: NotRequired[bool]
 
 
 class GameAnswer(TypedDict):

@@ -115,6 +115,22 @@ class TimeLeft(Value, schema={"type": "number", "minimum": 0}):
     """Seconds left to the seat to act, when the table has a turn clock."""
 
 
+class SeatView(
+    Value,
+    schema={
+        "type": "object",
+        "required": ["Type", "legal"],
+        "properties": {"Type": {"type": "string"}, "legal": {"type": "array", "minItems": 1}},
+    },
+):
+    """The seat's view as the game's built-in AIs read it, in the copy of a prompt to the
+    seat to act when its connection said Views in Hello: the game's View dataclass as an
+    object of its fields (Type its class name; cards as codes, actions as objects tagged by
+    Type). Choice answers with an index into its legal. protocol.md, Views for bots, lists
+    each game's fields.
+    """
+
+
 class Token(Value, schema={"type": "string", "pattern": "^[0-9a-f]{32}$"}):
     """A seat token: 128 random bits as 32 lower-case hex digits."""
 
@@ -156,6 +172,7 @@ class ChatText(
 
 DEFINITIONS: tuple[Definition, ...] = (
     Seat,
+    SeatView,
     Seq,
     Card,
     CardAnswer,

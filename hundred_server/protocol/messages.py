@@ -50,6 +50,7 @@ from hundred_server.protocol.lobby_messages import (
 )
 from hundred_server.protocol.play_messages import (
     BidAnswer,
+    ChoiceAnswer,
     Deal,
     DiscardAnswer,
     PlayAnswer,
@@ -115,9 +116,11 @@ class ClientMessage(
         "Mute": MuteAnswer,
         "Unmute": MuteAnswer,
     },
+    choice=ChoiceAnswer,
+    by_choice=frozenset({"Bid", "Trump", "Discard", "Play"}),
 ):
     """Any message a client sends (<--). Dispatches on Type; keys the server does not know
-    are ignored, so they are allowed.
+    are ignored, so they are allowed. An answer to a prompt with Choice is a ChoiceAnswer.
     """
 
 

@@ -7,7 +7,7 @@ Each is a ``TypedDict`` (protocol/declare.py says how they are written); ``DEFIN
 adds what a type cannot say and is what ``protocol.schema.json`` is generated from.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Definition, Dispatch, Shape, Slot, ref, shape
 from hundred_server.protocol.message_values import (
@@ -18,6 +18,7 @@ from hundred_server.protocol.message_values import (
     PlayerName,
     Scores,
     Seat,
+    SeatView,
     Seq,
     Side,
     SideTricks,
@@ -68,6 +69,7 @@ class TrumpPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class ServerTrump(
@@ -111,6 +113,7 @@ class DiscardPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class ServerDiscard(
@@ -146,6 +149,7 @@ class PlayPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class PlayAnnouncement(TypedDict):
@@ -196,6 +200,17 @@ class GameOverScore(TypedDict):
     Winner: Annotated[int | str, {"anyOf": [ref(Seat), ref(Side)]}]
     Score: Annotated[list[int], Scores]
     Win: NotRequired[bool]
+
+
+class ChoiceAnswer(TypedDict):
+    """<-- Any answer to a prompt, by the index of its action in the prompt's View's legal (Views
+    for bots): the answer's own keys are not read.
+    """
+
+    Type: str
+    Playerid: NotRequired[Annotated[int, Seat]]
+    Seq: NotRequired[Annotated[int, Seq]]
+    Choice: Annotated[int, {"minimum": 0}]
 
 
 class UnpassAnswer(TypedDict):
@@ -365,6 +380,7 @@ class BidPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class BidAnnouncement(TypedDict):
@@ -487,6 +503,7 @@ DEFINITIONS: tuple[Definition, ...] = (
     ),
     shape(RoundScore, closed=True),
     shape(GameOverScore, closed=True),
+    shape(ChoiceAnswer),
     shape(UnpassAnswer),
     shape(TrumpAnswer),
     shape(DiscardAnswer),

@@ -62,6 +62,13 @@ SKETCHES = {
     '{"Type":"Error","Code":"line_too_long",...}': "elides the Message",
     '{"Type":"Bid","Playerid":m,"Bid":0}': "m stands for the sender's seat",
     "{": "the first character of a JSON line, not a message",
+    # Views for bots: actions as a View's legal lists them, parts of a message.
+    '{"Type":"Play","card":"5H"}': "an action in a View",
+    '{"Type":"Bid","amount":20}': "an action in a View",
+    '{"Type":"SelectTrump","suit":"C"}': "an action in a View",
+    '{"Type":"Discard","cards":["2C","JK"]}': "an action in a View",
+    '{"Type":"Setup","discard":["B5",...],"trump":"R","partners":["G14"]}': "an action in a View",
+    '{"Type":<the prompt\'s Type>,"Seq":n,"Choice":i}': "n and i stand for the numbers",
 }
 
 

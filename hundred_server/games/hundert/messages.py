@@ -3,10 +3,18 @@ what it adds to the generic ones (protocol/declare.py says how; protocol.md is t
 contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import Contribution, Definition, Value, Variant, ref, shape
-from hundred_server.protocol.message_values import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
+from hundred_server.protocol.message_values import (
+    PlayerName,
+    Scores,
+    Seat,
+    SeatView,
+    Seq,
+    TableId,
+    TimeLeft,
+)
 from hundred_server.protocol.play_messages import seat_snapshot
 
 
@@ -63,6 +71,7 @@ class HundertPlayPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class HundertPlayAnnouncement(TypedDict):

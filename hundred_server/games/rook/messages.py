@@ -3,7 +3,7 @@ what it adds to the generic ones (protocol/declare.py says how; protocol.md is t
 contract). ``MESSAGES`` is what ``protocol.schema.json`` is generated from.
 """
 
-from typing import Annotated, Literal, NotRequired, TypedDict
+from typing import Annotated, Any, Literal, NotRequired, TypedDict
 
 from hundred_server.protocol.declare import (
     Contribution,
@@ -14,7 +14,15 @@ from hundred_server.protocol.declare import (
     ref,
     shape,
 )
-from hundred_server.protocol.message_values import PlayerName, Scores, Seat, Seq, TableId, TimeLeft
+from hundred_server.protocol.message_values import (
+    PlayerName,
+    Scores,
+    Seat,
+    SeatView,
+    Seq,
+    TableId,
+    TimeLeft,
+)
 
 
 class RookCard(
@@ -107,6 +115,7 @@ class RookBidPrompt(TypedDict):
         },
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class RookMoonBid(TypedDict):
@@ -179,6 +188,7 @@ class RookSetupPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class ServerSetup(
@@ -219,6 +229,7 @@ class RookPlayPrompt(TypedDict):
         ]
     ]
     TimeLeft: NotRequired[Annotated[float, TimeLeft]]
+    View: NotRequired[Annotated[dict[str, Any], SeatView]]
 
 
 class RookServerPlay(
