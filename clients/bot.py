@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A Hundred and Ten bot for hundred_server, in one file, standard library only.
+"""A bot for hundred_server's games, in one file: Hundred and Ten by the standard library
+alone, every game with the server's own AIs.
 
 It speaks the line protocol of ``protocol.md`` (one JSON object per line over TCP), so
 it also shows how little a client in any language needs.
@@ -13,20 +14,33 @@ Usage::
     python clients/bot.py --join any --wait 30       # join the first open table
     python clients/bot.py --create 1 --games 5 --strategy random --seed 42 --verbose
     python clients/bot.py --ladder --key "$HUNDRED_KEY" --games 100   # a rated bot
+    python clients/bot.py --game rook --create 1 --strategy strong    # any game
+    python clients/bot.py --game whist --ladder --key "$HUNDRED_KEY" --strategy naive
 
 Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
 games back to back, answering the lobby question again with the same choice after each),
 ``--wait S`` (how long ``--join`` looks for a table, default 30), ``--seed``,
-``--strategy naive|random|weak`` (naive, the default: bid by the trumps of the best
-suit, name it, discard the rest, play the cheapest card that takes the trick, else the
-lowest; random: any legal answer, and since random moon bids sink every score a table
-of four random bots may never finish; weak: bids, trumps and discards as naive, but
-plays any legal card), ``--timeout S`` (give up when the server says
+``--game G`` (the game it creates, joins or queues for: hundredandten, the default,
+whist, pinochle, rook, hundert, spades), ``--strategy naive|strong|random|weak`` (see
+below), ``--timeout S`` (give up when the server says
 nothing for S seconds; default: wait for ever), ``--verbose`` (every line received
 ``-->`` and sent ``<--`` on stderr).
 
+Strategies. In Hundred and Ten, with the standard library alone, from each prompt's
+``Legal``: ``naive`` (the default) bids by the trumps of the best suit, names it,
+discards the rest, plays the cheapest card that takes the trick, else the lowest;
+``random`` gives any legal answer (random moon bids sink every score: a table of four
+random bots may never finish); ``weak`` bids, names trumps and discards as naive but
+plays any legal card. Every other game, and ``strong`` in every game, plays by the
+seat's view (protocol.md, Views for bots): it says ``"Views":true`` in ``Hello``, reads
+each prompt's ``View`` back into the game's ``View`` and runs hundred_server's own AI
+of that name on it (``naive``, or ``strong``: search over sampled deals, at most 50 ms
+of CPU a decision), answering with ``Choice``; ``random`` there picks any index of the
+view's ``legal``, with the standard library alone. Those AIs need the package
+installed (``pip install -e .``): without it the bot says so and exits 1.
+
 The ladder (``--ladder``, docs/bots.md): with an account's API key (``--key``, or the
-environment's ``HUNDRED_KEY``) it queues on Hundred and Ten's ladder and plays the rated
+environment's ``HUNDRED_KEY``) it queues on ``--game``'s ladder and plays the rated
 games the server pairs it into, set after set, until it has played ``--games`` (then it
 quits). If its connection drops it connects again, waiting 0.5 s, then twice as long
 each time up to 30 s (``--backoff``), says its key again and takes its seat back by the
@@ -35,12 +49,14 @@ seat's token if a game was under way (then queues again once that game is over).
 How it plays: its seat is ``Playerid`` in ``Deal``; it answers only prompts (messages
 with ``Seq``) addressed to its seat that carry ``Legal``, always echoing ``Seq``, and
 each ``Seq`` once. After an ``Error`` it waits for the prompt the server sends again;
-after three errors for the same ``Seq`` it falls back to the first legal answer, and
+after three errors for the same ``Seq`` it falls back to the first legal answer (by
+views: ``Choice`` 0), and
 after six it gives up. A lobby error while joining (the table filled up meanwhile) is
 followed, if the server says nothing more within a second, by a fresh look at the list.
 
 At the end it prints one JSON line on stdout, ``{"name":..,"games":..,"wins":..,
-"scores":[..]}`` (``scores``: its final total in each game), and exits 0. It exits 1
+"scores":[..]}`` (``scores``: its final total in each game, its side's in a game of
+partners), and exits 0. It exits 1
 with a message on stderr when it cannot connect, the server closes the connection
 unexpectedly, or the server says something it cannot follow.
 """
@@ -577,7 +593,7 @@ class Bot:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        description="A Hundred and Ten bot for hundred_server.",
+        description="A bot for hundred_server's games.",
         epilog="Prints a JSON summary line at the end; exit status 1 on a failure, "
         "2 on a bad command line.",
     )

@@ -65,3 +65,30 @@ def test_python_and_node_bots_at_one_table_finish_a_game(server: int) -> None:
     summaries = [finish(p) for p in [creator, *joiners]]
     assert [s["games"] for s in summaries] == [1, 1, 1, 1]
     assert sum(int(str(s["wins"])) for s in summaries) == 1  # exactly one winner
+
+
+@pytest.mark.parametrize(
+    ("game", "strategy"),
+    [("whist", "strong"), ("rook", "naive"), ("hundert", "random"), ("hundredandten", "strong")],
+)
+def test_the_python_bot_plays_other_games_by_views(server: int, game: str, strategy: str) -> None:
+    # Its prompts carry the seat's View; it answers with Choice (hundred_server's own AI
+    # on the view read back, or a random index), to the end of the game.
+    args = ["--create", "1", "--game", game, "--strategy", strategy, "--seed", "3"]
+    process = bot("python", server, *args, "--verbose")
+    out, err = process.communicate(timeout=LIMIT)
+    assert process.returncode == 0, err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert '"Views":true' in err
+    assert '"View":{"Type":"View"' in err
+    assert ',"Choice":' in err
+    assert summary["games"] == 1
+    assert isinstance(summary["scores"], list)
+    assert len(summary["scores"]) == 1
+
+
+def test_the_python_bot_refuses_weak_for_another_game_than_hundred_and_ten(server: int) -> None:
+    process = bot("python", server, "--create", "1", "--game", "whist", "--strategy", "weak")
+    _, err = process.communicate(timeout=LIMIT)
+    assert process.returncode == 2
+    assert "--strategy weak is Hundred and Ten's" in err

@@ -46,7 +46,7 @@ def test_every_decisions_view_reads_back_equal_at_every_table_size(name: str) ->
     count = 0
     for players in spec.seat_counts:
         for n in range(2):
-            for game, view in decisions(spec, players, f"views-{name}-{players}-{n}", 400):
+            for _, view in decisions(spec, players, f"views-{name}-{players}-{n}", 400):
                 encoded = views.encode(view)
                 assert encoded["Type"] == type(view).__name__
                 assert len(encoded["legal"]) == len(view.legal)
