@@ -24,6 +24,7 @@ first held and held at every later reading.
 from __future__ import annotations
 
 import argparse
+import http.client as http_client
 import json
 import os
 import resource
@@ -71,8 +72,15 @@ def post(http: int, path: str, body: object) -> dict[str, object]:
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return dict(json.loads(answer.read()))
+    for attempt in range(3):  # a busy machine's server may drop a connection: ask again
+        try:
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                return dict(json.loads(answer.read()))
+        except (ConnectionError, http_client.RemoteDisconnected):
+            if attempt == 2:
+                raise
+            time.sleep(1.0)
+    raise AssertionError("unreachable")
 
 
 def get(http: int, path: str) -> object:
@@ -207,6 +215,9 @@ def main() -> int:
         f" ({cpu / max(rated, 1) * 1000:.0f} ms a game), bots' CPU {bots_cpu:.1f} s"
         f" ({bots_cpu / max(rated, 1) * 1000:.0f} ms a game)"
     )
+    for kind in (better, worse):
+        spent = sum(float(r.get("cpu", 0)) for r in results if kinds.get(r.get("name")) == kind)
+        print(f"  {kind} bots' CPU: {spent:.1f} s ({spent / max(rated, 1) * 1000:.0f} ms a game)")
     load_after = os.getloadavg()
     print(f"load average (1, 5, 15 min): before {load_before}, after {load_after}")
     assert isinstance(board, list)

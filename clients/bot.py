@@ -55,8 +55,8 @@ after six it gives up. A lobby error while joining (the table filled up meanwhil
 followed, if the server says nothing more within a second, by a fresh look at the list.
 
 At the end it prints one JSON line on stdout, ``{"name":..,"games":..,"wins":..,
-"scores":[..]}`` (``scores``: its final total in each game, its side's in a game of
-partners), and exits 0. It exits 1
+"scores":[..],"cpu":..}`` (``scores``: its final total in each game, its side's in a
+game of partners; ``cpu``: the CPU seconds the bot used), and exits 0. It exits 1
 with a message on stderr when it cannot connect, the server closes the connection
 unexpectedly, or the server says something it cannot follow.
 """
@@ -671,7 +671,13 @@ def main(argv: list[str] | None = None) -> int:
             conn.close()
         if bot is not None:
             bot.conn.close()
-    summary = {"name": args.name, "games": bot.played, "wins": bot.wins, "scores": bot.scores}
+    summary = {
+        "name": args.name,
+        "games": bot.played,
+        "wins": bot.wins,
+        "scores": bot.scores,
+        "cpu": round(time.process_time(), 2),
+    }
     print(json.dumps(summary))
     return 0
 
