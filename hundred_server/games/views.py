@@ -41,8 +41,6 @@ from hundred_server.protocol.errors import HundredError
 #: keys, so it never meets a field (fields are lower case).
 TAG: Final = "Type"
 
-JsonValue = None | bool | int | float | str | list[Any] | dict[str, Any]
-
 
 class ViewError(ValueError):
     """An object that is no view of the game: the message says where and why."""
@@ -101,13 +99,11 @@ def _classes(name: str) -> Mapping[str, type]:
     return found
 
 
-def _fields(cls: type) -> dict[str, Any]:
+@functools.cache
+def _fields_of(cls: type) -> dict[str, Any]:
     """The fields of a dataclass and their type hints, in order."""
     hints = typing.get_type_hints(cls)
     return {f.name: hints[f.name] for f in dataclasses.fields(cls)}
-
-
-_fields_of: Final = functools.cache(_fields)
 
 
 class _Reader:
