@@ -98,7 +98,7 @@ def ordered(board: object, kinds: dict[str, str], better: str) -> bool | None:
     (None: not every bot is on it yet)."""
     assert isinstance(board, list)
     rows = [r["name"] for r in board if r["name"] in kinds]
-    if len(rows) < len(kinds):
+    if {kinds[n] for n in rows} != {better, *kinds.values()}:
         return None
     worst_better = max(i for i, n in enumerate(rows) if kinds[n] == better)
     best_other = min(i for i, n in enumerate(rows) if kinds[n] != better)
@@ -162,7 +162,7 @@ def main() -> int:
                         "120",
                     ],
                     stdout=subprocess.PIPE,
-                    stderr=subprocess.DEVNULL,
+                    stderr=(folder / f"bot-{i}.log").open("wb"),
                 )
             )
         if args.kill_after is not None:
@@ -206,6 +206,10 @@ def main() -> int:
             "SELECT count(*) FROM games g JOIN rated_games r ON r.id = g.id WHERE g.state = 'over'"
         ).fetchone()[0]
     played = sum(int(r.get("games", 0)) for r in results)
+    for i, b in enumerate(bots):
+        if b.returncode != 0:
+            tail = (folder / f"bot-{i}.log").read_text(errors="replace").strip()[-300:]
+            print(f"bot {i} exited {b.returncode}: {tail}")
     print(f"game: {args.game}, bots: {args.bots} ({args.bots // 2} {better}, "
           f"{args.bots - args.bots // 2} {worse}), games each: {args.games}, "
           f"bot games played (sum): {played}")  # fmt: skip
