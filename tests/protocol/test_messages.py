@@ -183,9 +183,15 @@ def hybrids(found: list[dict[str, Any]], rng: random.Random) -> Iterator[dict[st
             yield {**second, **first}
 
 
+def before_views(msg: Any) -> bool:
+    """Whether ``msg`` uses nothing of Views for bots (View, Views, Choice), which came
+    after the hand-kept schema (test_protocol_doc checks the page's examples of it)."""
+    return not (isinstance(msg, dict) and {"View", "Views", "Choice"} & msg.keys())
+
+
 def corpus() -> list[Any]:
     rng = random.Random(29)
-    base = real_messages() + page_messages()
+    base = [m for m in real_messages() + page_messages() if before_views(m)]
     found: list[Any] = [*base, *hybrids([m for m in base if isinstance(m, dict)], rng)]
     dicts = [m for m in base if isinstance(m, dict)]
     for msg in rng.sample(dicts, min(len(dicts), 100)):
