@@ -146,8 +146,7 @@ def main() -> int:
                         "--ladder",
                         "--port",
                         str(port),
-                        "--key",
-                        str(key["key"]),
+                        f"--key={key['key']}",  # a key may start with "-"
                         "--games",
                         str(args.games),
                         "--strategy",
