@@ -13,9 +13,9 @@ Usage::
     python clients/bot.py --join 7                   # join table 7
     python clients/bot.py --join any --wait 30       # join the first open table
     python clients/bot.py --create 1 --games 5 --strategy random --seed 42 --verbose
-    python clients/bot.py --ladder --key "$HUNDRED_KEY" --games 100   # a rated bot
+    python clients/bot.py --ladder --key="$HUNDRED_KEY" --games 100   # a rated bot
     python clients/bot.py --game rook --create 1 --strategy strong    # any game
-    python clients/bot.py --game whist --ladder --key "$HUNDRED_KEY" --strategy naive
+    python clients/bot.py --game whist --ladder --key="$HUNDRED_KEY" --strategy naive
 
 Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
 games back to back, answering the lobby question again with the same choice after each),
@@ -601,7 +601,10 @@ def build_parser() -> argparse.ArgumentParser:
     mode.add_argument("--create", type=int, choices=range(1, 7), metavar="1..6")
     mode.add_argument("--join", metavar="ID|any", help="a table id, or any open table")
     mode.add_argument("--ladder", action="store_true", help="rated games on the ladder")
-    parser.add_argument("--key", help="the account's API key (--ladder; or HUNDRED_KEY)")
+    parser.add_argument(
+        "--key",
+        help="the account's API key (--ladder; or HUNDRED_KEY); --key=KEY if it starts with -",
+    )
     parser.add_argument("--seats", type=int, help="option 5: seats, 2-4")
     parser.add_argument("--bots", type=int, help="option 5: AI seats")
     parser.add_argument("--table-name", help="option 5: the table's name")
