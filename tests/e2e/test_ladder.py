@@ -67,8 +67,7 @@ def test_bots_on_the_ladder_survive_a_killed_server_and_no_rating_is_lost(tmp_pa
                         sys.executable,
                         str(ROOT / "clients" / "bot.py"),
                         "--ladder",
-                        "--key",
-                        str(key),
+                        f"--key={key}",  # a key may start with "-"
                         "--port",
                         str(port),
                         "--games",
