@@ -567,6 +567,11 @@ class Bot:
         if self.lobby_errors >= MAX_LOBBY_ERRORS:
             raise Surprise(f"{self.lobby_errors} lobby errors in a row, the last {text}")
         print(f"bot: lobby error: {text}", file=sys.stderr)
+        if self.key is not None and code in ("bad_token", "not_rated"):
+            # The seat's game ended while we were away (bad_token: the Key with it was
+            # not taken either), or the server no longer knows us: say the Key again and
+            # queue afresh.
+            self.token, self.signed_in = None, False
         if self.join is not None:  # e.g. the table filled up: look at the list again
             self.nudge_at = time.monotonic() + NUDGE_AFTER
 

@@ -6,12 +6,14 @@ time limit. Node.js is part of the machine image this project runs on (CI includ
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -92,3 +94,41 @@ def test_the_python_bot_refuses_weak_for_another_game_than_hundred_and_ten(serve
     _, err = process.communicate(timeout=LIMIT)
     assert process.returncode == 2
     assert "--strategy weak is Hundred and Ten's" in err
+
+
+def load_bot_module() -> Any:
+    """clients/bot.py as a module (it is a script, not a package's)."""
+    spec = importlib.util.spec_from_file_location("bot_client", ROOT / "clients" / "bot.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bot_client"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+class SentLines:
+    """A stand-in for the bot's connection: it keeps what the bot sends."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+def test_a_ladder_bot_whose_seat_is_gone_after_a_restart_says_its_key_again() -> None:
+    # Back after a drop, it says its Key with the seat's Token; the game ended meanwhile
+    # (bad_token: the server took neither), so the next Hello says the Key again and
+    # queues, instead of queueing without it (not_rated) until it gives up.
+    module = load_bot_module()
+    conn = SentLines()
+    bot = module.Bot(
+        conn=conn, strategy=None, player=None, name=None, create=None, join=None,
+        games=5, wait=1.0, timeout=None, key="k3y", token="ab" * 16, game="rook",
+    )  # fmt: skip
+    bot.handle({"Type": "Hello"})
+    assert conn.sent[-1] == {"Type": "Hello", "Key": "k3y", "Token": "ab" * 16}
+    bot.handle({"Type": "Error", "Code": "bad_token", "Message": "no game under way"})
+    bot.handle({"Type": "Hello"})
+    assert conn.sent[-1] == {"Type": "Hello", "Key": "k3y", "Message": "ladder", "Game": "rook"}
