@@ -4,7 +4,9 @@ a lone account gets the anchors after its wait; guests are refused."""
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 from hundred_server.core.accounts import Account, hash_key
@@ -13,7 +15,10 @@ from hundred_server.core.ladder import ANCHOR_WAIT, BANK, MOVE_TIME
 from hundred_server.core.names import fold
 from hundred_server.core.ratings import GameOver, RatedStart, seat_entry
 from hundred_server.core.sessions import Where
+from hundred_server.games.records import dumps_line, replay
+from hundred_server.store.sqlite import Store
 from tests.support.hub_harness import Client, Harness, answer_from_legal
+from tests.support.saving import SavingHarness, restarted
 
 NAMES = ("a", "b", "c", "d")
 
@@ -156,3 +161,62 @@ def test_a_silent_bot_on_the_ladder_is_struck_out_and_the_ai_plays_its_seat() ->
     assert seen.index(strikes[2]) < over  # the set's first game only: struck out
     assert seen[over + 1] == "Ladder table 2: the fair clock, 5 s a move, a bank of 60 s, 3 strikes"
     assert h.hub.lobby.sessions[c.conn].where is Where.PLAYING
+
+
+def test_a_ladder_table_says_its_fair_clock_and_its_record_what_the_clock_did(
+    tmp_path: Path,
+) -> None:
+    store = Store(tmp_path / "clock.db")
+    h = SavingHarness("ladder-record", store)
+    h.hub.lobby.sign_in.book = Book()
+    c, _ = on_ladder(h, "c", "hundredandten")
+    h.advance(ANCHOR_WAIT)
+    table = c.last("Table")
+    assert table["FairClock"] == {"Move": 5.0, "Bank": 60.0, "Strikes": 3}
+    assert list(table) == [  # FairClock before Watchers; other tables have none
+        "Type", "Table", "Name", "Game", "Seats", "Free", "Players", "AI", "FairClock", "Watchers",
+    ]  # fmt: skip
+    h.advance(MOVE_TIME + 7)  # 7 s over the move's time: off the bank
+    c.answer(random.Random(1))
+    for _ in range(2):  # two strikes: the bank is empty after the first
+        prompt = c.pending()
+        assert prompt is not None
+        h.advance(MOVE_TIME + 53 if prompt["TimeLeft"] > MOVE_TIME else MOVE_TIME)
+    lines = store.game(1).lines  # type: ignore[union-attr]
+    header = json.loads(lines[0])
+    assert header["FairClock"] == {"Move": 5.0, "Bank": 60.0, "Strikes": 3}
+    clock = [json.loads(line) for line in lines if '"Clock"' in line and "Record" not in line]
+    assert clock == [
+        {"Type": "Clock", "Playerid": 0, "Used": 7.0, "Bank": 53.0},
+        {"Type": "Clock", "Playerid": 0, "Strike": 1},
+        {"Type": "Clock", "Playerid": 0, "Strike": 2},
+    ]
+    # Each Clock line comes before the move it is about, and the record replays.
+    first = lines.index(dumps_line(clock[0]))
+    assert json.loads(lines[first + 1])["Playerid"] == 0
+    assert [r for r in replay(lines) if r["Type"] == "Error"] == []
+    # Restarted: the restored table has its clock, as the record left it.
+    store, h = restarted(store, lambda: Store(tmp_path / "clock.db"), "ladder-record")
+    restored = h.hub.lobby.tables.get(1)
+    assert restored is not None
+    assert restored.bot_clock is not None
+    assert (restored.bot_clock.strikes, restored.bot_clock.banks) == ([2, 0], [0.0, 60.0])
+    assert restored.info()["FairClock"] == {"Move": 5.0, "Bank": 60.0, "Strikes": 3}
+    store.close()
+
+
+def test_a_record_with_a_bad_clock_line_or_one_without_a_fair_clock_does_not_replay() -> None:
+    head = {"Type": "Record", "Game": "hundredandten", "Version": 1, "Players": ["a", "b"]}
+    clocked = {**head, "FairClock": {"Move": 5, "Bank": 60, "Strikes": 3}}
+    strike = {"Type": "Clock", "Playerid": 1, "Strike": 1}
+    assert list(replay([dumps_line(clocked), dumps_line(strike)])) == []
+    (error,) = replay([dumps_line(head), dumps_line(strike)])
+    assert (error["Line"], error["Code"]) == (2, "unknown_type")
+    (error,) = replay([dumps_line(clocked), dumps_line({**strike, "Playerid": 2})])
+    assert (error["Code"], error["Message"]) == ("bad_seat", "Playerid 2 is no seat of 2")
+    bad = {**head, "FairClock": {"Move": 5, "Bank": -1, "Strikes": 3}}
+    (error,) = replay([dumps_line(bad)])
+    assert (error["Code"], error["Message"]) == (
+        "bad_record",
+        '"Bank" must be a number of at least 0, got -1',
+    )
