@@ -50,6 +50,7 @@ class Restorer:
                 table, game = self._restored(stored)
                 tables.add(table)
                 tokens.restored(table)
+                lobby.ladder.adopt(table)
                 table.resume()
             except Exception as exc:  # a bad row, a record that does not replay: that game
                 reason = exc if isinstance(exc, HundredError) else f"{type(exc).__name__}: {exc}"
@@ -118,6 +119,8 @@ class Restorer:
         )
         if table.bot_clock is not None:
             _clock_back(table, table.bot_clock, stored.lines, len(game.history))
+        if "Ladder" in header:  # its set's (core/ladder.py: ``Ladder.adopt``)
+            table.header = {"Ladder": header["Ladder"]}
         return table, game
 
 
