@@ -9,6 +9,10 @@ mu and sigma by that order. An anchor's rating never moves, so that the others' 
 the same from one day to the next: the naive AI is ``ANCHORS["naive"]``, the strong AI
 at its fixed work ``ANCHORS["strong"]``.
 
+A seat struck out by a ladder's fair clock (the result's ``Struck``: core/ladder.py) is
+ranked last whatever the score, in a team of its own (its partner, if any, is ranked
+with its side, without it), and its game is never counted as its win.
+
 People and bots are rated in pools of their own (``pool``): a bot is an account that
 says it is one. The pools are separate leaderboards; a table that mixes them rates
 each account in its own pool, against whoever it played.
