@@ -48,6 +48,9 @@ class TableEnds:
         result = None
         if game is not None and game.winner is not None:
             result = table.spec.result(game)
+            struck = lobby.ladder.struck_seats(table)
+            if struck:  # a ladder's struck entrants: lost whatever the score (ladder.py)
+                result["Struck"] = struck
         if journal.durable and table.saved:
             if result is None and not table.touched:
                 journal.add(GameDropped(table.id))
@@ -74,7 +77,9 @@ class TableEnds:
             if session is not None and session.where is not Where.CLOSED:
                 if reveal is not None:
                     out.append((conn, reveal))
-                if ladder and session.ladder is not None:
+                if ladder and (
+                    session.ladder is not None or lobby.ladder.is_entrant(table, session)
+                ):
                     climbers.append(session)
                 else:
                     out += sessions.ask(session)

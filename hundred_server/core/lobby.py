@@ -156,7 +156,7 @@ class Lobby:
         #: end: core/ratings.py), taken by the server (``take_rating_events``).
         self.rating_events: list[RatingEvent] = []
         #: The ladder (ladder.py): queues by game, and the duplicate sets under way.
-        self.ladder = Ladder(self, self.sign_in.rating)
+        self.ladder = Ladder(self)
         self.timers.extra = self.ladder.deadline
 
     # ----------------------------------------------------------- session events

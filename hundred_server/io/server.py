@@ -150,7 +150,7 @@ class Server:
         self.ratings: RatingsWriter | None = None
         if accounts is not None:
             self.hub.lobby.sign_in.book = accounts
-            self.ratings = RatingsWriter(accounts, store)
+            self.ratings = RatingsWriter(accounts, store, self.hub.lobby.ladder.rated)
         self.outgoing_limit = outgoing_limit
         self.outbox = Outbox(outgoing_limit, self._dropped, bus)
         #: The open connections by number, and how they are written to (the outbox's).

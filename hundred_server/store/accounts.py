@@ -279,13 +279,23 @@ class AccountStore:
         """Rate game ``game_id`` (a rated table's, ``rated_table``) by its ``result``
         once; False (nothing changed) if it is no rated table's or was rated already.
         The ratings and the game's row are one transaction."""
+        return self.rate_game(game_id, result) is not None
+
+    def mus(self) -> list[tuple[str, str, float]]:
+        """Every rating's mu: (account id, game, mu), for the ladder's pairing."""
+        with self._mutex, self._transaction() as db:
+            rows = db.all("SELECT account, game, mu FROM ratings")
+        return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    def rate_game(self, game_id: int, result: dict[str, Any]) -> dict[str, Rating] | None:
+        """``rate``, and the ratings after it by account id (None: nothing rated)."""
         with self._mutex, self._transaction() as db:
             row = db.one(
                 "SELECT game, seats, sides FROM rated_games WHERE id = ? AND rated IS NULL",
                 (game_id,),
             )
             if row is None:
-                return False
+                return None
             game, seats, sides = str(row[0]), json.loads(row[1]), row[2]
             sides = None if sides is None else json.loads(sides)
             accounts = sorted({str(s["account"]) for s in seats if isinstance(s, dict)})
@@ -322,7 +332,7 @@ class AccountStore:
                 "UPDATE rated_games SET result = ?, rated = ? WHERE id = ?",
                 (json.dumps(result), iso(now()), game_id),
             )
-        return True
+        return after
 
     def rated(self, game_id: int) -> bool:
         with self._mutex, self._transaction() as db:

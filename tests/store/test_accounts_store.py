@@ -102,5 +102,22 @@ def test_a_game_is_rated_once_and_the_ratings_outlive_a_reopen(engine: Engine) -
         assert (name, bot, [r.games for r in ratings]) == ("ann", False, [2])
         assert [(i, g) for i, g, _, _ in played] == [(8, "whist"), (7, "whist")]
         assert played[1][3] == {"Winner": 0, "Score": [5, 2]}
+        # What the ladder pairs by, read once at start (io/ratings.py): every mu.
+        mus = {r.name: r.mu for r in board}
+        assert sorted(again.mus()) == [
+            ("ann", "whist", mus["ann"]),
+            ("bob", "whist", mus["bob"]),
+            (fold("naive"), "whist", 20.0),
+        ]
+        # A struck seat (a ladder's fair clock) is ranked last whatever the score, and
+        # the new ratings come back.
+        again.rated_table(9, "whist", [ann, bob], None)
+        after = again.rate_game(9, {"Winner": 0, "Score": [9, 1], "Struck": [0]})
+        assert after is not None
+        # ann won on the score, but struck: not counted a win (nor is it bob's)
+        assert (after["ann"].games, after["ann"].wins, after["bob"].wins) == (3, 2, 0)
+        assert after["ann"].mu < mus["ann"]
+        assert after["bob"].mu > mus["bob"]
+        assert again.rate_game(9, {"Winner": 0, "Score": [9, 1]}) is None  # once only
     finally:
         again.close()
