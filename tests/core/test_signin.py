@@ -26,6 +26,7 @@ from hundred_server.core.signin import (
 )
 from hundred_server.io.signins import UNAVAILABLE, SignIns
 from hundred_server.protocol.credentials import Credentials
+from hundred_server.protocol.errors import Refused
 from hundred_server.store.accounts import open_accounts
 from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
 
@@ -479,3 +480,24 @@ def test_a_text_login_whose_connection_goes_is_dropped(signins: SignIns) -> None
 def test_credentials_keep_their_password_out_of_their_repr() -> None:
     given = Credentials(True, "ann", "correct horse")
     assert repr(given) == "Credentials(register=True, name='ann')"
+
+
+def test_wrong_guesses_in_memory_are_bounded_per_who_and_in_all(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Without a store, ``Attempts`` keeps the last 5 failures of each address or
+    account, and ``MAX_TRACKED`` of them at most (the oldest forgotten first)."""
+    from hundred_server.core import accounts
+
+    monkeypatch.setattr(accounts, "MAX_TRACKED", 3)
+    attempts = Attempts()
+    for i in range(8):
+        attempts.failed(float(i), "address a")
+    assert attempts.log.recent_failures("address a", -1.0, 10) == [7.0, 6.0, 5.0, 4.0, 3.0]
+    with pytest.raises(Refused, match="try again in 297 s"):
+        attempts.check(7.0, "address a")
+    for who in ("b", "c", "d"):
+        attempts.failed(8.0, f"address {who}")
+    assert attempts.log.recent_failures("address a", -1.0, 10) == []  # forgotten: the oldest
+    assert attempts.log.recent_failures("address d", -1.0, 10) == [8.0]
+    attempts.check(400.0, "address d")  # past the window
