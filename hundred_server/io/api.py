@@ -21,7 +21,9 @@ sans-I/O HTTP/1.1 library): one request a connection, answered and closed.
 An error is ``{"Code","Message"}`` with a status that says its kind (400 malformed,
 401 a wrong password or key, 404, 409 a name taken, 429 too many wrong attempts, 503
 no store). Passwords are hashed and checked with argon2-cffi on a thread, never on the
-event loop; wrong passwords are counted per address and per account (core/accounts.py).
+event loop, by the same code as text mode's ``register`` and ``login`` (io/signins.py);
+wrong passwords and keys are counted per address and per account in the store, the
+line protocol's and the API's together, on every instance and across restarts.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ tables, the game's view those of its game (``TextView.said``, ``voice``).
 
 The codec knows the lobby only (greetings, the create options, tables, seats, errors;
 ``create``, ``join``, ``watch``, ``leave``, ``name``, ``token``, ``hand``,
-``notation``, ``help``, ``quit``). Everything else is the game's: each game's
+``notation``, ``help``, ``quit``; ``login``, ``register`` and their password prompts,
+text_signin.py; ``ladder``). Everything else is the game's: each game's
 ``TextView`` (``GameSpec.text``, games/base.py) renders its messages and reads its
 commands (``score``, ``partner`` among them), and ``help`` shows what can be typed
 where the person is: the lobby's commands in the lobby, the game's and the table's at
