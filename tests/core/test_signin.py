@@ -28,6 +28,7 @@ from hundred_server.io.signins import UNAVAILABLE, SignIns
 from hundred_server.protocol.credentials import Credentials
 from hundred_server.protocol.errors import Refused
 from hundred_server.store.accounts import open_accounts
+from tests.core.test_abuse import connect as client
 from tests.support.hub_harness import HELLO, QUESTION, Client, Harness
 
 KEY = "k" * 43
@@ -68,15 +69,6 @@ def answer(h: Harness, book: Book, attempts: Attempts | None = None) -> list[Acc
     for ask in asks:
         h.apply(h.hub.account_answer(ask.ask, look_up(ask.query, book, counted, h.now)))
     return asks
-
-
-def client(h: Harness, address: str | None = None) -> Client:
-    conn, commands = h.hub.connect("test", address=address)
-    made = Client(h, conn)
-    h.clients[conn] = made
-    h.apply(commands)
-    made.take()
-    return made
 
 
 def session_lines(h: Harness, book: Book | None, lines: list[Any]) -> list[bytes]:
@@ -155,7 +147,7 @@ def test_nothing_is_said_until_the_answer_and_the_lines_behind_it_wait_in_order(
 def test_a_guests_name_waits_for_the_store_and_is_refused_if_it_is_an_accounts() -> None:
     h = Harness("name")
     book = later(h)
-    amy = client(h)
+    amy = client(h, None)
     assert amy.send({"Type": "Hello", "Name": "ZED"}) == []
     [ask] = answer(h, book)
     assert ask.query == NameLookup("ZED")
@@ -172,7 +164,7 @@ def test_a_guests_name_waits_for_the_store_and_is_refused_if_it_is_an_accounts()
 def test_a_connection_gone_while_its_look_up_is_out_drops_the_answer() -> None:
     h = Harness("gone")
     book = later(h)
-    zed = client(h)
+    zed = client(h, None)
     zed.send({"Type": "Hello", "Key": KEY})
     zed.send({"Type": "Hello", "Message": "create"})
     [ask] = h.hub.lobby.sign_in.take()
@@ -187,7 +179,7 @@ def test_a_connection_gone_while_its_look_up_is_out_drops_the_answer() -> None:
 def test_a_store_that_fails_is_store_unavailable_and_changes_nothing() -> None:
     h = Harness("fails")
     later(h)
-    zed = client(h)
+    zed = client(h, None)
     zed.send({"Type": "Hello", "Key": KEY, "Message": "create"})
     zed.send({"Type": "Hello", "Name": "bob"})
     [ask] = h.hub.lobby.sign_in.take()
@@ -207,7 +199,7 @@ def test_a_store_that_fails_is_store_unavailable_and_changes_nothing() -> None:
 def test_the_rest_of_a_line_waits_behind_its_first_message_and_is_moot_if_it_is_refused() -> None:
     h = Harness("rest")
     later(h)
-    zed = client(h)
+    zed = client(h, None)
     zed.send({"Type": "Hello", "Name": "bob"})  # JSON mode: the hub reads messages now
     [ask] = h.hub.lobby.sign_in.take()
     line = [{"Type": "Hello", "Name": "cy"}, {"Type": "Hello", "Message": "join"}]
@@ -225,7 +217,7 @@ def test_the_rest_of_a_line_waits_behind_its_first_message_and_is_moot_if_it_is_
 def test_lines_behind_a_sign_in_count_against_the_rate_and_at_most_max_held_wait() -> None:
     h = Harness("rate")
     later(h)
-    zed = client(h)
+    zed = client(h, None)
     h.apply(h.hub.receive(zed.conn, b'{"Type":"Hello","Key":"' + KEY.encode() + b'"}', now=0.0))
     link = h.hub.links[zed.conn]
     tokens = link.tokens
@@ -246,7 +238,7 @@ def test_lines_behind_a_sign_in_count_against_the_rate_and_at_most_max_held_wait
 def test_the_ladder_asks_the_rating_first_and_asks_a_fresh_one_for_the_next_set() -> None:
     h = Harness("ladder")
     book = later(h)
-    zed = client(h)
+    zed = client(h, None)
     zed.send({"Type": "Hello", "Key": KEY, "Message": "ladder", "Game": "whist"})
     [key] = answer(h, book)
     assert isinstance(key.query, KeyLookup)
@@ -287,6 +279,17 @@ def run(h: Harness, signins: SignIns) -> None:
     """The asks out answered by io/signins.py (here on the test's own thread)."""
     for ask in h.hub.lobby.sign_in.take():
         h.apply(h.hub.account_answer(ask.ask, signins.answer(ask.query)))
+
+
+def typed_login(h: Harness, signins: SignIns, name: str) -> Client:
+    """A text client of a hub on ``signins``' store that typed ``login bob`` and Bob's
+    password (``correct horse``), Bob's account made first; nothing answered yet."""
+    signins.register("Bob", "correct horse")
+    with_store(h, signins)
+    bob = text_client(h)
+    bob.say(f"login {name}")
+    bob.say("correct horse")
+    return bob
 
 
 def text_client(h: Harness, address: str | None = None) -> Client:
@@ -330,7 +333,7 @@ def test_text_register_shows_the_key_once_and_the_connection_is_the_account(
     assert signins.accounts.by_key(hash_key(key)) == Account("ann")
     assert not any("correct horse" in line for line in ann.text)  # never said back
     # The key works on the line protocol; the account's name is no guest's.
-    bot = client(h)
+    bot = client(h, None)
     bot.send({"Type": "Hello", "Key": key})
     run(h, signins)
     assert bot.take()[0] == {"Type": "Message", "Message": "Hello, ann."}
@@ -412,12 +415,8 @@ def test_text_login_checks_the_password_off_the_loop_and_counts_wrong_ones(
 
 
 def test_text_login_makes_the_connection_the_account_without_a_new_key(signins: SignIns) -> None:
-    signins.register("Bob", "correct horse")
     h = Harness("login-ok")
-    with_store(h, signins)
-    bob = text_client(h)
-    bob.say("login BOB")
-    bob.say("correct horse")
+    bob = typed_login(h, signins, "BOB")
     run(h, signins)
     assert bob.take_text() == [
         "You are logged in: you are the account Bob.",
@@ -466,12 +465,8 @@ def test_text_sign_in_is_the_lobbys_and_its_password_line_is_never_read_as_a_com
 
 
 def test_a_text_login_whose_connection_goes_is_dropped(signins: SignIns) -> None:
-    signins.register("Bob", "correct horse")
     h = Harness("login-gone")
-    with_store(h, signins)
-    bob = text_client(h)
-    bob.say("login bob")
-    bob.say("correct horse")
+    bob = typed_login(h, signins, "bob")
     [ask] = h.hub.lobby.sign_in.take()
     bob.disconnect()
     assert h.hub.account_answer(ask.ask, signins.answer(ask.query)) == []
