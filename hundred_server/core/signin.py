@@ -222,6 +222,11 @@ class SignIn:
         asks, self._asks = self._asks, []
         return asks
 
+    def conn_of(self, ask: int) -> int | None:
+        """The connection ask ``ask`` is out for (None: none, or it was answered)."""
+        out = self._out.get(ask)
+        return None if out is None or not out[0] else out[0]
+
     def waits(self, conn: int) -> bool:
         """Whether ``conn``'s message waits for an answer (its lines wait behind it)."""
         return conn in self.pending

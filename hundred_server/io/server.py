@@ -77,7 +77,7 @@ from hundred_server.io import websocket
 from hundred_server.io.admit import Admission
 from hundred_server.io.api import Api
 from hundred_server.io.committer import Batch, Committer
-from hundred_server.io.listeners import Listener, listeners_for
+from hundred_server.io.listeners import INTERNAL_ERROR, Listener, listeners_for
 from hundred_server.io.outbox import OUTGOING_LIMIT, Connection, Outbox
 from hundred_server.io.ratings import RatingsWriter
 from hundred_server.io.signins import SignIns
@@ -352,9 +352,17 @@ class Server:
             self.dispatch(self.hub.bot_answer(table, seat, ask, choice, fault, action))
 
     def _signed_in(self, ask: int, answer: object) -> None:
-        """The accounts' answer to a sign-in's ask (io/signins.py), on the loop."""
-        if not self._closed:
+        """The accounts' answer to a sign-in's ask (io/signins.py), on the loop; a bug
+        in reading it ends that connection only (as a bug in reading a line does)."""
+        if self._closed:
+            return
+        conn = self.hub.lobby.sign_in.conn_of(ask)
+        try:
             self.dispatch(self.hub.account_answer(ask, answer))
+        except Exception:
+            log.exception("connection %s: internal error in its sign-in; closing it", conn)
+            if conn is not None:
+                self.dispatch(self.hub.notice(conn, "internal_error", INTERNAL_ERROR))
 
     def read_waiting(self) -> None:
         """The lines that waited unread for the commit (``Hub.waiting``), read now, in

@@ -239,3 +239,29 @@ async def test_text_register_and_login_over_a_socket_show_no_password_to_anyone(
 def kept(folder: Path, secret: str) -> bool:
     """Whether ``secret`` is in any of the store's files."""
     return any(secret.encode() in stored.read_bytes() for stored in folder.glob("s.db*"))
+
+
+@pytest.mark.asyncio
+async def test_a_bug_in_reading_an_answer_ends_that_connection_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running(tmp_path) as server:
+        key = await register(server, "Ann")
+        other = await Peer.greeted(server.port, "bob")
+
+        def bug(ask: int, answer: object) -> list[Any]:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(server.hub, "account_answer", bug)
+        peer, said = await hello(server, {"Type": "Hello", "Key": key})
+        assert said == {
+            "Type": "Error",
+            "Code": "internal_error",
+            "Message": "the server hit an internal error (it is logged); goodbye",
+        }
+        assert await peer.at_eof() == b""
+        await peer.close()
+        monkeypatch.undo()
+        await other.send({"Type": "Hello", "Message": "join"})  # the server goes on
+        assert (await other.recv())["Type"] == "Tables"
+        await other.close()
