@@ -259,8 +259,8 @@ class Server:
             self.runner.close()
         if self.pool is not None:
             self.pool.close()
-        if self.signins is not None:
-            self.signins.close()
+        if self.signins is not None:  # what runs on its threads ends first (a look-up, a hash)
+            await asyncio.to_thread(self.signins.close)
         transports = [c.transport for c in self._connections.values()]
         self.read_waiting()  # lines unread yet, and what the last turn produced, join the queue
         unsaved = await self.committer.last_saves()

@@ -178,6 +178,7 @@ class SignIns:
             loop.run_in_executor(pool, self.answer, ask.query).add_done_callback(then(ask.ask))
 
     def close(self) -> None:
-        """No more answers: what is queued is dropped, what runs ends by itself."""
-        self._lookups.shutdown(wait=False, cancel_futures=True)
-        self._hashing.shutdown(wait=False, cancel_futures=True)
+        """No more answers: what is queued is dropped, and what runs is waited for (so
+        that nothing touches the accounts' store once it is closed, nor opens it again)."""
+        self._lookups.shutdown(wait=True, cancel_futures=True)
+        self._hashing.shutdown(wait=True, cancel_futures=True)
