@@ -16,6 +16,10 @@ a store of ours. They are::
     rated_games    each game rated once: its id, its game, each seat's account and
                    result (JSON), its rating changes; a game's rating and this row are
                    one transaction, so a game is never rated twice nor half
+    sign_in_failures  wrong passwords and keys: who (``address A`` or ``account ID``)
+                   and when (seconds since the epoch), for ``Attempts``
+                   (core/accounts.py) on every instance and across restarts; those
+                   older than the window are deleted as new ones come
 
 A site's instances share the one database, so an account made on one is known on all.
 Nothing here hashes passwords: the caller hands over the argon2 hash it made (off the
@@ -75,6 +79,12 @@ SCHEMA: Final = (
         id      BIGINT NOT NULL REFERENCES rated_games(id),
         PRIMARY KEY (account, id)
     )""",
+    """CREATE TABLE IF NOT EXISTS sign_in_failures (
+        who TEXT NOT NULL,
+        at  DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS sign_in_failures_who ON sign_in_failures (who, at)",
+    "CREATE INDEX IF NOT EXISTS sign_in_failures_at ON sign_in_failures (at)",
 )
 #: The pools a rating is in.
 POOLS: Final = ("bots", "people")
@@ -240,6 +250,26 @@ class AccountStore:
         with self._mutex, self._transaction() as db:
             row = db.one("SELECT name FROM accounts WHERE id = ?", (account,))
         return None if row is None else str(row[0])
+
+    # ------------------------------------------------------------ wrong guesses
+
+    def recent_failures(self, who: str, since: float, limit: int) -> list[float]:
+        """The times of ``who``'s latest ``limit`` failures after ``since``, newest
+        first (``FailureLog``)."""
+        with self._mutex, self._transaction() as db:
+            rows = db.all(
+                "SELECT at FROM sign_in_failures WHERE who = ? AND at > ? ORDER BY at DESC LIMIT ?",
+                (who, since, limit),
+            )
+        return [float(r[0]) for r in rows]
+
+    def add_failures(self, who: Sequence[str], at: float, forget: float) -> None:
+        """A failure at ``at`` for each of ``who``; every failure at or before
+        ``forget`` is deleted (``FailureLog``)."""
+        with self._mutex, self._transaction() as db:
+            db.execute("DELETE FROM sign_in_failures WHERE at <= ?", (forget,))
+            for one in who:
+                db.execute("INSERT INTO sign_in_failures (who, at) VALUES (?, ?)", (one, at))
 
     # ------------------------------------------------------------------ ratings
 

@@ -33,7 +33,7 @@ def get(http: int, path: str) -> object:
         return json.loads(answer.read())
 
 
-def wait_for(done: object, seconds: float = 30.0) -> None:
+def wait_for(done: object, seconds: float = 90.0) -> None:
     deadline = time.monotonic() + seconds
     while not done():  # type: ignore[operator]
         assert time.monotonic() < deadline, "timed out"
