@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameDropped, GameEnded
+from hundred_server.core.ladder import seed_kept
 from hundred_server.core.ratings import GameOver
 from hundred_server.core.sessions import Session, Where
 from hundred_server.core.table import Outgoing, Table
@@ -66,8 +67,11 @@ class TableEnds:
         else:
             log.info("table %d abandoned: no person left at it", table.id)
         # A game that ended with a result reveals its seed, so its deals can be checked
-        # against the Commit its people got at the start (fairness.py).
-        reveal = None if result is None else reveal_message(table.id, table.game_name, table.seed)
+        # against the Commit its people got at the start (fairness.py); but a ladder
+        # set's game before its last does not: the later ones deal from it (ladder.py).
+        reveal = None
+        if result is not None and not seed_kept(table.header):
+            reveal = reveal_message(table.id, table.game_name, table.seed)
         out: Outgoing = []
         sessions = lobby.sessions
         ladder = lobby.ladder.is_ladder(table)

@@ -47,6 +47,16 @@ or one that queues again for the game, finds its set). Between two games of a se
 nothing is unsaved but the set's wait for entrants who are away (``SET_WAIT``): a server
 stopped in that wait forgets the set's later games.
 
+**One seed a set, kept until the set is over.** A set's games deal from one seed (the
+same cards, the seats turned), so what a game of it shows once it is over (its seed,
+``Reveal``; its record, every ``Deal``'s ``Deck``, ``GET /api/games/ID``) would show
+every hand of the set's later games. A game that is not its set's last (``seed_kept``)
+reveals nothing when it ends, and its record is served only once the set is over
+(``set_over``): its last game has ended, or none of its games is under way and the newest
+ended ``SET_OVER_AFTER`` seconds ago (a set's next game is under way within ``SET_WAIT``
+of the last one's end, or never). The set's last game reveals the seed (the same
+``Hash`` its every game committed to).
+
 **On a site of several instances**, accounts, ratings and the sets' tables are in the
 shared store (PostgreSQL), and a set's table goes on on whichever instance plays it. The
 queue is per instance: a connection is paired with those queued on the same instance,
@@ -56,7 +66,7 @@ and anchors fill a lone one's set there.
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -85,6 +95,10 @@ ANCHOR_WAIT: Final = 2.0
 #: Seconds a set whose next game is due waits for its entrants when none of them is on
 #: the ladder (they are away: a restart, a lost connection).
 SET_WAIT: Final = 30.0
+#: Seconds after the newest game of a set ended, none under way, when the set is
+#: over for certain (``set_over``): its wait for entrants, and the store's write of a
+#: next game, are long over.
+SET_OVER_AFTER: Final = 4 * SET_WAIT
 #: The fair clock of a ladder table (botclock.py): seconds a move, the bank of seconds
 #: a seat has for the game's slow moves, and the strikes.
 MOVE_TIME: Final = 5.0
@@ -494,3 +508,33 @@ class Ladder:
             lobby.rating_events.append(GameOver(game_id, result))
             log.info("ladder: game %d of the set of %s forfeited", game_id, ladder_set.tables)
             ladder_set.round += 1
+
+
+# ---------------------------------------------------------------------- one seed a set
+
+
+def seed_kept(header: Mapping[str, Any]) -> bool:
+    """Whether the game whose record header is ``header`` is a ladder set's game but its
+    last: the set's later games deal from its seed, so neither its seed nor its record
+    is shown before the set is over (the module docstring)."""
+    value = header.get("Ladder")
+    if not isinstance(value, dict):
+        return False
+    entrants, round_ = value.get("Entrants"), value.get("Round")
+    return isinstance(entrants, list) and type(round_) is int and round_ < len(entrants) - 1
+
+
+def set_over(
+    games_of_seed: Iterable[tuple[Mapping[str, Any], str, float | None]], now: float
+) -> bool:
+    """Whether a ladder set is over, from its games in the store (each: its record
+    header, its state, and when it ended, in seconds of the epoch, None if it has not):
+    none of them is under way, and its last game has ended or the newest ended
+    ``SET_OVER_AFTER`` seconds before ``now``."""
+    found = list(games_of_seed)
+    if not found or any(state == "playing" for _, state, _ in found):
+        return False
+    if any("Ladder" in header and not seed_kept(header) for header, _, _ in found):
+        return True  # the set's last game has ended
+    ended = [when for _, _, when in found if when is not None]
+    return bool(ended) and now - max(ended) >= SET_OVER_AFTER

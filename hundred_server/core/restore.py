@@ -16,6 +16,7 @@ from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.botclock import BotClock, clock_from
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameEnded, StoredGame
+from hundred_server.core.ladder import seed_kept
 from hundred_server.core.table import RestoredGame, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended
 from hundred_server.games.base import GameState, is_over, round_number
@@ -150,5 +151,8 @@ def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
     told = spec.wire.tell(before.apply(seat, action), people, before.players)
     result = spec.result(game)
     over = message(f"The game at table {stored.id} is over: {result['Text']}")
+    header = json.loads(stored.lines[0]) if stored.lines else {}
+    if seed_kept(header):  # a ladder set's game before its last: the seed is kept
+        return {i: (over, *told[i]) for i in people}
     reveal = reveal_message(stored.id, spec.name, stored.seed)
     return {i: (over, *told[i], reveal) for i in people}

@@ -16,7 +16,9 @@ sans-I/O HTTP/1.1 library): one request a connection, answered and closed.
   the order is by mu - 3 sigma);
 - ``GET /api/accounts/NAME`` → the account's ratings and its last rated games;
 - ``GET /api/games/ID`` → a finished game's record, JSON lines as ``--record`` writes
-  (``hundred-server replay`` reads it); a game under way, or none, is 404.
+  (``hundred-server replay`` reads it); a game under way, or none, is 404, and so is a
+  ladder set's game until its set is over (core/ladder.py: its later games deal the
+  same cards).
 
 An error is ``{"Code","Message"}`` with a status that says its kind (400 malformed,
 401 a wrong password or key, 404, 409 a name taken, 429 too many wrong attempts, 503
@@ -32,7 +34,9 @@ import asyncio
 import json
 import logging
 import re
+import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -41,6 +45,7 @@ from argon2 import PasswordHasher
 
 from hundred_server import games
 from hundred_server.core.accounts import account_id, check_name, check_password, hash_key, new_key
+from hundred_server.core.ladder import seed_kept, set_over
 from hundred_server.core.ratings import Rating
 from hundred_server.io.signins import SignIns
 from hundred_server.protocol.errors import ClientError, Malformed
@@ -234,8 +239,33 @@ class Api:
         # A game under way holds every hand: never served (nor said to exist).
         if found is None or found.state != "over":
             raise ApiError(404, "not_found", f"no finished game {game_id}")
+        header = _header(found.lines)
+        if seed_kept(header):  # a ladder set's game: its seed deals the set's later games
+            kin = await asyncio.to_thread(store.games_with_seed, found.seed)
+            ends = [(_header(g.lines), g.state, _epoch(g.finished)) for g in kin]
+            if not set_over(ends, time.time()):
+                raise ApiError(
+                    404,
+                    "not_found",
+                    f"game {game_id} is a ladder set's, whose later games deal the same cards: "
+                    "its record is served once the set is over",
+                )
         body = "".join(line + "\n" for line in found.lines).encode()
         return 200, body, "application/x-ndjson"
+
+
+def _header(lines: list[str]) -> dict[str, Any]:
+    """A stored record's header (its first line), or nothing."""
+    try:
+        value = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _epoch(when: str | None) -> float | None:
+    """A store's time (ISO 8601, as ``iso`` writes it) in seconds of the epoch."""
+    return None if when is None else datetime.fromisoformat(when).timestamp()
 
 
 def _body(body: bytes) -> dict[str, Any]:

@@ -11,7 +11,14 @@ from typing import Any
 
 from hundred_server.core.accounts import Account, hash_key
 from hundred_server.core.botclock import BotClock
-from hundred_server.core.ladder import ANCHOR_WAIT, BANK, MOVE_TIME
+from hundred_server.core.ladder import (
+    ANCHOR_WAIT,
+    BANK,
+    MOVE_TIME,
+    SET_OVER_AFTER,
+    seed_kept,
+    set_over,
+)
 from hundred_server.core.names import fold
 from hundred_server.core.ratings import START_MU, GameOver, RatedStart, rate_game, seat_entry
 from hundred_server.core.sessions import Where
@@ -349,3 +356,23 @@ def test_a_struck_entrant_loses_the_sets_later_games_the_ai_in_its_seat_unrated(
     play_until([b], rng, lambda: 2 in overs(h))
     assert overs(h)[2]["Struck"] == [1]
     assert "The set is over; you are on the ladder again" in [m.get("Message") for m in a.take()]
+
+
+def test_a_set_keeps_its_seed_until_its_last_game_and_is_over_when_the_store_says_so() -> None:
+    entrants = [{"Account": "a", "Bot": True}, {"Anchor": "naive"}]
+    first = {"Type": "Record", "Ladder": {"Entrants": entrants, "Round": 0}}
+    last = {"Type": "Record", "Ladder": {"Entrants": entrants, "Round": 1}}
+    assert seed_kept(first)
+    assert not seed_kept(last)
+    assert not seed_kept({"Type": "Record"})  # no ladder: revealed as ever
+    assert not seed_kept({"Ladder": {"Entrants": "ab", "Round": 0}})  # not a set's header
+    now = 1_000_000.0
+    # The second game under way, or not yet in the store: not over.
+    assert not set_over([(first, "over", now - 5), (last, "playing", None)], now)
+    assert not set_over([(first, "over", now - 5)], now)
+    assert not set_over([], now)
+    # Its last game ended (or was abandoned): over at once.
+    assert set_over([(first, "over", now - 5), (last, "abandoned", now - 1)], now)
+    # No last game ever came (the set ended early): over once the wait is long past.
+    assert not set_over([(first, "over", now - SET_OVER_AFTER + 1)], now)
+    assert set_over([(first, "over", now - SET_OVER_AFTER)], now)
