@@ -48,18 +48,9 @@ def resample(state: HundredState, player: int, sampler: Any) -> HundredState:
         cut = len(history) - len(state.dealing)
         new = _replay(state, history[:cut], rng, len(state.dealing))
     elif state.episode.over or not state.log:
-        new = _replay(state, history, rng)  # no hand under way: nothing is hidden
+        new = _replay(state, history, rng)  # nothing dealt, or over: no decision to search
     else:
-        real = state.information_state_string(player)
-        new = None
-        for _ in range(TRIES):
-            moved = _renamed(state, player, history, rng)
-            if moved is None:
-                continue
-            new = _replay(state, moved, rng)
-            if new is not None and new.information_state_string(player) == real:
-                return new
-        new = None
+        new = _drawn(state, player, history, rng)
     if new is None:
         FALLBACKS[0] += 1
         raise ResampleError(
@@ -67,6 +58,21 @@ def resample(state: HundredState, player: int, sampler: Any) -> HundredState:
             f"({state.hgame.name}, after {len(history)} steps)"
         )
     return new
+
+
+def _drawn(
+    state: HundredState, player: int, history: list[int], rng: Random
+) -> HundredState | None:
+    """The first of ``TRIES`` draws that replays to what ``player`` was told, or None."""
+    real = state.information_state_string(player)
+    for _ in range(TRIES):
+        moved = _renamed(state, player, history, rng)
+        if moved is None:
+            continue
+        new = _replay(state, moved, rng)
+        if new is not None and new.information_state_string(player) == real:
+            return new
+    return None
 
 
 def _replay(
