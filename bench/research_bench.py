@@ -125,8 +125,9 @@ def speed(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- ISMCTS
 
 
-#: Simulations a decision may try (each a resample) before it settles for what it has.
-_MOST_TRIES = 1000
+#: Its budget spent, a decision goes on to two simulations, within this many tries in
+#: all (a resample can fail).
+_EXTRA_TRIES = 10
 
 
 def _ismcts_bot(game: Any, budget: float, seed: int) -> Any:
@@ -148,8 +149,8 @@ def _ismcts_bot(game: Any, budget: float, seed: int) -> Any:
             start = time.thread_time()
             self.simulations = tries = 0
             # Two simulations at least: the first only expands the root.
-            while tries < _MOST_TRIES and (
-                self.simulations < 2 or time.thread_time() - start < budget
+            while time.thread_time() - start < budget or (
+                self.simulations < 2 and tries < _EXTRA_TRIES
             ):
                 tries += 1
                 try:
