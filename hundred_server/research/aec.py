@@ -96,6 +96,7 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.mask_size = actions
         self.np_random, _ = seeding.np_random(None)
         self.turns = [0] * n
         self.asked = 0
@@ -136,10 +137,12 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_seat[agent]
         episode = self.episode
-        mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if seat == episode.to_act:
+        mask = np.zeros(self.mask_size, np.int8)
+        to_act = episode.to_act
+        if seat == to_act:
+            # First: the legal actions begin a decision in steps, which the seat sees.
             mask[episode.legal()] = 1
-        elif self.waits and episode.to_act is not None:
+        elif self.waits and to_act is not None:
             mask[self.wait] = 1
         return {"observation": episode.observe(seat), "action_mask": mask}
 
@@ -151,7 +154,6 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seat = self.agent_seat[agent]
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.turns[seat] += 1
         if seat == episode.to_act:
             legal = episode.legal()
@@ -160,14 +162,16 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                     self._illegal(agent, action)
                     return
                 action = next((a for a in legal if a >= int(action or 0)), legal[0])
-            episode.step(int(action))
+            episode.take(seat, int(action))  # found in legal just now
             while episode.needs_deal:
                 episode.deal(episode.deck())
-            for i, a in enumerate(self.agents):
-                self.rewards[a] = episode.rewards[i]
+            # As the seats' order: agent i is seat i.
+            self.rewards = dict(zip(self.agents, episode.rewards, strict=False))
         elif action != self.wait and self.illegal == "end":
             self._illegal(agent, action)
             return
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if episode.over:
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self._next_agent()

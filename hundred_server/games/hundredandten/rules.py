@@ -138,9 +138,12 @@ _BIDS: Final = {a: Bid(a) for a in BID_AMOUNTS}
 _UNPASS: Final = Unpass()
 _TRUMPS: Final = tuple(SelectTrump(s) for s in DECK_SUITS)
 _PLAYS: Final = tuple(Play(c) for c in ALL_CARDS)
-#: Shared instances (actions are immutable values): ``BID_ACTIONS[15]``, ``PLAY_ACTIONS[card]``.
+#: Shared instances (actions are immutable values): ``BID_ACTIONS[15]``, ``PLAY_ACTIONS[card]``,
+#: ``TRUMP_ACTIONS`` (in ``DECK_SUITS`` order), ``UNPASS_ACTION``.
 BID_ACTIONS: Final = _BIDS
 PLAY_ACTIONS: Final = _PLAYS
+TRUMP_ACTIONS: Final = _TRUMPS
+UNPASS_ACTION: Final = _UNPASS
 
 
 def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
