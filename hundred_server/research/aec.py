@@ -137,13 +137,14 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_seat[agent]
         episode = self.episode
-        mask = np.zeros(self.mask_size, np.int8)
         to_act = episode.to_act
         if seat == to_act:
             # First: the legal actions begin a decision in steps, which the seat sees.
-            mask[episode.legal()] = 1
-        elif self.waits and to_act is not None:
-            mask[self.wait] = 1
+            mask = episode.mask(self.mask_size)
+        else:
+            mask = np.zeros(self.mask_size, np.int8)
+            if self.waits and to_act is not None:
+                mask[self.wait] = 1
         return {"observation": episode.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:

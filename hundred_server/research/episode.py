@@ -163,6 +163,8 @@ class Episode:
         #: read from a view again before they are observed.
         self.stale = [True] * players
         self.public_stale = True
+        #: Each seat's hand as its view gave it when last read (None: read it again).
+        self.seen: list[tuple[Any, ...] | None] = [None] * players
         #: Which seat each position of the hand's deck went to (-1: to none), for a
         #: deck with duplicate cards (sampling.py needs it; else by card).
         self.deal_map: tuple[int, ...] = ()
@@ -264,10 +266,14 @@ class Episode:
         called = {lay.card_index[c] for c in self.calls}
         return [lay.call0 + i for i in range(lay.num_cards) if i not in called]
 
-    def mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        mask = np.zeros(self.layout.num_actions, np.int8)
-        mask[self.legal()] = 1
-        return mask
+    def mask(self, size: int = 0) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """A new int8 array of ``size`` (the number of actions by default), 1 at each
+        legal action of the seat to act."""
+        # Set in a bytearray, then seen by numpy: faster than an index list's assignment.
+        marks = bytearray(size or self.layout.num_actions)
+        for number in self.legal():
+            marks[number] = 1
+        return np.frombuffer(marks, np.int8)
 
     def step(self, action: int) -> list[Any]:
         """The seat to act takes ``action`` (a number): the engine's events (none for a
@@ -340,7 +346,7 @@ class Episode:
         new.game = copy.deepcopy(self.game)
         new.flat = self.flat.copy()
         new._views()
-        for name in ("picked", "calls", "rewards", "total_rewards", "hand_start", "stale"):
+        for name in ("picked", "calls", "rewards", "total_rewards", "hand_start", "stale", "seen"):
             setattr(new, name, list(getattr(self, name)))
         return new
 
@@ -349,7 +355,13 @@ class Episode:
     def _begin(self, seat: int, composite: Composite) -> None:
         self.composite = composite
         # The engine hears of no step until the last: the hand stays as it is now.
-        self.composite_hand = tuple(self.game.view_for(seat).hand)
+        hand = self.seen[seat]
+        if hand is None:
+            self.stale[seat] = True
+            self._fresh(seat)
+            hand = self.seen[seat]
+            assert hand is not None
+        self.composite_hand = hand
         self.picked, self.option, self.calls = [], None, []
         self.picking.fill(0)
         self.stage = PICKING
@@ -392,12 +404,14 @@ class Episode:
     # ------------------------------------------------------------------ bookkeeping
 
     def _apply(self, seat: int, action: Any, number: int) -> list[Any]:
-        events: list[Any] = self.game.apply(seat, action)
+        game = self.game
+        events: list[Any] = game.apply(seat, action)
         lay = self.layout
         if self.leader < 0:
             self.leader = seat
         if 0 <= number < lay.num_cards:
             self.held[seat, number] -= 1
+            self.seen[seat] = None
             if lay.research.tricks:
                 self.trick[seat, number] += 1
                 self.in_trick += 1
@@ -411,7 +425,8 @@ class Episode:
             if number >= lay.num_cards:
                 self.choices[seat, number - lay.num_cards] = 1
             self._refresh()
-        self._after()
+        if game.to_act is None:  # the hand (or the game) ended
+            self._after()
         return events
 
     def _refresh(self) -> None:
@@ -420,6 +435,7 @@ class Episode:
         again when next observed (``_fresh``)."""
         self.stale = [True] * self.n
         self.public_stale = True
+        self.seen = [None] * self.n
 
     def _fresh(self, seat: int) -> None:
         if not self.stale[seat]:
@@ -427,10 +443,11 @@ class Episode:
         self.stale[seat] = False
         index, research = self.layout.card_index, self.layout.research
         view = self.game.view_for(seat)
-        held = self.held[seat]
-        held.fill(0)
-        for card in view.hand:
-            held[index[card]] += 1
+        hand = self.seen[seat] = tuple(view.hand)
+        counts = [0.0] * self.layout.num_cards
+        for card in hand:
+            counts[index[card]] += 1
+        self.held[seat] = counts
         if self.public_stale:
             self.public_stale = False
             self.faceup.fill(0)
@@ -486,7 +503,8 @@ class Episode:
 
     def observe(self, seat: int) -> Vector:
         """What ``seat`` may see, as the vector layout.py describes (a new array)."""
-        self._fresh(seat)
+        if self.stale[seat]:
+            self._fresh(seat)
         acting = seat == self.to_act
         frame = self.frame
         out: Vector = self.flat.take(frame.gather[seat][acting])
