@@ -164,8 +164,9 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                     return
                 action = next((a for a in legal if a >= int(action or 0)), legal[0])
             episode.take(seat, int(action))  # found in legal just now
-            while episode.needs_deal:
-                episode.deal(episode.deck())
+            if episode.to_act is None:  # a hand ended: deal the next (if the game goes on)
+                while episode.needs_deal:
+                    episode.deal(episode.deck())
             # As the seats' order: agent i is seat i.
             self.rewards = dict(zip(self.agents, episode.rewards, strict=False))
         elif action != self.wait and self.illegal == "end":
@@ -177,8 +178,8 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self._next_agent()
         if (
-            not episode.over
-            and self.max_cycles is not None
+            self.max_cycles is not None
+            and not episode.over
             and self.turns[self.agent_seat[self.agent_selection]] >= self.max_cycles
         ):
             self.truncations = dict.fromkeys(self.agents, True)

@@ -35,7 +35,7 @@ REWARDS: Final = ("win", "points")
 #: What a pickled episode leaves out: the registry's, and the views of ``flat``.
 _SHARED: Final = frozenset(
     (
-        *("spec", "layout", "frame"),
+        *("spec", "layout", "frame", "cells"),
         *("held", "discarded", "picking", "faceup", "called", "table"),
         *("trick", "played", "shown", "choices", "score"),
     )
@@ -83,6 +83,11 @@ class Frame:
             (self._places(lay, seat, False), self._places(lay, seat, True)) for seat in range(n)
         )
         self.leader_at, self.stage_at = lay.own["leader"][0], lay.own["stage"][0]
+        #: Where each seat's row of ``held``, ``trick`` and ``played`` starts in the vector.
+        table, seat = self.at["table"], lay.seat
+        self.held_row = tuple(self.at["held"] + s * c for s in range(n))
+        self.trick_row = tuple(table + s * lay.seat_size + seat["trick"][0] for s in range(n))
+        self.played_row = tuple(table + s * lay.seat_size + seat["played"][0] for s in range(n))
 
     def _places(self, lay: Layout, seat: int, acting: bool) -> Indices:
         n, c, size = lay.players, lay.num_cards, lay.seat_size
@@ -178,6 +183,8 @@ class Episode:
         the seat fields (``trick``...) as views of ``flat``."""
         at, flat, lay = self.frame.at, self.flat, self.layout
         n, c, size = self.n, lay.num_cards, lay.seat_size
+        #: ``flat`` as a memoryview: one number read and written without numpy's costs.
+        self.cells = memoryview(flat)
         self.held = flat[at["held"] : at["held"] + n * c].reshape(n, c)
         self.discarded = flat[at["discarded"] : at["discarded"] + n * c].reshape(n, c)
         self.picking = flat[at["picking"] : at["picking"] + c]
@@ -410,17 +417,18 @@ class Episode:
         if self.leader < 0:
             self.leader = seat
         if 0 <= number < lay.num_cards:
-            self.held[seat, number] -= 1
+            cells, frame = self.cells, self.frame
+            cells[frame.held_row[seat] + number] -= 1
             self.seen[seat] = None
             if lay.research.tricks:
-                self.trick[seat, number] += 1
+                cells[frame.trick_row[seat] + number] += 1
                 self.in_trick += 1
                 if self.in_trick == self.n:
                     self.played += self.trick
                     self.trick.fill(0)
                     self.in_trick = 0
             else:
-                self.played[seat, number] += 1
+                cells[frame.played_row[seat] + number] += 1
         else:
             if number >= lay.num_cards:
                 self.choices[seat, number - lay.num_cards] = 1
@@ -507,7 +515,7 @@ class Episode:
             self._fresh(seat)
         acting = seat == self.to_act
         frame = self.frame
-        out: Vector = self.flat.take(frame.gather[seat][acting])
+        out: Vector = self.flat.take(frame.gather[seat][acting], mode="clip")  # all in range
         leader = self.leader
         if leader >= 0:
             out[frame.leader_at + (leader - seat) % self.n] = 1.0

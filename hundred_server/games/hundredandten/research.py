@@ -4,6 +4,7 @@ card by card; hidden hands, stock and discards drawn by the strong AI's sampler.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from random import Random
 from typing import Any, Final
 
@@ -25,6 +26,9 @@ def _discard(picked: tuple[Any, ...], option: Any, called: tuple[Any, ...]) -> D
     return Discard(picked)
 
 
+_cards: Final = attrgetter("cards")
+
+
 def _parts(action: Discard) -> tuple[tuple[Any, ...], Any, tuple[Any, ...]]:
     return action.cards, None, ()
 
@@ -32,7 +36,7 @@ def _parts(action: Discard) -> tuple[tuple[Any, ...], Any, tuple[Any, ...]]:
 def _compose(legal: tuple[Any, ...]) -> Composite | None:
     if not legal or type(legal[0]) is not Discard:
         return None
-    return Composite((0, max(len(d.cards) for d in legal)), (), 0, _discard, _parts)
+    return Composite((0, max(map(len, map(_cards, legal)))), (), 0, _discard, _parts)
 
 
 def _sample(view: View, rng: Random) -> tuple[list[list[Any]], list[Any] | None]:

@@ -360,7 +360,10 @@ def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
     a run and a royal marriage (19), a double run has no royal marriage (150), and a run
     with a second K but no second Q has none (15).
     """
-    counts = Counter(hand)
+    counts = [0] * len(ALL_CARDS)  # by card index
+    for c in hand:
+        counts[c] += 1
+    held = counts.__getitem__
     used: dict[Card, int] = {}
 
     def count(cards: Sequence[Card], times: int) -> None:
@@ -370,12 +373,12 @@ def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
 
     amount = 0
     run = _RUN_CARDS[trump]
-    runs = min(counts[c] for c in run)
+    runs = min(map(held, run))
     amount += RUN_VALUES[runs]
     count(run, runs)
     for suit in SUIT_ORDER:
         pair = _PAIR_CARDS[suit]
-        pairs = min(counts[c] for c in pair)
+        pairs = min(map(held, pair))
         if suit is trump:
             amount += ROYAL_MARRIAGE * (pairs - runs)  # a run holds a K-Q: pairs >= runs
         else:
@@ -388,7 +391,7 @@ def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
     amount += PINOCHLE_VALUES[pinochles]
     count([_QS, _JD], pinochles)
     for around, single, double in _AROUND_CARDS:
-        times = min(counts[c] for c in around)
+        times = min(map(held, around))
         amount += (0, single, double)[times]
         count(around, times)
     return amount, sort_hand(c for c, times in used.items() for _ in range(times))
@@ -420,12 +423,23 @@ def trick_points(plays: Iterable[tuple[int, Card]], last: bool) -> int:
     return sum(COUNTER_POINTS[c] for _, c in plays) + (LAST_TRICK_BONUS if last else 0)
 
 
+def _winning_card(trick: Sequence[tuple[int, Card]], trump: Suit) -> Card:
+    """``trick_winner(trick, trump)[1]``, ``beats`` written out (it is asked twice a move)."""
+    best = trick[0][1]
+    best_suit = SUIT_OF[best]
+    for _, played in trick:  # the first against itself does not beat
+        suit = SUIT_OF[played]
+        if STRENGTH[played] > STRENGTH[best] if suit is best_suit else suit is trump:
+            best, best_suit = played, suit
+    return best
+
+
 def _playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: Suit) -> list[Card]:
     """RULES.md item 5: the cards of ``hand`` (in its order, repeats kept) it may play."""
     if not trick:
         return list(hand)
     led = SUIT_OF[trick[0][1]]
-    best = trick_winner(trick, trump)[1]
+    best = _winning_card(trick, trump)
     follow = [c for c in hand if SUIT_OF[c] is led]
     if not follow:
         follow = [c for c in hand if SUIT_OF[c] is trump]
@@ -444,7 +458,7 @@ def legal_plays(
 ) -> tuple[Play, ...]:
     """The plays open to ``hand`` with ``trick`` on the table, in the hand's order, each
     card once (the engine keeps hands sorted, so this is display order)."""
-    return tuple(PLAY_ACTIONS[c] for c in dict.fromkeys(_playable(hand, trick, trump)))
+    return tuple(map(PLAY_ACTIONS.__getitem__, dict.fromkeys(_playable(hand, trick, trump))))
 
 
 def check_play(
