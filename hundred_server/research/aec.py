@@ -164,7 +164,7 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                     return
                 action = next((a for a in legal if a >= int(action or 0)), legal[0])
             episode.take(seat, int(action))  # found in legal just now
-            if episode.to_act is None:  # a hand ended: deal the next (if the game goes on)
+            if episode.game.to_act is None:  # a hand ended: deal the next, unless it is over
                 while episode.needs_deal:
                     episode.deal(episode.deck())
             # As the seats' order: agent i is seat i.

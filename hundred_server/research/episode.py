@@ -184,7 +184,7 @@ class Episode:
         at, flat, lay = self.frame.at, self.flat, self.layout
         n, c, size = self.n, lay.num_cards, lay.seat_size
         #: ``flat`` as a memoryview: one number read and written without numpy's costs.
-        self.cells = memoryview(flat)
+        self.cells = flat.data
         self.held = flat[at["held"] : at["held"] + n * c].reshape(n, c)
         self.discarded = flat[at["discarded"] : at["discarded"] + n * c].reshape(n, c)
         self.picking = flat[at["picking"] : at["picking"] + c]
