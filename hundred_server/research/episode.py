@@ -480,7 +480,7 @@ class Episode:
         if over or (self.hands and self.hands_done >= self.hands):
             self.over = True
             if self.reward == "win":
-                self.rewards = self._win_rewards()
+                self.rewards = _win_rewards(self)
         self.total_rewards = [t + r for t, r in zip(self.total_rewards, self.rewards, strict=True)]
 
     def _scores_seen(self) -> None:
@@ -493,19 +493,6 @@ class Episode:
         if sides is None:
             return scores
         return [scores[sides[s]] for s in range(self.n)]
-
-    def _win_rewards(self) -> list[float]:
-        game, sides = self.game, self.spec.sides
-        if game.winner is not None:
-            won = [s for s in range(self.n) if (sides[s] if sides else s) == game.winner]
-        else:
-            gained = [a - b for a, b in zip(self._seat_scores(), self.episode_start, strict=True)]
-            best = max(gained)
-            won = [s for s in range(self.n) if gained[s] == best]
-        if len(won) == self.n:
-            return [0.0] * self.n
-        lose = -len(won) / (self.n - len(won))
-        return [1.0 if s in won else lose for s in range(self.n)]
 
     # ------------------------------------------------------------------ observing
 
@@ -522,6 +509,21 @@ class Episode:
         if acting:
             out[frame.stage_at + self.stage] = 1.0
         return out
+
+
+def _win_rewards(episode: Episode) -> list[float]:
+    """The ``"win"`` rewards when the episode ends (the module docstring)."""
+    game, sides = episode.game, episode.spec.sides
+    if game.winner is not None:
+        won = [s for s in range(episode.n) if (sides[s] if sides else s) == game.winner]
+    else:
+        gained = [a - b for a, b in zip(episode._seat_scores(), episode.episode_start, strict=True)]
+        best = max(gained)
+        won = [s for s in range(episode.n) if gained[s] == best]
+    if len(won) == episode.n:
+        return [0.0] * episode.n
+    lose = -len(won) / (episode.n - len(won))
+    return [1.0 if s in won else lose for s in range(episode.n)]
 
 
 _DEAL_MAPS: dict[tuple[str, int, int], tuple[int, ...]] = {}
