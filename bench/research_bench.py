@@ -125,11 +125,20 @@ def speed(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------- ISMCTS
 
 
+#: Its budget spent, a decision goes on to two simulations, within this many tries in
+#: all (a resample can fail).
+_EXTRA_TRIES = 10
+
+
 def _ismcts_bot(game: Any, budget: float, seed: int) -> Any:
     from open_spiel.python.algorithms import ismcts, mcts
 
+    from hundred_server.research.sampling import ResampleError
+
     class TimedISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]
-        """OpenSpiel's ISMCTS with a CPU time budget a decision instead of a count."""
+        """OpenSpiel's ISMCTS with a CPU time budget a decision instead of a count. A
+        simulation whose resample finds no deal (``ResampleError``) is left out; with
+        none left in, the decision is a uniform choice of the legal actions."""
 
         def run_search(self, state: Any) -> Any:
             self.reset()
@@ -138,12 +147,21 @@ def _ismcts_bot(game: Any, budget: float, seed: int) -> Any:
                 return [(legal[0], 1.0)]
             self._root_node = self.create_new_node(state)
             start = time.thread_time()
-            self.simulations = 0
+            self.simulations = tries = 0
             # Two simulations at least: the first only expands the root.
-            while self.simulations < 2 or time.thread_time() - start < budget:
-                self.run_simulation(self.sample_root_state(state))
+            while time.thread_time() - start < budget or (
+                self.simulations < 2 and tries < _EXTRA_TRIES
+            ):
+                tries += 1
+                try:
+                    root = self.sample_root_state(state)
+                except ResampleError:
+                    continue
+                self.run_simulation(root)
                 self.simulations += 1
-            node = self.filter_illegals(self._root_node, state.legal_actions())
+            node = self.filter_illegals(self._root_node, legal)
+            if node.total_visits <= 0:
+                return [(action, 1.0 / len(legal)) for action in legal]
             return self.get_final_policy(state, node)
 
     rng = np.random.RandomState(seed)
@@ -250,6 +268,13 @@ def ismcts(args: argparse.Namespace) -> int:
             if args.out:
                 with open(args.out, "w") as f:
                     json.dump(results, f, indent=1)
+            print(
+                f"{name} deal {deal + 1} of {args.deals}: {diff:+.2f} (mean {mean:+.2f}),"
+                f" resamples {sampling.RESAMPLES[0]}, none found {sampling.FALLBACKS[0]},"
+                f" {time.perf_counter() - started:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
         r = results[name]
         print(
             f"{name:14} deals {r['deals']:4}  strong - ISMCTS {r['mean']:+8.2f} points a hand"

@@ -21,7 +21,7 @@ import hashlib
 import re
 import secrets
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
 
@@ -117,31 +117,65 @@ class AccountBook(Protocol):
         """The name of the account ``name`` is, or looks like (None: none)."""
         ...
 
-    def rating(self, account: str, game: str) -> float | None:
-        """The account's mu in ``game`` (None: not rated there yet)."""
+
+class FailureLog(Protocol):
+    """Where wrong guesses are kept: in memory (``MemoryFailures``, one process), or in
+    the store (store/accounts.py: every instance of a site, and across restarts)."""
+
+    def recent_failures(self, who: str, since: float, limit: int) -> list[float]:
+        """The times of ``who``'s latest ``limit`` failures after ``since``, newest
+        first."""
+        ...
+
+    def add_failures(self, who: Sequence[str], at: float, forget: float) -> None:
+        """A failure at ``at`` for each of ``who``; those at or before ``forget`` may
+        be forgotten."""
         ...
 
 
-class Attempts:
-    """Wrong guesses per address and per account (see the module docstring). ``check``
-    before a guess is checked, ``failed`` after a wrong one; a right one does not clear
-    the count (a guesser who knows one password learns nothing from it)."""
+class MemoryFailures:
+    """Failures in memory, ``MAX_TRACKED`` addresses and accounts at most (the oldest
+    forgotten first), the latest ``keep`` of each."""
 
-    def __init__(self, limit: int = MAX_FAILURES, window: float = FAILURE_WINDOW) -> None:
-        self.limit = limit
-        self.window = window
+    def __init__(self, keep: int = MAX_FAILURES) -> None:
+        self.keep = keep
         self._failures: dict[str, deque[float]] = {}
 
-    def _recent(self, who: str, now: float) -> deque[float] | None:
+    def recent_failures(self, who: str, since: float, limit: int) -> list[float]:
         times = self._failures.get(who)
         if times is None:
-            return None
-        while times and times[0] <= now - self.window:
+            return []
+        while times and times[0] <= since:
             times.popleft()
         if not times:
             del self._failures[who]
-            return None
-        return times
+        return sorted(times, reverse=True)[:limit]
+
+    def add_failures(self, who: Sequence[str], at: float, forget: float) -> None:
+        for one in who:
+            times = self._failures.get(one)
+            if times is None:
+                if len(self._failures) >= MAX_TRACKED:
+                    del self._failures[next(iter(self._failures))]
+                times = self._failures[one] = deque(maxlen=self.keep)
+            times.append(at)
+
+
+class Attempts:
+    """Wrong guesses per address and per account (see the module docstring), kept in
+    ``log`` (None: in memory). ``check`` before a guess is checked, ``failed`` after a
+    wrong one; a right one does not clear the count (a guesser who knows one password
+    learns nothing from it)."""
+
+    def __init__(
+        self,
+        limit: int = MAX_FAILURES,
+        window: float = FAILURE_WINDOW,
+        log: FailureLog | None = None,
+    ) -> None:
+        self.limit = limit
+        self.window = window
+        self.log: FailureLog = log if log is not None else MemoryFailures(limit)
 
     def check(self, now: float, *who: str | None) -> None:
         """``too_many_attempts`` if any of ``who`` (an address, an account) is at its
@@ -149,9 +183,9 @@ class Attempts:
         for one in who:
             if one is None:
                 continue
-            times = self._recent(one, now)
-            if times is not None and len(times) >= self.limit:
-                wait = int(times[0] + self.window - now) + 1
+            times = self.log.recent_failures(one, now - self.window, self.limit)
+            if len(times) >= self.limit:
+                wait = int(min(times) + self.window - now) + 1
                 raise Refused(
                     f"{self.limit} wrong passwords or keys in {int(self.window)} s; try again "
                     f"in {wait} s",
@@ -160,61 +194,6 @@ class Attempts:
 
     def failed(self, now: float, *who: str | None) -> None:
         """A wrong guess, charged to each of ``who``."""
-        for one in who:
-            if one is None:
-                continue
-            times = self._recent(one, now)
-            if times is None:
-                if len(self._failures) >= MAX_TRACKED:
-                    del self._failures[next(iter(self._failures))]
-                times = self._failures[one] = deque(maxlen=self.limit)
-            times.append(now)
-
-
-class SignIn:
-    """The lobby's part for accounts: a ``Key`` in ``Hello`` (``key``), and the names
-    of accounts kept from guests (``check_name``). ``book`` is None on a server without
-    a store: a ``Key`` is then ``bad_key``, and every name is a guest's."""
-
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.book: AccountBook | None = None
-        self.attempts = Attempts()
-        self.clock = clock
-
-    def key(self, address: str | None, value: object) -> Account:
-        """The account whose key ``value`` is, or ``bad_key`` (counted against the
-        address) or ``too_many_attempts``; nothing changes but the count."""
-        where = None if address is None else f"address {address}"
-        now = self.clock()
-        self.attempts.check(now, where)
-        key = read_key(value)
-        found = None if self.book is None else self.book.by_key(hash_key(key))
-        if found is None:
-            self.attempts.failed(now, where)
-            raise Refused("that Key is no account's API key (or it was revoked)", "bad_key")
-        return found
-
-    def rating(self, account: str, game: str) -> float | None:
-        """``account``'s rating in ``game`` (None: none yet, or no store)."""
-        return None if self.book is None else self.book.rating(account, game)
-
-    def check_name(self, name: str, account: Account | None) -> None:
-        """``name_taken`` if ``name`` is, or looks like, an account's other than
-        ``account`` (the connection's own)."""
-        if account is not None:
-            if fold(name) != fold(account.name):
-                raise Malformed(
-                    f"you are the account {quote(account.name)}: that is your name, not "
-                    f"{quote(name)}",
-                    "bad_name",
-                )
-            return
-        if self.book is None:
-            return
-        taken = self.book.taken(name)
-        if taken is not None:
-            raise Refused(
-                f"the name {quote(name)} is the account {quote(taken)}'s, or looks like it: "
-                "log in with its Key, or pick another name",
-                "name_taken",
-            )
+        charged = [one for one in who if one is not None]
+        if charged:
+            self.log.add_failures(charged, now, now - self.window)

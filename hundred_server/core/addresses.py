@@ -63,6 +63,25 @@ class Addresses:
         """The half-open connections from ``address`` (None: in all)."""
         return self._half_open_total if address is None else self._half_open.get(address, 0)
 
+    def refusal(self, address: str | None, connections: int) -> tuple[str, str] | None:
+        """Why one more connection (from ``address``, with ``connections`` open) is
+        refused, as (code, text), if it is: the server's or the address's connections
+        are at their limit (the address's half-open ones count, so a connection that was
+        half-open is settled first)."""
+        limits = self._limits
+        if connections >= limits.max_connections:
+            return (
+                "server_full",
+                f"the server is full ({limits.max_connections} connections); try later",
+            )
+        if address is not None and self.full(address):
+            return (
+                "too_many_connections",
+                f"your address has {limits.max_connections_per_address} connections open "
+                "already (the most it may); close one first",
+            )
+        return None
+
     def full(self, address: str) -> bool:
         """Whether ``address`` has as many connections, open or half-open, as it may."""
         count = self._open.get(address, 0) + self._half_open.get(address, 0)

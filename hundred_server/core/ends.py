@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameDropped, GameEnded
+from hundred_server.core.ladder import seed_kept
 from hundred_server.core.ratings import GameOver
 from hundred_server.core.sessions import Session, Where
 from hundred_server.core.table import Outgoing, Table
@@ -48,6 +49,9 @@ class TableEnds:
         result = None
         if game is not None and game.winner is not None:
             result = table.spec.result(game)
+            struck = lobby.ladder.struck_seats(table)
+            if struck:  # a ladder's struck entrants: lost whatever the score (ladder.py)
+                result["Struck"] = struck
         if journal.durable and table.saved:
             if result is None and not table.touched:
                 journal.add(GameDropped(table.id))
@@ -63,8 +67,11 @@ class TableEnds:
         else:
             log.info("table %d abandoned: no person left at it", table.id)
         # A game that ended with a result reveals its seed, so its deals can be checked
-        # against the Commit its people got at the start (fairness.py).
-        reveal = None if result is None else reveal_message(table.id, table.game_name, table.seed)
+        # against the Commit its people got at the start (fairness.py); but a ladder
+        # set's game before its last does not: the later ones deal from it (ladder.py).
+        reveal = None
+        if result is not None and not seed_kept(table.header):
+            reveal = reveal_message(table.id, table.game_name, table.seed)
         out: Outgoing = []
         sessions = lobby.sessions
         ladder = lobby.ladder.is_ladder(table)
@@ -74,7 +81,9 @@ class TableEnds:
             if session is not None and session.where is not Where.CLOSED:
                 if reveal is not None:
                     out.append((conn, reveal))
-                if ladder and session.ladder is not None:
+                if ladder and (
+                    session.ladder is not None or lobby.ladder.is_entrant(table, session)
+                ):
                     climbers.append(session)
                 else:
                     out += sessions.ask(session)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from hundred_server.core.addresses import Addresses
+from hundred_server.core.held import UNREAD_BINARY, HeldLines, SignInLines
 from hundred_server.core.limits import Limits
 from hundred_server.core.lobby import Lobby
 from hundred_server.core.names import NAME_RE, reserved
@@ -47,6 +48,7 @@ from hundred_server.core.waiting import WaitingLines
 from hundred_server.games.base import Bot
 from hundred_server.protocol import codecs
 from hundred_server.protocol.codecs import Codec
+from hundred_server.protocol.credentials import Credentials
 from hundred_server.protocol.errors import ClientError, for_code
 from hundred_server.protocol.wire import (
     GREETING,
@@ -86,6 +88,8 @@ class Link:
     #: A client of another instance of the site, whose messages come and go through
     #: the bus (bus.py): ``Remote`` commands instead of bytes.
     virtual: bool = False
+    #: What it sent while its sign-in waits for the accounts (held.py; None: nothing waits).
+    held: HeldLines | None = None
 
     def refill(self, now: float, limits: Limits) -> None:
         """The rate limit's bucket as it is at ``now`` (``Limits.rate``)."""
@@ -144,6 +148,8 @@ class Hub:
         #: The lines of people at tables that wait unread for ``drain``, in order, while
         #: it is ``on`` (the server switches it on while it waits to commit).
         self.waiting = WaitingLines(self.lobby)
+        #: The lines that wait behind a sign-in (held.py).
+        self.held = SignInLines(self)
 
     # ------------------------------------------------------- the lobby's events, rendered
 
@@ -168,6 +174,15 @@ class Hub:
         ``lobby.timers.next_deadline()``."""
         return self._first() + self._render(self.lobby.tick())
 
+    def account_answer(self, ask: int, answer: object) -> list[Command]:
+        """The accounts' answer to an ``AccountAsk`` (core/signin.py): the message that
+        waited for it is read again, then what waited behind it; one for a connection
+        that has gone is dropped."""
+        conn, said, stop = self.lobby.sign_in.answered(ask, answer)
+        out = self._first() + self._render(said, conn)
+        link = self.links.get(conn)
+        return out if link is None or link.held is None else out + self.held.resume(link, stop)
+
     def tables_lost(self, table_ids: set[int]) -> list[Command]:
         """Another instance of the site took these tables over (see ``TableEnds.lost``)."""
         return self._first() + self._render(self.lobby.ends.lost(table_ids))
@@ -180,22 +195,8 @@ class Hub:
 
     def admit(self, address: str | None) -> tuple[str, str] | None:
         """Why one more connection (from ``address``) is refused, as (code, text), if it
-        is: the server's or the address's connections are at their limit (a virtual
-        connection holds no socket here and is not counted; the address's half-open ones
-        are, so a connection that was half-open is settled first)."""
-        limits = self.lobby.limits
-        if len(self.links) - self._virtual >= limits.max_connections:
-            return (
-                "server_full",
-                f"the server is full ({limits.max_connections} connections); try later",
-            )
-        if address is not None and self.addresses.full(address):
-            return (
-                "too_many_connections",
-                f"your address has {limits.max_connections_per_address} connections open "
-                "already (the most it may); close one first",
-            )
-        return None
+        is (``Addresses.refusal``: a virtual connection holds no socket here)."""
+        return self.addresses.refusal(address, len(self.links) - self._virtual)
 
     def connect(
         self, peer: str = "", listener: str = codecs.MAIN, address: str | None = None
@@ -264,10 +265,11 @@ class Hub:
                     return self._notice(conn, "rate_limited", text)
                 text = f"slow down: at most {limits.rate:g} lines a second; that line was not read"
                 return self._notice(conn, "rate_limited", text, close=False)
+        if link.held is not None:  # a sign-in waits for the accounts: behind it, in order
+            return self.held.keep(link, (raw, binary), now)
         if binary:
             link.tokens -= 1
-            text = "a binary frame was not read: send each message as a text frame"
-            return self._notice(conn, "bad_json", text, close=False)
+            return self._notice(conn, "bad_json", UNREAD_BINARY, close=False)
         if now is None:
             return self._read_line(link, raw)
         if self._relayed(conn):  # its table is elsewhere: a game answer is not counted
@@ -320,22 +322,24 @@ class Hub:
             return self._render(self.lobby.refuse(conn, exc), conn)
         if messages and isinstance(messages[0], str):  # text mode help: shown as is
             return [Send(conn, "".join(f"{m}\r\n" for m in messages).encode())]
-        return self._handle(conn, [m for m in messages if isinstance(m, dict)])
+        return self._handle(conn, [m for m in messages if not isinstance(m, str)])
 
-    def _handle(self, conn: int, messages: list[Message]) -> list[Command]:
+    def _handle(self, conn: int, messages: list[Message | Credentials]) -> list[Command]:
         out: Outgoing = []
         relayed: list[Command] = []
-        for msg in messages:
-            if self._relayed(conn):
+        for i, msg in enumerate(messages):
+            if self._relayed(conn) and isinstance(msg, dict):
                 relayed.append(Relay(conn, msg))
                 continue
             said, stop = self.lobby.handle(conn, msg)
             out += said
             there = self.lobby.relays.pop(conn, None)
-            if there is not None:  # this one and the rest go to the table's instance
+            if there is not None and isinstance(msg, dict):  # it and the rest go there
                 relayed.append(Relay(conn, msg, there))
                 continue
-            if stop:  # refused, or quit: the rest of the line's commands are moot
+            if stop:  # refused, quit, or waits for the accounts: the rest waits with it
+                if self.lobby.sign_in.waits(conn):
+                    self.held.park(self.links[conn], messages[i + 1 :])
                 break
         commands = self._render(out, conn)
         return commands + relayed if relayed else commands
@@ -368,6 +372,8 @@ class Hub:
         if link is None:
             return out
         link.heard = self.lobby.clock()
+        if link.held is not None:  # a sign-in waits for the accounts: behind it, in order
+            return out + self.held.keep(link, msg, None)
         return out + self._handle(conn, [msg])
 
     def deliver(self, conn: int, msg: Message) -> list[Command]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hundred_server.games.records import dumps_line
 
@@ -89,6 +89,16 @@ class StoredGame:
 # ------------------------------------------------------------------ the journal
 
 
+def header_of(table: Table) -> dict[str, Any]:
+    """The record's first line of ``table``'s game: its game's header, and a table with
+    a fair clock's settings (``FairClock``) and ladder set (``Ladder``) after it."""
+    assert table.game is not None
+    header = table.spec.header_object(table.game)
+    if table.bot_clock is not None:
+        header["FairClock"] = table.bot_clock.settings()
+    return {**header, **table.header}
+
+
 class Journal:
     """What to save, in order, before what it produced is sent (``durable`` only; a
     lobby that is not durable notes nothing of its games' moves)."""
@@ -121,10 +131,14 @@ class Journal:
                     table.watchable,
                 )
             )
-            lines.append(dumps_line(table.spec.header_object(game)))
+            lines.append(dumps_line(header_of(table)))
         first = table.saved
-        start = max(0, table.saved - 1)
-        lines += [dumps_line(o) for o in table.spec.history_objects(game, start)]
+        clock = table.bot_clock
+        if clock is None:
+            start = max(0, table.saved - 1)
+            lines += [dumps_line(o) for o in table.spec.history_objects(game, start)]
+        else:  # its Clock lines among the moves (core/botclock.py)
+            lines += [dumps_line(o) for o in clock.lines(game, table.spec.history_objects)]
         if lines:
             self._writes.append(Moves(table.id, first, tuple(lines), table.seq))
             table.note_saved(len(lines))

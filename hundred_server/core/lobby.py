@@ -36,7 +36,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hundred_server import games
-from hundred_server.core.accounts import SignIn
 from hundred_server.core.ai_seats import AI_LEVELS, AISeats
 from hundred_server.core.ends import TableEnds
 from hundred_server.core.guard import Guard, TableFailed
@@ -57,6 +56,7 @@ from hundred_server.core.sessions import (
     Where,
     check_plays,
 )
+from hundred_server.core.signin import Pending, SignIn
 from hundred_server.core.store_gate import StoreGate
 from hundred_server.core.table import Outgoing, Table, TableState
 from hundred_server.core.tables import TableRegistry
@@ -65,6 +65,7 @@ from hundred_server.core.timers import Timers
 from hundred_server.core.tokens import TOKEN_RE, Ended, Tokens, hash_token
 from hundred_server.core.watchers import Elsewhere, Watchers
 from hundred_server.games.base import Bot
+from hundred_server.protocol.credentials import Credentials
 from hundred_server.protocol.errors import ClientError, HundredError, Malformed, Refused
 from hundred_server.protocol.wire import LOBBY_QUESTION, Message, error, field_str, message, quote
 
@@ -151,13 +152,14 @@ class Lobby:
         self.talk = Talk(self)
         self.restorer = Restorer(self)
         self.ends = TableEnds(self)
-        #: Accounts: a ``Key`` in ``Hello``, account names kept from guests.
-        self.sign_in = SignIn(clock)
+        #: Accounts: a ``Key`` in ``Hello``, account names kept from guests, text
+        #: mode's login (signin.py: the store asked off the event loop).
+        self.sign_in = SignIn(self)
         #: What the accounts' ratings are to hear (a rated table's start, a game's
         #: end: core/ratings.py), taken by the server (``take_rating_events``).
         self.rating_events: list[RatingEvent] = []
         #: The ladder (ladder.py): queues by game, and the duplicate sets under way.
-        self.ladder = Ladder(self, self.sign_in.rating)
+        self.ladder = Ladder(self)
         self.timers.extra = self.ladder.deadline
 
     # ----------------------------------------------------------- session events
@@ -174,9 +176,10 @@ class Lobby:
         game): the lobby question, in the words of ``greeting``."""
         return self.sessions.ask(self.sessions.open(conn, address, playable), greeting)
 
-    def handle(self, conn: int, msg: Message) -> tuple[Outgoing, bool]:
+    def handle(self, conn: int, msg: Message | Credentials) -> tuple[Outgoing, bool]:
         """One message from ``conn``; returns what to tell whom, and whether the rest
-        of the line's messages are moot (this one was refused, or it quit)."""
+        of the line's messages are moot (this one was refused, or it quit, or it waits
+        for the accounts: ``sign_in.waits``)."""
         session = self.sessions.get(conn)
         if session is None or session.where is Where.CLOSED:
             return [], True
@@ -184,6 +187,9 @@ class Lobby:
         stop = False
         try:
             out = self._dispatch(session, msg)
+        except Pending as wait:
+            self.sign_in.wait(conn, msg, wait.query)
+            return [], True
         except ClientError as exc:
             out, stop = self._refuse(session, exc), True
         except TableFailed as failed:
@@ -192,6 +198,8 @@ class Lobby:
             self.sessions.move(session, Where.RELAYED)
             self.relays[conn] = there
             out, stop = [], True
+        if self.sign_in.pending:
+            self.sign_in.settle(conn)
         after = session.table
         if before is not None:
             self.after(before)
@@ -213,6 +221,7 @@ class Lobby:
         self.sessions.close(conn)
         self.talk.fanout.forget(conn)
         self.ladder.forget(conn)
+        self.sign_in.forget(conn)
         log.info("connection %d (%s) closed", conn, session.name)
         if watching:  # a watcher is simply gone: no seat, no token, no grace
             return self.watchers.unwatch(session, table)
@@ -356,7 +365,9 @@ class Lobby:
 
     # -------------------------------------------------------------------- reading
 
-    def _dispatch(self, session: Session, msg: Message) -> Outgoing:
+    def _dispatch(self, session: Session, msg: Message | Credentials) -> Outgoing:
+        if isinstance(msg, Credentials):  # text mode's login or register
+            return self.sign_in.credentials(session, msg)
         kind = msg["Type"]
         watched = session.table if session.where is Where.WATCHING else None
         if kind in TALK:
@@ -401,7 +412,7 @@ class Lobby:
             return self.ladder.leave(session)
         if "Token" in msg and session.where in IN_LOBBY:
             if "Key" in msg and session.account is None:  # a bot back after a drop
-                signed = self.sign_in.key(session.address, msg["Key"])
+                signed = self.sign_in.key(session, msg["Key"])
                 out = self.seating.reclaim(session, msg)  # bad_token: nobody signed in
                 session.account, session.name = signed, signed.name
                 return out
@@ -423,14 +434,7 @@ class Lobby:
                 "and O, 0 alike); pick another",
                 "bad_name",
             )
-        account = session.account
-        if "Key" in msg:
-            if account is not None or session.where not in IN_LOBBY:
-                raise Refused("a Key comes in the first Hello only", "not_now")
-            account = self.sign_in.key(session.address, msg["Key"])
-            name = name or account.name
-        if name is not None:
-            self.sign_in.check_name(name, account)
+        account, name = self.sign_in.hello(session, msg, name)
         choice = field_str(msg, "Message")
         if choice is not None:
             choice = choice.strip().lower()

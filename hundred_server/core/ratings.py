@@ -9,6 +9,10 @@ mu and sigma by that order. An anchor's rating never moves, so that the others' 
 the same from one day to the next: the naive AI is ``ANCHORS["naive"]``, the strong AI
 at its fixed work ``ANCHORS["strong"]``.
 
+A seat struck out by a ladder's fair clock (the result's ``Struck``: core/ladder.py) is
+ranked last whatever the score, in a team of its own (its partner, if any, is ranked
+with its side, without it), and its game is never counted as its win.
+
 People and bots are rated in pools of their own (``pool``): a bot is an account that
 says it is one. The pools are separate leaderboards; a table that mixes them rates
 each account in its own pool, against whoever it played.
@@ -26,6 +30,8 @@ from hundred_server.core.names import fold
 
 #: The built-in anchors: account name -> (mu, sigma), fixed.
 ANCHORS: Final = {"naive": (20.0, 1.0), "strong": (30.0, 1.0)}
+#: The team of a game's struck seats (``rate_game``), ranked last.
+STRUCK: Final = -1
 #: A new account's rating (openskill's defaults).
 MODEL: Final = PlackettLuce()
 START_MU: Final = MODEL.mu
@@ -89,8 +95,14 @@ def rate_game(
     result: Mapping[str, Any],
     before: Mapping[str, Rating | None],
 ) -> dict[str, Rating]:
-    """Every rated account's rating after the game (by account id), from ``before``."""
+    """Every rated account's rating after the game (by account id), from ``before``.
+    The seats ``result`` says were struck out (``Struck``: a ladder's fair clock) are
+    a team of their own, ranked below every other, whatever the score."""
     team, ranks, winner = team_ranks(len(seats), sides, result)
+    struck = {int(s) for s in result.get("Struck", ())}
+    if struck:
+        team = [STRUCK if seat in struck else t for seat, t in enumerate(team)]
+        ranks = [*ranks, max(ranks, default=0) + 1]  # ranks[STRUCK]: the last
     members: dict[int, list[str]] = {}
     info: dict[str, Mapping[str, Any]] = {}
     for seat, entry in enumerate(seats):
@@ -167,7 +179,9 @@ def rated_start(table: Any, sessions: Any) -> RatedStart:
         conn = people.get(seat)
         session = None if conn is None else sessions.get(conn)
         account = None if session is None else session.account
-        if account is not None:
+        if seat in table.rated_seats:  # an AI plays it, an account is rated there
+            seats.append(table.rated_seats[seat])
+        elif account is not None:
             seats.append(seat_entry(fold(account.name), account.name, pool_of(account.bot)))
         elif conn is None and table.ai.name in ANCHORS:
             seats.append(seat_entry(fold(table.ai.name), table.ai.name, "bots", anchor=True))

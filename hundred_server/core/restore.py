@@ -8,12 +8,15 @@ for ``Limits.result_hold``: the token gets the game's end, then the lobby questi
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING
 
 from hundred_server import games
 from hundred_server.core.ai_seats import AI_LEVELS
+from hundred_server.core.botclock import BotClock, clock_from
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameEnded, StoredGame
+from hundred_server.core.ladder import seed_kept
 from hundred_server.core.table import RestoredGame, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended
 from hundred_server.games.base import GameState, is_over, round_number
@@ -48,6 +51,7 @@ class Restorer:
                 table, game = self._restored(stored)
                 tables.add(table)
                 tokens.restored(table)
+                lobby.ladder.adopt(table)
                 table.resume()
             except Exception as exc:  # a bad row, a record that does not replay: that game
                 reason = exc if isinstance(exc, HundredError) else f"{type(exc).__name__}: {exc}"
@@ -95,6 +99,8 @@ class Restorer:
             raise HundredError(f"its record is a {game.game_name} game, its row says {spec.name}")
         # A game stored before tables chose their AI goes on with the naive one.
         level = stored.ai if stored.ai in AI_LEVELS else AI_LEVELS[-1]
+        header = json.loads(stored.lines[0]) if stored.lines else {}
+        clock = clock_from(header.get("FairClock"), len(stored.seats))
         table = Table.restored(
             stored.id,
             stored.name,
@@ -107,9 +113,27 @@ class Restorer:
                 clock=lobby.clock,
                 ai=lobby.ai_seats.for_table(spec, level),
                 watchable=stored.watchers,
+                rated=clock is not None,  # a ladder table's (the one kind with a clock)
+                bank=None if clock is None else clock.bank,
+                strikes=3 if clock is None else clock.strikes_allowed,
             ),
         )
+        if table.bot_clock is not None:
+            _clock_back(table, table.bot_clock, stored.lines, len(game.history))
+        if "Ladder" in header:  # its set's (core/ladder.py: ``Ladder.adopt``)
+            table.header = {"Ladder": header["Ladder"]}
         return table, game
+
+
+def _clock_back(table: Table, clock: BotClock, lines: list[str], history: int) -> None:
+    """A restored table's fair clock as its record's ``Clock`` lines left it; a seat
+    struck out stays the naive AI's (its owner's token does not take it back)."""
+    marked = [line for line in lines if '"Type":"Clock"' in line]
+    clock.replay([json.loads(line) for line in marked], history)
+    for seat in clock.out_seats():
+        occupant = table.seats[seat]
+        if occupant is not None and occupant.owned:
+            occupant.bot, occupant.away_until = table.spec.bot(), None
 
 
 def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
@@ -127,5 +151,8 @@ def _ends(stored: StoredGame) -> dict[int, tuple[Message, ...]]:
     told = spec.wire.tell(before.apply(seat, action), people, before.players)
     result = spec.result(game)
     over = message(f"The game at table {stored.id} is over: {result['Text']}")
+    header = json.loads(stored.lines[0]) if stored.lines else {}
+    if seed_kept(header):  # a ladder set's game before its last: the seed is kept
+        return {i: (over, *told[i]) for i in people}
     reveal = reveal_message(stored.id, spec.name, stored.seed)
     return {i: (over, *told[i], reveal) for i in people}

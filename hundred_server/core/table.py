@@ -217,7 +217,7 @@ class Table(PluginAsks):
         occupant = self.seats[seat]
         assert occupant is not None
         previous = occupant.conn
-        occupant.conn, occupant.bot, occupant.away_until = conn, None, None
+        occupant.conn, occupant.bot, occupant.away_until = conn, self._struck_bot(seat), None
         occupant.views = views
         if seat == self._actor() and self.turn_timeout is not None and self.turn_deadline is None:
             self.turn_deadline = self.clock() + self.turn_timeout  # a fresh clock
@@ -311,24 +311,13 @@ class Table(PluginAsks):
             assert actor is not None
             stand_in: list[Bot | None] = [None] * len(self.seats)
             stand_in[actor] = self.spec.bot()
+            at = len(self.game.history)
             events = driver.step(self.game, self.spec, self.seed, stand_in) or []
             name = self.names()[actor]
             text = f"{name} ran out of time; the server played for seat {actor}"
-            out += self._to_people(message(text + self._strike(actor)))
+            out += self._to_people(message(text + self._strike(actor, at)))
             out += self._advance(events)
         return out
-
-    def _strike(self, seat: int) -> str:
-        """A strike for ``seat`` on the fair clock (what to add to the message); the
-        last hands the seat to the naive AI for the rest of the game."""
-        clock, occupant = self.bot_clock, self.seats[seat]
-        if clock is None or occupant is None:
-            return ""
-        count = clock.strike(seat)
-        if not clock.out(seat):
-            return f" (strike {count} of {clock.strikes_allowed}; its bank is empty)"
-        occupant.bot = self.spec.bot()
-        return f" (strike {count}: the naive AI plays seat {seat} for the rest)"
 
     def _hand_to_ai(self, seat: int, text: str) -> Outgoing:
         occupant = self.seats[seat]
@@ -355,13 +344,13 @@ class Table(PluginAsks):
             if seq is not None and seq != self.seq:
                 raise Refused(f"Seq {seq} is stale: the prompt is Seq {self.seq}", "stale_seq")
             action = read_answer(self.spec, game, seat, msg)
-            to_act = game.to_act
+            to_act, at = game.to_act, len(game.history)
             events = game.apply(seat, action)
         except HundredError as exc:
             return self._refuse(conn, seat, exc)
         self.touched = True
         if self.bot_clock is not None and seat == to_act:
-            self.bot_clock.answered(seat, self.clock())
+            self.bot_clock.answered(seat, self.clock(), at)
         if seat != to_act and game.to_act == to_act and not is_over(game):
             # An action out of turn that the rules took (a pre-pass or unpass in
             # Hundred and Ten) leaves the turn where it was: the same prompt stands.

@@ -12,6 +12,7 @@ import enum
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from hundred_server.core.botclock import BotClock
 from hundred_server.games.base import Bot, GameSpec, GameState
@@ -165,6 +166,13 @@ class TableSeats:
         )
         #: The watchers' connections, in the order they came.
         self.watchers: list[int] = []
+        #: Fields its record's header carries beside the game's (a ladder table's set:
+        #: core/ladder.py; its fair clock's are added by the journal).
+        self.header: dict[str, Any] = {}
+        #: Seats an AI plays that are rated as an account's all the same (a ladder
+        #: entrant struck out of its set, who loses its later games): their
+        #: ``ratings.seat_entry``.
+        self.rated_seats: dict[int, dict[str, Any]] = {}
 
     @property
     def free(self) -> int:
@@ -185,6 +193,7 @@ class TableSeats:
             "Players": self.names(),
             "AI": self.ai.name,
             **({"Flags": sorted(self.flags)} if self.flags else {}),
+            **({} if self.bot_clock is None else {"FairClock": self.bot_clock.settings()}),
             "Watchers": len(self.watchers),
         }
 
@@ -248,6 +257,25 @@ class TableSeats:
         """Every watcher goes (the table is gone): their connections, in order."""
         watchers, self.watchers = self.watchers, []
         return watchers
+
+    def _strike(self, seat: int, at: int) -> str:
+        """A strike for ``seat`` on the fair clock (the game's history ``at`` long
+        before the move played for it; what to add to the message); the last hands
+        the seat to the naive AI for the rest of the game."""
+        clock, occupant = self.bot_clock, self.seats[seat]
+        if clock is None or occupant is None:
+            return ""
+        count = clock.strike(seat, at)
+        if not clock.out(seat):
+            return f" (strike {count} of {clock.strikes_allowed}; its bank is empty)"
+        occupant.bot = self.spec.bot()
+        return f" (strike {count}: the naive AI plays seat {seat} for the rest)"
+
+    def _struck_bot(self, seat: int) -> Bot | None:
+        """What plays ``seat`` when its owner takes it back: the naive AI if the fair
+        clock struck it out (a token does not undo the last strike), else its owner."""
+        clock = self.bot_clock
+        return self.spec.bot() if clock is not None and clock.out(seat) else None
 
     def _actor(self) -> int | None:
         return None if self.game is None else self.game.to_act

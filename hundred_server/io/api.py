@@ -16,12 +16,16 @@ sans-I/O HTTP/1.1 library): one request a connection, answered and closed.
   the order is by mu - 3 sigma);
 - ``GET /api/accounts/NAME`` → the account's ratings and its last rated games;
 - ``GET /api/games/ID`` → a finished game's record, JSON lines as ``--record`` writes
-  (``hundred-server replay`` reads it); a game under way, or none, is 404.
+  (``hundred-server replay`` reads it); a game under way, or none, is 404, and so is a
+  ladder set's game until its set is over (core/ladder.py: its later games deal the
+  same cards).
 
 An error is ``{"Code","Message"}`` with a status that says its kind (400 malformed,
 401 a wrong password or key, 404, 409 a name taken, 429 too many wrong attempts, 503
 no store). Passwords are hashed and checked with argon2-cffi on a thread, never on the
-event loop; wrong passwords are counted per address and per account (core/accounts.py).
+event loop, by the same code as text mode's ``register`` and ``login`` (io/signins.py);
+wrong passwords and keys are counted per address and per account in the store, the
+line protocol's and the API's together, on every instance and across restarts.
 """
 
 from __future__ import annotations
@@ -32,24 +36,19 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from typing import Any, Final
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import h11
 from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 
 from hundred_server import games
-from hundred_server.core.accounts import (
-    Attempts,
-    account_id,
-    check_name,
-    check_password,
-    hash_key,
-    new_key,
-)
+from hundred_server.core.accounts import account_id, check_name, check_password, hash_key, new_key
+from hundred_server.core.ladder import seed_kept, set_over
 from hundred_server.core.ratings import Rating
-from hundred_server.protocol.errors import ClientError, Malformed, Refused
+from hundred_server.io.signins import SignIns
+from hundred_server.protocol.errors import ClientError, Malformed
 from hundred_server.store.accounts import POOLS, AccountStore
 from hundred_server.store.base import GameStore
 
@@ -103,21 +102,28 @@ def rating_row(r: Rating) -> dict[str, object]:
 
 class Api:
     """The API's answers, given the stores (None: the server keeps no store, and every
-    account request is 503). ``clock``: for the attempts' windows."""
+    account request is 503) and what checks names and passwords off the event loop
+    (``signins``, io/signins.py: the lobby's too, so wrong guesses are counted once)."""
 
     def __init__(
         self,
         accounts: AccountStore | None,
         store: GameStore | None,
-        attempts: Attempts | None = None,
-        clock: Callable[[], float] = time.monotonic,
-        hasher: PasswordHasher | None = None,
+        signins: SignIns | None = None,
     ) -> None:
         self.accounts = accounts
         self.store = store
-        self.attempts = attempts or Attempts()
-        self.clock = clock
-        self.hasher = hasher or PasswordHasher()
+        self.signins = signins if signins is not None or accounts is None else SignIns(accounts)
+
+    @property
+    def hasher(self) -> PasswordHasher | None:
+        """argon2's hasher (None: no accounts)."""
+        return None if self.signins is None else self.signins.hasher
+
+    @hasher.setter
+    def hasher(self, hasher: PasswordHasher | None) -> None:
+        if self.signins is not None and hasher is not None:
+            self.signins.hasher = hasher
 
     async def answer(self, method: str, target: str, body: bytes, address: str | None) -> Answer:
         try:
@@ -155,67 +161,41 @@ class Api:
             raise ApiError(503, "no_store", "this server keeps no store, so no accounts")
         return self.accounts
 
+    def _signins(self) -> SignIns:
+        if self.signins is None:
+            raise ApiError(503, "no_store", "this server keeps no store, so no accounts")
+        return self.signins
+
     # ------------------------------------------------------------------ accounts
 
     async def register(self, body: dict[str, Any], address: str | None) -> Answer:
-        accounts = self._accounts()
+        signins = self._signins()
         name = check_name(body.get("name"))
         password = check_password(body.get("password"))
         bot = body.get("bot", False)
         if not isinstance(bot, bool):
             raise Malformed("bot must be true or false", "bad_message")
-        who = account_id(name)
-        taken = await asyncio.to_thread(accounts.name_of, who)
-        if taken is not None:
-            raise Refused(_taken(name, taken), "name_taken")
-        hashed = await asyncio.to_thread(self.hasher.hash, password)
-        key = new_key()
-        made = await asyncio.to_thread(accounts.create, who, name, hashed, bot, hash_key(key))
-        if not made:  # made meanwhile, by another request
-            raise Refused(_taken(name, name), "name_taken")
-        log.info("account %r made (%s)", name, "a bot" if bot else "a person")
-        return _json(201, {"name": name, "key": key})
+        made = await signins.call(True, signins.register, name, password, bot)
+        return _json(201, {"name": made.account.name, "key": made.key})
 
     async def login(self, body: dict[str, Any], address: str | None) -> Answer:
-        accounts = self._accounts()
+        signins = self._signins()
         name, password = body.get("name"), body.get("password")
         if not isinstance(name, str) or not isinstance(password, str):
             raise Malformed('login takes {"name", "password"}, both strings', "bad_message")
-        who = account_id(name.strip())
         where = None if address is None else f"address {address}"
-        self.attempts.check(self.clock(), where, f"account {who}")
-        found = await asyncio.to_thread(accounts.login, who)
-        right = False
-        if found is not None:
-            right = await asyncio.to_thread(self._verify, found.password, password)
-        if not right or found is None:
-            self.attempts.failed(self.clock(), where, f"account {who}")
-            raise Refused("no account has that name and password", "wrong_password")
-        if self.hasher.check_needs_rehash(found.password):
-            hashed = await asyncio.to_thread(self.hasher.hash, password)
-            await asyncio.to_thread(accounts.set_password, who, hashed)
+        found = await signins.call(True, signins.login, where, name, password)
         key = new_key()
-        await asyncio.to_thread(accounts.add_key, who, hash_key(key))
+        await signins.call(False, signins.accounts.add_key, account_id(found.name), hash_key(key))
         return _json(200, {"name": found.name, "key": key})
 
-    def _verify(self, hashed: str, password: str) -> bool:
-        try:
-            return self.hasher.verify(hashed, password)
-        except (VerificationError, InvalidHashError):
-            return False
-
     async def revoke(self, body: dict[str, Any], address: str | None) -> Answer:
-        accounts = self._accounts()
+        signins = self._signins()
         key = body.get("key")
         if not isinstance(key, str):
             raise Malformed('revoke takes {"key"}, a string', "bad_message")
         where = None if address is None else f"address {address}"
-        self.attempts.check(self.clock(), where)
-        found = await asyncio.to_thread(accounts.by_key, hash_key(key))
-        if found is None:
-            self.attempts.failed(self.clock(), where)
-            raise Refused("that key is no account's (or was revoked already)", "bad_key")
-        await asyncio.to_thread(accounts.revoke, account_id(found.name), hash_key(key))
+        await signins.call(False, signins.revoke, where, key)
         return _json(200, {"revoked": True})
 
     # ------------------------------------------------------------------ results
@@ -259,14 +239,33 @@ class Api:
         # A game under way holds every hand: never served (nor said to exist).
         if found is None or found.state != "over":
             raise ApiError(404, "not_found", f"no finished game {game_id}")
+        header = _header(found.lines)
+        if seed_kept(header):  # a ladder set's game: its seed deals the set's later games
+            kin = await asyncio.to_thread(store.games_with_seed, found.seed)
+            ends = [(_header(g.lines), g.state, _epoch(g.finished)) for g in kin]
+            if not set_over(ends, time.time()):
+                raise ApiError(
+                    404,
+                    "not_found",
+                    f"game {game_id} is a ladder set's, whose later games deal the same cards: "
+                    "its record is served once the set is over",
+                )
         body = "".join(line + "\n" for line in found.lines).encode()
         return 200, body, "application/x-ndjson"
 
 
-def _taken(name: str, taken: str) -> str:
-    if taken == name:
-        return f"there is an account {name!r} already; log in, or pick another name"
-    return f"{name!r} looks like the account {taken!r}; pick another name"
+def _header(lines: list[str]) -> dict[str, Any]:
+    """A stored record's header (its first line), or nothing."""
+    try:
+        value = json.loads(lines[0]) if lines else {}
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _epoch(when: str | None) -> float | None:
+    """A store's time (ISO 8601, as ``iso`` writes it) in seconds of the epoch."""
+    return None if when is None else datetime.fromisoformat(when).timestamp()
 
 
 def _body(body: bytes) -> dict[str, Any]:

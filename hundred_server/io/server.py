@@ -77,9 +77,10 @@ from hundred_server.io import websocket
 from hundred_server.io.admit import Admission
 from hundred_server.io.api import Api
 from hundred_server.io.committer import Batch, Committer
-from hundred_server.io.listeners import Listener, listeners_for
+from hundred_server.io.listeners import INTERNAL_ERROR, Listener, listeners_for
 from hundred_server.io.outbox import OUTGOING_LIMIT, Connection, Outbox
 from hundred_server.io.ratings import RatingsWriter
+from hundred_server.io.signins import SignIns
 from hundred_server.protocol import codecs
 from hundred_server.store import GameStore, restorable
 from hundred_server.store.accounts import AccountStore, accounts_of
@@ -146,11 +147,15 @@ class Server:
         #: The accounts and ratings (store/accounts.py; None: no store, no accounts),
         #: which the lobby asks (``Hello`` with a ``Key``) and the HTTP API serves.
         self.accounts = accounts
-        self.api = Api(accounts, store)
+        #: What asks the accounts, on threads: the lobby's sign-ins (a ``Key``, a
+        #: guest's name, text mode's login) and the API's (io/signins.py).
+        self.signins = None if accounts is None else SignIns(accounts)
+        self.api = Api(accounts, store, self.signins)
         self.ratings: RatingsWriter | None = None
         if accounts is not None:
-            self.hub.lobby.sign_in.book = accounts
-            self.ratings = RatingsWriter(accounts, store)
+            sign_in = self.hub.lobby.sign_in
+            sign_in.book, sign_in.inline = accounts, False  # asked off the loop only
+            self.ratings = RatingsWriter(accounts, store, self.hub.lobby.ladder.rated)
         self.outgoing_limit = outgoing_limit
         self.outbox = Outbox(outgoing_limit, self._dropped, bus)
         #: The open connections by number, and how they are written to (the outbox's).
@@ -254,6 +259,8 @@ class Server:
             self.runner.close()
         if self.pool is not None:
             self.pool.close()
+        if self.signins is not None:  # what runs on its threads ends first (a look-up, a hash)
+            await asyncio.to_thread(self.signins.close)
         transports = [c.transport for c in self._connections.values()]
         self.read_waiting()  # lines unread yet, and what the last turn produced, join the queue
         unsaved = await self.committer.last_saves()
@@ -314,6 +321,9 @@ class Server:
         if commands or writes:
             self._pending.append(Batch(writes, commands))
         self._run_bots()
+        asks = self.hub.lobby.sign_in.take()
+        if asks and self.signins is not None and not self._closed:
+            self.signins.run(asks, self._signed_in)
         if not self._flush_soon:
             self._flush_soon = True
             (self._loop or asyncio.get_running_loop()).call_soon(self._flush)
@@ -340,6 +350,19 @@ class Server:
     ) -> None:
         if not self._closed:
             self.dispatch(self.hub.bot_answer(table, seat, ask, choice, fault, action))
+
+    def _signed_in(self, ask: int, answer: object) -> None:
+        """The accounts' answer to a sign-in's ask (io/signins.py), on the loop; a bug
+        in reading it ends that connection only (as a bug in reading a line does)."""
+        if self._closed:
+            return
+        conn = self.hub.lobby.sign_in.conn_of(ask)
+        try:
+            self.dispatch(self.hub.account_answer(ask, answer))
+        except Exception:
+            log.exception("connection %s: internal error in its sign-in; closing it", conn)
+            if conn is not None:
+                self.dispatch(self.hub.notice(conn, "internal_error", INTERNAL_ERROR))
 
     def read_waiting(self) -> None:
         """The lines that waited unread for the commit (``Hub.waiting``), read now, in

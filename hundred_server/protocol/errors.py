@@ -95,7 +95,8 @@ CODES: Final[dict[str, Code]] = {
         too_many_tables="tables from your address whose game is not over are at their most",
         too_many_waiting="tables from your address that wait for players are at their most",
         ai_busy="the strong AI is busy; nothing was created (ask for the naive AI)",
-        store_unavailable="the server cannot save games right now; try again soon",
+        store_unavailable="the server cannot save games (or check accounts) right now; try "
+        "again soon",
         rate_limited="too many lines that do not play a turn; that line was not read",
         idle_timeout="silent too long; the connection is closed",
         bad_key="a Key that is no account's API key (or one revoked); nothing changed",
@@ -105,6 +106,7 @@ CODES: Final[dict[str, Code]] = {
         not_rated="a rated table (Rated) or the ladder without an account, or an account "
         "at a rated table twice",
         name_taken="the name is an account's, or looks like one; log in or pick another",
+        no_store="text mode's login or register on a server without a store: no accounts",
     ),
     **_codes("fault", internal_error="the server hit a bug; it is logged"),
 }

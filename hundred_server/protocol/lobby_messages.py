@@ -22,6 +22,24 @@ from hundred_server.protocol.message_values import (
 )
 
 
+class FairClockSettings(
+    Value,
+    schema={
+        "type": "object",
+        "properties": {
+            "Move": {"type": "number", "exclusiveMinimum": 0},
+            "Bank": {"type": "number", "minimum": 0},
+            "Strikes": {"type": "integer", "minimum": 1},
+        },
+        "required": ["Move", "Bank", "Strikes"],
+        "additionalProperties": False,
+    },
+):
+    """A ladder table's fair clock: Move seconds a move, a Bank of seconds a seat has for the
+    game's slow moves (what a move takes over Move comes off it), and the Strikes (a move that
+    empties the bank is one; the last hands the seat to the naive AI for the rest of the set)."""
+
+
 class TableInfo(TypedDict):
     """A table as listed: id, name, game, seat count, free seats, the seats in order (null: free),
     the AI that plays its AI seats, and how many watch it. Players has Seats entries, Free of
@@ -33,6 +51,8 @@ class TableInfo(TypedDict):
             game (its label, GAME=module:Class).
         Flags: The table options its game is played with (a game's variants, e.g. Hundert's
             Feder); absent when there are none.
+        FairClock: A ladder table's fair clock (absent at other tables): its record's header says
+            it too.
         Watchers: How many watch the table now (Watch): 0 to the server's limit (50 by default).
     """
 
@@ -56,6 +76,7 @@ class TableInfo(TypedDict):
             },
         ]
     ]
+    FairClock: NotRequired[Annotated[dict[str, float], FairClockSettings]]
     Watchers: Annotated[int, {"minimum": 0}]
 
 
@@ -334,6 +355,7 @@ DEFINITIONS: tuple[Definition, ...] = (
             ]
         },
     ),
+    FairClockSettings,
     TableEntry,
     shape(Message, closed=True),
     shape(HelloPrompt, closed=True),

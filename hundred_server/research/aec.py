@@ -96,6 +96,7 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         )
         self.observation_spaces = dict.fromkeys(self.possible_agents, observation)
         self.action_spaces = {a: spaces.Discrete(actions) for a in self.possible_agents}
+        self.mask_size = actions
         self.np_random, _ = seeding.np_random(None)
         self.turns = [0] * n
         self.asked = 0
@@ -136,11 +137,14 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.agent_seat[agent]
         episode = self.episode
-        mask = np.zeros(self.action_spaces[agent].n, np.int8)
-        if seat == episode.to_act:
-            mask[episode.legal()] = 1
-        elif self.waits and episode.to_act is not None:
-            mask[self.wait] = 1
+        to_act = episode.to_act
+        if seat == to_act:
+            # First: the legal actions begin a decision in steps, which the seat sees.
+            mask = episode.mask(self.mask_size)
+        else:
+            mask = np.zeros(self.mask_size, np.int8)
+            if self.waits and to_act is not None:
+                mask[self.wait] = 1
         return {"observation": episode.observe(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -151,7 +155,6 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
         seat = self.agent_seat[agent]
         episode = self.episode
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
         self.turns[seat] += 1
         if seat == episode.to_act:
             legal = episode.legal()
@@ -160,20 +163,23 @@ class HundredEnv(AECEnv[str, dict[str, Any], int]):  # type: ignore[misc]
                     self._illegal(agent, action)
                     return
                 action = next((a for a in legal if a >= int(action or 0)), legal[0])
-            episode.step(int(action))
-            while episode.needs_deal:
-                episode.deal(episode.deck())
-            for i, a in enumerate(self.agents):
-                self.rewards[a] = episode.rewards[i]
+            episode.take(seat, int(action))  # found in legal just now
+            if episode.game.to_act is None:  # a hand ended: deal the next, unless it is over
+                while episode.needs_deal:
+                    episode.deal(episode.deck())
+            # As the seats' order: agent i is seat i.
+            self.rewards = dict(zip(self.agents, episode.rewards, strict=False))
         elif action != self.wait and self.illegal == "end":
             self._illegal(agent, action)
             return
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
         if episode.over:
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self._next_agent()
         if (
-            not episode.over
-            and self.max_cycles is not None
+            self.max_cycles is not None
+            and not episode.over
             and self.turns[self.agent_seat[self.agent_selection]] >= self.max_cycles
         ):
             self.truncations = dict.fromkeys(self.agents, True)

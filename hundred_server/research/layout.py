@@ -74,6 +74,10 @@ class Layout:
         self.action_id: dict[Any, int] = {a: i for i, a in enumerate(research.plays)}
         self.action_id.update({a: c + i for i, a in enumerate(research.choices)})
         self.actions: tuple[Any, ...] = (*research.plays, *research.choices)
+        #: The same numbers by the catalogue's instances themselves (``id``): an engine
+        #: that shares its action instances with its catalogue is read without hashing
+        #: them. The layout keeps them alive, so no other object has their ids.
+        self.number_of_id: dict[int, int] = {id(a): self.action_id[a] for a in self.actions}
         self.pick0, self.call0, self.done = c + k, 2 * c + k, 3 * c + k
         self.num_actions = c + k + (2 * c + 1 if research.steps else 0)
         sizes = {"C": c, "N": n, "K": k, "4": 4, "1": 1}

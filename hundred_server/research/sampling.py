@@ -2,15 +2,16 @@
 
 The hidden cards are drawn by the game's own strong AI sampler
 (``GameSpec.research.sample``: the deal it searches over, keeping to the voids, melds,
-bids and face-up cards the seat has seen), or, where that sampler does not apply, dealt
-at random to the same hand sizes. Then each hidden card is renamed, holder by holder
-(another seat's hand, or the cards no seat holds: kitty, stock, discards), into a drawn
-one; the hand's deal and the other seats' discard steps are renamed alike, and the game
-is replayed from its start with them. The replay is kept only if the engine takes every
-move and the seat was told exactly what it was told in the real game (its information
-state string); else another draw is tried, ``TRIES`` at most, and after that the real
-state is returned (``FALLBACKS`` counts how often, for a benchmark to report: Pinochle's
-sampler does not keep to every rule a play shows, so some of its draws do not replay).
+bids and face-up cards the seat has seen), or, where that sampler does not apply (it
+raises ``SampleError``), dealt at random to the same hand sizes. Then each hidden card
+is renamed, holder by holder (another seat's hand, or the cards no seat holds: kitty,
+stock, discards), into a drawn one; the hand's deal and the other seats' discard steps
+are renamed alike, and the game is replayed from its start with them. The replay is
+kept only if the engine takes every move and the seat was told exactly what it was
+told in the real game (its information state string); else another draw is tried,
+``TRIES`` at most. When none passes, ``ResampleError`` is raised: the real state is
+never handed back, since a search given it would see the hidden cards (``FALLBACKS``
+counts how often that happened, for a benchmark to report).
 """
 
 from __future__ import annotations
@@ -26,24 +27,43 @@ if TYPE_CHECKING:
     from hundred_server.research.openspiel import HundredState
 
 TRIES: Final = 100
-#: How many resamples fell back to the real state (no draw passed), this process, and
-#: how many there were.
+#: How many resamples found no draw that replays (and raised ``ResampleError``), this
+#: process, and how many there were.
 FALLBACKS = [0]
 RESAMPLES = [0]
+
+
+class ResampleError(SampleError):
+    """No deal drawn in ``TRIES`` replays to what the seat was told; the real state is
+    not given instead (it would show the hidden cards)."""
 
 
 def resample(state: HundredState, player: int, sampler: Any) -> HundredState:
     RESAMPLES[0] += 1
     rng = Random(float(sampler()) if sampler is not None else 0.0)
     history = list(state.history())
-    if state.episode.over or not state.log:
-        return _replay(state, history, rng) or state.clone()
+    new: HundredState | None
     if state.dealing:
         # Nothing of the hand being dealt is seen yet: deal its cards dealt so far anew.
-        return (
-            _replay(state, history[: len(history) - len(state.dealing)], rng, len(state.dealing))
-            or state.clone()
+        cut = len(history) - len(state.dealing)
+        new = _replay(state, history[:cut], rng, len(state.dealing))
+    elif state.episode.over or not state.log:
+        new = _replay(state, history, rng)  # nothing dealt, or over: no decision to search
+    else:
+        new = _drawn(state, player, history, rng)
+    if new is None:
+        FALLBACKS[0] += 1
+        raise ResampleError(
+            f"no deal drawn in {TRIES} tries replays to what seat {player} was told "
+            f"({state.hgame.name}, after {len(history)} steps)"
         )
+    return new
+
+
+def _drawn(
+    state: HundredState, player: int, history: list[int], rng: Random
+) -> HundredState | None:
+    """The first of ``TRIES`` draws that replays to what ``player`` was told, or None."""
     real = state.information_state_string(player)
     for _ in range(TRIES):
         moved = _renamed(state, player, history, rng)
@@ -52,9 +72,7 @@ def resample(state: HundredState, player: int, sampler: Any) -> HundredState:
         new = _replay(state, moved, rng)
         if new is not None and new.information_state_string(player) == real:
             return new
-    FALLBACKS[0] += 1
-    real_state: HundredState = state.clone()
-    return real_state
+    return None
 
 
 def _replay(
@@ -176,7 +194,7 @@ def _draw(
         fits = all(len(drawn[h]) == len(real[h]) for h in real)
         if fits and sum(len(v) for v in drawn.values()) == sum(hidden.values()):
             return drawn
-    except (SampleError, HundredError, KeyError, IndexError, AttributeError):
+    except SampleError:
         pass
     cards = list(hidden.elements())
     rng.shuffle(cards)

@@ -106,10 +106,9 @@ class HundredGymEnv(gymnasium.Env[dict[str, Any], int]):
             self.gained += episode.rewards[self.seat]
 
     def _mask(self) -> np.ndarray[Any, np.dtype[np.int8]]:
-        mask = np.zeros(self.episode.layout.num_actions, np.int8)
         if self.episode.to_act == self.seat:
-            mask[self.episode.legal()] = 1
-        return mask
+            return self.episode.mask()
+        return np.zeros(self.episode.layout.num_actions, np.int8)
 
     def _observe(self) -> dict[str, Any]:
         return {"observation": self.episode.observe(self.seat), "action_mask": self._mask()}

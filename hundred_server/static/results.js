@@ -2,6 +2,9 @@
 // and a finished game's record stepped through trick by trick. They read the server's
 // JSON API (protocol.md, Accounts); nothing here writes.
 
+import { cardEl, suitLabel } from "./cards.js";
+import { el } from "./dom.js";
+
 const page = document.body.dataset.page;
 const query = new URLSearchParams(location.search);
 
@@ -74,7 +77,8 @@ async function account() {
   );
 }
 
-// A record's lines (records.py) as steps: the deal, the auction, then each trick.
+// A record's lines (records.py) as steps: each deal with its auction, then each trick.
+// A step's lines are [who, what, cards]: a seat's name, what it did, the cards shown.
 function steps(lines) {
   const [head, ...rest] = lines;
   const players = head.Players || [];
@@ -97,14 +101,40 @@ function steps(lines) {
     if (line.Type === "Play") {
       if (plays % players.length === 0) begin(`Trick ${plays / players.length + 1}`);
       plays += 1;
-      current.lines.push(`${name(line.Playerid)} plays ${line.PlayedCard}`);
+      current.lines.push([name(line.Playerid), "plays", [line.PlayedCard]]);
       continue;
     }
     if (current === null) begin("Before the deal");
-    const { Type, Playerid, ...what } = line;
-    current.lines.push(`${name(Playerid)}: ${Type} ${JSON.stringify(what)}`);
+    current.lines.push(said(head.Game, name(line.Playerid), line));
   }
   return { players, steps: out };
+}
+
+// One line of a record other than a deal or a play, in words.
+function said(game, who, line) {
+  const { Type, Playerid, ...what } = line;
+  if (Type === "Bid" && typeof line.Bid === "number") {
+    if (line.Bid === 0) return [who, game === "spades" ? "bids nil" : "passes", []];
+    return [who, `bids ${line.Bid}`, []];
+  }
+  if (Type === "Trump" && typeof line.Trump === "string") {
+    return [who, `names ${suitLabel(line.Trump)} trump`, []];
+  }
+  if (Type === "Discard" && Array.isArray(line.Cards)) {
+    return [who, line.Cards.length ? "discards" : "discards nothing", line.Cards];
+  }
+  return [who, `${Type} ${JSON.stringify(what)}`, []];
+}
+
+function stepEl(step) {
+  const list = el("ul", { className: "step-lines" });
+  for (const [who, what, cards] of step.lines) {
+    const shown = cards.map((c) => cardEl(c, { small: true }));
+    list.append(
+      el("li", {}, el("span", { className: "who" }, who), ` ${what}`, shown.length ? " " : "", ...shown),
+    );
+  }
+  return [el("h3", {}, step.title), list];
 }
 
 async function game() {
@@ -122,21 +152,26 @@ async function game() {
   document.getElementById("title").textContent =
     `Game ${id}: ${lines[0].Game}, ${record.players.join(", ")}`;
   let at = 0;
+  const prev = document.getElementById("prev");
+  const next = document.getElementById("next");
   const show = () => {
     const step = record.steps[at];
     document.getElementById("where").textContent = `${at + 1} of ${record.steps.length}`;
-    document.getElementById("step").textContent = step
-      ? `${step.title}\n${step.lines.join("\n")}`
-      : "";
+    document.getElementById("step").replaceChildren(...(step ? stepEl(step) : []));
+    prev.disabled = at === 0;
+    next.disabled = at >= record.steps.length - 1;
   };
-  document.getElementById("prev").onclick = () => {
-    at = Math.max(0, at - 1);
+  const go = (by) => {
+    at = Math.min(Math.max(0, at + by), Math.max(0, record.steps.length - 1));
     show();
   };
-  document.getElementById("next").onclick = () => {
-    at = Math.min(record.steps.length - 1, at + 1);
-    show();
-  };
+  prev.onclick = () => go(-1);
+  next.onclick = () => go(1);
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLInputElement) return;
+    if (event.key === "ArrowLeft") go(-1);
+    else if (event.key === "ArrowRight") go(1);
+  });
   show();
 }
 

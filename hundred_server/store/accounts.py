@@ -16,6 +16,10 @@ a store of ours. They are::
     rated_games    each game rated once: its id, its game, each seat's account and
                    result (JSON), its rating changes; a game's rating and this row are
                    one transaction, so a game is never rated twice nor half
+    sign_in_failures  wrong passwords and keys: who (``address A`` or ``account ID``)
+                   and when (seconds since the epoch), for ``Attempts``
+                   (core/accounts.py) on every instance and across restarts; those
+                   older than the window are deleted as new ones come
 
 A site's instances share the one database, so an account made on one is known on all.
 Nothing here hashes passwords: the caller hands over the argon2 hash it made (off the
@@ -75,6 +79,12 @@ SCHEMA: Final = (
         id      BIGINT NOT NULL REFERENCES rated_games(id),
         PRIMARY KEY (account, id)
     )""",
+    """CREATE TABLE IF NOT EXISTS sign_in_failures (
+        who TEXT NOT NULL,
+        at  DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX IF NOT EXISTS sign_in_failures_who ON sign_in_failures (who, at)",
+    "CREATE INDEX IF NOT EXISTS sign_in_failures_at ON sign_in_failures (at)",
 )
 #: The pools a rating is in.
 POOLS: Final = ("bots", "people")
@@ -241,6 +251,26 @@ class AccountStore:
             row = db.one("SELECT name FROM accounts WHERE id = ?", (account,))
         return None if row is None else str(row[0])
 
+    # ------------------------------------------------------------ wrong guesses
+
+    def recent_failures(self, who: str, since: float, limit: int) -> list[float]:
+        """The times of ``who``'s latest ``limit`` failures after ``since``, newest
+        first (``FailureLog``)."""
+        with self._mutex, self._transaction() as db:
+            rows = db.all(
+                "SELECT at FROM sign_in_failures WHERE who = ? AND at > ? ORDER BY at DESC LIMIT ?",
+                (who, since, limit),
+            )
+        return [float(r[0]) for r in rows]
+
+    def add_failures(self, who: Sequence[str], at: float, forget: float) -> None:
+        """A failure at ``at`` for each of ``who``; every failure at or before
+        ``forget`` is deleted (``FailureLog``)."""
+        with self._mutex, self._transaction() as db:
+            db.execute("DELETE FROM sign_in_failures WHERE at <= ?", (forget,))
+            for one in who:
+                db.execute("INSERT INTO sign_in_failures (who, at) VALUES (?, ?)", (one, at))
+
     # ------------------------------------------------------------------ ratings
 
     def ensure_anchors(self) -> None:
@@ -279,13 +309,23 @@ class AccountStore:
         """Rate game ``game_id`` (a rated table's, ``rated_table``) by its ``result``
         once; False (nothing changed) if it is no rated table's or was rated already.
         The ratings and the game's row are one transaction."""
+        return self.rate_game(game_id, result) is not None
+
+    def mus(self) -> list[tuple[str, str, float]]:
+        """Every rating's mu: (account id, game, mu), for the ladder's pairing."""
+        with self._mutex, self._transaction() as db:
+            rows = db.all("SELECT account, game, mu FROM ratings")
+        return [(str(r[0]), str(r[1]), float(r[2])) for r in rows]
+
+    def rate_game(self, game_id: int, result: dict[str, Any]) -> dict[str, Rating] | None:
+        """``rate``, and the ratings after it by account id (None: nothing rated)."""
         with self._mutex, self._transaction() as db:
             row = db.one(
                 "SELECT game, seats, sides FROM rated_games WHERE id = ? AND rated IS NULL",
                 (game_id,),
             )
             if row is None:
-                return False
+                return None
             game, seats, sides = str(row[0]), json.loads(row[1]), row[2]
             sides = None if sides is None else json.loads(sides)
             accounts = sorted({str(s["account"]) for s in seats if isinstance(s, dict)})
@@ -322,7 +362,7 @@ class AccountStore:
                 "UPDATE rated_games SET result = ?, rated = ? WHERE id = ?",
                 (json.dumps(result), iso(now()), game_id),
             )
-        return True
+        return after
 
     def rated(self, game_id: int) -> bool:
         with self._mutex, self._transaction() as db:

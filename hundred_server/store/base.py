@@ -110,6 +110,11 @@ class GameStore(Protocol):
 
     def game(self, game_id: int) -> StoredGame | None: ...
 
+    def games_with_seed(self, seed: str) -> list[StoredGame]:
+        """The games dealt from ``seed`` (one, or a ladder set's: core/ladder.py), by
+        id, with seats and record."""
+        ...
+
     def last_ended(self, within: float) -> list[StoredGame]:
         """The games over with a result that ended at most ``within`` seconds before the
         last such game did (none: none), by id, with seats and record; never raises over

@@ -481,6 +481,9 @@ class PostgresStore:
         found = self._read("WHERE g.id = %s", (game_id,))
         return found[0] if found else None
 
+    def games_with_seed(self, seed: str) -> list[StoredGame]:
+        return self._read("WHERE g.seed = %s", (seed,))
+
     def last_ended(self, within: float) -> list[StoredGame]:
         return self._read(
             "WHERE g.state = 'over' AND g.finished >= (SELECT max(finished) FROM games"

@@ -584,6 +584,9 @@ class Store:
         found = self._read("WHERE id = ?", (game_id,))
         return found[0] if found else None
 
+    def games_with_seed(self, seed: str) -> list[StoredGame]:
+        return self._read("WHERE seed = ?", (seed,))
+
     def last_ended(self, within: float) -> list[StoredGame]:
         """The games over that ended at most ``within`` seconds before the last one did
         (``finished`` is text as ``iso`` writes it, so text compares as time)."""

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import async_playwright
 
+from tests.e2e.test_browser import axe_violations
 from tests.io.test_api import rated_game, register, running
 from tests.support.browser import CHROMIUM, CHROMIUM_ARGS, HAVE_CHROMIUM
 
@@ -40,19 +41,32 @@ async def test_leaderboard_account_and_game_viewer(tmp_path: Path) -> None:
             assert await rows.count() == 1
             cells = await rows.first.locator("td").all_inner_texts()
             assert (cells[0], cells[1], cells[4]) == ("1", "Hal", "1")
+            assert await axe_violations(page) == [], "the leaderboard"
             await rows.first.locator("a").click()
             await page.wait_for_url("**/results-account.html?name=Hal")
             await page.locator("#games a").first.wait_for()
             assert await page.locator("#name").inner_text() == "Hal"
+            assert await axe_violations(page) == [], "the account page"
             await page.locator("#games a").first.click()
             await page.wait_for_url("**/results-game.html?id=*")
-            step = page.locator("#step")
-            await step.wait_for()
-            assert (await step.inner_text()).startswith("Round 1: dealt by ")
+            title = page.locator("#step h3")
+            await title.wait_for()
+            assert (await title.inner_text()).startswith("Round 1: dealt by ")
+            assert await page.locator("#prev").is_disabled()
             await page.locator("#next").click()  # Whist has no auction: the first trick
-            text = await step.inner_text()
-            assert text.startswith("Trick 1\n")
-            assert len(text.splitlines()) == 5  # four cards played
+            assert await title.inner_text() == "Trick 1"
+            plays = page.locator("#step li")
+            assert await plays.count() == 4  # four cards played, each drawn as a card
+            labels = await page.locator("#step li .card").evaluate_all(
+                "cards => cards.map(c => c.getAttribute('aria-label'))"
+            )
+            assert len(labels) == 4
+            assert all(" of " in label for label in labels)  # e.g. "queen of hearts"
+            who = await plays.first.locator(".who").inner_text()
+            assert (await plays.first.text_content() or "").strip() == f"{who} plays"
+            await page.keyboard.press("ArrowLeft")  # the arrow keys step too
+            assert (await title.inner_text()).startswith("Round 1: dealt by ")
+            assert await axe_violations(page) == [], "the game viewer"
             assert await page.locator("#error").inner_text() == ""
         finally:
             await browser.close()

@@ -359,3 +359,50 @@ def test_whether_a_request_is_for_the_api_never_changes_as_its_bytes_come(
     verdict = is_api(head)
     assert verdict is path.startswith(b"/api/")
     assert is_api(head[:cut]) in (None, verdict)
+
+
+@pytest.mark.asyncio
+async def test_a_ladder_sets_first_game_is_kept_until_the_set_is_over(tmp_path: Path) -> None:
+    """A set's games deal from one seed: the first game's record (every Deck) and its
+    seed would show every hand of the second, so neither is given before the set is over."""
+    async with running(tmp_path) as server:
+        keys = [await register(server, name, bot=True) for name in ("lad a", "lad b")]
+        peers = []
+        for key in keys:
+            peer, said = await hello(
+                server, {"Type": "Hello", "Key": key, "Message": "ladder", "Game": "hundredandten"}
+            )
+            assert said["Message"] == "You are on the ladder for Hundred and Ten; waiting for a set"
+            peers.append(peer)
+        rng = random.Random(8)
+        firsts = await asyncio.gather(*(p.until(lambda m: m.get("Type") == "Seat") for p in peers))
+        first = firsts[0]["Table"]
+        await asyncio.gather(*(play(p, rng) for p in peers))
+        seconds = await asyncio.gather(*(p.until(lambda m: m.get("Type") == "Seat") for p in peers))
+        second = seconds[0]["Table"]
+        assert second != first
+        for peer in peers:  # the first game's end revealed nothing
+            assert [m for m in peer.messages if m["Type"] == "Reveal"] == []
+        status, body = await http(server, "GET", f"/api/games/{first}")
+        assert (status, body["Code"]) == (404, "not_found")
+        assert body["Message"] == (
+            f"game {first} is a ladder set's, whose later games deal the same cards: "
+            "its record is served once the set is over"
+        )
+        await asyncio.gather(*(play(p, rng) for p in peers))
+        reveal = await peers[0].until(lambda m: m.get("Type") == "Reveal")
+        commits = [m["Hash"] for m in peers[0].messages if m["Type"] == "Commit"]
+        assert reveal["Table"] == second
+        assert commits[:2] == [reveal["Hash"], reveal["Hash"]]  # one seed, both games
+        for table in (first, second):
+            for _ in range(100):  # the end is committed just after it is sent
+                status, body = await http(server, "GET", f"/api/games/{table}")
+                if status == 200:
+                    break
+                await asyncio.sleep(0.05)
+            assert status == 200
+            assert json.loads(body.decode().splitlines()[0])["Ladder"]["Tables"] == (
+                [] if table == first else [first]
+            )
+        for peer in peers:
+            await peer.close()

@@ -288,7 +288,7 @@ def server_definitions(kind: str) -> list[dict[str, Any]]:
     return [
         d
         for d in load_schema()["$defs"].values()
-        if d.get("additionalProperties") is False and d["properties"]["Type"] == {"const": kind}
+        if d.get("additionalProperties") is False and d["properties"].get("Type") == {"const": kind}
     ]
 
 

@@ -247,6 +247,23 @@ def _too_many_attempts(h: Harness) -> list[Message]:
     return ann.send({"Type": "Hello", "Key": "k" * 43})  # right, but not checked now
 
 
+def _no_store(h: Harness) -> list[Message]:
+    """Text mode's login on a server without a store: the error line's code."""
+    conn, commands = h.hub.connect("test")
+    client = Client(h, conn)
+    h.clients[conn] = client
+    h.apply(commands)
+    assert client.say("login ann") == [
+        "Password for ann (what you type is shown on your own screen only):"
+    ]
+    said = client.say("correct horse")
+    return [
+        {"Type": "Error", "Code": line.rsplit("(", 1)[1].rstrip(")")}
+        for line in said
+        if line.startswith("! ")
+    ]
+
+
 def _admission(h: Harness, limits: Limits) -> list[Message]:
     hub = Hub(limits=limits)
     hub.connect("a", address="10.0.0.1")
@@ -287,6 +304,7 @@ SCENARIOS: dict[str, Callable[[Harness], list[Message]]] = {
     "bad_key": in_lobby({"Type": "Hello", "Key": "x" * 43}),
     "name_taken": _name_taken,
     "too_many_attempts": _too_many_attempts,
+    "no_store": _no_store,
     "not_rated": lambda h: create(named(h, "ann"), Rated=True),
 }
 
@@ -347,7 +365,7 @@ RULE_CODES = {code for code in CODES if code not in SCENARIOS and CODES[code].ki
     "not_pre_passed",
     "wrong_phase",
     "game_over",
-    # Said over HTTP only (tests/io/test_api.py).
+    # Said to a login over HTTP or in text mode (tests/io/test_api.py, test_signin.py).
     "wrong_password",
 }
 

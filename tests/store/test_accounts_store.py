@@ -4,9 +4,12 @@ reopen."""
 
 from __future__ import annotations
 
-from hundred_server.core.accounts import account_id, hash_key
+import pytest
+
+from hundred_server.core.accounts import Attempts, account_id, hash_key
 from hundred_server.core.names import fold
 from hundred_server.core.ratings import START_MU, START_SIGMA, seat_entry
+from hundred_server.protocol.errors import Refused
 from hundred_server.store.accounts import AccountStore, open_accounts
 from tests.support.engines import Engine
 
@@ -102,5 +105,54 @@ def test_a_game_is_rated_once_and_the_ratings_outlive_a_reopen(engine: Engine) -
         assert (name, bot, [r.games for r in ratings]) == ("ann", False, [2])
         assert [(i, g) for i, g, _, _ in played] == [(8, "whist"), (7, "whist")]
         assert played[1][3] == {"Winner": 0, "Score": [5, 2]}
+        # What the ladder pairs by, read once at start (io/ratings.py): every mu.
+        mus = {r.name: r.mu for r in board}
+        assert sorted(again.mus()) == [
+            ("ann", "whist", mus["ann"]),
+            ("bob", "whist", mus["bob"]),
+            (fold("naive"), "whist", 20.0),
+        ]
+        # A struck seat (a ladder's fair clock) is ranked last whatever the score, and
+        # the new ratings come back.
+        again.rated_table(9, "whist", [ann, bob], None)
+        after = again.rate_game(9, {"Winner": 0, "Score": [9, 1], "Struck": [0]})
+        assert after is not None
+        # ann won on the score, but struck: not counted a win (nor is it bob's)
+        assert (after["ann"].games, after["ann"].wins, after["bob"].wins) == (3, 2, 0)
+        assert after["ann"].mu < mus["ann"]
+        assert after["bob"].mu > mus["bob"]
+        assert again.rate_game(9, {"Winner": 0, "Score": [9, 1]}) is None  # once only
     finally:
         again.close()
+
+
+def test_wrong_guesses_are_counted_across_a_reopen_and_the_old_are_deleted(
+    engine: Engine,
+) -> None:
+    """``Attempts`` (core/accounts.py) on the store's failures: five in the window and
+    the next is refused, also from a store opened again; failures older than the
+    window are deleted as new ones come, so the table stays small."""
+    accounts = opened(engine)
+    try:
+        attempts = Attempts(log=accounts)
+        for i in range(5):
+            attempts.check(1000.0 + i, "address 10.0.0.1", "account bob")
+            attempts.failed(1000.0 + i, "address 10.0.0.1", "account bob")
+    finally:
+        accounts.close()
+    accounts = opened(engine)
+    try:
+        attempts = Attempts(log=accounts)
+        with pytest.raises(Refused) as refused:
+            attempts.check(1010.0, "account bob")
+        assert refused.value.code == "too_many_attempts"
+        assert refused.value.message == "5 wrong passwords or keys in 300 s; try again in 291 s"
+        attempts.check(1010.0, "address 10.0.0.2", "account cy")  # others are not counted
+        assert accounts.recent_failures("account bob", 1002.5, 5) == [1004.0, 1003.0]
+        # Past the window: checked again, and the next failure deletes the old ones.
+        attempts.check(1300.5, "account bob")
+        attempts.failed(1400.0, "account cy")
+        rows = engine.rows("SELECT who, at FROM sign_in_failures")
+        assert [(who, float(at)) for who, at in rows] == [("account cy", 1400.0)]
+    finally:
+        accounts.close()

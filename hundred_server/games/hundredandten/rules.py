@@ -139,9 +139,12 @@ _BIDS: Final = {a: Bid(a) for a in BID_AMOUNTS}
 _UNPASS: Final = Unpass()
 _TRUMPS: Final = tuple(SelectTrump(s) for s in DECK_SUITS)
 _PLAYS: Final = tuple(Play(c) for c in ALL_CARDS)
-#: Shared instances (actions are immutable values): ``BID_ACTIONS[15]``, ``PLAY_ACTIONS[card]``.
+#: Shared instances (actions are immutable values): ``BID_ACTIONS[15]``, ``PLAY_ACTIONS[card]``,
+#: ``TRUMP_ACTIONS`` (in ``DECK_SUITS`` order), ``UNPASS_ACTION``.
 BID_ACTIONS: Final = _BIDS
 PLAY_ACTIONS: Final = _PLAYS
+TRUMP_ACTIONS: Final = _TRUMPS
+UNPASS_ACTION: Final = _UNPASS
 
 
 def _bid_choices(high: int, dealer: bool) -> tuple[Bid, ...]:
@@ -634,7 +637,20 @@ def legal_actions(
 
 def discard_choices(hand: Sequence[Card]) -> tuple[Discard, ...]:
     """Every discard open to this hand: each subset, smallest first, in hand order."""
-    return tuple(Discard(sub) for r in range(len(hand) + 1) for sub in combinations(hand, r))
+    for card in hand:  # checked once here, as each Discard would check it
+        if type(card) is not Card:
+            raise CardCodeError(f"not a card: {card!r}")
+    return tuple(
+        _checked_discard(sub) for r in range(len(hand) + 1) for sub in combinations(hand, r)
+    )
+
+
+def _checked_discard(cards: tuple[Card, ...]) -> Discard:
+    """``Discard(cards)`` of a tuple of cards already checked, without checking them again
+    (a hand's every subset is made at each discard: ``discard_choices``)."""
+    made = object.__new__(Discard)
+    object.__setattr__(made, "cards", cards)
+    return made
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:

@@ -184,6 +184,9 @@ _BY_CODE: Final[dict[str, Card]] = {code: _CARDS[i] for i, code in enumerate(_CO
 
 #: All 53 cards in the reference deck order.
 ALL_CARDS: Final = _CARDS
+#: Each card's ``suit`` by index (None for the joker): a lookup, not a call, for the
+#: engines' loops.
+SUIT_OF: Final[tuple[Suit | None, ...]] = tuple(c.suit for c in _CARDS)
 #: The 52 cards without the joker.
 STANDARD_52: Final = _CARDS[:52]
 JOKER: Final = _CARDS[JOKER_INDEX]

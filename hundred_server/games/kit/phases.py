@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 from hundred_server.games.kit import tricks
-from hundred_server.games.kit.cards import Card, Suit
+from hundred_server.games.kit.cards import SUIT_OF, Card, Suit
 from hundred_server.games.kit.tricks import (
     PARTNER_HAND,
     PARTNER_SEATS,
@@ -325,9 +325,9 @@ class Partners(CardTricks[A, E]):
         self._check_holds(seat, card)
         if self.trick:
             lead = self.trick[0][1]
-            suit = lead.suit
-            held = any(c.suit is suit for c in self.hands[seat])
-            if suit is not None and card.suit is not suit and held:
+            suit = SUIT_OF[lead]
+            held = any(SUIT_OF[c] is suit for c in self.hands[seat])
+            if suit is not None and SUIT_OF[card] is not suit and held:
                 raise IllegalActionError(
                     f"{lead} was led: seat {seat} holds {suit.name.lower()} and must follow "
                     f"suit, not play {card}",

@@ -7,7 +7,9 @@ A record is JSON lines: the ``Record`` header (``Game``, ``Version``, ``Players`
 yields a ``Score`` line after each round and a ``GameOver`` one at the end, or an
 ``Error`` line (``Line``, ``Code``, ``Message``) at the first line it cannot replay, and
 then nothing; a record that simply stops is not an error (replay yields what it
-completed).
+completed). A ladder table's record also has a ``FairClock`` in its header and
+``Clock`` lines among the actions (core/botclock.py): replay checks them and goes past
+them (a record without ``FairClock`` has none: ``unknown_type``).
 
 The ``Replayer`` reads each line in full (JSON, ``Type``, fields, cards) before it checks
 it against the game, so a line that is both unreadable and out of place reports the
@@ -224,6 +226,42 @@ def error_object(error: RecordError) -> dict[str, Any]:
     surrogate quoted from the input is written as ``\\udXXX``)."""
     message = error.message.encode("utf-8", "backslashreplace").decode("utf-8")
     return {"Type": "Error", "Line": error.line, "Code": error.code, "Message": message}
+
+
+def _number(obj: dict[str, Any], name: str, least: float) -> float:
+    value = read_field(obj, name)
+    if not isinstance(value, int | float) or isinstance(value, bool) or value < least:
+        raise RecordError(
+            f"{quote(name)} must be a number of at least {least:g}, got {quote(value)}",
+            "bad_record",
+        )
+    return float(value)
+
+
+def read_fair_clock(value: object) -> None:
+    """A header's ``FairClock`` (a ladder table's: core/botclock.py), checked:
+    ``{"Move":5.0,"Bank":60.0,"Strikes":3}``."""
+    if not isinstance(value, dict):
+        raise RecordError(f'"FairClock" must be an object, got {quote(value)}', "bad_record")
+    _number(value, "Move", 0)
+    _number(value, "Bank", 0)
+    if read_int(value, "Strikes") < 1:
+        raise RecordError(f'"Strikes" must be 1 or more, got {value["Strikes"]}', "bad_record")
+
+
+def read_clock_line(obj: dict[str, Any], seats: int) -> None:
+    """A ``Clock`` line (what the fair clock did before the next move), checked: a
+    seat's bank used (``Used``, ``Bank``) or a strike (``Strike``, and ``"Out":true``
+    at the last)."""
+    seat = read_int(obj, "Playerid")
+    if not 0 <= seat < seats:
+        raise RecordError(f"Playerid {seat} is no seat of {seats}", "bad_seat")
+    if "Strike" in obj:
+        if read_int(obj, "Strike") < 1 or obj.get("Out", True) is not True:
+            raise RecordError(f"not a strike: {quote(obj)}", "bad_record")
+    else:
+        _number(obj, "Used", 0)
+        _number(obj, "Bank", 0)
 
 
 # ----------------------------------------------------------------------------- notation
@@ -558,6 +596,7 @@ class Replayer(Generic[G]):
         self.game: G | None = None
         self._deals = 0  # Deal lines seen; the round's Deal is due while < game.round
         self._ended_on = 0  # the line that ended the game
+        self._clocked = False  # the header has a FairClock: Clock lines may follow
 
     def run(self, lines: Iterable[str | bytes]) -> Iterator[dict[str, Any]]:
         """Feed every line; yields the Score lines and raises ``RecordError`` at the
@@ -603,6 +642,10 @@ class Replayer(Generic[G]):
                 "missing_header",
             )
         form = self.form
+        if kind == "Clock":
+            self._check_not_over(game)
+            read_clock_line(obj, len(game.players))
+            return []
         if kind == "Deal":
             round_, dealer = read_int(obj, form.round_key), read_int(obj, "Dealer")
             deck = read_cards(obj, "Deck", form.parse_card) if "Deck" in obj else None
@@ -645,7 +688,7 @@ class Replayer(Generic[G]):
         if not isinstance(kind, str):
             raise RecordError(f'"Type" must be a string, got {quote(kind)}', "bad_record")
         types = self.form.types
-        if kind not in types:
+        if kind not in types and not (kind == "Clock" and self._clocked):
             words = self.form.record_words or f"a {self.form.title} record"
             raise RecordError(
                 f"unknown line type {quote(kind)} ({words} has {', '.join(types)})",
@@ -677,6 +720,9 @@ class Replayer(Generic[G]):
                 f"a {form.title} record has no Seed (got {quote(seed)}): every Deal gives its Deck",
                 "unexpected_seed",
             )
+        if "FairClock" in obj:
+            read_fair_clock(obj["FairClock"])
+            self._clocked = True
         return engine(form.start, players, seed, obj)
 
     def _check_not_over(self, game: G) -> None:

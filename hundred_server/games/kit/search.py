@@ -33,14 +33,15 @@ in some games). It is checked against ``Random.shuffle`` once, at import, and is
 ``min(cards, key=key.__getitem__)`` the same way (a call of Python a card, else).
 
 ``Sampler`` is the sampler of the games of four seats and 52 cards (Whist, Spades): it
-deals the cards a seat has not seen to the three others, each holding as many as it
-has still to play and none of a suit it has shown void in (``tricks_seen`` reads both
-off a view). The deals are drawn card by card, the most constrained suits first, each
-card going to a seat that may hold it with a chance proportional to the room left in
-that seat's hand. A plain draw can get stuck (the room left only in seats void in the
-suit); after a few such tries the draw places each card only where the rest can still
-be placed (Hall's condition over the three other seats, checked exactly), which never
-gets stuck. The distribution is close to, not exactly, uniform over the fitting deals.
+deals the cards a seat has not seen to the three others, each holding as many as it has
+still to play and none of a suit it has shown void in (``tricks_seen`` reads both off a
+view; a game adds the voids its own rules show, ``voids_known``). The deals are drawn
+card by card, the most constrained suits first, each card going to a seat that may hold
+it with a chance proportional to the room left in that seat's hand. A plain draw can get
+stuck (the room left only in seats void in the suit); after a few such tries the draw
+places each card only where the rest can still be placed (Hall's condition over the
+three other seats, checked exactly), which never gets stuck. The distribution is close
+to, not exactly, uniform over the fitting deals.
 """
 
 from __future__ import annotations
@@ -255,7 +256,9 @@ def tricks_seen(
 class Sampler:
     """Draws the other three seats' hands to fit what one seat has seen (module
     docstring): ``seen`` its own hand and the cards played, ``fixed`` cards known to be
-    in a hidden hand (by seat), ``tricks`` the hand's tricks so far."""
+    in a hidden hand (by seat), ``tricks`` the hand's tricks so far, ``voids_known`` the
+    suits a seat is known to hold none of besides those the tricks show (by seat: what a
+    game's own rules tell, such as Spades' lead of a spade before spades are broken)."""
 
     def __init__(
         self,
@@ -264,8 +267,11 @@ class Sampler:
         tricks: Sequence[Sequence[tuple[int, Card]]],
         hand_size: int,
         fixed: list[list[int]],
+        voids_known: Sequence[Sequence[int]] = (),
     ) -> None:
         voids, sizes = tricks_seen(tricks, hand_size)
+        for void, suits in zip(voids, voids_known, strict=False):
+            void.update(suits)
         self.others = [(seat + k) % 4 for k in (1, 2, 3)]
         self.fixed = fixed
         known = {STANDARD_52[c] for hand in fixed for c in hand}

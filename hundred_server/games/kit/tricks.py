@@ -13,11 +13,11 @@ from __future__ import annotations
 import enum
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import KW_ONLY, dataclass
+from dataclasses import KW_ONLY, dataclass, field
 from random import Random
 from typing import Any, Final, Generic, TypeVar
 
-from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.cards import STANDARD_52, SUIT_OF, Card, Suit
 from hundred_server.protocol.errors import CardCodeError, IllegalActionError
 
 Plays = tuple[tuple[int, Card], ...]
@@ -169,17 +169,18 @@ def beats(card: Card, best: Card, trump: Suit) -> bool:
     """Whether ``card`` takes a trick that ``best`` (of the suit led, or a trump) is
     winning, the cards ranked as the deck orders them (2 low ... ace high): higher in
     its suit, or a trump."""
-    if card.suit is best.suit:
+    suit = SUIT_OF[card]
+    if suit is SUIT_OF[best]:
         return card > best
-    return card.suit is trump
+    return suit is trump
 
 
 def following(hand: Sequence[Card], lead: Card | None) -> Sequence[Card]:
     """The cards of ``hand`` it may play to a trick led by ``lead`` when it must follow
     suit if able: those of the suit led if it holds any, else (or leading) all."""
     if lead is not None:
-        suit = lead.suit
-        follow = [c for c in hand if c.suit is suit]
+        suit = SUIT_OF[lead]
+        follow = [c for c in hand if SUIT_OF[c] is suit]
         if follow:
             return follow
     return hand
@@ -248,6 +249,11 @@ class Deck(Generic[C]):
     card_type: type = Card
     unlike: str = "a deck holds cards only"
     strangers: bool = False
+    #: How often the deck holds each card (``check`` compares a deck given with it).
+    counts: dict[C, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "counts", dict(Counter(self.cards)))
 
     def seeded(self, seed: str, hand_index: int) -> tuple[C, ...]:
         """The deck order of hand ``hand_index`` (0-based): the same for the same inputs."""
@@ -257,9 +263,10 @@ class Deck(Generic[C]):
         """The deck as a tuple if it holds the deck's cards, each as often, in any order;
         else ``bad_deck``."""
         cards = tuple(deck)
-        if not all(type(c) is self.card_type for c in cards):
+        if not {*map(type, cards)} <= {self.card_type}:  # all of the card type
             raise IllegalActionError(self.unlike, "bad_deck")
-        if len(cards) != len(self.cards) or Counter(cards) != Counter(self.cards):
+        # As dicts: Counters of cards given hold no zero counts, so this is Counter's ==.
+        if len(cards) != len(self.cards) or dict(Counter(cards)) != self.counts:
             held = set(cards)
             foreign = f", {len(held - set(self.cards))} not of the deck" if self.strangers else ""
             raise IllegalActionError(

@@ -16,11 +16,11 @@ from hundred_server.games.pinochle.rules import (
     TRUMP_CHOICES,
     View,
 )
-from hundred_server.games.pinochle.strong import Sampler
+from hundred_server.games.pinochle.strong import Sampler, card_of
 
 
 def _sample(view: View, rng: Random) -> tuple[list[list[Any]], list[Any] | None]:
-    hands: list[list[Any]] = [[Card(c) for c in hand] for hand in Sampler(view).sample(rng)]
+    hands: list[list[Any]] = [[card_of(c) for c in hand] for hand in Sampler(view).sample(rng)]
     hands[view.seat] = list(view.hand)
     return hands, []
 

@@ -72,7 +72,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
-from hundred_server.games.kit.cards import ALL_CARDS, Card, Rank, Suit, card
+from hundred_server.games.kit.cards import ALL_CARDS, SUIT_OF, Card, Rank, Suit, card
 from hundred_server.games.kit.phases import Bids, HandDeal, Rule, TrickGame
 from hundred_server.games.kit.tricks import (
     BidMade,
@@ -340,6 +340,14 @@ PINOCHLE_VALUES: Final = (0, 4, 30)
 ROYAL_MARRIAGE: Final = 4
 MARRIAGE: Final = 2
 DIX: Final = 1
+#: The cards of each meld by suit (a run of trump, a K-Q pair, the dix of trump), and
+#: of each rank around with its values.
+_RUN_CARDS: Final = {s: tuple(card(r, s) for r in _RUN_RANKS) for s in SUIT_ORDER}
+_PAIR_CARDS: Final = {s: (card(Rank.KING, s), card(Rank.QUEEN, s)) for s in SUIT_ORDER}
+_DIX_CARDS: Final = {s: card(Rank.NINE, s) for s in SUIT_ORDER}
+_AROUND_CARDS: Final = tuple(
+    (tuple(card(rank, s) for s in SUIT_ORDER), single, double) for rank, single, double in _AROUNDS
+)
 
 
 def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
@@ -352,7 +360,10 @@ def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
     a run and a royal marriage (19), a double run has no royal marriage (150), and a run
     with a second K but no second Q has none (15).
     """
-    counts = Counter(hand)
+    counts = [0] * len(ALL_CARDS)  # by card index
+    for c in hand:
+        counts[c] += 1
+    held = counts.__getitem__
     used: dict[Card, int] = {}
 
     def count(cards: Sequence[Card], times: int) -> None:
@@ -361,27 +372,26 @@ def meld(hand: Iterable[Card], trump: Suit) -> MeldShown:
                 used[c] = times
 
     amount = 0
-    run = [card(r, trump) for r in _RUN_RANKS]
-    runs = min(counts[c] for c in run)
+    run = _RUN_CARDS[trump]
+    runs = min(map(held, run))
     amount += RUN_VALUES[runs]
     count(run, runs)
     for suit in SUIT_ORDER:
-        pair = [card(Rank.KING, suit), card(Rank.QUEEN, suit)]
-        pairs = min(counts[c] for c in pair)
+        pair = _PAIR_CARDS[suit]
+        pairs = min(map(held, pair))
         if suit is trump:
             amount += ROYAL_MARRIAGE * (pairs - runs)  # a run holds a K-Q: pairs >= runs
         else:
             amount += MARRIAGE * pairs
         count(pair, pairs)
-    dix = card(Rank.NINE, trump)
+    dix = _DIX_CARDS[trump]
     amount += DIX * counts[dix]
-    count([dix], counts[dix])
+    count((dix,), counts[dix])
     pinochles = min(counts[_QS], counts[_JD])
     amount += PINOCHLE_VALUES[pinochles]
     count([_QS, _JD], pinochles)
-    for rank, single, double in _AROUNDS:
-        around = [card(rank, s) for s in SUIT_ORDER]
-        times = min(counts[c] for c in around)
+    for around, single, double in _AROUND_CARDS:
+        times = min(map(held, around))
         amount += (0, single, double)[times]
         count(around, times)
     return amount, sort_hand(c for c, times in used.items() for _ in range(times))
@@ -396,9 +406,10 @@ def beats(challenger: Card, best: Card, trump: Suit) -> bool:
     A higher card of the same suit, or a trump over a non-trump; an identical card does
     not beat (the one played first ranks higher).
     """
-    if challenger.suit is best.suit:
+    suit = SUIT_OF[challenger]
+    if suit is SUIT_OF[best]:
         return STRENGTH[challenger] > STRENGTH[best]
-    return challenger.suit is trump
+    return suit is trump
 
 
 def trick_winner(plays: Sequence[tuple[int, Card]], trump: Suit) -> tuple[int, Card]:
@@ -412,18 +423,29 @@ def trick_points(plays: Iterable[tuple[int, Card]], last: bool) -> int:
     return sum(COUNTER_POINTS[c] for _, c in plays) + (LAST_TRICK_BONUS if last else 0)
 
 
+def _winning_card(trick: Sequence[tuple[int, Card]], trump: Suit) -> Card:
+    """``trick_winner(trick, trump)[1]``, ``beats`` written out (it is asked twice a move)."""
+    best = trick[0][1]
+    best_suit = SUIT_OF[best]
+    for _, played in trick:  # the first against itself does not beat
+        suit = SUIT_OF[played]
+        if STRENGTH[played] > STRENGTH[best] if suit is best_suit else suit is trump:
+            best, best_suit = played, suit
+    return best
+
+
 def _playable(hand: Sequence[Card], trick: Sequence[tuple[int, Card]], trump: Suit) -> list[Card]:
     """RULES.md item 5: the cards of ``hand`` (in its order, repeats kept) it may play."""
     if not trick:
         return list(hand)
-    led = trick[0][1].suit
-    best = trick_winner(trick, trump)[1]
-    follow = [c for c in hand if c.suit is led]
+    led = SUIT_OF[trick[0][1]]
+    best = _winning_card(trick, trump)
+    follow = [c for c in hand if SUIT_OF[c] is led]
     if not follow:
-        follow = [c for c in hand if c.suit is trump]
+        follow = [c for c in hand if SUIT_OF[c] is trump]
         if not follow:
             return list(hand)
-    if follow[0].suit is best.suit:  # the card to beat is of the suit we must play
+    if SUIT_OF[follow[0]] is SUIT_OF[best]:  # the card to beat is of the suit we must play
         top = STRENGTH[best]
         higher = [c for c in follow if STRENGTH[c] > top]
         if higher:
@@ -436,7 +458,7 @@ def legal_plays(
 ) -> tuple[Play, ...]:
     """The plays open to ``hand`` with ``trick`` on the table, in the hand's order, each
     card once (the engine keeps hands sorted, so this is display order)."""
-    return tuple(PLAY_ACTIONS[c] for c in dict.fromkeys(_playable(hand, trick, trump)))
+    return tuple(map(PLAY_ACTIONS.__getitem__, dict.fromkeys(_playable(hand, trick, trump))))
 
 
 def check_play(

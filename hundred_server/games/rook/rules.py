@@ -145,6 +145,12 @@ def suit_of(card: RookCard, trump: Colour | None) -> Colour | None:
     return trump if card.is_bird else card.colour
 
 
+#: ``suit_of`` as tables, for the engine's loops: ``PLAYS_AS[trump][card]``.
+PLAYS_AS: Final[dict[Colour | None, tuple[Colour | None, ...]]] = {
+    trump: tuple(suit_of(c, trump) for c in ROOK_DECK) for trump in (None, *COLOURS)
+}
+
+
 def card_points(cards: Iterable[RookCard]) -> int:
     return sum(POINTS[c] for c in cards)
 
@@ -391,8 +397,9 @@ def trick_winner(trick: Sequence[tuple[int, RookCard]], trump: Colour) -> tuple[
 def beats(card: RookCard, best: RookCard, trump: Colour) -> bool:
     """Whether ``card`` played now takes the trick from ``best``, the card winning it
     (of the led colour, or a trump): higher in its colour, or a trump on a non-trump."""
-    suit = suit_of(card, trump)
-    if suit is suit_of(best, trump):
+    plays_as = PLAYS_AS[trump]
+    suit = plays_as[card]
+    if suit is plays_as[best]:
         return STRENGTH[card] > STRENGTH[best]
     return suit is trump
 
@@ -403,8 +410,9 @@ def legal_plays(
     """RULES.md item 6: the led colour if the hand holds it (the bird is of the trump
     colour), else anything; in the hand's order."""
     if trick:
-        led = suit_of(trick[0][1], trump)
-        follow = [c for c in hand if suit_of(c, trump) is led]
+        plays_as = PLAYS_AS[trump]
+        led = plays_as[trick[0][1]]
+        follow = [c for c in hand if plays_as[c] is led]
         if follow:
             return tuple(PLAY_ACTIONS[c] for c in follow)
     return tuple(PLAY_ACTIONS[c] for c in hand)
@@ -423,8 +431,9 @@ def check_play(
         raise IllegalActionError(f"{holder} does not hold {played}", "not_in_hand")
     if not trick:
         return
-    led = suit_of(trick[0][1], trump)
-    if suit_of(played, trump) is not led and any(suit_of(c, trump) is led for c in hand):
+    plays_as = PLAYS_AS[trump]
+    led = plays_as[trick[0][1]]
+    if plays_as[played] is not led and any(plays_as[c] is led for c in hand):
         assert led is not None
         what = f"{led.title.lower()} (trump, the Rook included)" if led is trump else led.title
         raise IllegalActionError(
@@ -479,12 +488,16 @@ def sample_setups(hand: Sequence[RookCard], count: int, calls: int) -> tuple[Set
     kept = set(hand) - set(discard)
     setups = []
     for colour in COLOURS:
-        ranked = sorted(
-            (c for c in ROOK_DECK if c.colour is colour and c not in kept),
-            key=lambda c: -STRENGTH[c],
-        )
+        ranked = [c for c in _RANKED[colour] if c not in kept]
         setups.append(Setup(discard, colour, tuple(ranked[:calls])))
     return tuple(setups)
+
+
+#: Each colour's cards, highest first (the deck's order among equals, as a stable sort).
+_RANKED: Final = {
+    colour: tuple(sorted((c for c in ROOK_DECK if c.colour is colour), key=lambda c: -STRENGTH[c]))
+    for colour in COLOURS
+}
 
 
 # ------------------------------------------------------------------------------ scoring

@@ -1,22 +1,19 @@
 """Spades for the research environments (kit/research.py): 52 plays and the bids 0-13;
-hidden hands drawn by the kit's sampler, as the strong AI draws them."""
+hidden hands drawn by the strong AI's sampler (strong.sampler)."""
 
 from __future__ import annotations
 
 from random import Random
 from typing import Any, Final
 
-from hundred_server.games.kit import search
 from hundred_server.games.kit.cards import STANDARD_52, Card
 from hundred_server.games.kit.research import Research
-from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
 from hundred_server.games.spades.rules import ALL_BIDS, PLAY_ACTIONS, View
+from hundred_server.games.spades.strong import sampler
 
 
 def _sample(view: View, rng: Random) -> tuple[list[list[Any]], list[Any] | None]:
-    seen = set(view.hand).union(view.played)
-    tricks = (*view.tricks, view.current_trick)
-    drawn = search.Sampler(view.seat, seen, tricks, HAND_SIZE, [[], [], [], []]).sample(rng)
+    drawn = sampler(view).sample(rng)
     hands: list[list[Any]] = [[Card(c) for c in hand] for hand in drawn]
     hands[view.seat] = list(view.hand)
     return hands, []

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Final, TypeAlias
 
 from hundred_server.games.kit import tricks
-from hundred_server.games.kit.cards import STANDARD_52, Card, Suit
+from hundred_server.games.kit.cards import STANDARD_52, SUIT_OF, Card, Suit
 from hundred_server.games.kit.phases import Partners, Rule
 from hundred_server.games.kit.tricks import PARTNER_HAND as HAND_SIZE
 from hundred_server.games.kit.tricks import PARTNER_SEATS as NUM_PLAYERS
@@ -83,7 +83,7 @@ check_deck: Final = DECK.check
 def legal_plays(hand: Sequence[Card], lead: Card | None, broken: bool) -> tuple[Play, ...]:
     if lead is not None or broken:
         return tuple(PLAY_ACTIONS[c] for c in tricks.following(hand, lead))
-    return tuple(PLAY_ACTIONS[c] for c in [c for c in hand if c.suit is not TRUMP] or hand)
+    return tuple(PLAY_ACTIONS[c] for c in [c for c in hand if SUIT_OF[c] is not TRUMP] or hand)
 
 
 def side_points(bids: Sequence[int], taken: Sequence[int]) -> tuple[int, int]:
@@ -119,7 +119,7 @@ class Game(Partners[Action, Event]):
 
     @property
     def broken(self) -> bool:
-        return any(c.suit is TRUMP for plays in self.tricks for _, c in plays)
+        return any(SUIT_OF[c] is TRUMP for plays in self.tricks for _, c in plays)
 
     @property
     def taken(self) -> tuple[int, ...]:
@@ -142,16 +142,18 @@ class Game(Partners[Action, Event]):
             self.phase = Phase.TRICKS  # left of the dealer, who bid first, leads
 
     def _plays(self, seat: int) -> tuple[Play, ...]:
-        return legal_plays(self.hands[seat], self.trick[0][1] if self.trick else None, self.broken)
+        lead = self.trick[0][1] if self.trick else None
+        # Whether spades are broken counts only for a lead (``legal_plays``).
+        return legal_plays(self.hands[seat], lead, lead is not None or self.broken)
 
     def _check_play(self, seat: int, action: Play) -> None:
         card = action.card
         self._check_follows(seat, card)
         if (
             not self.trick
-            and card.suit is TRUMP
+            and SUIT_OF[card] is TRUMP
             and not self.broken
-            and any(c.suit is not TRUMP for c in self.hands[seat])
+            and any(SUIT_OF[c] is not TRUMP for c in self.hands[seat])
         ):
             raise IllegalActionError(
                 f"spades are not broken: seat {seat} may not lead {card}",

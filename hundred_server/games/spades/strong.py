@@ -8,12 +8,13 @@ else leaves a trick its partner is winning, takes one it can with its lowest win
 card, and otherwise throws its cheapest card (a non-spade, low). It leads an ace of a
 side suit, else its lowest side card, and spades only when it must.
 
-The strong bot, at a play, deals the unseen cards to the other seats many times (the
-kit's ``search.Sampler``: each seat as many as it has still to play, none of a suit it
-has shown void in), plays every legal card out on each deal with ``pick`` for every
-seat, then takes the card whose hand ends with the best score for its side over the
-other's. Cards are numbers here (``int(card)``: ``card // 13`` the suit, ``card % 13``
-the rank, 12 the ace).
+The strong bot, at a play, deals the unseen cards to the other seats many times
+(``sampler``, the kit's ``search.Sampler``: each seat as many as it has still to play,
+none of a suit it has shown void in, nothing but spades if it led one before spades
+were broken), plays every legal card out on each deal with ``pick`` for every seat,
+then takes the card whose hand ends with the best score for its side over the other's.
+Cards are numbers here (``int(card)``: ``card // 13`` the suit, ``card % 13`` the rank,
+12 the ace).
 """
 
 from __future__ import annotations
@@ -61,6 +62,20 @@ def best_of(trick: list[int]) -> int:
     return best
 
 
+def sampler(view: rules.View) -> search.Sampler:
+    """The kit's sampler for ``view``: the voids the tricks show, and those a lead shows
+    (a seat that led a spade before spades were broken held nothing but spades)."""
+    seen = set(view.hand).union(view.played)
+    tricks = (*view.tricks, view.current_trick)
+    voids: list[list[int]] = [[], [], [], []]
+    broken = False
+    for plays in tricks:
+        if plays and not broken and int(plays[0][1]) // 13 == SPADE:
+            voids[plays[0][0]] = [suit for suit in range(4) if suit != SPADE]
+        broken = broken or any(int(c) // 13 == SPADE for _, c in plays)
+    return search.Sampler(view.seat, seen, tricks, 13, [[], [], [], []], voids)
+
+
 def cheap(card: int) -> tuple[bool, int]:
     return card // 13 == SPADE, card % 13
 
@@ -92,9 +107,7 @@ class PlayOut(search.Decision[list[list[int]]]):
         self.taken = list(view.taken)
         self.trick = [s * 64 + int(c) for s, c in view.current_trick]
         self.broken = view.broken
-        seen = set(view.hand).union(view.played)
-        tricks = (*view.tricks, view.current_trick)
-        self.sampler = search.Sampler(self.seat, seen, tricks, 13, [[], [], [], []])
+        self.sampler = sampler(view)
 
     def deal(self, rng: Random) -> list[list[int]]:
         hands = self.sampler.sample(rng)

@@ -13,7 +13,8 @@ never know how a connection reads and writes. The codecs:
   classic port (``serve --classic-port``).
 
 A codec's ``decode(line)`` returns wire messages for the hub, or lines of text to show
-the connection at once (text mode's ``help``), and raises ``Malformed`` for a line
+the connection at once (text mode's ``help``), or text mode's sign-in with a password
+(``Credentials``, never a wire message), and raises ``Malformed`` for a line
 it cannot read; ``encode(message)`` returns the bytes to send (``b""``: nothing).
 """
 
@@ -24,6 +25,7 @@ from typing import Final, Protocol
 from hundred_server.protocol.codecs.classic import ClassicCodec
 from hundred_server.protocol.codecs.jsonlines import JsonCodec
 from hundred_server.protocol.codecs.text import TextCodec, strip_telnet
+from hundred_server.protocol.credentials import Credentials
 from hundred_server.protocol.wire import Message
 
 
@@ -42,7 +44,7 @@ class Codec(Protocol):
         """The games a connection of this kind can play (registry names; None: every
         game): the lobby lists, creates, joins and watches tables of these only."""
 
-    def decode(self, line: bytes) -> list[Message] | list[str]: ...
+    def decode(self, line: bytes) -> list[Message] | list[str] | list[Credentials]: ...
 
     def encode(self, message: Message) -> bytes: ...
 

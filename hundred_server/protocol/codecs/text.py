@@ -15,7 +15,8 @@ tables, the game's view those of its game (``TextView.said``, ``voice``).
 
 The codec knows the lobby only (greetings, the create options, tables, seats, errors;
 ``create``, ``join``, ``watch``, ``leave``, ``name``, ``token``, ``hand``,
-``notation``, ``help``, ``quit``). Everything else is the game's: each game's
+``notation``, ``help``, ``quit``; ``login``, ``register`` and their password prompts,
+text_signin.py; ``ladder``). Everything else is the game's: each game's
 ``TextView`` (``GameSpec.text``, games/base.py) renders its messages and reads its
 commands (``score``, ``partner`` among them), and ``help`` shows what can be typed
 where the person is: the lobby's commands in the lobby, the game's and the table's at
@@ -45,6 +46,8 @@ from hundred_server.games.kit.text import (
     number_word,
     numbered,
 )
+from hundred_server.protocol.codecs.text_signin import PasswordPrompt
+from hundred_server.protocol.credentials import Credentials
 from hundred_server.protocol.errors import ClientError, Malformed
 from hundred_server.protocol.wire import LOBBY_QUESTION, Message, quote
 
@@ -117,6 +120,11 @@ HELP: Final = "\n".join(
         "  join, join ID     list open tables; sit at table ID",
         "  watch, watch ID   list the tables you may watch; watch table ID (no cards shown)",
         "  name NAME         set your name",
+        "  login NAME        log in to your account (its password is asked for next)",
+        "  register NAME     make an account (a password is asked for, twice); its API key",
+        "                    is shown once",
+        "  ladder [GAME]     queue for GAME's ladder of rated duplicate sets (an account's;",
+        "                    quit leaves it)",
         "  token TOKEN       take your seat back (after a lost connection, or leave, while",
         "                    the game goes on) with the token you were given",
         *_ANYWHERE,
@@ -179,10 +187,13 @@ class TextCodec:
     shared: Final = False
     games: Final = None  # every game
 
-    def decode(self, line: bytes) -> list[Message] | list[str]:
-        """A line (without its ending) as wire messages, or lines to show at once."""
+    def decode(self, line: bytes) -> list[Message] | list[str] | list[Credentials]:
+        """A line (without its ending) as wire messages, or lines to show at once, or
+        a password's sign-in (text_signin.py)."""
         # telnet ends a line "\r\0" when its input is not a terminal
         line = strip_telnet(line).replace(b"\x00", b"").rstrip(b"\r")
+        if self.password.asking is not None:  # never quoted, shown, logged
+            return self.password.line(line)
         if not line.strip():
             return []
         try:
@@ -217,6 +228,8 @@ class TextCodec:
         self.hanging_up = False
         #: A ``Table`` told before the ``Seat`` at it: said with that seat as "you".
         self.sitting: Message | None = None
+        #: ``login NAME``, ``register NAME``: the password asked for.
+        self.password = PasswordPrompt()
 
     # -------------------------------------------------------------------- games
 
@@ -425,8 +438,10 @@ class TextCodec:
             return self._hand()
         if head == "notation":
             return self._notation(args)
-        if head in ("create", "join", "watch", "quit", "exit"):
+        if head in ("create", "join", "watch", "quit", "exit", "ladder"):
             return self._lobby(head, args)
+        if head in ("login", "register"):
+            return self.password.start(head == "register", args, self.table is None)
         if head == "leave":
             return [{"Type": "Leave"}]
         rest = text.strip()[len(words[0]) :].strip()  # as typed, spaces inside kept
@@ -439,7 +454,7 @@ class TextCodec:
         if head == "token":
             return [{"Type": "Hello", "Token": " ".join(args)}]
         if number_word(head):
-            return [self._option(words, self._create_spec())]
+            return [_option(words, self._create_spec())]
         view = self._view()
         said = view.parse(head, args, self) if view is not None else None
         if said is not None:
@@ -514,6 +529,8 @@ class TextCodec:
                 self.hanging_up = True  # leave the seat to the AI, then go
                 return [{"Type": "Leave"}, {"Type": "Hello", "Message": "quit"}]
             return [{"Type": "Hello", "Message": "quit"}]
+        if head == "ladder":  # ladder [GAME]: queue for the ladder's rated sets
+            return [{"Type": "Hello", "Message": "ladder", **({"Game": args[0]} if args else {})}]
         if head == "watch" and args:  # watch ID: straight from wherever in the lobby
             self.watching = number(args, "watch 7")
             return [{"Type": "Watch", "Table": self.watching}]
@@ -529,39 +546,39 @@ class TextCodec:
             game = self._known(args[0]) or self.create_game or games.DEFAULT_GAME
             args = args[1:]
         if args:
-            out.append(self._option(args, games.get(game)))
+            out.append(_option(args, games.get(game)))
         self.create_game = game  # only once the whole command is read
         return out
 
-    @staticmethod
-    def _option(words: list[str], spec: GameSpec) -> Message:
-        """A create option, and for a table of your choice: SEATS BOTS NAME, where a
-        word that names one of the game's table options (any case) switches it on."""
-        count = len(options(spec))
-        option: Message = {"Type": "Game", "Option": number(words[:1], f"1-{count}")}
-        levels = [w for w in words[1:] if w.lower() in AI_LEVELS]
-        if len(levels) > 1:
-            raise Malformed(
-                f"one AI a table, not {' and '.join(levels)} (naive or strong)", "bad_option"
-            )
-        if levels:
-            option["AI"] = levels[0].lower()
-            words = [w for w in words if w is not levels[0]]
-        private = [w for w in words[1:] if w.lower() == NO_WATCHERS]
-        if private:
-            option["Watchers"] = False
-            words = [w for w in words if w.lower() != NO_WATCHERS]
-        custom = len(spec.presets) + 1
-        flags = {flag.lower(): flag for flag in spec.flags}
-        if spec.custom and option["Option"] == custom:
-            for word in [w for w in words[1:] if w.lower() in flags]:
-                option[flags[word.lower()]] = True
-                words = [w for w in words if w is not word]
-        if spec.custom and option["Option"] == custom and len(words) > 1:
-            example = f"{custom} SEATS BOTS NAME"
-            option["Seats"] = number(words[1:2], example)
-            if len(words) > 2:
-                option["Bots"] = number(words[2:3], example)
-            if len(words) > 3:
-                option["Name"] = " ".join(words[3:])
-        return option
+
+def _option(words: list[str], spec: GameSpec) -> Message:
+    """A create option, and for a table of your choice: SEATS BOTS NAME, where a
+    word that names one of the game's table options (any case) switches it on."""
+    count = len(options(spec))
+    option: Message = {"Type": "Game", "Option": number(words[:1], f"1-{count}")}
+    levels = [w for w in words[1:] if w.lower() in AI_LEVELS]
+    if len(levels) > 1:
+        raise Malformed(
+            f"one AI a table, not {' and '.join(levels)} (naive or strong)", "bad_option"
+        )
+    if levels:
+        option["AI"] = levels[0].lower()
+        words = [w for w in words if w is not levels[0]]
+    private = [w for w in words[1:] if w.lower() == NO_WATCHERS]
+    if private:
+        option["Watchers"] = False
+        words = [w for w in words if w.lower() != NO_WATCHERS]
+    custom = len(spec.presets) + 1
+    flags = {flag.lower(): flag for flag in spec.flags}
+    if spec.custom and option["Option"] == custom:
+        for word in [w for w in words[1:] if w.lower() in flags]:
+            option[flags[word.lower()]] = True
+            words = [w for w in words if w is not word]
+    if spec.custom and option["Option"] == custom and len(words) > 1:
+        example = f"{custom} SEATS BOTS NAME"
+        option["Seats"] = number(words[1:2], example)
+        if len(words) > 2:
+            option["Bots"] = number(words[2:3], example)
+        if len(words) > 3:
+            option["Name"] = " ".join(words[3:])
+    return option

@@ -15,7 +15,7 @@ from hundred_server.ai.selfplay import play_game
 from hundred_server.games.kit.cards import STANDARD_52, Card
 from hundred_server.games.records import load_record, record_lines, replay
 from hundred_server.games.spades.rules import BID_ACTIONS, Bid, Game, Phase, Play, side_points
-from hundred_server.games.spades.strong import StrongBot
+from hundred_server.games.spades.strong import StrongBot, sampler
 from hundred_server.games.spades.text import TEXT
 from hundred_server.protocol.codecs.text import TextCodec
 from hundred_server.protocol.errors import IllegalActionError
@@ -258,3 +258,22 @@ def test_the_lead_and_follow_rules_refuse_with_their_codes() -> None:
         f"{heart} was led: seat 2 holds hearts and must follow suit, not play {off}",
     )
     assert (game.view_for(2), list(game.history)) == before
+
+
+def test_the_sampler_keeps_to_a_spade_led_before_spades_are_broken() -> None:
+    """Seat 1 is dealt all thirteen spades, so it leads one at once: it held nothing
+    else, and every deal drawn for seat 2 gives it the twelve spades left."""
+    spade_suit = STANDARD_52[26].suit
+    spades = [c for c in STANDARD_52 if c.suit is spade_suit]
+    others = [c for c in STANDARD_52 if c.suit is not spade_suit]
+    game = SPEC.new_game(PLAYERS, None)
+    game.deal([spades.pop() if i % 4 == 0 else others.pop() for i in range(52)])
+    for seat in (1, 2, 3, 0):
+        game.apply(seat, BID_ACTIONS[3])
+    led = game.hand(1)[0]
+    game.apply(1, Play(led))
+    left = sorted(int(c) for c in game.hand(1))
+    assert len(left) == 12
+    drawing = sampler(game.view_for(2))
+    for k in range(20):
+        assert sorted(drawing.sample(random.Random(k))[1]) == left
