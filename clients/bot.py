@@ -18,7 +18,8 @@ Usage::
     python clients/bot.py --game whist --ladder --key="$HUNDRED_KEY" --strategy naive
 
 Options: ``--host`` (127.0.0.1), ``--port`` (7110), ``--name``, ``--games N`` (play N
-games back to back, answering the lobby question again with the same choice after each),
+games back to back, answering the lobby question again with the same choice after each;
+``--games 0``: no limit, until it is told to stop),
 ``--wait S`` (how long ``--join`` looks for a table, default 30), ``--seed``,
 ``--game G`` (the game it creates, joins or queues for: hundredandten, the default,
 whist, pinochle, rook, hundert, spades), ``--strategy naive|strong|random|weak`` (see
@@ -42,7 +43,13 @@ installed (``pip install -e .``): without it the bot says so and exits 1.
 The ladder (``--ladder``, docs/bots.md): with an account's API key (``--key``, or the
 environment's ``HUNDRED_KEY``) it queues on ``--game``'s ladder and plays the rated
 games the server pairs it into, set after set, until it has played ``--games`` (then it
-quits). If its connection drops it connects again, waiting 0.5 s, then twice as long
+quits), or, with ``--games 0``, until it is told to stop.
+
+Stopping: SIGTERM or a first Ctrl-C (SIGINT) lets the game under way end (a ladder bot's
+seat is not handed to the AI halfway), then the bot quits and prints its summary; one
+not in a game quits at once. A second signal stops it at once (exit 1).
+
+If its connection drops it connects again, waiting 0.5 s, then twice as long
 each time up to 30 s (``--backoff``), says its key again and takes its seat back by the
 seat's token if a game was under way (then queues again once that game is over).
 
@@ -67,6 +74,7 @@ import argparse
 import json
 import os
 import random
+import signal
 import socket
 import sys
 import time
@@ -349,6 +357,8 @@ class Bot:
     hand: list[str] = field(default_factory=list)
     trump: str | None = None
     quitting: bool = False
+    #: Told to stop (``stop``): no game after the one under way.
+    stop_asked: bool = False
     went_back: bool = False  # answered option 6: quit at the next lobby question
     join_deadline: float | None = None
     lobby_errors: int = 0
@@ -455,7 +465,7 @@ class Bot:
         self.conn.send(answer)
 
     def on_lobby_question(self) -> None:
-        if self.key is not None and not self.quitting and self.played < self.games:
+        if self.key is not None and not self.quitting and not self.done():
             answer: Json = {"Type": "Hello"}
             if self.player is not None:
                 answer["Views"] = True
@@ -470,7 +480,7 @@ class Bot:
             self.conn.send(answer)
             return
         self.seat = None
-        if self.played >= self.games or self.went_back:
+        if self.done() or self.went_back:
             self.quitting = True
             self.conn.send({"Type": "Hello", "Message": "quit"})
         elif self.create is not None:
@@ -575,6 +585,18 @@ class Bot:
         if self.join is not None:  # e.g. the table filled up: look at the list again
             self.nudge_at = time.monotonic() + NUDGE_AFTER
 
+    def done(self) -> bool:
+        """Whether to play no more: told to stop, or ``games`` played (0: no limit)."""
+        return self.stop_asked or 0 < self.games <= self.played
+
+    def stop(self) -> None:
+        """Told to stop (SIGTERM, or a first Ctrl-C): the game under way is played to its
+        end, then the bot quits; one not in a game quits now."""
+        self.stop_asked = True
+        if self.seat is None and not self.quitting:
+            self.quitting = True
+            self.conn.send({"Type": "Hello", "Message": "quit"})
+
     def on_game_over(self, msg: Json) -> None:
         score = msg.get("Score")
         if self.seat is None or not isinstance(score, list) or not score:
@@ -588,7 +610,7 @@ class Bot:
         self.last_seq = None
         self.lobby_errors = 0
         self.errors_by_seq.clear()
-        if self.key is not None and self.played >= self.games and not self.quitting:
+        if self.key is not None and self.done() and not self.quitting:
             self.quitting = True  # off the ladder (and off a set's next game, if it began)
             self.conn.send({"Type": "Hello", "Message": "quit"})
 
@@ -616,7 +638,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=7110)
     parser.add_argument("--name", help="player name, 1-20 of letters, digits, space _ - .")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    parser.add_argument(
+        "--games", type=int, default=1, help="games to play (default 1; 0: until stopped)"
+    )
     parser.add_argument("--wait", type=float, default=30.0, help="seconds to find a table (30)")
     parser.add_argument("--timeout", type=float, help="give up after S silent seconds")
     parser.add_argument("--seed", help="seed for the bot's random choices")
@@ -631,6 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.games < 0:
+        parser.error(f"--games takes a count, or 0 for no limit, not {args.games}")  # exits 2
     if args.join is not None and args.join != "any" and not args.join.isdigit():
         parser.error(f"--join takes a table id or 'any', not {args.join!r}")  # exits 2
     key = args.key or os.environ.get("HUNDRED_KEY")
@@ -668,6 +694,16 @@ def main(argv: list[str] | None = None) -> int:
             key=key if args.ladder else None,
             reconnect=connect,
         )
+        stopping = bot
+
+        def on_signal(signum: int, frame: object) -> None:
+            if stopping.stop_asked:  # told twice: now
+                raise KeyboardInterrupt
+            print("bot: stopping after the game under way (again: at once)", file=sys.stderr)
+            stopping.stop()
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
         bot.run()
     except Surprise as exc:
         print(f"bot: {exc}", file=sys.stderr)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -132,3 +133,25 @@ def test_a_ladder_bot_whose_seat_is_gone_after_a_restart_says_its_key_again() ->
     bot.handle({"Type": "Error", "Code": "bad_token", "Message": "no game under way"})
     bot.handle({"Type": "Hello"})
     assert conn.sent[-1] == {"Type": "Hello", "Key": "k3y", "Message": "ladder", "Game": "rook"}
+
+
+def test_a_bot_with_no_game_limit_plays_until_told_to_stop_and_ends_its_game_first(
+    server: int,
+) -> None:
+    """``--games 0``: no limit; SIGTERM mid-game lets that game end, then it quits."""
+    process = bot(
+        "python", server, "--create", "1", "--games", "0", "--name", "for ever", "--verbose"
+    )
+    assert process.stderr is not None
+    deadline = time.monotonic() + LIMIT
+    while time.monotonic() < deadline:  # its first prompt: a game is under way
+        line = process.stderr.readline()
+        assert line, "the bot ended before its first prompt"
+        if "] --> " in line and '"Legal"' in line:
+            break
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=LIMIT)
+    assert process.returncode == 0, err
+    assert "bot: stopping after the game under way (again: at once)" in err
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["games"] == 1  # the game under way was played out, no other begun
