@@ -46,7 +46,7 @@ from hundred_server.core.names import NAME_RE, read_name, reserved
 from hundred_server.core.ratings import RatingEvent
 from hundred_server.core.remote import Forfeits
 from hundred_server.core.restore import Restorer
-from hundred_server.core.seat_views import read_views
+from hundred_server.core.seat_views import hello_views
 from hundred_server.core.seating import Seating, game_named, options
 from hundred_server.core.sessions import (
     IN_LOBBY,
@@ -380,8 +380,9 @@ class Lobby:
             raise Refused(
                 f"you watch table {watched.id}: watchers do not play (not your seat)", "not_now"
             )
-        if kind == "Hello":
-            return self._hello(session, msg)
+        if kind == "Hello":  # its Views too, kept only if the Hello is taken
+            with hello_views(session, msg):
+                return self._hello(session, msg)
         if kind == "Game":
             return self.seating.create(session, msg)
         if kind == "Join":
@@ -404,7 +405,6 @@ class Lobby:
         return out
 
     def _hello(self, session: Session, msg: Message) -> Outgoing:
-        session.views = read_views(msg, session.views)  # bad_message before anything
         if session.where is Where.LADDER:
             choice = field_str(msg, "Message")
             if choice is None or choice.strip().lower() != "quit":

@@ -11,6 +11,8 @@ every game. protocol.md, Views for bots.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from hundred_server.games import views
@@ -28,6 +30,21 @@ def read_views(msg: Message, current: bool) -> bool:
     if type(value) is not bool:
         raise Malformed(f"Views is true or false, not {quote(value)}", "bad_message")
     return value
+
+
+@contextmanager
+def hello_views(session: Any, msg: Message) -> Iterator[None]:
+    """A ``Hello``'s ``Views`` for ``session`` (``Session.views``), read before anything
+    else (``bad_message``) and set while the ``Hello`` is handled (a seat it takes back
+    sits with it), back as it was if the ``Hello`` is refused (or waits for a sign-in's
+    answer: it is read again then)."""
+    before = session.views
+    session.views = read_views(msg, before)
+    try:
+        yield
+    except BaseException:
+        session.views = before
+        raise
 
 
 def add_view(msg: Message, spec: GameSpec, game: GameState, seat: int, occupant: Any) -> None:

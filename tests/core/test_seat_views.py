@@ -131,6 +131,18 @@ def test_views_is_true_or_false_and_false_turns_them_off() -> None:
     assert "View" not in prompt
 
 
+def test_a_refused_hello_leaves_views_as_they_were() -> None:
+    harness = Harness()
+    ann = harness.json_client("ann")
+    told = ann.send({"Type": "Hello", "Message": "dance", "Views": True})
+    assert [m.get("Code") for m in told] == ["bad_choice", None]
+    assert not harness.hub.lobby.sessions[ann.conn].views  # the refused Hello changed nothing
+    ann.send({"Type": "Hello", "Views": True})
+    told = ann.send({"Type": "Hello", "Name": "AI 1", "Views": False})
+    assert [m.get("Code") for m in told] == ["bad_name", None]
+    assert harness.hub.lobby.sessions[ann.conn].views  # still on
+
+
 def test_a_seat_taken_back_by_a_connection_with_views_gets_its_view() -> None:
     harness = Harness()
     ann = harness.create("ann", None, Option=1)
