@@ -240,12 +240,6 @@ class AccountStore:
         """The account's name that ``name`` is or looks like (``AccountBook``)."""
         return self.name_of(account_id(name))
 
-    def rating(self, account: str, game: str) -> float | None:
-        """The account's mu in ``game`` (``AccountBook``; None: none yet)."""
-        with self._mutex, self._transaction() as db:
-            row = db.one("SELECT mu FROM ratings WHERE account = ? AND game = ?", (account, game))
-        return None if row is None else float(row[0])
-
     def name_of(self, account: str) -> str | None:
         with self._mutex, self._transaction() as db:
             row = db.one("SELECT name FROM accounts WHERE id = ?", (account,))

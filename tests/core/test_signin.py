@@ -48,10 +48,6 @@ class Book:
         self.calls.append("taken")
         return "Zed" if fold(name) == fold("Zed") else None
 
-    def rating(self, account: str, game: str) -> float | None:
-        self.calls.append("rating")
-        return 27.0
-
 
 def later(h: Harness) -> Book:
     """The lobby asks ``Book`` through ``AccountAsk`` (``answer`` runs them)."""

@@ -49,9 +49,7 @@ async def test_a_key_is_checked_off_the_loop_and_the_next_lines_wait_in_order(
 ) -> None:
     async with running(tmp_path) as server:
         key = await register(server, "Ann")
-        calls = off_the_loop(
-            server, ("by_key", "taken", "rating", "recent_failures", "add_failures"), 0.05
-        )
+        calls = off_the_loop(server, ("by_key", "taken", "recent_failures", "add_failures"), 0.05)
         peer = await Peer.welcomed(server.port)
         await peer.send({"Type": "Hello", "Key": key}, paced=False)
         await peer.send({"Type": "Hello", "Name": "bob"}, paced=False)  # not Ann's: refused
