@@ -169,6 +169,27 @@ class GameOver:
 RatingEvent = RatedStart | GameOver
 
 
+def rated_header(start: RatedStart) -> dict[str, Any]:
+    """The ``Rated`` field of a rated table's record header: its ``RatedStart``, saved
+    with the game's start, so that a table restored from the store (the server killed
+    before the rating writer had it) is rated all the same (``restored_start``)."""
+    sides = None if start.sides is None else list(start.sides)
+    return {"Rated": {"Seats": list(start.seats), "Sides": sides}}
+
+
+def restored_start(table_id: int, game: str, header: Mapping[str, Any]) -> RatedStart | None:
+    """The ``RatedStart`` a restored table's record header keeps (None: not rated, or a
+    header this cannot read)."""
+    value = header.get("Rated")
+    if not isinstance(value, dict) or not isinstance(value.get("Seats"), list):
+        return None
+    seats = tuple(e if isinstance(e, dict) else None for e in value["Seats"])
+    sides = value.get("Sides")
+    if sides is not None and not (isinstance(sides, list) and len(sides) == len(seats)):
+        return None
+    return RatedStart(table_id, game, seats, None if sides is None else tuple(sides))
+
+
 def rated_start(table: Any, sessions: Any) -> RatedStart:
     """The ``RatedStart`` of ``table`` (a ``Table`` whose game starts; ``sessions``:
     the lobby's): people's seats are their sessions' accounts, the AI seats the

@@ -17,6 +17,7 @@ from hundred_server.core.botclock import BotClock, clock_from
 from hundred_server.core.fairness import reveal_message
 from hundred_server.core.journal import GameEnded, StoredGame
 from hundred_server.core.ladder import seed_kept
+from hundred_server.core.ratings import restored_start
 from hundred_server.core.table import RestoredGame, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended
 from hundred_server.games.base import GameState, is_over, round_number
@@ -53,6 +54,9 @@ class Restorer:
                 tokens.restored(table)
                 lobby.ladder.adopt(table)
                 table.resume()
+                start = restored_start(table.id, table.game_name, table.header)
+                if start is not None:  # its rated start again (kept once: the store)
+                    lobby.rating_events.append(start)
             except Exception as exc:  # a bad row, a record that does not replay: that game
                 reason = exc if isinstance(exc, HundredError) else f"{type(exc).__name__}: {exc}"
                 said.append(f"game {stored.id} cannot be restored ({reason}); marked failed")
@@ -113,15 +117,15 @@ class Restorer:
                 clock=lobby.clock,
                 ai=lobby.ai_seats.for_table(spec, level),
                 watchable=stored.watchers,
-                rated=clock is not None,  # a ladder table's (the one kind with a clock)
+                rated=clock is not None or "Rated" in header,  # a ladder's, or rated
                 bank=None if clock is None else clock.bank,
                 strikes=3 if clock is None else clock.strikes_allowed,
             ),
         )
         if table.bot_clock is not None:
             _clock_back(table, table.bot_clock, stored.lines, len(game.history))
-        if "Ladder" in header:  # its set's (core/ladder.py: ``Ladder.adopt``)
-            table.header = {"Ladder": header["Ladder"]}
+        # Its set's (core/ladder.py: ``Ladder.adopt``), and its rated seats (ratings.py).
+        table.header = {k: header[k] for k in ("Ladder", "Rated") if k in header}
         return table, game
 
 

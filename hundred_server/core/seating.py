@@ -15,7 +15,7 @@ from hundred_server import games
 from hundred_server.core.ai_seats import AI_LEVELS
 from hundred_server.core.guard import TableFailed
 from hundred_server.core.names import fold, read_name
-from hundred_server.core.ratings import rated_start
+from hundred_server.core.ratings import rated_header, rated_start
 from hundred_server.core.sessions import Session, Where, check_plays
 from hundred_server.core.table import Outgoing, Table, TableOptions, TableState
 from hundred_server.core.tokens import Ended, hash_token, read_token
@@ -180,8 +180,10 @@ class Seating:
         )
         if table.state is TableState.PLAYING:
             log.info("table %d starts: %s", table.id, ", ".join(str(n) for n in table.names()))
-            if table.rated:
-                lobby.rating_events.append(rated_start(table, lobby.sessions))
+            if table.rated:  # kept in its record too: a restored table is rated
+                start = rated_start(table, lobby.sessions)
+                table.header.update(rated_header(start))
+                lobby.rating_events.append(start)
             for _, conn in table.people():
                 lobby.sessions.move(lobby.sessions[conn], Where.PLAYING, table)
         else:

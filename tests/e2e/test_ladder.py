@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -49,6 +50,19 @@ def rated_count(db: Path) -> int:
     return int(row[0])
 
 
+def http_up(http: int) -> None:
+    """Wait for the server's web port (start_server waits for its line port only)."""
+
+    def accepts() -> bool:
+        try:
+            socket.create_connection(("127.0.0.1", http), timeout=1).close()
+        except OSError:
+            return False
+        return True
+
+    wait_for(accepts)
+
+
 def games_of(http: int, name: str) -> int:
     """The rated games of ``name`` on the bots' leaderboard (0: not on it)."""
     board = get(http, "/api/leaderboard?game=hundredandten&pool=bots")
@@ -74,6 +88,7 @@ def test_bots_on_the_ladder_survive_a_killed_server_and_no_rating_is_lost(tmp_pa
     port, http = free_port(), free_port()
     args = ("--http-port", str(http), "--log-level", "WARNING")
     server, _ = start_server(*args, db=db, port=port)
+    http_up(http)
     bots: list[subprocess.Popen[str]] = []
     try:
         keys = [
@@ -108,6 +123,7 @@ def test_bots_on_the_ladder_survive_a_killed_server_and_no_rating_is_lost(tmp_pa
         before = rated_count(db)
         cut = first_games(db)  # the sets whose first game the kill cut short
         server, _ = start_server(*args, db=db, port=port)
+        http_up(http)
         summaries = []
         for bot in bots:
             out, err = bot.communicate(timeout=LIMIT)
